@@ -1,0 +1,78 @@
+/** One error channel: domain and application code throw these; the HTTP filter maps them once. */
+export abstract class VigilError extends Error {
+  abstract readonly statusCode: number;
+
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export interface ViolationDetail {
+  path: string;
+  message: string;
+}
+
+export class ValidationError extends VigilError {
+  readonly statusCode = 400;
+
+  constructor(
+    message: string,
+    readonly details: ViolationDetail[] = [],
+  ) {
+    super(message);
+  }
+
+  static of(details: ViolationDetail[]): ValidationError {
+    return new ValidationError('Validation failed', details);
+  }
+}
+
+export class UnauthorizedError extends VigilError {
+  readonly statusCode = 401;
+}
+
+export class ForbiddenError extends VigilError {
+  readonly statusCode = 403;
+}
+
+export class NotFoundError extends VigilError {
+  readonly statusCode = 404;
+
+  constructor(message = 'Not found') {
+    super(message);
+  }
+}
+
+export class ConflictError extends VigilError {
+  readonly statusCode = 409;
+}
+
+export class PreconditionFailedError extends VigilError {
+  readonly statusCode = 412;
+
+  constructor(message = 'If-Match does not match the current ETag') {
+    super(message);
+  }
+}
+
+export class StoreUnavailableError extends VigilError {
+  readonly statusCode = 503;
+
+  constructor(message = 'A backing store is unavailable', readonly cause?: unknown) {
+    super(message);
+  }
+}
+
+/** Raised by every event store adapter when an expected revision does not hold. */
+export class ConcurrencyError extends VigilError {
+  readonly statusCode = 409;
+
+  constructor(
+    readonly stream: string,
+    readonly expected: string,
+    readonly actual: string,
+  ) {
+    super(`Stream ${stream} is at revision ${actual}, expected ${expected}`);
+  }
+}

@@ -1,0 +1,31 @@
+/** Who did what, when: carried by every event. */
+export interface EventMetadata {
+  accountId: string | null;
+  keyId?: string | null;
+  keyName?: string | null;
+  requestId?: string | null;
+  occurredAt: string;
+  [key: string]: unknown;
+}
+
+/** An event as deciders produce it. `type` strings are past tense and never renamed. */
+export interface DomainEvent<Type extends string = string, Data = Record<string, unknown>> {
+  type: Type;
+  data: Data;
+}
+
+export interface EventToAppend extends DomainEvent {
+  metadata: EventMetadata;
+}
+
+/** An event as the store returns it. */
+export interface RecordedEvent<E extends DomainEvent = DomainEvent> {
+  stream: string;
+  /** Position of the event inside its stream; the first event is 0. */
+  revision: bigint;
+  /** Position in the global log; grows across all streams. */
+  position: bigint;
+  type: E['type'];
+  data: E['data'];
+  metadata: EventMetadata;
+}

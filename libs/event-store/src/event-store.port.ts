@@ -1,0 +1,62 @@
+import { EventToAppend, RecordedEvent } from '../../core/src/event';
+
+/**
+ * What a writer expects of a stream before appending: an exact revision (the first event is
+ * revision 0), that the stream does not exist yet, that it does, or nothing at all.
+ */
+export type ExpectedRevision = bigint | 'no_stream' | 'stream_exists' | 'any';
+
+export interface AppendOptions {
+  expectedRevision?: ExpectedRevision;
+}
+
+export interface AppendResult {
+  /** Revision of the last event written. */
+  nextRevision: bigint;
+  /** Global position of the last event written. */
+  position: bigint;
+  /** The events as stored, in order. */
+  events: RecordedEvent[];
+}
+
+export interface ReadAllOptions {
+  /** Exclusive: only events with a greater position. Omitted means from the start. */
+  after?: bigint;
+  /** Upper bound on how many events one call returns (adapters may return fewer). */
+  maxCount?: number;
+}
+
+export interface SubscribeOptions {
+  after?: bigint;
+  signal: AbortSignal;
+}
+
+export interface EventStore {
+  /**
+   * Appends atomically. Throws ConcurrencyError when `expectedRevision` (default `any`) does not hold.
+   * Resolves only once the events are durable.
+   */
+  appendToStream(stream: string, events: EventToAppend[], options?: AppendOptions): Promise<AppendResult>;
+
+  /** Every event of one stream in revision order; an empty array when the stream does not exist. */
+  readStream(stream: string, options?: { fromRevision?: bigint }): Promise<RecordedEvent[]>;
+
+  /** Current revision of a stream, or null when it does not exist. */
+  streamRevision(stream: string): Promise<bigint | null>;
+
+  /** One page of the global log in position order. */
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+
+  /** Position of the newest event in the global log, or null when the log is empty. */
+  headPosition(): Promise<bigint | null>;
+
+  /** Tails the global log from `after`, live, until the signal aborts. */
+  subscribeToAll(options: SubscribeOptions): AsyncIterable<RecordedEvent>;
+
+  /** Deletes events of the stream older than `before` (by metadata.occurredAt); revisions are kept. */
+  pruneStream?(stream: string, before: Date): Promise<number>;
+
+  close(): Promise<void>;
+}
+
+export const EVENT_STORE = Symbol('EVENT_STORE');

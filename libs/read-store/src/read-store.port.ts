@@ -1,0 +1,71 @@
+import { IndexDeclaration, ReadModelDoc } from '../../core/src/projection';
+
+export type FilterOp = 'eq' | 'in' | 'contains' | 'gt' | 'gte' | 'lt' | 'lte';
+
+/** A filter on a declared index. `contains` matches array fields holding the value. */
+export interface Filter {
+  field: string;
+  op: FilterOp;
+  value: unknown;
+}
+
+export interface SortSpec {
+  field: string;
+  direction: 'asc' | 'desc';
+}
+
+/** Position after which a page starts: the last entry's sort value and id. */
+export interface PageAfter {
+  value: string | number | null;
+  id: string;
+}
+
+export interface FindQuery {
+  filters?: Filter[];
+  /** Ties are broken by id in the same direction. Default: id ascending. */
+  sort?: SortSpec;
+  limit: number;
+  after?: PageAfter;
+}
+
+export interface StoredDoc<Doc extends ReadModelDoc = ReadModelDoc> {
+  doc: Doc;
+  /** Stream revision the document reflects. */
+  revision: bigint;
+}
+
+export interface CollectionSpec {
+  /** Physical name, unique per projection version and generation. */
+  name: string;
+  indexes: readonly IndexDeclaration[];
+}
+
+/**
+ * The read side's storage. Writes are guarded by revision: a put or delete whose revision is not
+ * newer than the stored one is a no-op (returns false). Deletes leave a tombstone so that a stale
+ * replay cannot bring a document back.
+ */
+export interface ReadStore {
+  ensureCollection(spec: CollectionSpec): Promise<void>;
+  dropCollection(name: string): Promise<void>;
+
+  get<Doc extends ReadModelDoc>(collection: string, id: string): Promise<StoredDoc<Doc> | null>;
+  getMany<Doc extends ReadModelDoc>(collection: string, ids: string[]): Promise<StoredDoc<Doc>[]>;
+  /** Filters and sorts only on declared indexes (and id); anything else throws. */
+  find<Doc extends ReadModelDoc>(collection: string, query: FindQuery): Promise<Doc[]>;
+  count(collection: string, filters?: Filter[]): Promise<number>;
+
+  put(collection: string, doc: ReadModelDoc, revision: bigint): Promise<boolean>;
+  delete(collection: string, id: string, revision: bigint): Promise<boolean>;
+
+  getCheckpoint(name: string): Promise<bigint | null>;
+  setCheckpoint(name: string, position: bigint): Promise<void>;
+
+  /** Small key/value records the projection runner keeps (active generations and the like). */
+  getMeta<T>(key: string): Promise<T | null>;
+  setMeta<T>(key: string, value: T): Promise<void>;
+
+  close(): Promise<void>;
+}
+
+export const READ_STORE = Symbol('READ_STORE');
