@@ -59,8 +59,9 @@ export class PreconditionFailedError extends VigilError {
 export class StoreUnavailableError extends VigilError {
   readonly statusCode = 503;
 
-  constructor(message = 'A backing store is unavailable', readonly cause?: unknown) {
+  constructor(message = 'A backing store is unavailable', cause?: unknown) {
     super(message);
+    this.cause = cause;
   }
 }
 

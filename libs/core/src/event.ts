@@ -9,17 +9,19 @@ export interface EventMetadata {
 }
 
 /** An event as deciders produce it. `type` strings are past tense and never renamed. */
-export interface DomainEvent<Type extends string = string, Data = Record<string, unknown>> {
+export interface DomainEvent<Type extends string = string, Data = object> {
   type: Type;
   data: Data;
 }
 
-export interface EventToAppend extends DomainEvent {
+export type EventData = Record<string, unknown>;
+
+export interface EventToAppend extends DomainEvent<string, EventData> {
   metadata: EventMetadata;
 }
 
 /** An event as the store returns it. */
-export interface RecordedEvent<E extends DomainEvent = DomainEvent> {
+export interface RecordedEvent<E extends DomainEvent = DomainEvent<string, EventData>> {
   stream: string;
   /** Position of the event inside its stream; the first event is 0. */
   revision: bigint;

@@ -9,6 +9,7 @@ export interface Filter {
   value: unknown;
 }
 
+/** Missing and null values sort before every other value; a field should hold one type. */
 export interface SortSpec {
   field: string;
   direction: 'asc' | 'desc';
@@ -38,6 +39,8 @@ export interface CollectionSpec {
   /** Physical name, unique per projection version and generation. */
   name: string;
   indexes: readonly IndexDeclaration[];
+  /** The projection's list sort; adapters build compound indexes (field, sortField, id) for it. */
+  sortField?: string;
 }
 
 /**
@@ -46,10 +49,12 @@ export interface CollectionSpec {
  * replay cannot bring a document back.
  */
 export interface ReadStore {
+  /** Idempotent. Records the spec, so every process sharing the store can use the collection; unknown ones throw. */
   ensureCollection(spec: CollectionSpec): Promise<void>;
   dropCollection(name: string): Promise<void>;
 
   get<Doc extends ReadModelDoc>(collection: string, id: string): Promise<StoredDoc<Doc> | null>;
+  /** In the order of `ids`; missing and deleted ids are skipped, repeated ones returned once. */
   getMany<Doc extends ReadModelDoc>(collection: string, ids: string[]): Promise<StoredDoc<Doc>[]>;
   /** Filters and sorts only on declared indexes (and id); anything else throws. */
   find<Doc extends ReadModelDoc>(collection: string, query: FindQuery): Promise<Doc[]>;

@@ -1,0 +1,82 @@
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { FastifyInstance, LogController } from 'fastify';
+import { CLOCK, Clock } from '../../../libs/core/src/clock';
+import { VigilExceptionFilter } from '../../../libs/http/src/error-filter';
+import { installIdempotency } from '../../../libs/http/src/idempotency';
+import { MAX_BODY_BYTES, registerJsonParser } from '../../../libs/http/src/json-body';
+import { installRateLimit } from '../../../libs/http/src/rate-limit';
+import { requestIdFor } from '../../../libs/http/src/request-id';
+import { BodyValidationPipe } from '../../../libs/http/src/validation';
+import { READ_STORE, ReadStore } from '../../../libs/read-store/src/read-store.port';
+import { createLogger, NestPinoLogger, VigilLogger } from '../../../libs/platform/src/logger';
+import { PlatformOptions } from '../../../libs/platform/src/platform.options';
+import { AppModule } from './app.module';
+
+/** Paths whose last segment is a secret (ping tokens) are logged without it. */
+function loggedPath(url: string): string {
+  const path = url.split('?')[0];
+  return path.replace(/^\/(heartbeats\/)?ping\/[^/]+/, '/$1ping/:token');
+}
+
+function installRequestLog(fastify: FastifyInstance, logger: VigilLogger): void {
+  fastify.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+  fastify.addHook('onResponse', async (request, reply) => {
+    logger.info(
+      {
+        reqId: request.id,
+        method: request.method,
+        path: loggedPath(request.url),
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 100) / 100,
+        accountId: request.account?.accountId,
+        keyId: request.account?.keyId,
+      },
+      'request',
+    );
+  });
+}
+
+/** Builds the whole API on the configured stores; `listen` is the caller's. */
+export async function createApp(options: PlatformOptions): Promise<NestFastifyApplication> {
+  const logger = options.logger ?? createLogger(options.config.logLevel);
+  const adapter = new FastifyAdapter({
+    loggerInstance: logger,
+    // One line per request is written by installRequestLog, with the account and key.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: MAX_BODY_BYTES,
+    genReqId: requestIdFor,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ ...options, logger }), adapter, {
+    bodyParser: false,
+    logger: new NestPinoLogger(logger),
+    abortOnError: false,
+  });
+  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  registerJsonParser(fastify);
+  installRequestLog(fastify, logger);
+  await installRateLimit(fastify, options.config.rateLimitPerMinute);
+  await installIdempotency(fastify, app.get<ReadStore>(READ_STORE), app.get<Clock>(CLOCK));
+  app.useGlobalFilters(new VigilExceptionFilter(fastify));
+  app.useGlobalPipes(new BodyValidationPipe());
+  app.enableShutdownHooks();
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Vigil')
+      .setDescription('Status pages, incidents and heartbeat monitoring')
+      .setVersion('1')
+      .setOpenAPIVersion('3.1.0')
+      .addBearerAuth()
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', customSiteTitle: 'Vigil API' });
+  await app.init();
+  return app;
+}

@@ -1,0 +1,51 @@
+import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { FastifyReply } from 'fastify';
+import { Public } from '../../../libs/http/src/account-context';
+import { EVENT_STORE, EventStore } from '../../../libs/event-store/src/event-store.port';
+import { ProjectionEngine } from '../../../libs/read-store/src/projection-engine';
+import { PROJECTION_ENGINE } from '../../../libs/platform/src/tokens';
+
+const DEADLINE_MS = 2000;
+
+function withDeadline<T>(work: Promise<T>): Promise<T> {
+  return Promise.race([
+    work,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error('deadline exceeded')), DEADLINE_MS).unref()),
+  ]);
+}
+
+@ApiExcludeController()
+@Controller()
+export class HealthController {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
+  ) {}
+
+  /** Alive: the process answers. */
+  @Get('healthz')
+  @Public()
+  healthz() {
+    return { status: 'ok' };
+  }
+
+  /** Ready: both stores answer within the deadline and every read model has applied the whole log. */
+  @Get('readyz')
+  @Public()
+  async readyz(@Res({ passthrough: true }) reply: FastifyReply) {
+    try {
+      await withDeadline(this.events.headPosition());
+      const projections = await withDeadline(this.engine.status());
+      const lagging = projections.filter((p) => p.lag > 0).map((p) => ({ name: p.name, lag: p.lag }));
+      if (lagging.length > 0) {
+        void reply.status(503).header('retry-after', '1');
+        return { status: 'catching-up', lagging };
+      }
+      return { status: 'ready' };
+    } catch {
+      void reply.status(503).header('retry-after', '5');
+      return { status: 'unavailable', message: 'a backing store did not answer' };
+    }
+  }
+}

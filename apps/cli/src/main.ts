@@ -1,0 +1,141 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import pino from 'pino';
+import { parseArgs } from 'node:util';
+import { isUuid } from '../../../libs/core/src/ids';
+import { VigilError } from '../../../libs/core/src/errors';
+import { ROLES, Role } from '../../../libs/http/src/account-context';
+import { CreateAccountCommand } from '../../../libs/accounts/src/write/create-account.command';
+import { CreateApiKeyCommand, CreatedApiKey } from '../../../libs/accounts/src/write/create-api-key.command';
+import { RevokeApiKeyCommand } from '../../../libs/accounts/src/write/revoke-api-key.command';
+import { ApiKeySummary, ListApiKeysQuery } from '../../../libs/accounts/src/read/list-api-keys.query';
+import { ConfigError, loadConfig } from '../../../libs/platform/src/config';
+import { createLogger, NestPinoLogger } from '../../../libs/platform/src/logger';
+import { PROJECTION_ENGINE } from '../../../libs/platform/src/tokens';
+import { ProjectionEngine } from '../../../libs/read-store/src/projection-engine';
+import { CliModule } from './cli.module';
+
+const USAGE = `Usage: npm run --silent cli -- <command>
+
+  accounts create --name NAME [--id UUID] [--json]
+  keys create --account ID [--account ID…] --role READ_ONLY|READ_WRITE|ADMIN [--name NAME] [--json]
+  keys list --account ID [--json]
+  keys revoke KEY_ID
+  projections status [--json]
+  projections rebuild [NAME]
+
+Uses the same configuration as the server (VIGIL_DATA_DIR, or EVENTSTORE_URL and MONGODB_URL) and is
+safe to run while the server runs.`;
+
+class UsageError extends Error {}
+
+const CLI_ACTOR = { accountId: null, keyName: 'cli' };
+
+function requireText(value: string | undefined, flag: string): string {
+  if (value === undefined || value.trim() === '') throw new UsageError(`${flag} is required`);
+  if (value.trim().length > 255) throw new UsageError(`${flag} must be at most 255 characters`);
+  return value.trim();
+}
+
+function requireUuid(value: string | undefined, flag: string): string {
+  if (!isUuid(value)) throw new UsageError(`${flag} must be a UUID`);
+  return value.toLowerCase();
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      id: { type: 'string' },
+      account: { type: 'string', multiple: true },
+      role: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const [group, action, ...rest] = positionals;
+  if (values.help || !group) {
+    process.stdout.write(`${USAGE}\n`);
+    return values.help ? 0 : 2;
+  }
+  const out = (json: unknown, text: string) => process.stdout.write(values.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
+
+  const config = loadConfig();
+  // The CLI's own stdout is for answers; logs go to stderr and only when something is wrong.
+  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, pino.destination(2));
+  const app = await NestFactory.createApplicationContext(CliModule.forRoot({ config, logger }), { logger: new NestPinoLogger(logger) });
+  try {
+    const commands = app.get(CommandBus);
+    const queries = app.get(QueryBus);
+    const engine = app.get<ProjectionEngine>(PROJECTION_ENGINE);
+    switch (`${group} ${action ?? ''}`.trim()) {
+      case 'accounts create': {
+        const name = requireText(values.name, '--name');
+        const id = values.id === undefined ? undefined : requireUuid(values.id, '--id');
+        const account = await commands.execute<CreateAccountCommand, { id: string; name: string }>(new CreateAccountCommand(name, id, CLI_ACTOR));
+        out(account, `Account ${account.id} created: ${account.name}`);
+        return 0;
+      }
+      case 'keys create': {
+        const accounts = (values.account ?? []).map((a) => requireUuid(a, '--account'));
+        if (accounts.length === 0) throw new UsageError('--account is required');
+        const role = values.role as Role;
+        if (!ROLES.includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+        const name = values.name === undefined ? null : requireText(values.name, '--name');
+        const key = await commands.execute<CreateApiKeyCommand, CreatedApiKey>(new CreateApiKeyCommand(accounts, role, name, CLI_ACTOR));
+        out(
+          { id: key.id, apiKey: key.apiKey, accountId: key.accountIds[0], role: key.role },
+          `API key ${key.id} (${key.role}) for ${key.accountIds.join(', ')}:\n\n  ${key.apiKey}\n\nStore it now: it is shown only once.`,
+        );
+        return 0;
+      }
+      case 'keys list': {
+        const [account] = values.account ?? [];
+        const keys = await queries.execute<ListApiKeysQuery, ApiKeySummary[]>(new ListApiKeysQuery(requireUuid(account, '--account')));
+        const lines = keys.map((k) => `${k.id}  ${k.role.padEnd(10)}  ${k.prefix}…  ${k.revoked ? 'revoked' : 'active '}  ${k.created_at}  ${k.name ?? ''}`);
+        out(keys, lines.length > 0 ? lines.join('\n') : 'No keys.');
+        return 0;
+      }
+      case 'keys revoke': {
+        const id = requireUuid(rest[0], 'KEY_ID');
+        await commands.execute(new RevokeApiKeyCommand(id, CLI_ACTOR));
+        out({ id, revoked: true }, `API key ${id} revoked`);
+        return 0;
+      }
+      case 'projections status': {
+        const status = await engine.status();
+        out(
+          status,
+          status.map((s) => `${s.name.padEnd(24)} v${s.version} g${s.generation}  checkpoint ${s.checkpoint ?? '-'} / head ${s.head ?? '-'}  lag ${s.lag}${s.building ? `  building ${s.building.collection}` : ''}`).join('\n'),
+        );
+        return 0;
+      }
+      case 'projections rebuild': {
+        const names = rest[0] ? [rest[0]] : engine.projectionNames();
+        for (const name of names) if (!engine.projectionNames().includes(name)) throw new UsageError(`Unknown projection ${name}; known: ${engine.projectionNames().join(', ')}`);
+        await engine.rebuild(names, (name, applied) => process.stderr.write(`${name}: ${applied} events applied\n`));
+        out({ rebuilt: names }, `Rebuilt ${names.join(', ')}`);
+        return 0;
+      }
+      default:
+        throw new UsageError(`Unknown command "${positionals.join(' ')}"`);
+    }
+  } finally {
+    await app.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error) => {
+    if (error instanceof UsageError || error instanceof ConfigError || error instanceof VigilError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`${(error as Error).message}\n${error instanceof UsageError ? `\n${USAGE}\n` : ''}`);
+      process.exit(error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1);
+    }
+    process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);

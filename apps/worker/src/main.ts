@@ -1,0 +1,38 @@
+import 'reflect-metadata';
+import { DynamicModule, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ConfigError, loadConfig } from '../../../libs/platform/src/config';
+import { createLogger, NestPinoLogger } from '../../../libs/platform/src/logger';
+import { PlatformModule } from '../../../libs/platform/src/platform.module';
+import { PlatformOptions } from '../../../libs/platform/src/platform.options';
+import { CONTEXT_MODULES } from '../../api/src/contexts';
+
+/** Background work alone: the projection daemon and every context's workers, no HTTP. */
+@Module({})
+class WorkerModule {
+  static forRoot(options: PlatformOptions): DynamicModule {
+    return { module: WorkerModule, imports: [PlatformModule.forRoot({ ...options, daemon: true }), ...CONTEXT_MODULES] };
+  }
+}
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.logLevel);
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot({ config, logger }), { logger: new NestPinoLogger(logger) });
+  app.enableShutdownHooks();
+  logger.info({ mode: config.eventStoreUrl ? 'production' : 'embedded' }, 'Vigil worker running');
+}
+
+main().catch((error) => {
+  process.stderr.write(`Vigil worker failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

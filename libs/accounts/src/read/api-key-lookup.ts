@@ -1,0 +1,39 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ProjectionEngine } from '../../../read-store/src/projection-engine';
+import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
+import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
+import { ApiKeyDoc } from './api-keys.projection';
+
+/**
+ * Key by hash for every authenticated request. Found keys are cached for one second: a revocation
+ * (even by the CLI in another process) takes effect within that second; unknown hashes are never
+ * cached, so a key created a moment ago works at once.
+ */
+@Injectable()
+export class ApiKeyLookup {
+  private static readonly TTL_MS = 1000;
+  private static readonly MAX_ENTRIES = 10_000;
+  private readonly cache = new Map<string, { key: ApiKeyDoc; until: number }>();
+
+  constructor(
+    @Inject(READ_STORE) private readonly store: ReadStore,
+    @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
+  ) {}
+
+  async byHash(hash: string): Promise<ApiKeyDoc | null> {
+    const now = Date.now();
+    const hit = this.cache.get(hash);
+    if (hit && hit.until > now) return hit.key;
+    const [key] = await this.store.find<ApiKeyDoc>(this.engine.collection('api_keys'), {
+      filters: [{ field: 'hash', op: 'eq', value: hash }],
+      limit: 1,
+    });
+    if (!key) {
+      this.cache.delete(hash);
+      return null;
+    }
+    if (this.cache.size >= ApiKeyLookup.MAX_ENTRIES) this.cache.clear();
+    this.cache.set(hash, { key, until: now + ApiKeyLookup.TTL_MS });
+    return key;
+  }
+}

@@ -1,0 +1,38 @@
+import { RecordedEvent } from '../../../core/src/event';
+import { Projection } from '../../../core/src/projection';
+import { Role } from '../../../http/src/account-context';
+import { ApiKeyEvent } from '../domain/api-key.decider';
+
+export interface ApiKeyDoc {
+  id: string;
+  accountIds: string[];
+  role: Role;
+  name: string | null;
+  hash: string;
+  prefix: string;
+  revoked: boolean;
+  created_at: string;
+  revoked_at: string | null;
+  [field: string]: unknown;
+}
+
+export const apiKeysProjection: Projection<ApiKeyDoc> = {
+  name: 'api_keys',
+  version: 1,
+  handles: ['ApiKeyCreated', 'ApiKeyRevoked'],
+  indexes: [{ field: 'hash' }, { field: 'accountIds', array: true }, { field: 'created_at' }],
+  sortField: 'created_at',
+  ids: (event) => [(event.data as { id: string }).id],
+  evolve(doc, event: RecordedEvent) {
+    const e = event as unknown as ApiKeyEvent;
+    const at = event.metadata.occurredAt;
+    switch (e.type) {
+      case 'ApiKeyCreated':
+        return { ...e.data, revoked: false, created_at: at, revoked_at: null };
+      case 'ApiKeyRevoked':
+        return doc ? { ...doc, revoked: true, revoked_at: at } : doc;
+      default:
+        return doc;
+    }
+  },
+};

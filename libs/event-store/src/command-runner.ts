@@ -1,0 +1,105 @@
+import { Clock } from '../../core/src/clock';
+import { Decider } from '../../core/src/decider';
+import { ConcurrencyError, PreconditionFailedError } from '../../core/src/errors';
+import { DomainEvent, EventMetadata, RecordedEvent } from '../../core/src/event';
+import { EventStore } from './event-store.port';
+
+/** Who is acting; becomes the metadata of every event the command produces. */
+export interface Actor {
+  accountId: string | null;
+  keyId?: string | null;
+  keyName?: string | null;
+  requestId?: string | null;
+}
+
+/** Told about every append so read models can follow at once (read-your-writes). */
+export interface AppendObserver {
+  applyAfterAppend(history: RecordedEvent[] | null, appended: RecordedEvent[]): Promise<void>;
+}
+
+export interface RunOptions {
+  /** The client's If-Match: a mismatch is a 412 and nothing is written. */
+  ifMatch?: bigint;
+}
+
+export interface RunResult<State> {
+  state: State;
+  /** Revision of the stream after the command (null: the stream still does not exist). */
+  revision: bigint | null;
+  appended: RecordedEvent[];
+}
+
+const MAX_ATTEMPTS = 20;
+
+/**
+ * The one way commands reach the event store: read the stream, fold, decide, append with the
+ * revision just read. A conflict without If-Match means another writer got there first: read again
+ * and decide again, so concurrent writes are applied one after another and none is lost.
+ */
+export class CommandRunner {
+  constructor(
+    private readonly store: EventStore,
+    private readonly clock: Clock,
+    private readonly observer: AppendObserver,
+  ) {}
+
+  async run<State, Command, Event extends DomainEvent>(
+    stream: string,
+    decider: Decider<State, Command, Event>,
+    command: Command,
+    actor: Actor,
+    options: RunOptions = {},
+  ): Promise<RunResult<State>> {
+    for (let attempt = 1; ; attempt++) {
+      const history = await this.store.readStream(stream);
+      const revision = history.length > 0 ? history[history.length - 1].revision : null;
+      if (options.ifMatch !== undefined && options.ifMatch !== revision) throw new PreconditionFailedError();
+
+      let state = decider.initialState();
+      for (const event of history) state = decider.evolve(state, event as unknown as Event);
+      const events = decider.decide(command, state);
+      if (events.length === 0) return { state, revision, appended: [] };
+
+      const metadata: EventMetadata = {
+        accountId: actor.accountId,
+        keyId: actor.keyId ?? null,
+        keyName: actor.keyName ?? null,
+        requestId: actor.requestId ?? null,
+        occurredAt: this.clock.now().toISOString(),
+      };
+      try {
+        const result = await this.store.appendToStream(
+          stream,
+          events.map((e) => ({ type: e.type, data: e.data as Record<string, unknown>, metadata })),
+          { expectedRevision: revision ?? 'no_stream' },
+        );
+        await this.observer.applyAfterAppend(history, result.events);
+        for (const event of result.events) state = decider.evolve(state, event as unknown as Event);
+        return { state, revision: result.nextRevision, appended: result.events };
+      } catch (error) {
+        if (!(error instanceof ConcurrencyError)) throw error;
+        if (options.ifMatch !== undefined) throw new PreconditionFailedError();
+        if (attempt >= MAX_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  /** Reads an aggregate's state without deciding anything. */
+  async load<State, Event extends DomainEvent>(
+    stream: string,
+    decider: Pick<Decider<State, unknown, Event>, 'initialState' | 'evolve'>,
+    until?: Date,
+  ): Promise<{ state: State; revision: bigint | null; events: RecordedEvent[] }> {
+    const history = await this.store.readStream(stream);
+    let state = decider.initialState();
+    let revision: bigint | null = null;
+    const used: RecordedEvent[] = [];
+    for (const event of history) {
+      if (until && new Date(event.metadata.occurredAt).getTime() > until.getTime()) break;
+      state = decider.evolve(state, event as unknown as Event);
+      revision = event.revision;
+      used.push(event);
+    }
+    return { state, revision, events: used };
+  }
+}

@@ -1,0 +1,88 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
+import { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ValidationError, VigilError } from '../../core/src/errors';
+import { ErrorBody, errorBody } from './error-body';
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** Fastify's own client errors reach the filter as HttpExceptions; say them in words a client can act on. */
+const STATUS_MESSAGES: Record<number, string> = {
+  413: 'Body is larger than 1 MiB',
+  415: 'Content-Type must be application/json',
+};
+
+export interface MappedError {
+  body: ErrorBody;
+  headers: Record<string, string>;
+}
+
+/**
+ * Maps anything thrown to the one error shape. 5xx bodies say nothing of internals; the log has the
+ * error under the same request id.
+ */
+export function mapError(error: unknown, request: FastifyRequest, fastify: FastifyInstance): MappedError {
+  const headers: Record<string, string> = {};
+  if (error instanceof ValidationError) {
+    return { body: errorBody(400, error.message, error.details.length > 0 ? { details: error.details } : {}), headers };
+  }
+  if (error instanceof VigilError && error.statusCode < 500) {
+    if (error.statusCode === 401) headers['www-authenticate'] = 'Bearer';
+    return { body: errorBody(error.statusCode, error.message), headers };
+  }
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    if (status === 404) {
+      const allowed = allowedMethods(fastify, request);
+      if (allowed.length > 0) {
+        headers.allow = allowed.join(', ');
+        return { body: errorBody(405, `Method ${request.method} is not allowed here`), headers };
+      }
+      return { body: errorBody(404, 'Not found'), headers };
+    }
+    if (status < 500) return { body: errorBody(status, STATUS_MESSAGES[status] ?? httpExceptionMessage(error)), headers };
+  }
+  const fastifyError = error as Partial<FastifyError> | null;
+  const status = fastifyError?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const message = STATUS_MESSAGES[status] ?? fastifyError?.message ?? 'Bad request';
+    return { body: errorBody(status, message), headers };
+  }
+  if (error instanceof VigilError && error.statusCode === 503) {
+    headers['retry-after'] = '5';
+    return { body: errorBody(503, 'A backing store is unavailable, try again shortly', { requestId: String(request.id) }), headers };
+  }
+  return { body: errorBody(500, 'Internal server error', { requestId: String(request.id) }), headers };
+}
+
+function httpExceptionMessage(error: HttpException): string {
+  const response = error.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  if (Array.isArray(message)) return message.join('; ');
+  return typeof message === 'string' ? message : error.message;
+}
+
+function allowedMethods(fastify: FastifyInstance, request: FastifyRequest): string[] {
+  const path = request.url.split('?')[0];
+  return METHODS.filter((method) => method !== request.method && fastify.findRoute({ method, url: path }) !== null);
+}
+
+export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply, fastify: FastifyInstance): void {
+  const { body, headers } = mapError(error, request, fastify);
+  if (body.statusCode >= 500) request.log.error({ err: error, reqId: request.id }, 'request failed');
+  void reply.status(body.statusCode).headers(headers).type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * Every error ends here: Nest routes its own (guards, pipes, handlers, unknown routes) and, through the
+ * error handler it installs on Fastify, Fastify's too (body parsing, size, content type).
+ */
+@Catch()
+export class VigilExceptionFilter implements ExceptionFilter {
+  constructor(private readonly fastify: FastifyInstance) {}
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    sendError(error, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>(), this.fastify);
+  }
+}

@@ -1,0 +1,28 @@
+import rateLimit from '@fastify/rate-limit';
+import { createHash } from 'node:crypto';
+import { FastifyInstance, FastifyRequest } from 'fastify';
+import { errorBody } from './error-body';
+
+/** Paths with limits of their own (ping) or that must always answer (health, docs, public pages). */
+const EXEMPT = /^\/(ping|heartbeats\/ping|healthz|readyz|metrics|docs|openapi\.json|status)(\/|$|\?)/;
+
+/** Per API key (the hash of its bearer token), falling back to the client address. */
+function keyOf(request: FastifyRequest): string {
+  const auth = request.headers.authorization;
+  if (typeof auth === 'string' && auth.length > 7) return 'k:' + createHash('sha256').update(auth).digest('base64url');
+  return 'ip:' + request.ip;
+}
+
+export async function installRateLimit(fastify: FastifyInstance, perMinute: number): Promise<void> {
+  await fastify.register(rateLimit, {
+    global: true,
+    max: perMinute,
+    timeWindow: 60_000,
+    keyGenerator: keyOf,
+    allowList: (request) => EXEMPT.test(request.url),
+    enableDraftSpec: true,
+    errorResponseBuilder: (_request, context) => ({
+      ...errorBody(429, `Rate limit of ${context.max} requests per minute exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`),
+    }),
+  });
+}

@@ -1,0 +1,38 @@
+import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validate, ValidationError as ClassValidationError } from 'class-validator';
+import { ValidationError, ViolationDetail } from '../../core/src/errors';
+
+function joinPath(parent: string, property: string): string {
+  if (/^\d+$/.test(property)) return `${parent}[${property}]`;
+  return parent ? `${parent}.${property}` : property;
+}
+
+/** Flattens class-validator's tree into `details` with paths such as `services[0].id`. */
+export function toDetails(errors: ClassValidationError[], parent = ''): ViolationDetail[] {
+  const out: ViolationDetail[] = [];
+  for (const error of errors) {
+    const path = joinPath(parent, error.property);
+    for (const message of Object.values(error.constraints ?? {})) out.push({ path, message });
+    if (error.children?.length) out.push(...toDetails(error.children, path));
+  }
+  return out;
+}
+
+/**
+ * Validates bodies against their DTO class: every violation is reported, unknown fields are
+ * dropped (existing clients send extras), and a body that is not an object is a 400.
+ */
+@Injectable()
+export class BodyValidationPipe implements PipeTransform {
+  async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type !== 'body' || !metadata.metatype || metadata.metatype === Object) return value;
+    if (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value)) {
+      throw new ValidationError('Body must be a JSON object', [{ path: '', message: 'expected a JSON object' }]);
+    }
+    const instance = plainToInstance(metadata.metatype as new () => object, value, { enableImplicitConversion: false });
+    const errors = await validate(instance, { whitelist: true, forbidUnknownValues: false, validationError: { target: false, value: false } });
+    if (errors.length > 0) throw ValidationError.of(toDetails(errors));
+    return instance;
+  }
+}

@@ -1,0 +1,117 @@
+import { resolve } from 'node:path';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface VigilConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Embedded mode's database file, inside dataDir. */
+  sqliteFile: string;
+  publicUrl: string;
+  /** Both set: production stores. Neither: embedded SQLite. */
+  eventStoreUrl: string | null;
+  mongodbUrl: string | null;
+  bootstrapApiKey: string | null;
+  bootstrapAccountId: string | null;
+  rateLimitPerMinute: number;
+  logLevel: LogLevel;
+  /** Whether this process runs the projection daemon and background work. */
+  daemon: boolean;
+  eventRetentionDays: number;
+}
+
+export const VIGIL_CONFIG = Symbol('VIGIL_CONFIG');
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type Env = Record<string, string | undefined>;
+
+function text(env: Env, name: string): string | null {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? null : value.trim();
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, name);
+  if (raw === null) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function url(env: Env, name: string, protocols: string[]): string | null {
+  const raw = text(env, name);
+  if (raw === null) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be a URL, got "${raw}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+  }
+  return raw;
+}
+
+/** Reads and validates the environment once; the only place that looks at process.env. */
+export function loadConfig(env: Env = process.env): VigilConfig {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const host = text(env, 'HOST') ?? '0.0.0.0';
+  const dataDir = resolve(text(env, 'VIGIL_DATA_DIR') ?? './data');
+  const publicUrl = (url(env, 'VIGIL_PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, '');
+
+  const eventStoreUrl = url(env, 'EVENTSTORE_URL', ['esdb:', 'esdb+discover:', 'kurrentdb:', 'kurrentdb+discover:', 'kurrent:', 'kdb:']);
+  const mongodbUrl = url(env, 'MONGODB_URL', ['mongodb:', 'mongodb+srv:']);
+  if ((eventStoreUrl === null) !== (mongodbUrl === null)) {
+    const missing = eventStoreUrl === null ? 'EVENTSTORE_URL' : 'MONGODB_URL';
+    throw new ConfigError(missing, 'must be set too: the production stores need both EVENTSTORE_URL and MONGODB_URL');
+  }
+
+  const bootstrapApiKey = text(env, 'VIGIL_BOOTSTRAP_API_KEY');
+  if (bootstrapApiKey !== null && (bootstrapApiKey.length < 16 || bootstrapApiKey.length > 256 || /\s/.test(bootstrapApiKey))) {
+    throw new ConfigError('VIGIL_BOOTSTRAP_API_KEY', 'must be 16 to 256 characters without spaces');
+  }
+  const bootstrapAccountId = text(env, 'VIGIL_BOOTSTRAP_ACCOUNT_ID');
+  if (bootstrapAccountId !== null && !UUID.test(bootstrapAccountId)) {
+    throw new ConfigError('VIGIL_BOOTSTRAP_ACCOUNT_ID', `must be a UUID, got "${bootstrapAccountId}"`);
+  }
+  if (bootstrapAccountId !== null && bootstrapApiKey === null) {
+    throw new ConfigError('VIGIL_BOOTSTRAP_API_KEY', 'must be set when VIGIL_BOOTSTRAP_ACCOUNT_ID is');
+  }
+
+  const logLevel = (text(env, 'LOG_LEVEL') ?? 'info').toLowerCase() as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+
+  const daemonRaw = (text(env, 'VIGIL_DAEMON') ?? 'on').toLowerCase();
+  if (!['on', 'off'].includes(daemonRaw)) throw new ConfigError('VIGIL_DAEMON', 'must be "on" or "off"');
+
+  return {
+    port,
+    host,
+    dataDir,
+    sqliteFile: resolve(dataDir, 'vigil.db'),
+    publicUrl,
+    eventStoreUrl,
+    mongodbUrl,
+    bootstrapApiKey,
+    bootstrapAccountId: bootstrapAccountId?.toLowerCase() ?? null,
+    rateLimitPerMinute: integer(env, 'VIGIL_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    logLevel,
+    daemon: daemonRaw === 'on',
+    eventRetentionDays: integer(env, 'VIGIL_EVENT_RETENTION_DAYS', 90, 1, 36500),
+  };
+}

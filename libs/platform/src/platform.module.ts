@@ -1,0 +1,105 @@
+import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { randomBytes } from 'node:crypto';
+import { CLOCK, Clock, SystemClock } from '../../core/src/clock';
+import { ID_GENERATOR, UuidV7Generator } from '../../core/src/ids';
+import { EVENT_STORE } from '../../event-store/src/event-store.port';
+import { CommandRunner } from '../../event-store/src/command-runner';
+import { CURSOR_CODEC, CursorCodec } from '../../http/src/pagination';
+import { ProjectionEngine } from '../../read-store/src/projection-engine';
+import { READ_STORE } from '../../read-store/src/read-store.port';
+import { VIGIL_CONFIG } from './config';
+import { createLogger, LOGGER, VigilLogger } from './logger';
+import { PlatformOptions } from './platform.options';
+import { openStores, Stores } from './stores';
+import { COMMAND_RUNNER, PROJECTION_ENGINE } from './tokens';
+
+const STORES = Symbol('STORES');
+const DAEMON_ENABLED = Symbol('DAEMON_ENABLED');
+
+/**
+ * Starts the projection engine once every context has registered its projections, catches the
+ * read models up before the server listens, then runs the daemon in the background.
+ */
+@Injectable()
+export class ProjectionLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly abort = new AbortController();
+  private running: Promise<void> | null = null;
+
+  constructor(
+    @Inject(STORES) private readonly stores: Stores,
+    @Inject(DAEMON_ENABLED) private readonly daemon: boolean,
+    @Inject(LOGGER) private readonly logger: VigilLogger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.stores.engine.start();
+    await this.stores.engine.catchUp();
+    if (this.daemon) {
+      this.running = this.stores.engine.run(this.abort.signal);
+      this.logger.info('projection daemon started');
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.abort.abort();
+    await this.running;
+    await this.stores.close();
+  }
+}
+
+@Global()
+@Module({})
+export class PlatformModule {
+  static forRoot(options: PlatformOptions): DynamicModule {
+    const clock = options.clock ?? new SystemClock();
+    const logger = options.logger ?? createLogger(options.config.logLevel);
+    return {
+      module: PlatformModule,
+      imports: [CqrsModule.forRoot()],
+      providers: [
+        { provide: VIGIL_CONFIG, useValue: options.config },
+        { provide: CLOCK, useValue: clock },
+        { provide: ID_GENERATOR, useValue: options.ids ?? new UuidV7Generator() },
+        { provide: LOGGER, useValue: logger },
+        { provide: DAEMON_ENABLED, useValue: options.daemon ?? options.config.daemon },
+        { provide: STORES, useFactory: () => openStores(options.config, logger, clock) },
+        { provide: EVENT_STORE, useFactory: (s: Stores) => s.eventStore, inject: [STORES] },
+        { provide: READ_STORE, useFactory: (s: Stores) => s.readStore, inject: [STORES] },
+        { provide: PROJECTION_ENGINE, useFactory: (s: Stores) => s.engine, inject: [STORES] },
+        {
+          provide: COMMAND_RUNNER,
+          useFactory: (s: Stores, c: Clock) => new CommandRunner(s.eventStore, c, s.engine),
+          inject: [STORES, CLOCK],
+        },
+        {
+          provide: CURSOR_CODEC,
+          // Shared by every instance through the read store, so a cursor from one works on another.
+          useFactory: async (s: Stores) => {
+            // Insert-if-absent (revision 1 never beats itself), so racing instances agree on one secret.
+            await s.readStore.ensureCollection({ name: 'settings', indexes: [] });
+            await s.readStore.put('settings', { id: 'cursor-secret', value: randomBytes(32).toString('base64') }, 1n);
+            const stored = await s.readStore.get<{ id: string; value: string }>('settings', 'cursor-secret');
+            return new CursorCodec(Buffer.from(stored!.doc.value, 'base64'));
+          },
+          inject: [STORES],
+        },
+        ProjectionLifecycle,
+      ],
+      exports: [
+        CqrsModule,
+        VIGIL_CONFIG,
+        CLOCK,
+        ID_GENERATOR,
+        LOGGER,
+        EVENT_STORE,
+        READ_STORE,
+        PROJECTION_ENGINE,
+        COMMAND_RUNNER,
+        CURSOR_CODEC,
+      ],
+    };
+  }
+}
+
+export type { ProjectionEngine };

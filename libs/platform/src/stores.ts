@@ -1,0 +1,72 @@
+import { Clock } from '../../core/src/clock';
+import { openSqliteDatabase, SqliteDatabase } from '../../core/src/sqlite-database';
+import { EventStore } from '../../event-store/src/event-store.port';
+import { SqliteEventStore } from '../../event-store/src/sqlite.event-store';
+import { ProjectionEngine } from '../../read-store/src/projection-engine';
+import { ReadStore } from '../../read-store/src/read-store.port';
+import { SqliteReadStore } from '../../read-store/src/sqlite.read-store';
+import { VigilConfig } from './config';
+import { VigilLogger } from './logger';
+
+export interface Stores {
+  eventStore: EventStore;
+  readStore: ReadStore;
+  engine: ProjectionEngine;
+  /** Set in embedded mode only. */
+  db: SqliteDatabase | null;
+  close(): Promise<void>;
+}
+
+function engineLogger(logger: VigilLogger) {
+  return {
+    info: (message: string, fields?: Record<string, unknown>) => logger.info(fields ?? {}, message),
+    warn: (message: string, fields?: Record<string, unknown>) => logger.warn(fields ?? {}, message),
+    error: (message: string, fields?: Record<string, unknown>) => logger.error(fields ?? {}, message),
+  };
+}
+
+/**
+ * Opens the stores of the configured deployment. Embedded: one SQLite file for both sides, with
+ * projections applied inside the append's transaction. Production: EventStoreDB and MongoDB, whose
+ * drivers are loaded only here, only when configured.
+ */
+export async function openStores(config: VigilConfig, logger: VigilLogger, _clock: Clock): Promise<Stores> {
+  if (config.eventStoreUrl && config.mongodbUrl) {
+    const { EventStoreDbEventStore } = await import('../../event-store/src/eventstoredb.event-store');
+    const { MongoReadStore } = await import('../../read-store/src/mongodb.read-store');
+    const eventStore = new EventStoreDbEventStore(config.eventStoreUrl);
+    const readStore = await MongoReadStore.connect(config.mongodbUrl);
+    const engine = new ProjectionEngine(readStore, eventStore, [], engineLogger(logger));
+    return {
+      eventStore,
+      readStore,
+      engine,
+      db: null,
+      async close() {
+        await eventStore.close();
+        await readStore.close();
+      },
+    };
+  }
+
+  const db = openSqliteDatabase(config.sqliteFile);
+  const readStore = new SqliteReadStore(db);
+  let engine: ProjectionEngine | null = null;
+  const eventStore = new SqliteEventStore(db, {
+    onBatchStart: (headBefore) => engine?.beginInlineBatch(headBefore),
+    onAppendInTransaction: (events) => engine?.applyInline(events),
+    onBatchEnd: (headAfter) => engine?.endInlineBatch(headAfter),
+  });
+  engine = new ProjectionEngine(readStore, eventStore, [], engineLogger(logger), readStore);
+  return {
+    eventStore,
+    readStore,
+    engine,
+    db,
+    async close() {
+      await eventStore.close();
+      await readStore.close();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,3 @@
+export const COMMAND_RUNNER = Symbol('COMMAND_RUNNER');
+export const PROJECTION_ENGINE = Symbol('PROJECTION_ENGINE');
+export const SQLITE_DATABASE = Symbol('SQLITE_DATABASE');

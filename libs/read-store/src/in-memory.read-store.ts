@@ -1,0 +1,180 @@
+import { ReadModelDoc } from '../../core/src/projection';
+import { CheckedFilter, CollectionSchema, ReadStoreUsageError, Scalar, checkCollectionName } from './collection-schema';
+import { CollectionSpec, Filter, FindQuery, ReadStore, StoredDoc } from './read-store.port';
+
+interface Row {
+  revision: bigint;
+  /** JSON text, as a real store would keep it; null for a tombstone. */
+  json: string | null;
+  doc: ReadModelDoc | null;
+}
+
+interface MemoryCollection {
+  schema: CollectionSchema;
+  rows: Map<string, Row>;
+}
+
+type Key = [Scalar, string];
+
+// The order SQLite gives: nulls, then numbers (booleans as 0 and 1), then strings by UTF-8 bytes.
+function rank(value: Scalar): number {
+  return value === null ? 0 : typeof value === 'string' ? 2 : 1;
+}
+
+function compareValues(a: Scalar, b: Scalar): number {
+  const byRank = rank(a) - rank(b);
+  if (byRank !== 0 || a === null || b === null) return byRank;
+  if (typeof a === 'string' && typeof b === 'string') return compareStrings(a, b);
+  return Number(a) - Number(b);
+}
+
+// UTF-16 order (JavaScript's `<`) differs from the UTF-8 byte order of SQLite and MongoDB past U+FFFF.
+function compareStrings(a: string, b: string): number {
+  return a === b ? 0 : Buffer.compare(Buffer.from(a), Buffer.from(b));
+}
+
+function readPath(doc: ReadModelDoc, field: string): unknown {
+  let value: unknown = doc;
+  for (const part of field.split('.')) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
+// A scalar index over a missing or non-scalar value indexes nothing, that is null.
+function asScalar(value: unknown): Scalar {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : null;
+}
+
+function scalarAt(doc: ReadModelDoc, field: string): Scalar {
+  return asScalar(readPath(doc, field));
+}
+
+function matches(doc: ReadModelDoc, filter: CheckedFilter): boolean {
+  if (filter.op === 'contains') {
+    const value = readPath(doc, filter.field);
+    const items: unknown[] = Array.isArray(value) ? value : [value];
+    return items.some((item) => compareValues(asScalar(item), filter.value) === 0);
+  }
+  const value = scalarAt(doc, filter.field);
+  switch (filter.op) {
+    case 'eq':
+      return compareValues(value, filter.value) === 0;
+    case 'in':
+      return filter.value.some((candidate) => compareValues(value, candidate) === 0);
+    case 'gt':
+      return value !== null && compareValues(value, filter.value) > 0;
+    case 'gte':
+      return value !== null && compareValues(value, filter.value) >= 0;
+    case 'lt':
+      return value !== null && compareValues(value, filter.value) < 0;
+    case 'lte':
+      return value !== null && compareValues(value, filter.value) <= 0;
+  }
+}
+
+/** The reference adapter: the contract suite holds it to the same behaviour as SQLite and MongoDB. */
+export class InMemoryReadStore implements ReadStore {
+  private readonly collections = new Map<string, MemoryCollection>();
+  private readonly checkpoints = new Map<string, bigint>();
+  private readonly meta = new Map<string, string>();
+
+  async ensureCollection(spec: CollectionSpec): Promise<void> {
+    const schema = new CollectionSchema(spec);
+    const existing = this.collections.get(schema.name);
+    this.collections.set(schema.name, { schema, rows: existing?.rows ?? new Map() });
+  }
+
+  async dropCollection(name: string): Promise<void> {
+    this.collections.delete(checkCollectionName(name));
+  }
+
+  async get<Doc extends ReadModelDoc>(collection: string, id: string): Promise<StoredDoc<Doc> | null> {
+    const row = this.collection(collection).rows.get(id);
+    return row?.json ? { doc: JSON.parse(row.json) as Doc, revision: row.revision } : null;
+  }
+
+  async getMany<Doc extends ReadModelDoc>(collection: string, ids: string[]): Promise<StoredDoc<Doc>[]> {
+    const { schema, rows } = this.collection(collection);
+    return schema.checkIds(ids).flatMap((id) => {
+      const row = rows.get(id);
+      return row?.json ? [{ doc: JSON.parse(row.json) as Doc, revision: row.revision }] : [];
+    });
+  }
+
+  async find<Doc extends ReadModelDoc>(collection: string, query: FindQuery): Promise<Doc[]> {
+    const { schema, rows } = this.collection(collection);
+    const { filters, sort, limit, after } = schema.checkQuery(query);
+    const sign = sort.direction === 'asc' ? 1 : -1;
+    const compare = (a: Key, b: Key) => sign * (compareValues(a[0], b[0]) || compareStrings(a[1], b[1]));
+    const keyOf = (doc: ReadModelDoc): Key => [sort.field === 'id' ? null : scalarAt(doc, sort.field), doc.id];
+    const cursor: Key | undefined = after && [sort.field === 'id' ? null : after.value, after.id];
+    return this.live(rows, filters)
+      .filter((row) => !cursor || compare(keyOf(row.doc), cursor) > 0)
+      .sort((a, b) => compare(keyOf(a.doc), keyOf(b.doc)))
+      .slice(0, limit)
+      .map((row) => JSON.parse(row.json) as Doc);
+  }
+
+  async count(collection: string, filters?: Filter[]): Promise<number> {
+    const { schema, rows } = this.collection(collection);
+    return this.live(rows, schema.checkFilters(filters)).length;
+  }
+
+  async put(collection: string, doc: ReadModelDoc, revision: bigint): Promise<boolean> {
+    const { schema, rows } = this.collection(collection);
+    schema.checkDoc(doc, revision);
+    if (!this.isNewer(rows, doc.id, revision)) return false;
+    const json = JSON.stringify(doc);
+    rows.set(doc.id, { revision, json, doc: JSON.parse(json) as ReadModelDoc });
+    return true;
+  }
+
+  async delete(collection: string, id: string, revision: bigint): Promise<boolean> {
+    const { schema, rows } = this.collection(collection);
+    schema.checkWrite(id, revision);
+    if (!this.isNewer(rows, id, revision)) return false;
+    rows.set(id, { revision, json: null, doc: null });
+    return true;
+  }
+
+  async getCheckpoint(name: string): Promise<bigint | null> {
+    return this.checkpoints.get(name) ?? null;
+  }
+
+  async setCheckpoint(name: string, position: bigint): Promise<void> {
+    this.checkpoints.set(name, position);
+  }
+
+  async getMeta<T>(key: string): Promise<T | null> {
+    const json = this.meta.get(key);
+    return json === undefined ? null : (JSON.parse(json) as T);
+  }
+
+  async setMeta<T>(key: string, value: T): Promise<void> {
+    if (value === undefined) throw new ReadStoreUsageError(`Meta "${key}" needs a value`);
+    this.meta.set(key, JSON.stringify(value));
+  }
+
+  async close(): Promise<void> {}
+
+  private collection(name: string): MemoryCollection {
+    const collection = this.collections.get(name);
+    if (!collection) throw new ReadStoreUsageError(`Read model collection "${name}" does not exist`);
+    return collection;
+  }
+
+  private isNewer(rows: Map<string, Row>, id: string, revision: bigint): boolean {
+    const stored = rows.get(id);
+    return !stored || stored.revision < revision;
+  }
+
+  private live(rows: Map<string, Row>, filters: CheckedFilter[]): { json: string; doc: ReadModelDoc }[] {
+    const result: { json: string; doc: ReadModelDoc }[] = [];
+    for (const { json, doc } of rows.values()) {
+      if (json !== null && doc !== null && filters.every((filter) => matches(doc, filter))) result.push({ json, doc });
+    }
+    return result;
+  }
+}

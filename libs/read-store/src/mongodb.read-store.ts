@@ -1,0 +1,302 @@
+import type { Collection, Db, Document, MongoClient, Sort } from 'mongodb';
+import { StoreUnavailableError } from '../../core/src/errors';
+import { ReadModelDoc } from '../../core/src/projection';
+import { CheckedFilter, CollectionSchema, ReadStoreUsageError, checkCollectionName } from './collection-schema';
+import { PageSegment, pageSegments } from './keyset-page';
+import { CollectionSpec, Filter, FindQuery, ReadStore, StoredDoc } from './read-store.port';
+
+type Driver = typeof import('mongodb');
+
+interface DocRecord {
+  _id: string;
+  revision: bigint;
+  deleted: boolean;
+  doc: ReadModelDoc | null;
+}
+
+export interface MongoReadStoreOptions {
+  /** Defaults to the database named in the URL. */
+  database?: string;
+  /** Deadline of every operation and of server selection. */
+  timeoutMs?: number;
+}
+
+// What the server answers while it cannot serve: deadlines, elections, shutdowns, unreachable peers.
+const UNAVAILABLE_CODES = new Set([6, 7, 50, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436]);
+const DUPLICATE_KEY = 11000;
+const RANGE = { gt: '$gt', gte: '$gte', lt: '$lt', lte: '$lte' } as const;
+
+function path(field: string): string {
+  return field === 'id' ? '_id' : `doc.${field}`;
+}
+
+function filterQuery(filter: CheckedFilter): Document {
+  const key = path(filter.field);
+  switch (filter.op) {
+    case 'eq':
+    // On an array field, equality with a scalar matches any element.
+    case 'contains':
+      return { [key]: filter.value };
+    case 'in':
+      return { [key]: { $in: filter.value } };
+    default:
+      return { [key]: { [RANGE[filter.op]]: filter.value } };
+  }
+}
+
+function segmentQuery(segment: PageSegment, sortField: string, asc: boolean): Document | null {
+  const key = path(sortField);
+  const next = asc ? '$gt' : '$lt';
+  switch (segment.kind) {
+    case 'all':
+      return null;
+    case 'after':
+      // The bare range term bounds the index scan; the $or only sorts out ties.
+      return {
+        [key]: { [`${next}e`]: segment.value },
+        $or: [{ [key]: { [next]: segment.value } }, { _id: { [next]: segment.id } }],
+      };
+    case 'nulls':
+      return segment.afterId === undefined ? { [key]: null } : { [key]: null, _id: { [next]: segment.afterId } };
+    case 'values':
+      return { [key]: { $ne: null } };
+    case 'afterId':
+      return { _id: { [next]: segment.id } };
+  }
+}
+
+/**
+ * Read models in MongoDB, one collection per read model: `{_id, revision, deleted, doc}`. The
+ * driver is required only by `connect`, so the embedded deployment never loads it.
+ */
+export class MongoReadStore implements ReadStore {
+  private readonly schemas = new Map<string, CollectionSchema>();
+
+  private constructor(
+    private readonly driver: Driver,
+    private readonly client: MongoClient,
+    private readonly db: Db,
+    private readonly timeoutMs: number,
+  ) {}
+
+  static async connect(url: string, options: MongoReadStoreOptions = {}): Promise<MongoReadStore> {
+    const driver = require('mongodb') as Driver;
+    const timeoutMs = options.timeoutMs ?? 5000;
+    const client = new driver.MongoClient(url, {
+      serverSelectionTimeoutMS: timeoutMs,
+      connectTimeoutMS: timeoutMs,
+      waitQueueTimeoutMS: timeoutMs,
+      // maxTimeMS bounds the server's work; this bounds a peer that stopped answering altogether.
+      socketTimeoutMS: timeoutMs * 2,
+      ignoreUndefined: true,
+      useBigInt64: true,
+    });
+    const store = new MongoReadStore(driver, client, client.db(options.database), timeoutMs);
+    try {
+      await store.guard(() => client.connect());
+    } catch (error) {
+      await client.close();
+      throw error;
+    }
+    return store;
+  }
+
+  async ensureCollection(spec: CollectionSpec): Promise<void> {
+    const schema = new CollectionSchema(spec);
+    await this.guard(async () => {
+      const indexes = schema.indexPlans.map((plan) => ({
+        key: Object.fromEntries([...plan.fields.map((field) => [path(field), 1]), ['_id', 1]]),
+        // Tombstones stay out of every index; queries repeat `deleted: false` to use them.
+        partialFilterExpression: { deleted: false },
+      }));
+      if (indexes.length > 0) await this.records(schema.name).createIndexes(indexes, { maxTimeMS: this.timeoutMs });
+      await this.specs().replaceOne(
+        { _id: schema.name },
+        { spec: schema.spec },
+        { upsert: true, maxTimeMS: this.timeoutMs },
+      );
+    });
+    this.schemas.set(schema.name, schema);
+  }
+
+  async dropCollection(name: string): Promise<void> {
+    checkCollectionName(name);
+    await this.guard(async () => {
+      await this.db.dropCollection(`rm_${name}`, { maxTimeMS: this.timeoutMs });
+      await this.specs().deleteOne({ _id: name }, { maxTimeMS: this.timeoutMs });
+    });
+    this.schemas.delete(name);
+  }
+
+  async get<Doc extends ReadModelDoc>(collection: string, id: string): Promise<StoredDoc<Doc> | null> {
+    await this.schema(collection);
+    const record = await this.guard(() =>
+      this.records(collection).findOne(
+        { _id: id, deleted: false },
+        { projection: { revision: 1, doc: 1 }, maxTimeMS: this.timeoutMs },
+      ),
+    );
+    return record ? { doc: record.doc as Doc, revision: BigInt(record.revision) } : null;
+  }
+
+  async getMany<Doc extends ReadModelDoc>(collection: string, ids: string[]): Promise<StoredDoc<Doc>[]> {
+    const wanted = (await this.schema(collection)).checkIds(ids);
+    if (wanted.length === 0) return [];
+    const records = await this.guard(() =>
+      this.records(collection)
+        .find({ _id: { $in: wanted }, deleted: false }, { projection: { revision: 1, doc: 1 }, maxTimeMS: this.timeoutMs })
+        .toArray(),
+    );
+    const byId = new Map(records.map((record) => [record._id, record]));
+    return wanted.flatMap((id) => {
+      const record = byId.get(id);
+      return record ? [{ doc: record.doc as Doc, revision: BigInt(record.revision) }] : [];
+    });
+  }
+
+  async find<Doc extends ReadModelDoc>(collection: string, query: FindQuery): Promise<Doc[]> {
+    const { filters, sort, limit, after } = (await this.schema(collection)).checkQuery(query);
+    const asc = sort.direction === 'asc';
+    const direction = asc ? 1 : -1;
+    const order: Sort = sort.field === 'id' ? { _id: direction } : { [path(sort.field)]: direction, _id: direction };
+    const base = [{ deleted: false }, ...filters.map(filterQuery)];
+    const docs: Doc[] = [];
+    for (const segment of pageSegments(sort, after)) {
+      if (docs.length >= limit) break;
+      const range = segmentQuery(segment, sort.field, asc);
+      const records = await this.guard(() =>
+        this.records(collection)
+          .find(
+            { $and: range ? [...base, range] : base },
+            { sort: order, limit: limit - docs.length, projection: { doc: 1 }, maxTimeMS: this.timeoutMs },
+          )
+          .toArray(),
+      );
+      for (const record of records) docs.push(record.doc as Doc);
+    }
+    return docs;
+  }
+
+  async count(collection: string, filters?: Filter[]): Promise<number> {
+    const checked = (await this.schema(collection)).checkFilters(filters);
+    return this.guard(() =>
+      this.records(collection).countDocuments(
+        { $and: [{ deleted: false }, ...checked.map(filterQuery)] },
+        { maxTimeMS: this.timeoutMs },
+      ),
+    );
+  }
+
+  async put(collection: string, doc: ReadModelDoc, revision: bigint): Promise<boolean> {
+    (await this.schema(collection)).checkDoc(doc, revision);
+    return this.replaceIfNewer(collection, doc.id, revision, { revision, deleted: false, doc });
+  }
+
+  async delete(collection: string, id: string, revision: bigint): Promise<boolean> {
+    (await this.schema(collection)).checkWrite(id, revision);
+    return this.replaceIfNewer(collection, id, revision, { revision, deleted: true, doc: null });
+  }
+
+  async getCheckpoint(name: string): Promise<bigint | null> {
+    const record = await this.guard(() => this.checkpoints().findOne({ _id: name }, { maxTimeMS: this.timeoutMs }));
+    return record ? BigInt(record.position) : null;
+  }
+
+  async setCheckpoint(name: string, position: bigint): Promise<void> {
+    await this.guard(() =>
+      this.checkpoints().replaceOne({ _id: name }, { position }, { upsert: true, maxTimeMS: this.timeoutMs }),
+    );
+  }
+
+  async getMeta<T>(key: string): Promise<T | null> {
+    const record = await this.guard(() => this.metaRecords().findOne({ _id: key }, { maxTimeMS: this.timeoutMs }));
+    return record ? (JSON.parse(record.value) as T) : null;
+  }
+
+  async setMeta<T>(key: string, value: T): Promise<void> {
+    if (value === undefined) throw new ReadStoreUsageError(`Meta "${key}" needs a value`);
+    // Stored as JSON text so every adapter hands back exactly what JSON would.
+    const json = JSON.stringify(value);
+    await this.guard(() =>
+      this.metaRecords().replaceOne({ _id: key }, { value: json }, { upsert: true, maxTimeMS: this.timeoutMs }),
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+
+  /**
+   * The filter matches only an older record; when there is none the upsert inserts, and when the
+   * stored one is as new or newer the insert fails on the duplicate _id. That failure is
+   * ambiguous once: a concurrent writer may have inserted an older record after our filter ran,
+   * so the write is tried a second time, when the record surely exists.
+   */
+  private async replaceIfNewer(
+    collection: string,
+    id: string,
+    revision: bigint,
+    replacement: Omit<DocRecord, '_id'>,
+  ): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const result = await this.guard(() =>
+          this.records(collection).replaceOne({ _id: id, revision: { $lt: revision } }, replacement, {
+            upsert: true,
+            maxTimeMS: this.timeoutMs,
+          }),
+        );
+        return result.modifiedCount + result.upsertedCount > 0;
+      } catch (error) {
+        if (!(error instanceof this.driver.MongoServerError && error.code === DUPLICATE_KEY)) throw error;
+        if (attempt === 2) return false;
+      }
+    }
+  }
+
+  private records(collection: string): Collection<DocRecord> {
+    return this.db.collection<DocRecord>(`rm_${collection}`);
+  }
+
+  private specs(): Collection<{ _id: string; spec: CollectionSpec }> {
+    return this.db.collection('rm_collections');
+  }
+
+  private checkpoints(): Collection<{ _id: string; position: bigint }> {
+    return this.db.collection('rm_checkpoints');
+  }
+
+  private metaRecords(): Collection<{ _id: string; value: string }> {
+    return this.db.collection('rm_meta');
+  }
+
+  private async schema(name: string): Promise<CollectionSchema> {
+    const known = this.schemas.get(name);
+    if (known) return known;
+    // Ensured by another process (a CLI rebuild, another instance).
+    const record = await this.guard(() => this.specs().findOne({ _id: name }, { maxTimeMS: this.timeoutMs }));
+    if (!record) throw new ReadStoreUsageError(`Read model collection "${name}" does not exist`);
+    const schema = new CollectionSchema(record.spec);
+    this.schemas.set(name, schema);
+    return schema;
+  }
+
+  private async guard<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      throw this.isUnavailable(error) ? new StoreUnavailableError('The MongoDB read store is unavailable', error) : error;
+    }
+  }
+
+  private isUnavailable(error: unknown): boolean {
+    const driver = this.driver;
+    return (
+      error instanceof driver.MongoNetworkError ||
+      error instanceof driver.MongoServerSelectionError ||
+      error instanceof driver.MongoTopologyClosedError ||
+      error instanceof driver.MongoClientClosedError ||
+      (error instanceof driver.MongoServerError && UNAVAILABLE_CODES.has(Number(error.code)))
+    );
+  }
+}

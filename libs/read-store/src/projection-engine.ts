@@ -1,0 +1,497 @@
+import { RecordedEvent } from '../../core/src/event';
+import { Projection, ReadModelDoc } from '../../core/src/projection';
+import { EventStore } from '../../event-store/src/event-store.port';
+import { ReadStore, StoredDoc } from './read-store.port';
+
+interface Generation {
+  version: number;
+  generation: number;
+}
+
+interface ProjectionMeta {
+  active: Generation;
+  building: Generation | null;
+  retired: Generation[];
+}
+
+/** Synchronous access to the embedded read store, used inside the event store's transaction. */
+export interface SyncReadAccess {
+  getSync(collection: string, id: string): StoredDoc | null;
+  putSync(collection: string, doc: ReadModelDoc, revision: bigint): boolean;
+  deleteSync(collection: string, id: string, revision: bigint): boolean;
+  getCheckpointSync(name: string): bigint | null;
+  setCheckpointSync(name: string, position: bigint): void;
+  getMetaSync<T>(key: string): T | null;
+  setMetaSync<T>(key: string, value: T): void;
+  transactionSync<T>(fn: () => T): T;
+}
+
+export interface EngineLogger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface ProjectionStatus {
+  name: string;
+  version: number;
+  generation: number;
+  collection: string;
+  checkpoint: string | null;
+  head: string | null;
+  lag: number;
+  building: { collection: string; checkpoint: string | null } | null;
+}
+
+export type EventListener = (event: RecordedEvent) => void;
+
+const PAGE = 1000;
+const META_PREFIX = 'projection:';
+/** How long a retired generation stays readable for processes that have not noticed the switch. */
+const RETIRE_GRACE_MS = 3000;
+
+export function collectionName(projection: string, generation: Generation): string {
+  return `${projection}_v${generation.version}_g${generation.generation}`;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+
+/**
+ * Applies projections to the read store. Three paths share one `evolve` per projection:
+ * inline after an append (inside the SQLite transaction in embedded mode), the daemon that tails the
+ * global log from each collection's checkpoint, and rebuilds that fill a new generation beside the
+ * serving one and then switch.
+ */
+export class ProjectionEngine {
+  private readonly projections = new Map<string, Projection>();
+  private readonly byType = new Map<string, Projection[]>();
+  private readonly meta = new Map<string, ProjectionMeta>();
+  private readonly listeners: EventListener[] = [];
+  private listenerCursor: bigint | null = null;
+  private wake: (() => void) | null = null;
+  private inlineEligible: { collection: string; projection: Projection }[] | null = null;
+  private lastMetaRefresh = 0;
+
+  constructor(
+    private readonly readStore: ReadStore,
+    private readonly eventStore: EventStore,
+    projections: Projection[],
+    private readonly logger: EngineLogger,
+    private readonly sync: SyncReadAccess | null = null,
+  ) {
+    for (const projection of projections) this.register(projection);
+  }
+
+  register(projection: Projection): void {
+    if (this.projections.has(projection.name)) throw new Error(`Projection ${projection.name} registered twice`);
+    this.projections.set(projection.name, projection);
+    for (const type of projection.handles) {
+      const list = this.byType.get(type) ?? [];
+      list.push(projection);
+      this.byType.set(type, list);
+    }
+  }
+
+  /** Loads or creates each projection's generations; a changed version starts a build beside the old one. */
+  async start(): Promise<void> {
+    for (const projection of this.projections.values()) {
+      const key = META_PREFIX + projection.name;
+      let meta = await this.readStore.getMeta<ProjectionMeta>(key);
+      if (!meta) {
+        meta = { active: { version: projection.version, generation: 1 }, building: null, retired: [] };
+        await this.readStore.setMeta(key, meta);
+      } else if (meta.active.version !== projection.version && meta.building?.version !== projection.version) {
+        meta = { ...meta, building: { version: projection.version, generation: this.nextGeneration(meta) } };
+        await this.readStore.setMeta(key, meta);
+        this.logger.info('projection version changed, building a new generation', { projection: projection.name });
+      }
+      await this.ensureCollections(projection, meta);
+      this.meta.set(projection.name, meta);
+    }
+    this.listenerCursor = await this.eventStore.headPosition();
+    this.inlineEligible = null;
+  }
+
+  /** The collection that serves reads of a projection now. */
+  collection(name: string): string {
+    const meta = this.meta.get(name);
+    if (!meta) throw new Error(`Unknown projection ${name}`);
+    return collectionName(name, meta.active);
+  }
+
+  projectionNames(): string[] {
+    return [...this.projections.keys()];
+  }
+
+  /** Listeners see every event once, in log order, shortly after it is committed (in-process caches). */
+  onEvent(listener: EventListener): void {
+    this.listeners.push(listener);
+  }
+
+  // ---- inline, embedded: called by the SQLite event store inside its transaction ----
+
+  /**
+   * Starts a group-commit batch. Only collections whose checkpoint equals the log head before the
+   * batch are applied inline; one that lags (or is being built) is left to the daemon, because
+   * applying a newer event first would make the revision guard skip the older ones.
+   */
+  beginInlineBatch(headBefore: bigint | null): void {
+    if (!this.sync) return;
+    const sync = this.sync;
+    this.refreshMetaSyncIfStale();
+    const head = headBefore ?? 0n;
+    this.inlineEligible = [];
+    for (const projection of this.projections.values()) {
+      const collection = this.collection(projection.name);
+      if ((sync.getCheckpointSync(collection) ?? 0n) === head) this.inlineEligible.push({ collection, projection });
+    }
+  }
+
+  applyInline(events: RecordedEvent[]): void {
+    if (!this.sync || !this.inlineEligible) return;
+    for (const event of events) {
+      const projections = this.byType.get(event.type);
+      if (!projections) continue;
+      for (const { collection, projection } of this.inlineEligible) {
+        if (projections.includes(projection)) this.applySync(projection, collection, event);
+      }
+    }
+  }
+
+  endInlineBatch(headAfter: bigint | null): void {
+    if (!this.sync || !this.inlineEligible) return;
+    if (headAfter !== null) {
+      for (const { collection } of this.inlineEligible) this.sync.setCheckpointSync(collection, headAfter);
+    }
+    this.inlineEligible = null;
+    this.wake?.();
+  }
+
+  // ---- inline, production: after the append, from the stream's whole history ----
+
+  /**
+   * Recomputes the documents the new events touch from the stream's full history, so the result is
+   * right even if another instance's events have not been applied yet. Without the history (hot
+   * paths that do not read their stream) the daemon applies the events shortly after.
+   */
+  async applyAfterAppend(history: RecordedEvent[] | null, appended: RecordedEvent[]): Promise<void> {
+    this.wake?.();
+    if (this.sync || history === null || appended.length === 0) return;
+    const all = [...history, ...appended];
+    const touched = new Map<Projection, Set<string>>();
+    for (const event of appended) {
+      for (const projection of this.byType.get(event.type) ?? []) {
+        const ids = touched.get(projection) ?? new Set<string>();
+        for (const id of projection.ids(event)) ids.add(id);
+        touched.set(projection, ids);
+      }
+    }
+    for (const [projection, ids] of touched) {
+      const collection = this.collection(projection.name);
+      for (const id of ids) {
+        let doc: ReadModelDoc | null = null;
+        let revision = -1n;
+        for (const event of all) {
+          if (!projection.handles.includes(event.type) || !projection.ids(event).includes(id)) continue;
+          doc = projection.evolve(doc, event, id);
+          revision = event.revision;
+        }
+        if (revision < 0n) continue;
+        if (doc) await this.readStore.put(collection, doc, revision);
+        else await this.readStore.delete(collection, id, revision);
+      }
+    }
+  }
+
+  // ---- daemon ----
+
+  /** Applies everything between each collection's checkpoint and the log head. Returns events applied. */
+  async catchUp(): Promise<number> {
+    let applied = 0;
+    for (const projection of this.projections.values()) {
+      const meta = this.meta.get(projection.name)!;
+      for (const generation of [meta.active, meta.building]) {
+        if (generation) applied += await this.catchUpCollection(projection, collectionName(projection.name, generation));
+      }
+    }
+    await this.notifyListeners();
+    return applied;
+  }
+
+  /** Tails the log until the signal aborts: applies what inline missed, finishes builds, feeds listeners. */
+  async run(signal: AbortSignal, idleMs = 200): Promise<void> {
+    while (!signal.aborted) {
+      try {
+        await this.refreshMeta();
+        const applied = await this.catchUp();
+        await this.finishBuilds();
+        if (applied === 0) await this.idle(idleMs, signal);
+      } catch (error) {
+        this.logger.error('projection daemon failed, retrying', { error: String(error) });
+        await sleep(1000, signal);
+      }
+    }
+  }
+
+  // ---- rebuild ----
+
+  /** Fills a new generation of each named projection from position 0 while the old one serves, then switches. */
+  async rebuild(names: string[] = this.projectionNames(), progress?: (name: string, applied: number) => void): Promise<void> {
+    for (const name of names) if (!this.projections.has(name)) throw new Error(`Unknown projection ${name}`);
+    const retired: string[] = [];
+    for (const name of names) {
+      const projection = this.projections.get(name)!;
+      const key = META_PREFIX + name;
+      const meta = (await this.readStore.getMeta<ProjectionMeta>(key)) ?? this.meta.get(name)!;
+      const building = { version: projection.version, generation: this.nextGeneration(meta) };
+      const collection = collectionName(name, building);
+      await this.readStore.ensureCollection({ name: collection, indexes: projection.indexes, sortField: projection.sortField } as never);
+      await this.readStore.setMeta(key, { ...meta, building });
+      const applied = await this.catchUpCollection(projection, collection);
+      progress?.(name, applied);
+      // The last stretch and the switch happen together so no event lands in between.
+      const switched = await this.switchWhenCaughtUp(projection, building);
+      retired.push(...switched);
+    }
+    if (retired.length > 0) {
+      await sleep(RETIRE_GRACE_MS);
+      for (const collection of retired) await this.readStore.dropCollection(collection);
+    }
+  }
+
+  async status(): Promise<ProjectionStatus[]> {
+    const head = await this.eventStore.headPosition();
+    const out: ProjectionStatus[] = [];
+    for (const projection of this.projections.values()) {
+      const meta = (await this.readStore.getMeta<ProjectionMeta>(META_PREFIX + projection.name)) ?? this.meta.get(projection.name)!;
+      const collection = collectionName(projection.name, meta.active);
+      const checkpoint = await this.readStore.getCheckpoint(collection);
+      const building = meta.building ? collectionName(projection.name, meta.building) : null;
+      out.push({
+        name: projection.name,
+        version: meta.active.version,
+        generation: meta.active.generation,
+        collection,
+        checkpoint: checkpoint?.toString() ?? null,
+        head: head?.toString() ?? null,
+        lag: Number((head ?? 0n) - (checkpoint ?? 0n)),
+        building: building ? { collection: building, checkpoint: (await this.readStore.getCheckpoint(building))?.toString() ?? null } : null,
+      });
+    }
+    return out;
+  }
+
+  /** True when every serving collection has applied the whole log. */
+  async caughtUp(): Promise<boolean> {
+    return (await this.status()).every((s) => s.lag <= 0);
+  }
+
+  // ---- internals ----
+
+  private nextGeneration(meta: ProjectionMeta): number {
+    return Math.max(meta.active.generation, meta.building?.generation ?? 0, ...meta.retired.map((g) => g.generation)) + 1;
+  }
+
+  private async ensureCollections(projection: Projection, meta: ProjectionMeta): Promise<void> {
+    for (const generation of [meta.active, meta.building]) {
+      if (!generation) continue;
+      await this.readStore.ensureCollection({
+        name: collectionName(projection.name, generation),
+        indexes: projection.indexes,
+        sortField: projection.sortField,
+      } as never);
+    }
+  }
+
+  private async catchUpCollection(projection: Projection, collection: string): Promise<number> {
+    let checkpoint = await this.readStore.getCheckpoint(collection);
+    let applied = 0;
+    for (;;) {
+      const page = await this.eventStore.readAll({ after: checkpoint ?? undefined, maxCount: PAGE });
+      if (page.length === 0) return applied;
+      const last = page[page.length - 1].position;
+      if (this.sync) {
+        const sync = this.sync;
+        sync.transactionSync(() => {
+          // Another process (or the inline path) may have moved the checkpoint meanwhile.
+          const current = sync.getCheckpointSync(collection);
+          for (const event of page) {
+            if (current !== null && event.position <= current) continue;
+            if (projection.handles.includes(event.type)) this.applySync(projection, collection, event);
+          }
+          if (current === null || current < last) sync.setCheckpointSync(collection, last);
+        });
+      } else {
+        for (const event of page) {
+          if (projection.handles.includes(event.type)) await this.applyAsync(projection, collection, event);
+        }
+        await this.readStore.setCheckpoint(collection, last);
+      }
+      applied += page.length;
+      checkpoint = last;
+    }
+  }
+
+  private applySync(projection: Projection, collection: string, event: RecordedEvent): void {
+    const sync = this.sync!;
+    for (const id of projection.ids(event)) {
+      const stored = sync.getSync(collection, id);
+      if (stored && stored.revision >= event.revision) continue;
+      const next = projection.evolve(stored?.doc ?? null, event, id);
+      if (next) sync.putSync(collection, next, event.revision);
+      else if (stored) sync.deleteSync(collection, id, event.revision);
+    }
+  }
+
+  private async applyAsync(projection: Projection, collection: string, event: RecordedEvent): Promise<void> {
+    for (const id of projection.ids(event)) {
+      const stored = await this.readStore.get(collection, id);
+      if (stored && stored.revision >= event.revision) continue;
+      const next = projection.evolve(stored?.doc ?? null, event, id);
+      if (next) await this.readStore.put(collection, next, event.revision);
+      else if (stored) await this.readStore.delete(collection, id, event.revision);
+    }
+  }
+
+  /** Switches a caught-up build to active. Returns collections retired by the switch. */
+  private async switchWhenCaughtUp(projection: Projection, building: Generation): Promise<string[]> {
+    const key = META_PREFIX + projection.name;
+    const collection = collectionName(projection.name, building);
+    if (this.sync) {
+      const sync = this.sync;
+      return sync.transactionSync(() => {
+        // Inside one write transaction no other writer can append, so the switch sees the true head.
+        this.catchUpSync(projection, collection);
+        const meta = sync.getMetaSync<ProjectionMeta>(key)!;
+        const next = this.switched(meta, building);
+        sync.setMetaSync(key, next);
+        this.meta.set(projection.name, next);
+        return [collectionName(projection.name, meta.active)];
+      });
+    }
+    await this.catchUpCollection(projection, collection);
+    const meta = (await this.readStore.getMeta<ProjectionMeta>(key))!;
+    const next = this.switched(meta, building);
+    await this.readStore.setMeta(key, next);
+    this.meta.set(projection.name, next);
+    return [collectionName(projection.name, meta.active)];
+  }
+
+  private switched(meta: ProjectionMeta, building: Generation): ProjectionMeta {
+    return { active: building, building: null, retired: [...meta.retired, meta.active] };
+  }
+
+  /** Builds started at boot (a version change) switch once caught up. */
+  private async finishBuilds(): Promise<void> {
+    for (const projection of this.projections.values()) {
+      const meta = this.meta.get(projection.name)!;
+      if (!meta.building) continue;
+      const head = await this.eventStore.headPosition();
+      const checkpoint = await this.readStore.getCheckpoint(collectionName(projection.name, meta.building));
+      if ((checkpoint ?? 0n) < (head ?? 0n)) continue;
+      const retired = await this.switchWhenCaughtUp(projection, meta.building);
+      this.logger.info('projection build finished', { projection: projection.name, retired });
+      setTimeout(() => {
+        for (const collection of retired) void this.readStore.dropCollection(collection).catch(() => undefined);
+      }, RETIRE_GRACE_MS).unref();
+    }
+  }
+
+  /** Picks up generations switched by another process (a CLI rebuild); catches the new one up before serving it. */
+  private async refreshMeta(): Promise<void> {
+    if (Date.now() - this.lastMetaRefresh < 1000) return;
+    this.lastMetaRefresh = Date.now();
+    if (this.sync) return this.refreshMetaSync();
+    for (const projection of this.projections.values()) {
+      const stored = await this.readStore.getMeta<ProjectionMeta>(META_PREFIX + projection.name);
+      const known = this.meta.get(projection.name)!;
+      if (!stored || JSON.stringify(stored) === JSON.stringify(known)) continue;
+      await this.ensureCollections(projection, stored);
+      if (stored.active.generation !== known.active.generation || stored.active.version !== known.active.version) {
+        await this.catchUpCollection(projection, collectionName(projection.name, stored.active));
+      }
+      this.meta.set(projection.name, stored);
+    }
+  }
+
+  private refreshMetaSyncIfStale(): void {
+    if (!this.sync || Date.now() - this.lastMetaRefresh < 1000) return;
+    this.lastMetaRefresh = Date.now();
+    this.refreshMetaSync();
+  }
+
+  /** Embedded: the catch-up of a newly active generation and the switch of reads happen in one transaction. */
+  private refreshMetaSync(): void {
+    const sync = this.sync!;
+    sync.transactionSync(() => {
+      for (const projection of this.projections.values()) {
+        const stored = sync.getMetaSync<ProjectionMeta>(META_PREFIX + projection.name);
+        const known = this.meta.get(projection.name)!;
+        if (!stored || JSON.stringify(stored) === JSON.stringify(known)) continue;
+        if (stored.active.generation !== known.active.generation || stored.active.version !== known.active.version) {
+          this.catchUpSync(projection, collectionName(projection.name, stored.active));
+        }
+        this.meta.set(projection.name, stored);
+      }
+    });
+  }
+
+  private catchUpSync(projection: Projection, collection: string): void {
+    const sync = this.sync!;
+    const readAllSync = this.readAllSync();
+    for (;;) {
+      const checkpoint = sync.getCheckpointSync(collection);
+      const page = readAllSync(checkpoint, PAGE);
+      if (page.length === 0) return;
+      for (const event of page) if (projection.handles.includes(event.type)) this.applySync(projection, collection, event);
+      sync.setCheckpointSync(collection, page[page.length - 1].position);
+    }
+  }
+
+  private readAllSync(): (after: bigint | null, max: number) => RecordedEvent[] {
+    const store = this.eventStore as unknown as { readAllSync?: (after: bigint | null, max: number) => RecordedEvent[] };
+    if (!store.readAllSync) throw new Error('the embedded projection engine needs a synchronous event store');
+    return store.readAllSync.bind(this.eventStore);
+  }
+
+  private async notifyListeners(): Promise<void> {
+    if (this.listeners.length === 0) return;
+    for (;;) {
+      const page = await this.eventStore.readAll({ after: this.listenerCursor ?? undefined, maxCount: PAGE });
+      if (page.length === 0) return;
+      for (const event of page) {
+        for (const listener of this.listeners) {
+          try {
+            listener(event);
+          } catch (error) {
+            this.logger.error('event listener failed', { error: String(error), type: event.type });
+          }
+        }
+      }
+      this.listenerCursor = page[page.length - 1].position;
+    }
+  }
+
+  private idle(ms: number, signal: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        this.wake = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener('abort', done, { once: true });
+      this.wake = done;
+    });
+  }
+}

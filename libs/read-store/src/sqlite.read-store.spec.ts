@@ -1,0 +1,223 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqliteDatabase, SqliteDatabase } from '../../core/src/sqlite-database';
+import { ReadStoreUsageError } from './collection-schema';
+import { readStoreContract } from './read-store.contract';
+import { CollectionSpec, FindQuery } from './read-store.port';
+import { SqliteReadStore, sqliteTableName } from './sqlite.read-store';
+
+function tempDatabase(): { file: string; db: SqliteDatabase; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'vigil-read-store-'));
+  const file = join(dir, 'vigil.db');
+  const db = openSqliteDatabase(file);
+  return {
+    file,
+    db,
+    remove() {
+      if (db.open) db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+readStoreContract('sqlite', async () => {
+  const temp = tempDatabase();
+  const store = new SqliteReadStore(temp.db);
+  return {
+    store,
+    async cleanup() {
+      await store.close();
+      temp.remove();
+    },
+  };
+});
+
+describe('SqliteReadStore', () => {
+  const INCIDENTS: CollectionSpec = {
+    name: 'incidents_v1_g1',
+    indexes: [{ field: 'accountId' }, { field: 'status' }, { field: 'serviceIds', array: true }],
+    sortField: 'created_at',
+  };
+  let temp: ReturnType<typeof tempDatabase>;
+  let store: SqliteReadStore;
+
+  beforeEach(() => {
+    temp = tempDatabase();
+    store = new SqliteReadStore(temp.db);
+    store.ensureCollectionSync(INCIDENTS);
+  });
+
+  afterEach(() => temp.remove());
+
+  describe('synchronous methods', () => {
+    it('read and write without promises, as the inline projection runner needs', () => {
+      expect(store.putSync(INCIDENTS.name, { id: 'inc-1', accountId: 'acc-a' }, 1n)).toBe(true);
+      expect(store.putSync(INCIDENTS.name, { id: 'inc-1', accountId: 'stale' }, 1n)).toBe(false);
+      expect(store.putSync(INCIDENTS.name, { id: 'inc-2', accountId: 'acc-a' }, 4n)).toBe(true);
+      expect(store.getSync(INCIDENTS.name, 'inc-1')).toEqual({ doc: { id: 'inc-1', accountId: 'acc-a' }, revision: 1n });
+      expect(store.getManySync(INCIDENTS.name, ['inc-2', 'inc-1']).map((stored) => stored.revision)).toEqual([4n, 1n]);
+      expect(store.deleteSync(INCIDENTS.name, 'inc-2', 5n)).toBe(true);
+      expect(store.deleteSync(INCIDENTS.name, 'inc-2', 5n)).toBe(false);
+      expect(store.getSync(INCIDENTS.name, 'inc-2')).toBeNull();
+      expect(store.findSync(INCIDENTS.name, { limit: 10 })).toEqual([{ id: 'inc-1', accountId: 'acc-a' }]);
+      expect(store.countSync(INCIDENTS.name)).toBe(1);
+
+      expect(store.getCheckpointSync('incidents_v1_g1')).toBeNull();
+      store.setCheckpointSync('incidents_v1_g1', 12n);
+      expect(store.getCheckpointSync('incidents_v1_g1')).toBe(12n);
+      expect(store.getMetaSync('projection:incidents')).toBeNull();
+      store.setMetaSync('projection:incidents', { active: 1 });
+      expect(store.getMetaSync('projection:incidents')).toEqual({ active: 1 });
+    });
+
+    it('roll back with the transaction they run in', () => {
+      store.putSync(INCIDENTS.name, { id: 'inc-1', title: 'before' }, 1n);
+      const append = temp.db.transaction(() => {
+        store.putSync(INCIDENTS.name, { id: 'inc-1', title: 'after' }, 2n);
+        store.putSync(INCIDENTS.name, { id: 'inc-2' }, 0n);
+        store.setCheckpointSync('incidents_v1_g1', 9n);
+        throw new Error('append failed');
+      });
+      expect(() => append()).toThrow('append failed');
+      expect(store.getSync(INCIDENTS.name, 'inc-1')).toEqual({ doc: { id: 'inc-1', title: 'before' }, revision: 1n });
+      expect(store.getSync(INCIDENTS.name, 'inc-2')).toBeNull();
+      expect(store.getCheckpointSync('incidents_v1_g1')).toBeNull();
+    });
+
+    it('run a transaction of their own, nested as a savepoint inside an open one', () => {
+      expect(store.transactionSync(() => store.putSync(INCIDENTS.name, { id: 'inc-1' }, 0n))).toBe(true);
+      temp.db.transaction(() => {
+        expect(() =>
+          store.transactionSync(() => {
+            store.putSync(INCIDENTS.name, { id: 'inc-2' }, 0n);
+            throw new Error('inner failed');
+          }),
+        ).toThrow('inner failed');
+        store.putSync(INCIDENTS.name, { id: 'inc-3' }, 0n);
+      })();
+      expect(store.findSync(INCIDENTS.name, { limit: 10 }).map((doc) => doc.id)).toEqual(['inc-1', 'inc-3']);
+    });
+  });
+
+  describe('storage', () => {
+    it('keeps one table per collection with the documented columns', () => {
+      const columns = temp.db.prepare(`PRAGMA table_info("${sqliteTableName(INCIDENTS.name)}")`).all() as { name: string; type: string }[];
+      expect(columns.map(({ name, type }) => `${name} ${type}`)).toEqual(['id TEXT', 'revision INTEGER', 'deleted INTEGER', 'doc TEXT']);
+      store.deleteSync(INCIDENTS.name, 'gone', 3n);
+      expect(temp.db.prepare(`SELECT id, revision, deleted, doc FROM "rm_incidents_v1_g1"`).all()).toEqual([
+        { id: 'gone', revision: 3, deleted: 1, doc: null },
+      ]);
+    });
+
+    it('derives table names that cannot collide or escape their quotes', () => {
+      expect(sqliteTableName('incidents_v1_g1')).toBe('rm_incidents_v1_g1');
+      const names = ['a-b', 'a_b', 'a.b', 'A_b', 'A-B'].map(sqliteTableName);
+      expect(new Set(names.map((name) => name.toLowerCase())).size).toBe(5);
+      for (const name of names) expect(name).toMatch(/^rm_[a-z0-9_]+$/);
+      expect(() => sqliteTableName('x"; DROP TABLE rm_meta; --')).toThrow(ReadStoreUsageError);
+    });
+
+    it('leaves the shared database open on close', async () => {
+      await store.close();
+      expect(temp.db.open).toBe(true);
+      expect(temp.db.prepare('SELECT 1 AS one').get()).toEqual({ one: 1 });
+    });
+
+    it('lets another connection use a collection this one ensured, and forget one it dropped', async () => {
+      const other = openSqliteDatabase(temp.file);
+      try {
+        const elsewhere = new SqliteReadStore(other);
+        store.putSync(INCIDENTS.name, { id: 'inc-1', accountId: 'acc-a', created_at: '2026-01-01' }, 2n);
+        expect(elsewhere.getSync(INCIDENTS.name, 'inc-1')?.revision).toBe(2n);
+        expect(
+          elsewhere.findSync(INCIDENTS.name, {
+            filters: [{ field: 'accountId', op: 'eq', value: 'acc-a' }],
+            sort: { field: 'created_at', direction: 'desc' },
+            limit: 5,
+          }),
+        ).toHaveLength(1);
+        expect(() => elsewhere.findSync(INCIDENTS.name, { filters: [{ field: 'title', op: 'eq', value: 'x' }], limit: 1 })).toThrow(
+          ReadStoreUsageError,
+        );
+        elsewhere.dropCollectionSync(INCIDENTS.name);
+        expect(() => new SqliteReadStore(other).getSync(INCIDENTS.name, 'inc-1')).toThrow(ReadStoreUsageError);
+      } finally {
+        other.close();
+      }
+    });
+
+    it('binds booleans as 1 and 0 in every operator', () => {
+      store.ensureCollectionSync({ name: 'flags', indexes: [{ field: 'public' }, { field: 'tags', array: true }] });
+      store.putSync('flags', { id: 'a', public: true, tags: [true] }, 0n);
+      store.putSync('flags', { id: 'b', public: false, tags: [false, 'x'] }, 0n);
+      const ids = (query: FindQuery) => store.findSync('flags', query).map((doc) => doc.id);
+      expect(ids({ filters: [{ field: 'public', op: 'eq', value: true }], limit: 5 })).toEqual(['a']);
+      expect(ids({ filters: [{ field: 'public', op: 'in', value: [false] }], limit: 5 })).toEqual(['b']);
+      expect(ids({ filters: [{ field: 'tags', op: 'contains', value: false }], limit: 5 })).toEqual(['b']);
+    });
+  });
+
+  describe('query plans', () => {
+    // Captures the SQL the store prepares, then asks SQLite how it would run it.
+    function planOf(run: () => unknown, statement = 'SELECT doc FROM'): string[] {
+      const prepared: string[] = [];
+      const prepare = temp.db.prepare.bind(temp.db);
+      const spy = jest.spyOn(temp.db, 'prepare').mockImplementation((sql: string) => {
+        prepared.push(sql);
+        return prepare(sql);
+      });
+      try {
+        run();
+      } finally {
+        spy.mockRestore();
+      }
+      const select = prepared.find((sql) => sql.startsWith(statement));
+      if (!select) throw new Error(`no ${statement} statement among ${JSON.stringify(prepared)}`);
+      const params = Array.from(select.match(/\?/g) ?? [], () => 'x');
+      return (temp.db.prepare(`EXPLAIN QUERY PLAN ${select}`).all(...params) as { detail: string }[]).map((row) => row.detail);
+    }
+
+    beforeEach(() => {
+      temp.db.transaction(() => {
+        for (let i = 0; i < 2000; i++) {
+          const created = new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();
+          store.putSync(INCIDENTS.name, { id: `inc-${i}`, accountId: `acc-${i % 40}`, status: i % 3 ? 'open' : 'resolved', created_at: created }, 0n);
+        }
+      })();
+    });
+
+    const latest: FindQuery = {
+      filters: [{ field: 'accountId', op: 'eq', value: 'acc-7' }],
+      sort: { field: 'created_at', direction: 'desc' },
+      limit: 20,
+    };
+
+    function expectIndexedWithoutSort(plan: string[]): void {
+      const table = sqliteTableName(INCIDENTS.name);
+      expect(plan.some((step) => step.includes(`USING INDEX ${table}:accountId,created_at`))).toBe(true);
+      // A full scan of the table without an index, or a sort of the matches, would not scale.
+      expect(plan.filter((step) => new RegExp(`^SCAN ${table}$`).test(step))).toEqual([]);
+      expect(plan.filter((step) => step.includes('TEMP B-TREE'))).toEqual([]);
+    }
+
+    it('serves "latest of an account" from the (accountId, created_at, id) index, without sorting', () => {
+      expectIndexedWithoutSort(planOf(() => store.findSync(INCIDENTS.name, latest)));
+    });
+
+    it('starts the next page by seeking to the cursor', () => {
+      const [last] = store.findSync(INCIDENTS.name, { ...latest, limit: 1 });
+      const plan = planOf(() => store.findSync(INCIDENTS.name, { ...latest, after: { value: last.created_at as string, id: last.id } }));
+      expectIndexedWithoutSort(plan);
+      // Both the account and the sort key bound the range, so deep pages cost what the first one does.
+      expect(plan.join('\n')).toMatch(/<expr>=\? AND <expr><\?/);
+    });
+
+    it('counts an account from an index', () => {
+      const plan = planOf(() => store.countSync(INCIDENTS.name, latest.filters), 'SELECT count(*)');
+      const table = sqliteTableName(INCIDENTS.name);
+      expect(plan.filter((step) => new RegExp(`^SCAN ${table}$`).test(step))).toEqual([]);
+      expect(plan.some((step) => step.startsWith(`SEARCH ${table} USING`))).toBe(true);
+    });
+  });
+});

@@ -1,0 +1,347 @@
+import type { Statement } from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { ReadModelDoc } from '../../core/src/projection';
+import { SqliteDatabase } from '../../core/src/sqlite-database';
+import {
+  CheckedFilter,
+  CollectionSchema,
+  ReadStoreUsageError,
+  Scalar,
+  checkCollectionName,
+} from './collection-schema';
+import { PageSegment, pageSegments } from './keyset-page';
+import { CollectionSpec, Filter, FindQuery, ReadStore, StoredDoc } from './read-store.port';
+
+interface SqliteCollection {
+  schema: CollectionSchema;
+  table: string;
+  get: Statement;
+  getMany: Statement;
+  put: Statement;
+  delete: Statement;
+  /** find and count statements, keyed by their SQL. */
+  queries: Map<string, Statement>;
+}
+
+interface DocRow {
+  id: string;
+  revision: bigint;
+  doc: string;
+}
+
+/**
+ * Table for a collection. SQLite names are case-insensitive, so any name that is not already a plain
+ * lower-case identifier gets a hash suffix: "a-b", "a.b" and "A_b" stay three tables.
+ */
+export function sqliteTableName(collection: string): string {
+  const name = checkCollectionName(collection);
+  if (/^[a-z0-9_]+$/.test(name)) return `rm_${name}`;
+  const digest = createHash('sha256').update(name).digest('hex').slice(0, 8);
+  return `rm_${name.toLowerCase().replace(/[^a-z0-9_]/g, '_')}_${digest}`;
+}
+
+// Field paths reach this point only after CollectionSchema matched them against declared,
+// identifier-shaped names, which is what makes interpolating them safe.
+function valueSql(field: string): string {
+  return field === 'id' ? 'id' : `json_extract(doc, '$.${field}')`;
+}
+
+// json_extract reads JSON true/false as 1/0, so booleans are bound the same way.
+function bind(value: Scalar): string | number | null {
+  return typeof value === 'boolean' ? Number(value) : value;
+}
+
+const RANGE_SQL = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+
+function filterSql(filter: CheckedFilter, params: unknown[]): string {
+  const value = valueSql(filter.field);
+  switch (filter.op) {
+    case 'eq':
+      if (filter.value === null) return `${value} IS NULL`;
+      params.push(bind(filter.value));
+      return `${value} = ?`;
+    case 'in': {
+      const present = filter.value.filter((item) => item !== null);
+      const terms: string[] = [];
+      if (present.length > 0) {
+        // One JSON parameter keeps a single prepared statement whatever the list length.
+        params.push(JSON.stringify(present));
+        terms.push(`${value} IN (SELECT value FROM json_each(?))`);
+      }
+      if (present.length < filter.value.length) terms.push(`${value} IS NULL`);
+      return terms.length > 0 ? `(${terms.join(' OR ')})` : '0';
+    }
+    case 'contains':
+      params.push(bind(filter.value));
+      return `EXISTS (SELECT 1 FROM json_each(doc, '$.${filter.field}') WHERE value = ?)`;
+    default:
+      params.push(filter.value);
+      return `${value} ${RANGE_SQL[filter.op]} ?`;
+  }
+}
+
+function segmentSql(segment: PageSegment, sortField: string, asc: boolean, params: unknown[]): string | null {
+  const value = valueSql(sortField);
+  const next = asc ? '>' : '<';
+  switch (segment.kind) {
+    case 'all':
+      return null;
+    case 'after':
+      // The bare range term lets SQLite seek in the (…, sort, id) index; the OR only sorts out ties.
+      params.push(segment.value, segment.value, segment.id);
+      return `${value} ${next}= ? AND (${value} ${next} ? OR id ${next} ?)`;
+    case 'nulls':
+      if (segment.afterId === undefined) return `${value} IS NULL`;
+      params.push(segment.afterId);
+      return `${value} IS NULL AND id ${next} ?`;
+    case 'values':
+      return `${value} IS NOT NULL`;
+    case 'afterId':
+      params.push(segment.id);
+      return `id ${next} ?`;
+  }
+}
+
+/**
+ * Read models in the embedded SQLite file, one table per collection, documents as JSON. The sync
+ * methods let the inline projection runner write inside the event store's append transaction.
+ */
+export class SqliteReadStore implements ReadStore {
+  private readonly collections = new Map<string, SqliteCollection>();
+  private readonly getSpecStatement: Statement;
+  private readonly setSpecStatement: Statement;
+  private readonly deleteSpecStatement: Statement;
+  private readonly getCheckpointStatement: Statement;
+  private readonly setCheckpointStatement: Statement;
+  private readonly getMetaStatement: Statement;
+  private readonly setMetaStatement: Statement;
+
+  constructor(private readonly db: SqliteDatabase) {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS rm_collections (name TEXT PRIMARY KEY, spec TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS rm_checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS rm_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    `);
+    this.getSpecStatement = db.prepare('SELECT spec FROM rm_collections WHERE name = ?').pluck();
+    this.setSpecStatement = db.prepare(
+      'INSERT INTO rm_collections (name, spec) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET spec = excluded.spec',
+    );
+    this.deleteSpecStatement = db.prepare('DELETE FROM rm_collections WHERE name = ?');
+    this.getCheckpointStatement = db
+      .prepare('SELECT position FROM rm_checkpoints WHERE name = ?')
+      .pluck()
+      .safeIntegers(true);
+    this.setCheckpointStatement = db.prepare(
+      'INSERT INTO rm_checkpoints (name, position) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET position = excluded.position',
+    );
+    this.getMetaStatement = db.prepare('SELECT value FROM rm_meta WHERE key = ?').pluck();
+    this.setMetaStatement = db.prepare(
+      'INSERT INTO rm_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+    );
+  }
+
+  ensureCollectionSync(spec: CollectionSpec): void {
+    const schema = new CollectionSchema(spec);
+    const name = sqliteTableName(schema.name);
+    this.transactionSync(() => {
+      this.db.exec(
+        `CREATE TABLE IF NOT EXISTS "${name}" (id TEXT PRIMARY KEY, revision INTEGER NOT NULL, deleted INTEGER NOT NULL DEFAULT 0, doc TEXT)`,
+      );
+      for (const plan of schema.indexPlans) {
+        // An expression index cannot reach inside a JSON array: `contains` scans what the other filters leave.
+        if (plan.array) continue;
+        const keys = [...plan.fields.map(valueSql), 'id'].join(', ');
+        // Partial: tombstones stay out of every index, and queries repeat `deleted = 0` to use them.
+        this.db.exec(
+          `CREATE INDEX IF NOT EXISTS "${name}:${plan.fields.join(',')}" ON "${name}" (${keys}) WHERE deleted = 0`,
+        );
+      }
+      this.setSpecStatement.run(schema.name, JSON.stringify(schema.spec));
+    });
+    this.collections.set(schema.name, this.prepareCollection(schema));
+  }
+
+  dropCollectionSync(name: string): void {
+    this.transactionSync(() => {
+      this.db.exec(`DROP TABLE IF EXISTS "${sqliteTableName(name)}"`);
+      this.deleteSpecStatement.run(name);
+    });
+    this.collections.delete(name);
+  }
+
+  /** Runs `fn` in one write transaction, or in a savepoint when one is already open. */
+  transactionSync<T>(fn: () => T): T {
+    // IMMEDIATE takes the write lock up front, so a read-then-write never fails on a stale snapshot.
+    return this.db.transaction(fn).immediate();
+  }
+
+  getSync<Doc extends ReadModelDoc>(collection: string, id: string): StoredDoc<Doc> | null {
+    const row = this.collection(collection).get.get(id) as Omit<DocRow, 'id'> | undefined;
+    return row ? { doc: JSON.parse(row.doc) as Doc, revision: row.revision } : null;
+  }
+
+  getManySync<Doc extends ReadModelDoc>(collection: string, ids: string[]): StoredDoc<Doc>[] {
+    const { schema, getMany } = this.collection(collection);
+    const wanted = schema.checkIds(ids);
+    if (wanted.length === 0) return [];
+    const rows = new Map((getMany.all(JSON.stringify(wanted)) as DocRow[]).map((row) => [row.id, row]));
+    return wanted.flatMap((id) => {
+      const row = rows.get(id);
+      return row ? [{ doc: JSON.parse(row.doc) as Doc, revision: row.revision }] : [];
+    });
+  }
+
+  findSync<Doc extends ReadModelDoc>(collection: string, query: FindQuery): Doc[] {
+    const entry = this.collection(collection);
+    const { filters, sort, limit, after } = entry.schema.checkQuery(query);
+    const params: unknown[] = [];
+    const where = ['deleted = 0', ...filters.map((filter) => filterSql(filter, params))];
+    const asc = sort.direction === 'asc';
+    const direction = asc ? 'ASC' : 'DESC';
+    const order = sort.field === 'id' ? `id ${direction}` : `${valueSql(sort.field)} ${direction}, id ${direction}`;
+    const docs: Doc[] = [];
+    for (const segment of pageSegments(sort, after)) {
+      if (docs.length >= limit) break;
+      const segmentParams = [...params];
+      const range = segmentSql(segment, sort.field, asc, segmentParams);
+      // Within the null group only the id orders, and saying so spares SQLite a sort.
+      const segmentOrder = segment.kind === 'nulls' ? `id ${direction}` : order;
+      const sql = `SELECT doc FROM ${entry.table} WHERE ${[...where, ...(range ? [range] : [])].join(' AND ')} ORDER BY ${segmentOrder} LIMIT ?`;
+      const rows = this.query(entry, sql).all(...segmentParams, limit - docs.length) as { doc: string }[];
+      for (const row of rows) docs.push(JSON.parse(row.doc) as Doc);
+    }
+    return docs;
+  }
+
+  countSync(collection: string, filters?: Filter[]): number {
+    const entry = this.collection(collection);
+    const params: unknown[] = [];
+    const where = ['deleted = 0', ...entry.schema.checkFilters(filters).map((filter) => filterSql(filter, params))];
+    const sql = `SELECT count(*) AS n FROM ${entry.table} WHERE ${where.join(' AND ')}`;
+    return (this.query(entry, sql).get(...params) as { n: number }).n;
+  }
+
+  putSync(collection: string, doc: ReadModelDoc, revision: bigint): boolean {
+    const entry = this.collection(collection);
+    entry.schema.checkDoc(doc, revision);
+    return entry.put.run(doc.id, revision, JSON.stringify(doc)).changes > 0;
+  }
+
+  deleteSync(collection: string, id: string, revision: bigint): boolean {
+    const entry = this.collection(collection);
+    entry.schema.checkWrite(id, revision);
+    return entry.delete.run(id, revision).changes > 0;
+  }
+
+  getCheckpointSync(name: string): bigint | null {
+    return (this.getCheckpointStatement.get(name) as bigint | undefined) ?? null;
+  }
+
+  setCheckpointSync(name: string, position: bigint): void {
+    this.setCheckpointStatement.run(name, position);
+  }
+
+  getMetaSync<T>(key: string): T | null {
+    const json = this.getMetaStatement.get(key) as string | undefined;
+    return json === undefined ? null : (JSON.parse(json) as T);
+  }
+
+  setMetaSync<T>(key: string, value: T): void {
+    if (value === undefined) throw new ReadStoreUsageError(`Meta "${key}" needs a value`);
+    this.setMetaStatement.run(key, JSON.stringify(value));
+  }
+
+  async ensureCollection(spec: CollectionSpec): Promise<void> {
+    this.ensureCollectionSync(spec);
+  }
+
+  async dropCollection(name: string): Promise<void> {
+    this.dropCollectionSync(name);
+  }
+
+  async get<Doc extends ReadModelDoc>(collection: string, id: string): Promise<StoredDoc<Doc> | null> {
+    return this.getSync<Doc>(collection, id);
+  }
+
+  async getMany<Doc extends ReadModelDoc>(collection: string, ids: string[]): Promise<StoredDoc<Doc>[]> {
+    return this.getManySync<Doc>(collection, ids);
+  }
+
+  async find<Doc extends ReadModelDoc>(collection: string, query: FindQuery): Promise<Doc[]> {
+    return this.findSync<Doc>(collection, query);
+  }
+
+  async count(collection: string, filters?: Filter[]): Promise<number> {
+    return this.countSync(collection, filters);
+  }
+
+  async put(collection: string, doc: ReadModelDoc, revision: bigint): Promise<boolean> {
+    return this.putSync(collection, doc, revision);
+  }
+
+  async delete(collection: string, id: string, revision: bigint): Promise<boolean> {
+    return this.deleteSync(collection, id, revision);
+  }
+
+  async getCheckpoint(name: string): Promise<bigint | null> {
+    return this.getCheckpointSync(name);
+  }
+
+  async setCheckpoint(name: string, position: bigint): Promise<void> {
+    this.setCheckpointSync(name, position);
+  }
+
+  async getMeta<T>(key: string): Promise<T | null> {
+    return this.getMetaSync<T>(key);
+  }
+
+  async setMeta<T>(key: string, value: T): Promise<void> {
+    this.setMetaSync(key, value);
+  }
+
+  /** The database handle is shared with the event store; whoever opened it closes it. */
+  async close(): Promise<void> {}
+
+  private collection(name: string): SqliteCollection {
+    const known = this.collections.get(name);
+    if (known) return known;
+    // Ensured by another process sharing the file (a CLI rebuild, say).
+    const spec = this.getSpecStatement.get(name) as string | undefined;
+    if (spec === undefined) throw new ReadStoreUsageError(`Read model collection "${name}" does not exist`);
+    const collection = this.prepareCollection(new CollectionSchema(JSON.parse(spec) as CollectionSpec));
+    this.collections.set(name, collection);
+    return collection;
+  }
+
+  private prepareCollection(schema: CollectionSchema): SqliteCollection {
+    const table = `"${sqliteTableName(schema.name)}"`;
+    return {
+      schema,
+      table,
+      get: this.db.prepare(`SELECT revision, doc FROM ${table} WHERE id = ? AND deleted = 0`).safeIntegers(true),
+      getMany: this.db
+        .prepare(`SELECT id, revision, doc FROM ${table} WHERE id IN (SELECT value FROM json_each(?)) AND deleted = 0`)
+        .safeIntegers(true),
+      put: this.db.prepare(
+        `INSERT INTO ${table} AS rm (id, revision, deleted, doc) VALUES (?, ?, 0, ?)
+         ON CONFLICT(id) DO UPDATE SET revision = excluded.revision, deleted = 0, doc = excluded.doc
+         WHERE excluded.revision > rm.revision`,
+      ),
+      delete: this.db.prepare(
+        `INSERT INTO ${table} AS rm (id, revision, deleted, doc) VALUES (?, ?, 1, NULL)
+         ON CONFLICT(id) DO UPDATE SET revision = excluded.revision, deleted = 1, doc = NULL
+         WHERE excluded.revision > rm.revision`,
+      ),
+      queries: new Map(),
+    };
+  }
+
+  private query(entry: SqliteCollection, sql: string): Statement {
+    let statement = entry.queries.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      entry.queries.set(sql, statement);
+    }
+    return statement;
+  }
+}

@@ -1,0 +1,42 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqliteDatabase } from '../../core/src/sqlite-database';
+import { SqliteReadStore } from './sqlite.read-store';
+import { InMemoryReadStore } from './in-memory.read-store';
+
+it('bench', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
+  const db = openSqliteDatabase(join(dir, 'b.db'));
+  const store = new SqliteReadStore(db);
+  const spec = { name: 'incidents_v1_g1', indexes: [{ field: 'accountId' }, { field: 'status' }, { field: 'serviceIds', array: true }], sortField: 'created_at' };
+  store.ensureCollectionSync(spec);
+  const N = 10_000;
+  const doc = (i: number) => ({ id: `inc-${String(i).padStart(6, '0')}`, accountId: `acc-${i % 100}`, status: i % 3 ? 'open' : 'resolved', created_at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(), title: `Incident ${i} with a realistic title`, serviceIds: [`svc-${i % 7}`, `svc-${i % 11}`], updates: [{ at: '2026-01-01T00:00:00.000Z', body: 'Investigating the issue affecting some customers.' }] });
+  let t = process.hrtime.bigint();
+  db.transaction(() => { for (let i = 0; i < N; i++) store.putSync(spec.name, doc(i), 1n); })();
+  const putMs = Number(process.hrtime.bigint() - t) / 1e6;
+  const bench = (name: string, fn: (i: number) => unknown, iters: number) => {
+    for (let i = 0; i < 1000; i++) fn(i);
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < iters; i++) fn(i);
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    return `${name}: ${Math.round((iters / ms) * 1000).toLocaleString('en')} /s (${(ms * 1000 / iters).toFixed(1)} µs each)`;
+  };
+  const lines = [`insert ${N} in one tx: ${putMs.toFixed(0)} ms`];
+  lines.push(bench('getSync', (i) => store.getSync(spec.name, `inc-${String((i * 7919) % N).padStart(6, '0')}`), 200_000));
+  const q = (i: number) => ({ filters: [{ field: 'accountId', op: 'eq' as const, value: `acc-${i % 100}` }], sort: { field: 'created_at', direction: 'desc' as const }, limit: 20 });
+  lines.push(bench('findSync eq accountId, created_at desc, limit 20', (i) => store.findSync(spec.name, q(i)), 50_000));
+  const pageCursor = store.findSync<any>(spec.name, { ...q(5), limit: 60 })[59];
+  lines.push(bench('findSync same, after a cursor (page 4)', (i) => store.findSync(spec.name, { ...q(5), after: { value: pageCursor.created_at, id: pageCursor.id } }), 50_000));
+  lines.push(bench('countSync eq accountId', (i) => store.countSync(spec.name, q(i).filters), 50_000));
+  lines.push(bench('findSync contains svc (scan)', (i) => store.findSync(spec.name, { filters: [{ field: 'serviceIds', op: 'contains', value: `svc-${i % 7}` }], sort: { field: 'created_at', direction: 'desc' }, limit: 20 }), 5_000));
+  lines.push(bench('putSync newer revision (autocommit, synchronous=FULL)', (i) => store.putSync(spec.name, doc(i % N), BigInt(2 + i)), 3_000));
+  const mem = new InMemoryReadStore();
+  await mem.ensureCollection(spec);
+  for (let i = 0; i < N; i++) await mem.put(spec.name, doc(i), 1n);
+  let s = process.hrtime.bigint(); for (let i = 0; i < 200; i++) await mem.find(spec.name, q(i));
+  lines.push(`in-memory find: ${Math.round(200 / (Number(process.hrtime.bigint() - s) / 1e9))} /s`);
+  console.log(lines.join('\n'));
+  db.close(); rmSync(dir, { recursive: true, force: true });
+}, 300_000);

@@ -1,0 +1,69 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ProjectionEngine } from '../../../read-store/src/projection-engine';
+import { FindQuery, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
+import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
+import { CheckRef, ServiceLinks } from './service-links';
+import { ServiceDoc } from './services.projection';
+
+/** A service as every response shows it. */
+export interface ServiceView {
+  id: string;
+  accountId: string;
+  name: string;
+  created_at: string;
+  updated_at: string;
+  checks: CheckRef[];
+}
+
+/** The services read model, for this context's queries and for other contexts (incidents, pages). */
+@Injectable()
+export class ServiceDirectory {
+  constructor(
+    @Inject(READ_STORE) private readonly store: ReadStore,
+    @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
+    private readonly links: ServiceLinks,
+  ) {}
+
+  async get(accountId: string, id: string): Promise<{ service: ServiceView; revision: bigint } | null> {
+    const stored = await this.store.get<ServiceDoc>(this.collection(), id);
+    if (!stored || stored.doc.accountId !== accountId) return null;
+    const [service] = await this.present(accountId, [stored.doc]);
+    return { service, revision: stored.revision };
+  }
+
+  /** The account's services among `ids`, keyed by id; ids of other accounts or deleted services are absent. */
+  async getMany(accountId: string, ids: string[]): Promise<Map<string, ServiceView>> {
+    const unique = [...new Set(ids)];
+    const stored = await this.store.getMany<ServiceDoc>(this.collection(), unique);
+    const own = stored.map((s) => s.doc).filter((doc) => doc.accountId === accountId);
+    const views = await this.present(accountId, own);
+    return new Map(views.map((view) => [view.id, view]));
+  }
+
+  /** One page, newest first; asks for one row more than `limit` so the caller knows whether more follow. */
+  async list(accountId: string, limit: number, after: FindQuery['after']): Promise<ServiceView[]> {
+    const docs = await this.store.find<ServiceDoc>(this.collection(), {
+      filters: [{ field: 'accountId', op: 'eq', value: accountId }],
+      sort: { field: 'created_at', direction: 'desc' },
+      limit: limit + 1,
+      after,
+    });
+    return this.present(accountId, docs);
+  }
+
+  private async present(accountId: string, docs: ServiceDoc[]): Promise<ServiceView[]> {
+    const checks = await this.links.checksOf(accountId, docs.map((d) => d.id));
+    return docs.map((doc) => ({
+      id: doc.id,
+      accountId: doc.accountId,
+      name: doc.name,
+      created_at: doc.created_at,
+      updated_at: doc.updated_at,
+      checks: checks.get(doc.id) ?? [],
+    }));
+  }
+
+  private collection(): string {
+    return this.engine.collection('services');
+  }
+}

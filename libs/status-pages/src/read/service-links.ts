@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+
+export interface CheckRef {
+  id: string;
+  name: string;
+}
+
+/** Heartbeat checks whose triggerIncident names a service, per service id. */
+export type ChecksSource = (accountId: string, serviceIds: string[]) => Promise<Map<string, CheckRef[]>>;
+/** What still uses a service (a card, an open incident), or null when nothing does. */
+export type UsageSource = (accountId: string, serviceId: string) => Promise<string | null>;
+
+/**
+ * Where other contexts plug in what they know about services, so this context never imports
+ * theirs: heartbeats report the checks of a service, cards and incidents report that they use one.
+ */
+@Injectable()
+export class ServiceLinks {
+  private readonly checksSources: ChecksSource[] = [];
+  private readonly usageSources: UsageSource[] = [];
+
+  addChecksSource(source: ChecksSource): void {
+    this.checksSources.push(source);
+  }
+
+  addUsageSource(source: UsageSource): void {
+    this.usageSources.push(source);
+  }
+
+  async checksOf(accountId: string, serviceIds: string[]): Promise<Map<string, CheckRef[]>> {
+    const merged = new Map<string, CheckRef[]>();
+    if (serviceIds.length === 0) return merged;
+    for (const source of this.checksSources) {
+      for (const [serviceId, checks] of await source(accountId, serviceIds)) {
+        merged.set(serviceId, [...(merged.get(serviceId) ?? []), ...checks]);
+      }
+    }
+    return merged;
+  }
+
+  async usageOf(accountId: string, serviceId: string): Promise<string | null> {
+    for (const source of this.usageSources) {
+      const usedBy = await source(accountId, serviceId);
+      if (usedBy) return usedBy;
+    }
+    return null;
+  }
+}

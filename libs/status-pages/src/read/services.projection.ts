@@ -1,0 +1,34 @@
+import { Projection } from '../../../core/src/projection';
+import { ServiceEvent } from '../domain/service.decider';
+
+export interface ServiceDoc {
+  id: string;
+  accountId: string;
+  name: string;
+  created_at: string;
+  updated_at: string;
+  [field: string]: unknown;
+}
+
+export const servicesProjection: Projection<ServiceDoc> = {
+  name: 'services',
+  version: 1,
+  handles: ['ServiceCreated', 'ServiceUpdated', 'ServiceDeleted'],
+  indexes: [{ field: 'accountId' }, { field: 'created_at' }],
+  sortField: 'created_at',
+  ids: (event) => [(event.data as { id: string }).id],
+  evolve(doc, event) {
+    const e = event as unknown as ServiceEvent;
+    const at = event.metadata.occurredAt;
+    switch (e.type) {
+      case 'ServiceCreated':
+        return { id: e.data.id, accountId: e.data.accountId, name: e.data.name, created_at: at, updated_at: at };
+      case 'ServiceUpdated':
+        return doc && { ...doc, name: e.data.name, updated_at: at };
+      case 'ServiceDeleted':
+        return null;
+      default:
+        return doc;
+    }
+  },
+};
