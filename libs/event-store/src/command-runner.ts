@@ -30,13 +30,23 @@ export interface RunResult<State> {
 }
 
 const MAX_ATTEMPTS = 20;
+/** Upper bound of the random pause before a retry; it grows with each attempt up to this. */
+const MAX_BACKOFF_MS = 100;
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * The one way commands reach the event store: read the stream, fold, decide, append with the
  * revision just read. A conflict without If-Match means another writer got there first: read again
  * and decide again, so concurrent writes are applied one after another and none is lost.
+ * Commands on one stream run one after another inside this process (with group commit, N
+ * concurrent writers would otherwise land one per batch and need N attempts); conflicts with other
+ * processes are retried after a random, growing pause so that they spread out.
  */
 export class CommandRunner {
+  /** Per stream, the end of the queue of this process's commands on it. */
+  private readonly queues = new Map<string, Promise<unknown>>();
+
   constructor(
     private readonly store: EventStore,
     private readonly clock: Clock,
@@ -49,6 +59,27 @@ export class CommandRunner {
     command: Command,
     actor: Actor,
     options: RunOptions = {},
+  ): Promise<RunResult<State>> {
+    return this.serialized(stream, () => this.attempt(stream, decider, command, actor, options));
+  }
+
+  private serialized<T>(stream: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(stream) ?? Promise.resolve();
+    const current = previous.then(work);
+    const tail = current.catch(() => undefined);
+    this.queues.set(stream, tail);
+    void tail.then(() => {
+      if (this.queues.get(stream) === tail) this.queues.delete(stream);
+    });
+    return current;
+  }
+
+  private async attempt<State, Command, Event extends DomainEvent>(
+    stream: string,
+    decider: Decider<State, Command, Event>,
+    command: Command,
+    actor: Actor,
+    options: RunOptions,
   ): Promise<RunResult<State>> {
     for (let attempt = 1; ; attempt++) {
       const history = await this.store.readStream(stream);
@@ -80,6 +111,7 @@ export class CommandRunner {
         if (!(error instanceof ConcurrencyError)) throw error;
         if (options.ifMatch !== undefined) throw new PreconditionFailedError();
         if (attempt >= MAX_ATTEMPTS) throw error;
+        await pause(Math.random() * Math.min(MAX_BACKOFF_MS, 2 ** attempt));
       }
     }
   }
