@@ -109,7 +109,7 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     mongodbUrl,
     bootstrapApiKey,
     bootstrapAccountId: bootstrapAccountId?.toLowerCase() ?? null,
-    rateLimitPerMinute: integer(env, 'VIGIL_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    rateLimitPerMinute: integer(env, 'VIGIL_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000_000),
     logLevel,
     daemon: daemonRaw === 'on',
     eventRetentionDays: integer(env, 'VIGIL_EVENT_RETENTION_DAYS', 90, 1, 36500),

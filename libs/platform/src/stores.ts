@@ -1,4 +1,5 @@
 import { Clock } from '../../core/src/clock';
+import { startCheckpointer } from '../../core/src/sqlite-checkpointer';
 import { openSqliteDatabase, SqliteDatabase } from '../../core/src/sqlite-database';
 import { EventStore } from '../../event-store/src/event-store.port';
 import { SqliteEventStore } from '../../event-store/src/sqlite.event-store';
@@ -50,6 +51,8 @@ export async function openStores(config: VigilConfig, logger: VigilLogger, _cloc
   }
 
   const db = openSqliteDatabase(config.sqliteFile);
+  db.pragma('wal_autocheckpoint = 0');
+  const checkpointer = startCheckpointer(config.sqliteFile, (message) => logger.warn({ error: message }, 'WAL checkpoint failed'));
   const readStore = new SqliteReadStore(db);
   let engine: ProjectionEngine | null = null;
   const eventStore = new SqliteEventStore(db, {
@@ -66,6 +69,7 @@ export async function openStores(config: VigilConfig, logger: VigilLogger, _cloc
     async close() {
       await eventStore.close();
       await readStore.close();
+      await checkpointer.stop();
       db.close();
     },
   };

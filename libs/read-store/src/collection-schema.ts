@@ -54,7 +54,6 @@ function isScalar(value: unknown): value is Scalar {
 /** A collection's declared indexes, and the checks every adapter applies before touching storage. */
 export class CollectionSchema {
   readonly name: string;
-  readonly sortField?: string;
   /** The spec as adapters record it, without anything else the caller's object carried. */
   readonly spec: CollectionSpec;
   readonly indexPlans: readonly IndexPlan[];
@@ -78,7 +77,6 @@ export class CollectionSchema {
         throw new ReadStoreUsageError(`${this.name}: cannot sort on ${JSON.stringify(sortField)}`);
       }
       this.scalarFields.add(sortField);
-      this.sortField = sortField;
     }
     this.spec = {
       name: this.name,
@@ -156,7 +154,9 @@ export class CollectionSchema {
     }
     // Array fields only answer `contains`, so adapters never compare a whole array with a value.
     if (isArray !== (op === 'contains')) {
-      throw new ReadStoreUsageError(`${this.name}: ${op} does not apply to ${isArray ? 'array' : 'scalar'} field "${field}"`);
+      throw new ReadStoreUsageError(
+        `${this.name}: ${op} does not apply to ${isArray ? 'array' : 'scalar'} field "${field}"`,
+      );
     }
     switch (op) {
       case 'eq':

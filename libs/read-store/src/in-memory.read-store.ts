@@ -22,15 +22,27 @@ function rank(value: Scalar): number {
 }
 
 function compareValues(a: Scalar, b: Scalar): number {
+  if (a === b) return 0;
   const byRank = rank(a) - rank(b);
   if (byRank !== 0 || a === null || b === null) return byRank;
   if (typeof a === 'string' && typeof b === 'string') return compareStrings(a, b);
   return Number(a) - Number(b);
 }
 
-// UTF-16 order (JavaScript's `<`) differs from the UTF-8 byte order of SQLite and MongoDB past U+FFFF.
+// JavaScript's `<` compares UTF-16 units, which puts astral characters (surrogates) before
+// U+E000–U+FFFF; shifting the units restores code point order, which is UTF-8 byte order.
+function codePointRank(unit: number): number {
+  return unit >= 0xe000 ? unit - 0x800 : unit >= 0xd800 ? unit + 0x2000 : unit;
+}
+
 function compareStrings(a: string, b: string): number {
-  return a === b ? 0 : Buffer.compare(Buffer.from(a), Buffer.from(b));
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointRank(x) - codePointRank(y);
+  }
+  return a.length - b.length;
 }
 
 function readPath(doc: ReadModelDoc, field: string): unknown {

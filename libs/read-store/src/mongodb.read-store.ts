@@ -144,7 +144,10 @@ export class MongoReadStore implements ReadStore {
     if (wanted.length === 0) return [];
     const records = await this.guard(() =>
       this.records(collection)
-        .find({ _id: { $in: wanted }, deleted: false }, { projection: { revision: 1, doc: 1 }, maxTimeMS: this.timeoutMs })
+        .find(
+          { _id: { $in: wanted }, deleted: false },
+          { projection: { revision: 1, doc: 1 }, maxTimeMS: this.timeoutMs },
+        )
         .toArray(),
     );
     const byId = new Map(records.map((record) => [record._id, record]));
@@ -179,17 +182,21 @@ export class MongoReadStore implements ReadStore {
 
   async count(collection: string, filters?: Filter[]): Promise<number> {
     const checked = (await this.schema(collection)).checkFilters(filters);
-    return this.guard(() =>
+    const count = await this.guard(() =>
       this.records(collection).countDocuments(
         { $and: [{ deleted: false }, ...checked.map(filterQuery)] },
         { maxTimeMS: this.timeoutMs },
       ),
     );
+    // With useBigInt64 a count the server sends as int64 would arrive as a bigint.
+    return Number(count);
   }
 
   async put(collection: string, doc: ReadModelDoc, revision: bigint): Promise<boolean> {
     (await this.schema(collection)).checkDoc(doc, revision);
-    return this.replaceIfNewer(collection, doc.id, revision, { revision, deleted: false, doc });
+    // Documents are JSON in every adapter: a Date or an undefined comes back as SQLite would return it.
+    const json = JSON.parse(JSON.stringify(doc)) as ReadModelDoc;
+    return this.replaceIfNewer(collection, doc.id, revision, { revision, deleted: false, doc: json });
   }
 
   async delete(collection: string, id: string, revision: bigint): Promise<boolean> {
@@ -285,7 +292,9 @@ export class MongoReadStore implements ReadStore {
     try {
       return await operation();
     } catch (error) {
-      throw this.isUnavailable(error) ? new StoreUnavailableError('The MongoDB read store is unavailable', error) : error;
+      throw this.isUnavailable(error)
+        ? new StoreUnavailableError('The MongoDB read store is unavailable', error)
+        : error;
     }
   }
 

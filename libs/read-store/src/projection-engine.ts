@@ -254,7 +254,7 @@ export class ProjectionEngine {
       const meta = (await this.readStore.getMeta<ProjectionMeta>(key)) ?? this.meta.get(name)!;
       const building = { version: projection.version, generation: this.nextGeneration(meta) };
       const collection = collectionName(name, building);
-      await this.readStore.ensureCollection({ name: collection, indexes: projection.indexes, sortField: projection.sortField } as never);
+      await this.readStore.ensureCollection({ name: collection, indexes: projection.indexes, sortField: projection.sortField });
       await this.readStore.setMeta(key, { ...meta, building });
       const applied = await this.catchUpCollection(projection, collection);
       progress?.(name, applied);
@@ -308,7 +308,7 @@ export class ProjectionEngine {
         name: collectionName(projection.name, generation),
         indexes: projection.indexes,
         sortField: projection.sortField,
-      } as never);
+      });
     }
   }
 

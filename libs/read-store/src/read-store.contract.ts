@@ -54,7 +54,7 @@ function expectedOrder(docs: Incident[], field: 'created_at' | 'severity', direc
 }
 
 /** Follows `after` cursors until a short page; returns ids in the order the pages gave them. */
-async function walk(store: ReadStore, query: Omit<FindQuery, 'after'>, between?: () => Promise<void>): Promise<string[]> {
+async function walk(store: ReadStore, query: Omit<FindQuery, 'after'>): Promise<string[]> {
   const seen: string[] = [];
   let after: PageAfter | undefined;
   for (let pages = 0; pages < 1000; pages++) {
@@ -64,7 +64,6 @@ async function walk(store: ReadStore, query: Omit<FindQuery, 'after'>, between?:
     const last = page[page.length - 1];
     const field = query.sort?.field ?? 'id';
     after = { value: (last[field] as string | number | null | undefined) ?? null, id: last.id };
-    await between?.();
   }
   throw new Error('the walk did not end');
 }
@@ -108,6 +107,16 @@ export function readStoreContract(adapterName: string, factory: () => Promise<Re
         };
         expect(await store.put(C, doc, 7n)).toBe(true);
         expect(await store.get(C, 'inc-1')).toEqual({ doc, revision: 7n });
+      });
+
+      it('stores documents as JSON: undefined fields vanish and dates become ISO strings', async () => {
+        const doc = { id: 'inc-1', gone: undefined, at: new Date('2026-03-01T10:00:00.000Z'), list: [1, undefined] };
+        await store.put(C, doc, 0n);
+        expect((await store.get(C, 'inc-1'))?.doc).toStrictEqual({
+          id: 'inc-1',
+          at: '2026-03-01T10:00:00.000Z',
+          list: [1, null],
+        });
       });
 
       it('keeps revisions beyond 2^53 exact', async () => {
@@ -197,11 +206,23 @@ export function readStoreContract(adapterName: string, factory: () => Promise<Re
         await putAll([incident('inc-1'), incident('inc-2'), incident('inc-3', { created_at: null })]);
         await store.delete(C, 'inc-2', 1n);
         await store.delete(C, 'inc-3', 1n);
-        expect(ids((await store.getMany(C, ['inc-1', 'inc-2', 'inc-3'])).map((stored) => stored.doc))).toEqual(['inc-1']);
+        expect(ids((await store.getMany(C, ['inc-1', 'inc-2', 'inc-3'])).map((stored) => stored.doc))).toEqual([
+          'inc-1',
+        ]);
         expect(ids(await store.find(C, { limit: 10 }))).toEqual(['inc-1']);
-        expect(ids(await store.find(C, { filters: [{ field: 'accountId', op: 'eq', value: 'acc-a' }], limit: 10 }))).toEqual(['inc-1']);
-        expect(ids(await store.find(C, { filters: [{ field: 'status', op: 'eq', value: null }], limit: 10 }))).toEqual([]);
-        expect(await store.find(C, { sort: { field: 'created_at', direction: 'desc' }, limit: 10, after: { value: day(9), id: 'z' } })).toHaveLength(1);
+        expect(
+          ids(await store.find(C, { filters: [{ field: 'accountId', op: 'eq', value: 'acc-a' }], limit: 10 })),
+        ).toEqual(['inc-1']);
+        expect(ids(await store.find(C, { filters: [{ field: 'status', op: 'eq', value: null }], limit: 10 }))).toEqual(
+          [],
+        );
+        expect(
+          await store.find(C, {
+            sort: { field: 'created_at', direction: 'desc' },
+            limit: 10,
+            after: { value: day(9), id: 'z' },
+          }),
+        ).toHaveLength(1);
         expect(await store.count(C)).toBe(1);
       });
     });
@@ -226,12 +247,48 @@ export function readStoreContract(adapterName: string, factory: () => Promise<Re
 
     describe('find filters', () => {
       const docs: Incident[] = [
-        incident('inc-1', { status: 'open', severity: 1, public: true, serviceIds: ['s1', 's2'], meta: { region: 'eu' }, created_at: day(1) }),
-        incident('inc-2', { status: 'resolved', severity: 3, public: false, serviceIds: ['s2'], meta: { region: 'us' }, created_at: day(2) }),
-        incident('inc-3', { accountId: 'acc-b', status: 'open', severity: 2, public: true, serviceIds: [], meta: { region: 'eu' }, created_at: day(3) }),
-        incident('inc-4', { status: null, severity: null, public: false, serviceIds: ['s3'], meta: { region: null }, created_at: day(4) }),
+        incident('inc-1', {
+          status: 'open',
+          severity: 1,
+          public: true,
+          serviceIds: ['s1', 's2'],
+          meta: { region: 'eu' },
+          created_at: day(1),
+        }),
+        incident('inc-2', {
+          status: 'resolved',
+          severity: 3,
+          public: false,
+          serviceIds: ['s2'],
+          meta: { region: 'us' },
+          created_at: day(2),
+        }),
+        incident('inc-3', {
+          accountId: 'acc-b',
+          status: 'open',
+          severity: 2,
+          public: true,
+          serviceIds: [],
+          meta: { region: 'eu' },
+          created_at: day(3),
+        }),
+        incident('inc-4', {
+          status: null,
+          severity: null,
+          public: false,
+          serviceIds: ['s3'],
+          meta: { region: null },
+          created_at: day(4),
+        }),
         { id: 'inc-5', accountId: 'acc-b', severity: 10, public: true, serviceIds: ['s1'], created_at: day(5) },
-        incident('inc-6', { status: "open'; DROP TABLE x; --", severity: 2.5, public: false, serviceIds: ['$gt'], meta: { region: '$ne' }, created_at: day(6) }),
+        incident('inc-6', {
+          status: "open'; DROP TABLE x; --",
+          severity: 2.5,
+          public: false,
+          serviceIds: ['$gt'],
+          meta: { region: '$ne' },
+          created_at: day(6),
+        }),
       ];
       const find = async (filters: FindQuery['filters']) => ids(await store.find(C, { filters, limit: 50 }));
 
@@ -262,8 +319,16 @@ export function readStoreContract(adapterName: string, factory: () => Promise<Re
       });
 
       it('matches in, null included, and nothing for an empty list', async () => {
-        expect(await find([{ field: 'status', op: 'in', value: ['resolved', 'open'] }])).toEqual(['inc-1', 'inc-2', 'inc-3']);
-        expect(await find([{ field: 'status', op: 'in', value: ['resolved', null] }])).toEqual(['inc-2', 'inc-4', 'inc-5']);
+        expect(await find([{ field: 'status', op: 'in', value: ['resolved', 'open'] }])).toEqual([
+          'inc-1',
+          'inc-2',
+          'inc-3',
+        ]);
+        expect(await find([{ field: 'status', op: 'in', value: ['resolved', null] }])).toEqual([
+          'inc-2',
+          'inc-4',
+          'inc-5',
+        ]);
         expect(await find([{ field: 'severity', op: 'in', value: [1, 10, 99] }])).toEqual(['inc-1', 'inc-5']);
         expect(await find([{ field: 'status', op: 'in', value: [] }])).toEqual([]);
       });
@@ -297,14 +362,24 @@ export function readStoreContract(adapterName: string, factory: () => Promise<Re
         ).toEqual(['inc-2', 'inc-6']);
         expect(await find([{ field: 'id', op: 'eq', value: 'inc-3' }])).toEqual(['inc-3']);
         expect(await find([{ field: 'id', op: 'in', value: ['inc-5', 'inc-2', 'nope'] }])).toEqual(['inc-2', 'inc-5']);
-        expect(await find([{ field: 'id', op: 'gt', value: 'inc-4' }, { field: 'accountId', op: 'eq', value: 'acc-b' }])).toEqual(['inc-5']);
+        expect(
+          await find([
+            { field: 'id', op: 'gt', value: 'inc-4' },
+            { field: 'accountId', op: 'eq', value: 'acc-b' },
+          ]),
+        ).toEqual(['inc-5']);
       });
 
       it('counts with the same filters', async () => {
         expect(await store.count(C)).toBe(6);
         expect(await store.count(C, [])).toBe(6);
         expect(await store.count(C, [{ field: 'accountId', op: 'eq', value: 'acc-b' }])).toBe(2);
-        expect(await store.count(C, [{ field: 'serviceIds', op: 'contains', value: 's2' }, { field: 'public', op: 'eq', value: true }])).toBe(1);
+        expect(
+          await store.count(C, [
+            { field: 'serviceIds', op: 'contains', value: 's2' },
+            { field: 'public', op: 'eq', value: true },
+          ]),
+        ).toBe(1);
       });
 
       it('refuses filters on undeclared fields and operators that do not fit the field', async () => {
@@ -326,9 +401,15 @@ export function readStoreContract(adapterName: string, factory: () => Promise<Re
       });
 
       it('refuses sorts on undeclared or array fields, and bad limits', async () => {
-        await expect(store.find(C, { sort: { field: 'title', direction: 'asc' }, limit: 5 })).rejects.toThrow(ReadStoreUsageError);
-        await expect(store.find(C, { sort: { field: 'serviceIds', direction: 'asc' }, limit: 5 })).rejects.toThrow(ReadStoreUsageError);
-        await expect(store.find(C, { sort: { field: 'severity', direction: 'up' as 'asc' }, limit: 5 })).rejects.toThrow(ReadStoreUsageError);
+        await expect(store.find(C, { sort: { field: 'title', direction: 'asc' }, limit: 5 })).rejects.toThrow(
+          ReadStoreUsageError,
+        );
+        await expect(store.find(C, { sort: { field: 'serviceIds', direction: 'asc' }, limit: 5 })).rejects.toThrow(
+          ReadStoreUsageError,
+        );
+        await expect(
+          store.find(C, { sort: { field: 'severity', direction: 'up' as 'asc' }, limit: 5 }),
+        ).rejects.toThrow(ReadStoreUsageError);
         for (const limit of [0, -1, 1.5, Number.NaN]) {
           await expect(store.find(C, { limit })).rejects.toThrow(ReadStoreUsageError);
         }
@@ -356,11 +437,16 @@ export function readStoreContract(adapterName: string, factory: () => Promise<Re
         expect(ids(await store.find(C, { limit: 3 }))).toEqual(all.slice(0, 3));
       });
 
-      it.each(['asc', 'desc'] as const)('sorts %s by a field with nulls first ascending and ties broken by id', async (direction) => {
-        for (const field of ['created_at', 'severity'] as const) {
-          expect(ids(await store.find(C, { sort: { field, direction }, limit: 100 }))).toEqual(expectedOrder(docs, field, direction));
-        }
-      });
+      it.each(['asc', 'desc'] as const)(
+        'sorts %s by a field, nulls lowest and ties broken by id',
+        async (direction) => {
+          for (const field of ['created_at', 'severity'] as const) {
+            expect(ids(await store.find(C, { sort: { field, direction }, limit: 100 }))).toEqual(
+              expectedOrder(docs, field, direction),
+            );
+          }
+        },
+      );
 
       it.each(['asc', 'desc'] as const)('sorts by id %s', async (direction) => {
         const expected = ids(docs).sort();
@@ -369,17 +455,26 @@ export function readStoreContract(adapterName: string, factory: () => Promise<Re
         expect(await walk(store, { sort: { field: 'id', direction }, limit: 4 })).toEqual(expected);
       });
 
-      it.each([1, 2, 3, 5, 24, 100])('walks every document exactly once in pages of %i, across ties and nulls', async (limit) => {
-        for (const direction of ['asc', 'desc'] as const) {
-          for (const field of ['created_at', 'severity'] as const) {
-            expect(await walk(store, { sort: { field, direction }, limit })).toEqual(expectedOrder(docs, field, direction));
+      it.each([1, 2, 3, 5, 24, 100])(
+        'walks every document exactly once in pages of %i, across ties and nulls',
+        async (limit) => {
+          for (const direction of ['asc', 'desc'] as const) {
+            for (const field of ['created_at', 'severity'] as const) {
+              expect(await walk(store, { sort: { field, direction }, limit })).toEqual(
+                expectedOrder(docs, field, direction),
+              );
+            }
           }
-        }
-      });
+        },
+      );
 
       it('walks a filtered list', async () => {
         const mine = docs.filter((doc) => doc.accountId === 'acc-1');
-        const query = { filters: [{ field: 'accountId', op: 'eq' as const, value: 'acc-1' }], sort: { field: 'created_at', direction: 'desc' as const }, limit: 2 };
+        const query = {
+          filters: [{ field: 'accountId', op: 'eq' as const, value: 'acc-1' }],
+          sort: { field: 'created_at', direction: 'desc' as const },
+          limit: 2,
+        };
         expect(await walk(store, query)).toEqual(expectedOrder(mine, 'created_at', 'desc'));
       });
 
@@ -395,24 +490,46 @@ export function readStoreContract(adapterName: string, factory: () => Promise<Re
         expect(ids(page)).toEqual(order.slice(5, 8));
       });
 
+      it('orders strings by code point, as their UTF-8 bytes do', async () => {
+        await store.ensureCollection({ name: 'unicode', indexes: [{ field: 'label' }] });
+        const labels = ['\u{1F6A8}', 'b', '\uFFFD', 'é', 'Z', 'a\u{1F6A8}', 'a\uFFFD'];
+        for (const label of labels) await store.put('unicode', { id: label, label }, 0n);
+        const expected = ['Z', 'a\uFFFD', 'a\u{1F6A8}', 'b', 'é', '\uFFFD', '\u{1F6A8}'];
+        expect(ids(await store.find('unicode', { limit: 10 }))).toEqual(expected);
+        expect(ids(await store.find('unicode', { sort: { field: 'label', direction: 'desc' }, limit: 10 }))).toEqual(
+          [...expected].reverse(),
+        );
+        expect(
+          ids(await store.find('unicode', { filters: [{ field: 'label', op: 'gt', value: '\uFFFD' }], limit: 10 })),
+        ).toEqual(['\u{1F6A8}']);
+      });
+
       it('refuses a malformed cursor', async () => {
         const sort = { field: 'created_at', direction: 'asc' } as const;
-        await expect(store.find(C, { sort, limit: 2, after: { value: { $gt: '' } as unknown as string, id: 'x' } })).rejects.toThrow(ReadStoreUsageError);
-        await expect(store.find(C, { sort, limit: 2, after: { value: 'x', id: 7 as unknown as string } })).rejects.toThrow(ReadStoreUsageError);
+        await expect(
+          store.find(C, { sort, limit: 2, after: { value: { $gt: '' } as unknown as string, id: 'x' } }),
+        ).rejects.toThrow(ReadStoreUsageError);
+        await expect(
+          store.find(C, { sort, limit: 2, after: { value: 'x', id: 7 as unknown as string } }),
+        ).rejects.toThrow(ReadStoreUsageError);
       });
     });
 
     describe('pagination under concurrent inserts', () => {
       it('returns every document that existed when the walk began exactly once, newest first', async () => {
         const original = Array.from({ length: 30 }, (_, i) =>
-          incident(`old-${String(i).padStart(2, '0')}`, { created_at: `2026-01-01T00:00:${String(i % 10).padStart(2, '0')}.000Z` }),
+          incident(`old-${String(i).padStart(2, '0')}`, {
+            created_at: `2026-01-01T00:00:${String(i % 10).padStart(2, '0')}.000Z`,
+          }),
         );
         await putAll(original);
         let inserted = 0;
         const insertNewer = async () => {
           const batch = Array.from({ length: 3 }, () => {
             inserted += 1;
-            return incident(`new-${String(inserted).padStart(3, '0')}`, { created_at: `2026-02-01T00:00:${String(inserted % 60).padStart(2, '0')}.000Z` });
+            return incident(`new-${String(inserted).padStart(3, '0')}`, {
+              created_at: `2026-02-01T00:00:${String(inserted % 60).padStart(2, '0')}.000Z`,
+            });
           });
           // Written while the next page is being read.
           await Promise.all(batch.map((doc) => store.put(C, doc, 0n)));
@@ -457,7 +574,12 @@ export function readStoreContract(adapterName: string, factory: () => Promise<Re
     describe('meta', () => {
       it('stores JSON values by key', async () => {
         expect(await store.getMeta('projection:incidents')).toBeNull();
-        const value = { active: { version: 2, generation: 3 }, building: null, retired: [{ version: 1, generation: 1 }], note: 'é🚨' };
+        const value = {
+          active: { version: 2, generation: 3 },
+          building: null,
+          retired: [{ version: 1, generation: 1 }],
+          note: 'é🚨',
+        };
         await store.setMeta('projection:incidents', value);
         expect(await store.getMeta('projection:incidents')).toEqual(value);
         await store.setMeta('projection:incidents', { replaced: true });
@@ -492,7 +614,9 @@ export function readStoreContract(adapterName: string, factory: () => Promise<Re
         expect(await store.get(C, 'inc-1')).not.toBeNull();
         expect(await store.count(OTHER.name)).toBe(0);
         // Each collection has its own declared indexes.
-        await expect(store.find(OTHER.name, { filters: [{ field: 'status', op: 'eq', value: 'open' }], limit: 1 })).rejects.toThrow(ReadStoreUsageError);
+        await expect(
+          store.find(OTHER.name, { filters: [{ field: 'status', op: 'eq', value: 'open' }], limit: 1 }),
+        ).rejects.toThrow(ReadStoreUsageError);
       });
 
       it('keeps names apart that differ only in punctuation', async () => {
@@ -524,21 +648,40 @@ export function readStoreContract(adapterName: string, factory: () => Promise<Re
       });
 
       it('refuses unsafe or reserved collection names and index declarations', async () => {
-        for (const name of ['', 'has space', 'quote"d', 'semi;colon', 'meta', 'Checkpoints', 'collections', 'x'.repeat(101)]) {
+        for (const name of [
+          '',
+          'has space',
+          'quote"d',
+          'semi;colon',
+          'meta',
+          'Checkpoints',
+          'collections',
+          'x'.repeat(101),
+        ]) {
           await expect(store.ensureCollection({ name, indexes: [] })).rejects.toThrow(ReadStoreUsageError);
         }
         for (const field of ["a'b", 'a b', '1a', 'a..b', '$where', 'id', '']) {
-          await expect(store.ensureCollection({ name: 'bad_index', indexes: [{ field }] })).rejects.toThrow(ReadStoreUsageError);
+          await expect(store.ensureCollection({ name: 'bad_index', indexes: [{ field }] })).rejects.toThrow(
+            ReadStoreUsageError,
+          );
         }
-        await expect(store.ensureCollection({ name: 'dup', indexes: [{ field: 'a' }, { field: 'a', array: true }] })).rejects.toThrow(ReadStoreUsageError);
-        await expect(store.ensureCollection({ name: 'arr_sort', indexes: [{ field: 'a', array: true }], sortField: 'a' })).rejects.toThrow(ReadStoreUsageError);
+        await expect(
+          store.ensureCollection({ name: 'dup', indexes: [{ field: 'a' }, { field: 'a', array: true }] }),
+        ).rejects.toThrow(ReadStoreUsageError);
+        await expect(
+          store.ensureCollection({ name: 'arr_sort', indexes: [{ field: 'a', array: true }], sortField: 'a' }),
+        ).rejects.toThrow(ReadStoreUsageError);
       });
 
       it('makes the sort field queryable even when it is not among the indexes', async () => {
         await store.ensureCollection({ name: 'sorted_only', indexes: [], sortField: 'created_at' });
         await store.put('sorted_only', incident('b', { created_at: day(1) }), 0n);
         await store.put('sorted_only', incident('a', { created_at: day(2) }), 0n);
-        const page = await store.find('sorted_only', { sort: { field: 'created_at', direction: 'asc' }, filters: [{ field: 'created_at', op: 'lt', value: day(3) }], limit: 5 });
+        const page = await store.find('sorted_only', {
+          sort: { field: 'created_at', direction: 'asc' },
+          filters: [{ field: 'created_at', op: 'lt', value: day(3) }],
+          limit: 5,
+        });
         expect(ids(page)).toEqual(['b', 'a']);
       });
     });

@@ -55,7 +55,10 @@ describe('SqliteReadStore', () => {
       expect(store.putSync(INCIDENTS.name, { id: 'inc-1', accountId: 'acc-a' }, 1n)).toBe(true);
       expect(store.putSync(INCIDENTS.name, { id: 'inc-1', accountId: 'stale' }, 1n)).toBe(false);
       expect(store.putSync(INCIDENTS.name, { id: 'inc-2', accountId: 'acc-a' }, 4n)).toBe(true);
-      expect(store.getSync(INCIDENTS.name, 'inc-1')).toEqual({ doc: { id: 'inc-1', accountId: 'acc-a' }, revision: 1n });
+      expect(store.getSync(INCIDENTS.name, 'inc-1')).toEqual({
+        doc: { id: 'inc-1', accountId: 'acc-a' },
+        revision: 1n,
+      });
       expect(store.getManySync(INCIDENTS.name, ['inc-2', 'inc-1']).map((stored) => stored.revision)).toEqual([4n, 1n]);
       expect(store.deleteSync(INCIDENTS.name, 'inc-2', 5n)).toBe(true);
       expect(store.deleteSync(INCIDENTS.name, 'inc-2', 5n)).toBe(false);
@@ -102,8 +105,16 @@ describe('SqliteReadStore', () => {
 
   describe('storage', () => {
     it('keeps one table per collection with the documented columns', () => {
-      const columns = temp.db.prepare(`PRAGMA table_info("${sqliteTableName(INCIDENTS.name)}")`).all() as { name: string; type: string }[];
-      expect(columns.map(({ name, type }) => `${name} ${type}`)).toEqual(['id TEXT', 'revision INTEGER', 'deleted INTEGER', 'doc TEXT']);
+      const columns = temp.db.prepare(`PRAGMA table_info("${sqliteTableName(INCIDENTS.name)}")`).all() as {
+        name: string;
+        type: string;
+      }[];
+      expect(columns.map(({ name, type }) => `${name} ${type}`)).toEqual([
+        'id TEXT',
+        'revision INTEGER',
+        'deleted INTEGER',
+        'doc TEXT',
+      ]);
       store.deleteSync(INCIDENTS.name, 'gone', 3n);
       expect(temp.db.prepare(`SELECT id, revision, deleted, doc FROM "rm_incidents_v1_g1"`).all()).toEqual([
         { id: 'gone', revision: 3, deleted: 1, doc: null },
@@ -137,9 +148,9 @@ describe('SqliteReadStore', () => {
             limit: 5,
           }),
         ).toHaveLength(1);
-        expect(() => elsewhere.findSync(INCIDENTS.name, { filters: [{ field: 'title', op: 'eq', value: 'x' }], limit: 1 })).toThrow(
-          ReadStoreUsageError,
-        );
+        expect(() =>
+          elsewhere.findSync(INCIDENTS.name, { filters: [{ field: 'title', op: 'eq', value: 'x' }], limit: 1 }),
+        ).toThrow(ReadStoreUsageError);
         elsewhere.dropCollectionSync(INCIDENTS.name);
         expect(() => new SqliteReadStore(other).getSync(INCIDENTS.name, 'inc-1')).toThrow(ReadStoreUsageError);
       } finally {
@@ -175,14 +186,20 @@ describe('SqliteReadStore', () => {
       const select = prepared.find((sql) => sql.startsWith(statement));
       if (!select) throw new Error(`no ${statement} statement among ${JSON.stringify(prepared)}`);
       const params = Array.from(select.match(/\?/g) ?? [], () => 'x');
-      return (temp.db.prepare(`EXPLAIN QUERY PLAN ${select}`).all(...params) as { detail: string }[]).map((row) => row.detail);
+      return (temp.db.prepare(`EXPLAIN QUERY PLAN ${select}`).all(...params) as { detail: string }[]).map(
+        (row) => row.detail,
+      );
     }
 
     beforeEach(() => {
       temp.db.transaction(() => {
         for (let i = 0; i < 2000; i++) {
           const created = new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();
-          store.putSync(INCIDENTS.name, { id: `inc-${i}`, accountId: `acc-${i % 40}`, status: i % 3 ? 'open' : 'resolved', created_at: created }, 0n);
+          store.putSync(
+            INCIDENTS.name,
+            { id: `inc-${i}`, accountId: `acc-${i % 40}`, status: i % 3 ? 'open' : 'resolved', created_at: created },
+            0n,
+          );
         }
       })();
     });
@@ -207,7 +224,9 @@ describe('SqliteReadStore', () => {
 
     it('starts the next page by seeking to the cursor', () => {
       const [last] = store.findSync(INCIDENTS.name, { ...latest, limit: 1 });
-      const plan = planOf(() => store.findSync(INCIDENTS.name, { ...latest, after: { value: last.created_at as string, id: last.id } }));
+      const plan = planOf(() =>
+        store.findSync(INCIDENTS.name, { ...latest, after: { value: last.created_at as string, id: last.id } }),
+      );
       expectIndexedWithoutSort(plan);
       // Both the account and the sort key bound the range, so deep pages cost what the first one does.
       expect(plan.join('\n')).toMatch(/<expr>=\? AND <expr><\?/);

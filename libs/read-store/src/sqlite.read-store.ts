@@ -2,13 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { ReadModelDoc } from '../../core/src/projection';
 import { SqliteDatabase } from '../../core/src/sqlite-database';
-import {
-  CheckedFilter,
-  CollectionSchema,
-  ReadStoreUsageError,
-  Scalar,
-  checkCollectionName,
-} from './collection-schema';
+import { CheckedFilter, CollectionSchema, ReadStoreUsageError, Scalar, checkCollectionName } from './collection-schema';
 import { PageSegment, pageSegments } from './keyset-page';
 import { CollectionSpec, Filter, FindQuery, ReadStore, StoredDoc } from './read-store.port';
 

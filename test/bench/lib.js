@@ -1,0 +1,113 @@
+'use strict';
+// Shared helpers for benchmarks: servers as child processes on 127.0.0.1, autocannon as the load.
+const { spawn } = require('node:child_process');
+const { readFileSync, mkdtempSync, rmSync } = require('node:fs');
+const { tmpdir, cpus, totalmem } = require('node:os');
+const { join } = require('node:path');
+const net = require('node:net');
+const autocannon = require('autocannon');
+
+const ROOT = join(__dirname, '..', '..');
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+async function waitForHttp(url, child, getOutput) {
+  const deadline = Date.now() + 30000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${getOutput()}`);
+    try {
+      const response = await fetch(url);
+      if (response.status < 500) return;
+    } catch {
+      // not yet listening
+    }
+    if (Date.now() > deadline) throw new Error(`server did not start: ${getOutput()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function startProcess(script, env, probePath) {
+  const port = await freePort();
+  let output = '';
+  const child = spawn(process.execPath, [script], {
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'error', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.on('data', (d) => (output = (output + d).slice(-20000)));
+  child.stderr.on('data', (d) => (output = (output + d).slice(-20000)));
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(url + probePath, child, () => output);
+  return {
+    url,
+    pid: child.pid,
+    rssMiB: () => rssMiB(child.pid),
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+function rssMiB(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)[1]);
+  return Math.round(kb / 1024);
+}
+
+/** The reference point: Fastify answering {"hello":"world"}, same Node, same machine, same run. */
+function startBareFastify() {
+  return startProcess(join(__dirname, 'bare-fastify.js'), {}, '/');
+}
+
+/** The built Vigil API on a fresh data dir, with a bootstrap key and no effective rate limit. */
+async function startVigil(extraEnv = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
+  const apiKey = 'bench-key-0123456789abcdef';
+  const server = await startProcess(
+    join(ROOT, 'dist', 'apps', 'api', 'src', 'main.js'),
+    { VIGIL_DATA_DIR: dataDir, VIGIL_BOOTSTRAP_API_KEY: apiKey, VIGIL_RATE_LIMIT_PER_MINUTE: '1000000000', ...extraEnv },
+    '/healthz',
+  );
+  const stop = server.stop;
+  return {
+    ...server,
+    apiKey,
+    dataDir,
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    stop: async () => {
+      await stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs autocannon and reduces its result to the figures the benchmark page reports. */
+async function load(options) {
+  const result = await autocannon({ connections: 50, duration: 10, pipelining: 1, ...options });
+  const non2xx = result.non2xx + result.errors + result.timeouts;
+  return {
+    requestsPerSec: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total,
+    non2xx,
+    status2xx: result['2xx'],
+  };
+}
+
+function machine() {
+  return `${cpus().length} × ${cpus()[0].model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+}
+
+module.exports = { startBareFastify, startVigil, startProcess, load, machine, rssMiB, freePort, ROOT };
