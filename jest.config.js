@@ -25,4 +25,5 @@ module.exports = {
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e.ts'] },
   ],
   testTimeout: 30000,
+  reporters: ['default', '<rootDir>/test/summary-reporter.js'],
 };
