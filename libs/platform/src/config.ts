@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -34,6 +35,8 @@ export class ConfigError extends Error {
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+// RFC 1123 host names: dot-separated labels of letters, digits and inner hyphens.
+const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type Env = Record<string, string | undefined>;
@@ -71,6 +74,8 @@ function url(env: Env, name: string, protocols: string[]): string | null {
 export function loadConfig(env: Env = process.env): VigilConfig {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = text(env, 'HOST') ?? '0.0.0.0';
+  // Checked here, so a typo stops start-up with the variable's name instead of a listen error.
+  if (isIP(host) === 0 && !HOST_NAME.test(host)) throw new ConfigError('HOST', `must be an IP address or a host name, got "${host}"`);
   const dataDir = resolve(text(env, 'VIGIL_DATA_DIR') ?? './data');
   const publicUrl = (url(env, 'VIGIL_PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, '');
 

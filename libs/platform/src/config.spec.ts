@@ -1,0 +1,156 @@
+import { resolve } from 'node:path';
+import { ConfigError, loadConfig } from './config';
+
+/** Expects loadConfig(env) to fail with a ConfigError naming `variable` (in the field and in the message). */
+function expectConfigError(env: Record<string, string>, variable: string): ConfigError {
+  let caught: unknown;
+  try {
+    loadConfig(env);
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught).toBeInstanceOf(ConfigError);
+  const error = caught as ConfigError;
+  expect(error.variable).toBe(variable);
+  expect(error.message).toContain(variable);
+  return error;
+}
+
+describe('loadConfig', () => {
+  it('needs no variable at all: embedded defaults', () => {
+    expect(loadConfig({})).toEqual({
+      port: 3000,
+      host: '0.0.0.0',
+      dataDir: resolve('./data'),
+      sqliteFile: resolve('./data/vigil.db'),
+      publicUrl: 'http://localhost:3000',
+      eventStoreUrl: null,
+      mongodbUrl: null,
+      bootstrapApiKey: null,
+      bootstrapAccountId: null,
+      rateLimitPerMinute: 600,
+      logLevel: 'info',
+      daemon: true,
+      eventRetentionDays: 90,
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      VIGIL_DATA_DIR: '/var/lib/vigil',
+      VIGIL_PUBLIC_URL: 'https://status.example.com/',
+      EVENTSTORE_URL: 'esdb://localhost:2113?tls=false',
+      MONGODB_URL: 'mongodb://localhost:27017/vigil',
+      VIGIL_BOOTSTRAP_API_KEY: 'bootstrap-key-0123456789',
+      VIGIL_BOOTSTRAP_ACCOUNT_ID: '01900000-0000-7000-8000-00000000ABCD',
+      VIGIL_RATE_LIMIT_PER_MINUTE: '5',
+      LOG_LEVEL: 'DEBUG',
+      VIGIL_DAEMON: 'off',
+      VIGIL_EVENT_RETENTION_DAYS: '30',
+    });
+    expect(config).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: '/var/lib/vigil',
+      sqliteFile: '/var/lib/vigil/vigil.db',
+      publicUrl: 'https://status.example.com',
+      eventStoreUrl: 'esdb://localhost:2113?tls=false',
+      mongodbUrl: 'mongodb://localhost:27017/vigil',
+      bootstrapApiKey: 'bootstrap-key-0123456789',
+      bootstrapAccountId: '01900000-0000-7000-8000-00000000abcd',
+      rateLimitPerMinute: 5,
+      logLevel: 'debug',
+      daemon: false,
+      eventRetentionDays: 30,
+    });
+  });
+
+  it('derives the public URL from PORT when VIGIL_PUBLIC_URL is unset', () => {
+    expect(loadConfig({ PORT: '4000' }).publicUrl).toBe('http://localhost:4000');
+  });
+
+  it('treats empty and blank values as unset, and trims the others', () => {
+    expect(loadConfig({ PORT: '', HOST: '   ', LOG_LEVEL: ' warn ' })).toMatchObject({ port: 3000, host: '0.0.0.0', logLevel: 'warn' });
+  });
+
+  it('accepts the KurrentDB URL schemes and mongodb+srv', () => {
+    for (const scheme of ['esdb', 'esdb+discover', 'kurrentdb', 'kurrentdb+discover']) {
+      expect(loadConfig({ EVENTSTORE_URL: `${scheme}://db:2113`, MONGODB_URL: 'mongodb+srv://cluster.example.com' }).eventStoreUrl).toBe(`${scheme}://db:2113`);
+    }
+  });
+
+  it.each(['0.0.0.0', '127.0.0.1', '::', '::1', 'localhost', 'api.internal', 'vigil-api-1'])('accepts HOST=%s', (host) => {
+    expect(loadConfig({ HOST: host }).host).toBe(host);
+  });
+
+  it('resolves a relative data dir against the working directory', () => {
+    expect(loadConfig({ VIGIL_DATA_DIR: 'some/dir' }).sqliteFile).toBe(resolve('some/dir/vigil.db'));
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '-1'],
+    ['PORT', '3000.5'],
+    ['PORT', '65536'],
+    ['PORT', '0x50'],
+    ['VIGIL_PUBLIC_URL', 'not a url'],
+    ['VIGIL_PUBLIC_URL', 'ftp://example.com'],
+    ['VIGIL_RATE_LIMIT_PER_MINUTE', '0'],
+    ['VIGIL_RATE_LIMIT_PER_MINUTE', 'many'],
+    ['VIGIL_RATE_LIMIT_PER_MINUTE', '1.5'],
+    ['VIGIL_BOOTSTRAP_API_KEY', 'short'],
+    ['VIGIL_BOOTSTRAP_API_KEY', 'has a space in it somewhere'],
+    ['VIGIL_BOOTSTRAP_API_KEY', 'x'.repeat(257)],
+    ['LOG_LEVEL', 'verbose'],
+    ['VIGIL_DAEMON', 'maybe'],
+    ['VIGIL_EVENT_RETENTION_DAYS', '0'],
+    ['VIGIL_EVENT_RETENTION_DAYS', 'forever'],
+    ['HOST', 'http://example.com'],
+    ['HOST', 'two words'],
+    ['HOST', '-leading-hyphen'],
+  ])('refuses %s=%j with an error naming it', (variable, value) => {
+    expectConfigError({ [variable]: value }, variable);
+  });
+
+  it('refuses a VIGIL_BOOTSTRAP_ACCOUNT_ID that is not a UUID', () => {
+    expectConfigError({ VIGIL_BOOTSTRAP_API_KEY: 'bootstrap-key-0123456789', VIGIL_BOOTSTRAP_ACCOUNT_ID: 'acme' }, 'VIGIL_BOOTSTRAP_ACCOUNT_ID');
+  });
+
+  it('refuses VIGIL_BOOTSTRAP_ACCOUNT_ID without VIGIL_BOOTSTRAP_API_KEY', () => {
+    expectConfigError({ VIGIL_BOOTSTRAP_ACCOUNT_ID: '01900000-0000-7000-8000-000000000001' }, 'VIGIL_BOOTSTRAP_API_KEY');
+  });
+
+  it('never repeats the bootstrap key in its error', () => {
+    const secret = 'not long enough';
+    expect(expectConfigError({ VIGIL_BOOTSTRAP_API_KEY: secret }, 'VIGIL_BOOTSTRAP_API_KEY').message).not.toContain(secret);
+  });
+
+  it('refuses EVENTSTORE_URL alone, naming MONGODB_URL', () => {
+    expectConfigError({ EVENTSTORE_URL: 'esdb://localhost:2113?tls=false' }, 'MONGODB_URL');
+  });
+
+  it('refuses MONGODB_URL alone, naming EVENTSTORE_URL', () => {
+    expectConfigError({ MONGODB_URL: 'mongodb://localhost:27017' }, 'EVENTSTORE_URL');
+  });
+
+  it.each([
+    ['EVENTSTORE_URL', { EVENTSTORE_URL: 'http://localhost:2113', MONGODB_URL: 'mongodb://localhost' }],
+    ['EVENTSTORE_URL', { EVENTSTORE_URL: '::not a url', MONGODB_URL: 'mongodb://localhost' }],
+    ['MONGODB_URL', { EVENTSTORE_URL: 'esdb://localhost:2113', MONGODB_URL: 'postgres://localhost' }],
+  ])('refuses a %s with the wrong scheme or shape', (variable, env) => {
+    expectConfigError(env, variable);
+  });
+
+  it('reads process.env when given nothing', () => {
+    const saved = process.env.PORT;
+    process.env.PORT = '4321';
+    try {
+      expect(loadConfig().port).toBe(4321);
+    } finally {
+      if (saved === undefined) delete process.env.PORT;
+      else process.env.PORT = saved;
+    }
+  });
+});
