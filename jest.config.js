@@ -13,8 +13,12 @@ const swc = [
   },
 ];
 
+// Node 20 has no require(esm) inside jest: the few ESM-only packages the app loads are compiled to CommonJS.
+const ESM_ONLY = ['content-disposition'];
+
 const common = {
-  transform: { '^.+\\.ts$': swc },
+  transform: { '^.+\\.ts$': swc, [`node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: swc },
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
   testEnvironment: 'node',
   rootDir: __dirname,
 };
