@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../core/src/clock';
 import { Decider } from '../../core/src/decider';
-import { PreconditionFailedError } from '../../core/src/errors';
+import { NotFoundError, PreconditionFailedError } from '../../core/src/errors';
 import { openSqliteDatabase, SqliteDatabase } from '../../core/src/sqlite-database';
 import { CommandRunner } from './command-runner';
 import { EventStore } from './event-store.port';
@@ -77,6 +77,19 @@ describe.each([
     const second = runner.run('counter-1', counter, { by: 'y' }, { accountId: 'a' });
     await expect(first).rejects.toThrow('refused');
     await expect(second).resolves.toMatchObject({ revision: 0n });
+  });
+
+  it('refuses a command with its own error before checking If-Match, so a 412 never reveals an aggregate', async () => {
+    const refusing: typeof counter = {
+      ...counter,
+      decide: () => {
+        throw new NotFoundError('Counter not found');
+      },
+    };
+    await runner.run('counter-1', counter, { by: 'first' }, { accountId: 'a' });
+    await expect(runner.run('counter-1', refusing, { by: 'x' }, { accountId: 'b' }, { ifMatch: 7n })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(runner.run('counter-1', counter, { by: 'x' }, { accountId: 'a' }, { ifMatch: 7n })).rejects.toBeInstanceOf(PreconditionFailedError);
+    expect(await store.readStream('counter-1')).toHaveLength(1);
   });
 
   it('keeps concurrent commands on different streams independent', async () => {

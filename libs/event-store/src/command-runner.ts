@@ -84,11 +84,13 @@ export class CommandRunner {
     for (let attempt = 1; ; attempt++) {
       const history = await this.store.readStream(stream);
       const revision = history.length > 0 ? history[history.length - 1].revision : null;
-      if (options.ifMatch !== undefined && options.ifMatch !== revision) throw new PreconditionFailedError();
 
       let state = decider.initialState();
       for (const event of history) state = decider.evolve(state, event as unknown as Event);
+      // Decided before the If-Match check, so that a missing or foreign aggregate is a 404, never a
+      // 412 that would tell the caller it exists.
       const events = decider.decide(command, state);
+      if (options.ifMatch !== undefined && options.ifMatch !== revision) throw new PreconditionFailedError();
       if (events.length === 0) return { state, revision, appended: [] };
 
       const metadata: EventMetadata = {

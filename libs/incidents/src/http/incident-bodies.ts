@@ -1,0 +1,130 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
+import { CLOCK, Clock } from '../../../core/src/clock';
+import { ValidationError, ViolationDetail } from '../../../core/src/errors';
+import { isUuid } from '../../../core/src/ids';
+import { parseIsoDate } from '../../../core/src/time';
+import { toDetails } from '../../../http/src/validation';
+import { ServiceDirectory } from '../../../status-pages/src/read/service-directory';
+import { IncidentDetails, UpdateInput } from '../write/incident.commands';
+import { CreateIncidentDto, IncidentUpdateBodyDto, PatchIncidentDto, ReplaceIncidentDto } from './incident.dto';
+
+/** How far ahead of the server's clock a publicIncidentUpdateDate may be (client clock skew). */
+export const FUTURE_TOLERANCE_MS = 5 * 60 * 1000;
+
+type Shaped<T> = { value: T; details: ViolationDetail[] };
+
+/**
+ * Validates incident bodies in two passes that report together: the shape (class-validator DTOs)
+ * and what needs the stores or the clock (services of this account, no duplicates, dates not in
+ * the future). Every violation ends up in one 400's `details`.
+ */
+@Injectable()
+export class IncidentBodies {
+  constructor(
+    private readonly services: ServiceDirectory,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async create(accountId: string, raw: unknown): Promise<{ details: IncidentDetails; updates: UpdateInput[] }> {
+    const { value, details } = await this.shape(CreateIncidentDto, raw);
+    details.push(...(await this.checkServices(accountId, value.services)));
+    if (Array.isArray(value.incidentUpdates)) {
+      value.incidentUpdates.forEach((update, i) => details.push(...this.checkDate(update, `incidentUpdates[${i}].`)));
+    }
+    this.throwIfAny(details);
+    return { details: this.incidentDetails(value), updates: value.incidentUpdates.map((u) => this.updateInput(u)) };
+  }
+
+  async replace(accountId: string, raw: unknown): Promise<IncidentDetails> {
+    const { value, details } = await this.shape(ReplaceIncidentDto, raw);
+    details.push(...(await this.checkServices(accountId, value.services)));
+    this.throwIfAny(details);
+    return this.incidentDetails(value);
+  }
+
+  async patch(accountId: string, raw: unknown): Promise<Partial<IncidentDetails>> {
+    const { value, details } = await this.shape(PatchIncidentDto, raw);
+    if (value.name === undefined && value.severity === undefined && value.services === undefined) {
+      details.push({ path: '', message: 'give at least one of name, severity, services' });
+    }
+    if (value.services !== undefined) details.push(...(await this.checkServices(accountId, value.services)));
+    this.throwIfAny(details);
+    return {
+      ...(value.name !== undefined && { name: value.name }),
+      ...(value.severity !== undefined && { severity: value.severity }),
+      ...(value.services !== undefined && { serviceIds: value.services.map((s) => s.id.toLowerCase()) }),
+    };
+  }
+
+  async update(raw: unknown): Promise<UpdateInput> {
+    const { value, details } = await this.shape(IncidentUpdateBodyDto, raw);
+    details.push(...this.checkDate(value, ''));
+    this.throwIfAny(details);
+    return this.updateInput(value);
+  }
+
+  private async shape<T extends object>(dto: new () => T, raw: unknown): Promise<Shaped<T>> {
+    if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+      throw new ValidationError('Body must be a JSON object', [{ path: '', message: 'expected a JSON object' }]);
+    }
+    const value = plainToInstance(dto, raw, { enableImplicitConversion: false });
+    const errors = await validate(value, { whitelist: true, forbidUnknownValues: false, stopAtFirstError: true, validationError: { target: false, value: false } });
+    return { value, details: toDetails(errors) };
+  }
+
+  /** Ids that are well formed are looked up together; each bad one is reported at its own path. */
+  private async checkServices(accountId: string, services: unknown): Promise<ViolationDetail[]> {
+    if (!Array.isArray(services)) return [];
+    const out: ViolationDetail[] = [];
+    const seen = new Map<string, number>();
+    const lookUp: { index: number; id: string }[] = [];
+    services.forEach((service: unknown, index) => {
+      const id = (service as { id?: unknown } | null)?.id;
+      if (typeof id !== 'string') return; // the shape pass has reported it
+      const path = `services[${index}].id`;
+      if (!isUuid(id)) return void out.push({ path, message: 'id must be the id of a service of this account' });
+      const key = id.toLowerCase();
+      const first = seen.get(key);
+      if (first !== undefined) return void out.push({ path, message: `id duplicates services[${first}].id` });
+      seen.set(key, index);
+      lookUp.push({ index, id: key });
+    });
+    if (lookUp.length > 0) {
+      const found = await this.services.getMany(accountId, lookUp.map((s) => s.id));
+      for (const { index, id } of lookUp) {
+        if (!found.has(id)) out.push({ path: `services[${index}].id`, message: 'id names no service of this account' });
+      }
+    }
+    return out.sort((a, b) => pathIndex(a.path) - pathIndex(b.path));
+  }
+
+  private checkDate(update: { publicIncidentUpdateDate?: unknown } | null | undefined, prefix: string): ViolationDetail[] {
+    const date = parseIsoDate(update?.publicIncidentUpdateDate);
+    if (!date || date.getTime() <= this.clock.now().getTime() + FUTURE_TOLERANCE_MS) return [];
+    return [{ path: `${prefix}publicIncidentUpdateDate`, message: 'publicIncidentUpdateDate must not be more than 5 minutes in the future' }];
+  }
+
+  private throwIfAny(details: ViolationDetail[]): void {
+    if (details.length > 0) throw ValidationError.of(details);
+  }
+
+  private incidentDetails(value: ReplaceIncidentDto): IncidentDetails {
+    return { name: value.name, severity: value.severity, serviceIds: value.services.map((s) => s.id.toLowerCase()) };
+  }
+
+  private updateInput(value: IncidentUpdateBodyDto): UpdateInput {
+    const date = value.publicIncidentUpdateDate == null ? null : parseIsoDate(value.publicIncidentUpdateDate);
+    return {
+      description: value.description,
+      status: value.status ?? null,
+      publicIncidentUpdateDate: date ? date.toISOString() : null,
+      notifySubscribers: value.notifySubscribers ?? false,
+    };
+  }
+}
+
+function pathIndex(path: string): number {
+  return Number(/\[(\d+)\]/.exec(path)?.[1] ?? 0);
+}

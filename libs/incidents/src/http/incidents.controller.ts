@@ -1,0 +1,139 @@
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { FastifyReply } from 'fastify';
+import { NotFoundError, ValidationError } from '../../../core/src/errors';
+import { parseIsoDate } from '../../../core/src/time';
+import { Account, AccountContext } from '../../../http/src/account-context';
+import { parseIfMatch, setEtag } from '../../../http/src/etag';
+import { CURSOR_CODEC, CursorCodec } from '../../../http/src/pagination';
+import { actorOf, requireId } from '../../../http/src/params';
+import { IncidentDirectory, IncidentListFilter, IncidentView } from '../read/incident-directory';
+import { GetIncidentHistoryQuery, IncidentHistory } from '../read/incident-history.query';
+import { StatusPageLinks } from '../read/status-page-links';
+import { ChangeIncidentCommand, CreateIncidentCommand, DeleteIncidentCommand, WriteResult } from '../write/incident.commands';
+import { IncidentBodies } from './incident-bodies';
+import { CreateIncidentDto, IncidentDto, IncidentHistoryDto, IncidentPageDto, PatchIncidentDto, ReplaceIncidentDto } from './incident.dto';
+import { parseListIncidentsParams } from './list-incidents.params';
+
+@ApiTags('incidents')
+@ApiBearerAuth()
+@Controller('v1/status-pages/incidents')
+export class IncidentsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+    private readonly incidents: IncidentDirectory,
+    private readonly bodies: IncidentBodies,
+    private readonly pages: StatusPageLinks,
+    @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiBody({ type: CreateIncidentDto })
+  @ApiCreatedResponse({ type: IncidentDto })
+  async create(@Account() account: AccountContext, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    const { details, updates } = await this.bodies.create(account.accountId, body);
+    const { id } = await this.commands.execute<CreateIncidentCommand, WriteResult>(new CreateIncidentCommand(account.accountId, details, updates, actorOf(account)));
+    return this.read(account, id, reply);
+  }
+
+  @Get()
+  @ApiOkResponse({ type: IncidentPageDto, description: 'Newest first' })
+  @ApiQuery({ name: 'limit', required: false, type: Number })
+  @ApiQuery({ name: 'nextId', required: false, type: String })
+  @ApiQuery({ name: 'statusPageId', required: false, type: String, description: 'Incidents touching any service on the page' })
+  @ApiQuery({ name: 'serviceId', required: false, type: String })
+  @ApiQuery({ name: 'status', required: false, enum: ['open', 'resolved'] })
+  async list(@Account() account: AccountContext, @Query() query: Record<string, unknown>) {
+    const params = parseListIncidentsParams(query, account.accountId, this.cursors);
+    const filter: IncidentListFilter = params.status ? { status: params.status } : {};
+    if (params.statusPageId !== undefined) {
+      const onPage = (await this.pages.servicesOfPage(account.accountId, params.statusPageId)) ?? [];
+      filter.serviceIds = params.serviceId === undefined ? onPage : onPage.filter((id) => id === params.serviceId);
+    } else if (params.serviceId !== undefined) {
+      filter.serviceIds = [params.serviceId];
+    }
+    const rows = await this.incidents.list(account.accountId, params.limit, params.after, filter);
+    return this.cursors.page(params.scope, rows, params.limit, (i: IncidentView) => ({ value: i.created_at, id: i.id }));
+  }
+
+  @Get(':incidentId')
+  @ApiOkResponse({ type: IncidentDto })
+  @ApiQuery({ name: 'asOf', required: false, type: String, description: 'ISO 8601: the incident as it stood then' })
+  async get(
+    @Account() account: AccountContext,
+    @Param('incidentId') incidentId: string,
+    @Query('asOf') asOf: unknown,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const id = requireId(incidentId, 'Incident');
+    if (asOf === undefined) return this.read(account, id, reply);
+    const at = parseIsoDate(asOf);
+    if (!at) throw ValidationError.of([{ path: 'asOf', message: 'asOf must be an ISO 8601 date or date-time' }]);
+    const found = await this.incidents.getAsOf(account.accountId, id, at);
+    if (!found) throw new NotFoundError('Incident not found');
+    setEtag(reply, found.revision);
+    return found.incident;
+  }
+
+  @Put(':incidentId')
+  @ApiBody({ type: ReplaceIncidentDto })
+  @ApiOkResponse({ type: IncidentDto })
+  async replace(
+    @Account() account: AccountContext,
+    @Param('incidentId') incidentId: string,
+    @Body() body: unknown,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const id = requireId(incidentId, 'Incident');
+    const changes = await this.bodies.replace(account.accountId, body);
+    await this.commands.execute(new ChangeIncidentCommand(account.accountId, id, changes, actorOf(account), parseIfMatch(ifMatch)));
+    return this.read(account, id, reply);
+  }
+
+  @Patch(':incidentId')
+  @ApiBody({ type: PatchIncidentDto })
+  @ApiOkResponse({ type: IncidentDto })
+  async patch(
+    @Account() account: AccountContext,
+    @Param('incidentId') incidentId: string,
+    @Body() body: unknown,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const id = requireId(incidentId, 'Incident');
+    const changes = await this.bodies.patch(account.accountId, body);
+    await this.commands.execute(new ChangeIncidentCommand(account.accountId, id, changes, actorOf(account), parseIfMatch(ifMatch)));
+    return this.read(account, id, reply);
+  }
+
+  @Delete(':incidentId')
+  @HttpCode(204)
+  @ApiNoContentResponse()
+  async remove(@Account() account: AccountContext, @Param('incidentId') incidentId: string, @Headers('if-match') ifMatch: string | undefined) {
+    const id = requireId(incidentId, 'Incident');
+    await this.commands.execute(new DeleteIncidentCommand(account.accountId, id, actorOf(account), parseIfMatch(ifMatch)));
+  }
+
+  @Get(':incidentId/history')
+  @ApiOkResponse({ type: IncidentHistoryDto, description: 'Every event of the incident; ADMIN keys also see deleted incidents' })
+  async history(@Account() account: AccountContext, @Param('incidentId') incidentId: string, @Res({ passthrough: true }) reply: FastifyReply) {
+    const id = requireId(incidentId, 'Incident');
+    const history = await this.queries.execute<GetIncidentHistoryQuery, IncidentHistory | null>(
+      new GetIncidentHistoryQuery(id, account.accountId, account.role === 'ADMIN'),
+    );
+    if (!history) throw new NotFoundError('Incident not found');
+    setEtag(reply, history.revision);
+    return { entries: history.entries };
+  }
+
+  private async read(account: AccountContext, id: string, reply: FastifyReply): Promise<IncidentView> {
+    const found = await this.incidents.get(account.accountId, id);
+    if (!found) throw new NotFoundError('Incident not found');
+    setEtag(reply, found.revision);
+    return found.incident;
+  }
+}

@@ -1,0 +1,157 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { RecordedEvent } from '../../../core/src/event';
+import { CommandRunner } from '../../../event-store/src/command-runner';
+import { ProjectionEngine } from '../../../read-store/src/projection-engine';
+import { Filter, PageAfter, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
+import { COMMAND_RUNNER, PROJECTION_ENGINE } from '../../../platform/src/tokens';
+import { ServiceDirectory, ServiceView } from '../../../status-pages/src/read/service-directory';
+import { incidentStream } from '../domain/incident.decider';
+import { Severity, UpdateStatus } from '../domain/incident-timeline';
+import { accountState, evolveIncident, INCIDENTS_PROJECTION, IncidentDoc, IncidentUpdateDoc } from './incidents.projection';
+
+/** An incident update as every response shows it. */
+export interface IncidentUpdateView {
+  id: string;
+  description: string;
+  status: UpdateStatus;
+  publicIncidentUpdateDate: string;
+  notifySubscribers: boolean;
+  created_at: string;
+}
+
+/** An incident as every response shows it: services expanded, updates chronological. */
+export interface IncidentView {
+  id: string;
+  name: string;
+  severity: Severity;
+  lastUpdateStatus: UpdateStatus;
+  services: ServiceView[];
+  incidentUpdates: IncidentUpdateView[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IncidentListFilter {
+  status?: 'open' | 'resolved';
+  /** Incidents touching any of these services; an empty list matches nothing. */
+  serviceIds?: string[];
+}
+
+export function presentUpdate(update: IncidentUpdateDoc): IncidentUpdateView {
+  return {
+    id: update.id,
+    description: update.description,
+    status: update.status,
+    publicIncidentUpdateDate: update.publicIncidentUpdateDate,
+    notifySubscribers: update.notifySubscribers,
+    created_at: update.created_at,
+  };
+}
+
+/** Newest first: created_at descending, then id descending, as the read store sorts. */
+function newestFirst(a: IncidentDoc, b: IncidentDoc): number {
+  if (a.created_at !== b.created_at) return a.created_at < b.created_at ? 1 : -1;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
+/** The incidents read model, for this context's routes and for other contexts. */
+@Injectable()
+export class IncidentDirectory {
+  constructor(
+    @Inject(READ_STORE) private readonly store: ReadStore,
+    @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
+    @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
+    private readonly services: ServiceDirectory,
+  ) {}
+
+  async getDoc(accountId: string, id: string): Promise<{ doc: IncidentDoc; revision: bigint } | null> {
+    const stored = await this.store.get<IncidentDoc>(this.collection(), id);
+    if (!stored || stored.doc.accountId !== accountId) return null;
+    return stored;
+  }
+
+  async get(accountId: string, id: string): Promise<{ incident: IncidentView; revision: bigint } | null> {
+    const stored = await this.getDoc(accountId, id);
+    if (!stored) return null;
+    const [incident] = await this.present(accountId, [stored.doc]);
+    return { incident, revision: stored.revision };
+  }
+
+  /**
+   * The incident as it stood at `at`, folded from its events with the projection's own evolve, so
+   * it has exactly the shape of the live read model. A deleted incident stays gone; services are
+   * shown as they are now.
+   */
+  async getAsOf(accountId: string, id: string, at: Date): Promise<{ incident: IncidentView; revision: bigint } | null> {
+    if (!(await this.getDoc(accountId, id))) return null;
+    const { state, revision } = await this.runner.load<IncidentDoc | null, RecordedEvent>(
+      incidentStream(id),
+      { initialState: () => null, evolve: (doc, event) => evolveIncident(doc, event) },
+      at,
+    );
+    if (!state || revision === null) return null;
+    const [incident] = await this.present(accountId, [state]);
+    return { incident, revision };
+  }
+
+  /** One page, newest first; asks for one row more than `limit` so the caller knows whether more follow. */
+  async list(accountId: string, limit: number, after: PageAfter | undefined, filter: IncidentListFilter = {}): Promise<IncidentView[]> {
+    return this.present(accountId, await this.listDocs(accountId, limit + 1, after, filter));
+  }
+
+  /** What the service usage check asks: an open incident of the account that lists the service. */
+  async openIncidentUsing(accountId: string, serviceId: string): Promise<string | null> {
+    const [doc] = await this.store.find<IncidentDoc>(this.collection(), {
+      filters: [
+        { field: 'accountState', op: 'eq', value: accountState(accountId, true) },
+        { field: 'serviceIds', op: 'contains', value: serviceId },
+      ],
+      limit: 1,
+    });
+    return doc ? `open incident ${doc.id}` : null;
+  }
+
+  /** Joins the services of all docs with one lookup, keeping each incident's service order. */
+  async present(accountId: string, docs: IncidentDoc[]): Promise<IncidentView[]> {
+    const services = await this.services.getMany(accountId, docs.flatMap((doc) => doc.serviceIds));
+    return docs.map((doc) => ({
+      id: doc.id,
+      name: doc.name,
+      severity: doc.severity,
+      lastUpdateStatus: doc.lastUpdateStatus,
+      // A service deleted after its incident was resolved is no longer shown.
+      services: doc.serviceIds.flatMap((id) => services.get(id) ?? []),
+      incidentUpdates: doc.incidentUpdates.map(presentUpdate),
+      created_at: doc.created_at,
+      updated_at: doc.updated_at,
+    }));
+  }
+
+  private async listDocs(accountId: string, count: number, after: PageAfter | undefined, filter: IncidentListFilter): Promise<IncidentDoc[]> {
+    const base: Filter = filter.status
+      ? { field: 'accountState', op: 'eq', value: accountState(accountId, filter.status === 'open') }
+      : { field: 'accountId', op: 'eq', value: accountId };
+    const sort = { field: 'created_at', direction: 'desc' } as const;
+    if (filter.serviceIds === undefined) return this.store.find<IncidentDoc>(this.collection(), { filters: [base], sort, limit: count, after });
+
+    // One indexed query per service, merged: every one follows the same (created_at, id) order.
+    const serviceIds = [...new Set(filter.serviceIds)];
+    const pages = await Promise.all(
+      serviceIds.map((serviceId) =>
+        this.store.find<IncidentDoc>(this.collection(), {
+          filters: [base, { field: 'serviceIds', op: 'contains', value: serviceId }],
+          sort,
+          limit: count,
+          after,
+        }),
+      ),
+    );
+    const unique = new Map<string, IncidentDoc>();
+    for (const doc of pages.flat()) unique.set(doc.id, doc);
+    return [...unique.values()].sort(newestFirst).slice(0, count);
+  }
+
+  private collection(): string {
+    return this.engine.collection(INCIDENTS_PROJECTION);
+  }
+}

@@ -1,0 +1,56 @@
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
+import { incidentStream } from '../domain/incident.decider';
+
+/**
+ * The audit trail of one incident, read from its stream. `accountId` null (the admin CLI) reads any
+ * account's; `includeDeleted` lets a deleted incident's trail be read.
+ */
+export class GetIncidentHistoryQuery {
+  constructor(
+    readonly incidentId: string,
+    readonly accountId: string | null,
+    readonly includeDeleted: boolean,
+  ) {}
+}
+
+export interface IncidentHistoryEntry {
+  revision: number;
+  type: string;
+  occurredAt: string;
+  actor: { keyId: string | null; keyName: string | null };
+  data: Record<string, unknown>;
+}
+
+export interface IncidentHistory {
+  entries: IncidentHistoryEntry[];
+  /** Revision of the last event: the incident's ETag. */
+  revision: bigint;
+  deleted: boolean;
+}
+
+@QueryHandler(GetIncidentHistoryQuery)
+export class GetIncidentHistoryHandler implements IQueryHandler<GetIncidentHistoryQuery, IncidentHistory | null> {
+  constructor(@Inject(EVENT_STORE) private readonly events: EventStore) {}
+
+  async execute({ incidentId, accountId, includeDeleted }: GetIncidentHistoryQuery): Promise<IncidentHistory | null> {
+    const events = await this.events.readStream(incidentStream(incidentId));
+    const created = events[0];
+    if (!created || created.type !== 'IncidentCreated') return null;
+    if (accountId !== null && (created.data as { accountId?: string }).accountId !== accountId) return null;
+    const deleted = events.some((e) => e.type === 'IncidentDeleted');
+    if (deleted && !includeDeleted) return null;
+    return {
+      entries: events.map((event) => ({
+        revision: Number(event.revision),
+        type: event.type,
+        occurredAt: event.metadata.occurredAt,
+        actor: { keyId: event.metadata.keyId ?? null, keyName: event.metadata.keyName ?? null },
+        data: event.data,
+      })),
+      revision: events[events.length - 1].revision,
+      deleted,
+    };
+  }
+}

@@ -1,0 +1,108 @@
+import { RecordedEvent } from '../../../core/src/event';
+import { Projection } from '../../../core/src/projection';
+import { INCIDENT_EVENT_TYPES, IncidentEvent } from '../domain/incident.decider';
+import { isOpen, placeInTimeline, Severity, UpdateStatus } from '../domain/incident-timeline';
+
+export interface IncidentUpdateDoc {
+  id: string;
+  description: string;
+  status: UpdateStatus;
+  publicIncidentUpdateDate: string;
+  notifySubscribers: boolean;
+  created_at: string;
+  seq: number;
+}
+
+/** One incident with its whole timeline: serves the details, the update routes and the list. */
+export interface IncidentDoc {
+  id: string;
+  accountId: string;
+  name: string;
+  severity: Severity;
+  serviceIds: string[];
+  lastUpdateStatus: UpdateStatus;
+  /** `<accountId>:open` or `<accountId>:resolved`, so the status filter is one indexed lookup. */
+  accountState: string;
+  /** In timeline order (publicIncidentUpdateDate, then creation order). */
+  incidentUpdates: IncidentUpdateDoc[];
+  posted: number;
+  created_at: string;
+  updated_at: string;
+  [field: string]: unknown;
+}
+
+export const INCIDENTS_PROJECTION = 'incidents';
+
+export const accountState = (accountId: string, open: boolean) => `${accountId}:${open ? 'open' : 'resolved'}`;
+
+/** Re-derives what depends on the timeline, and stamps the change time. */
+function settle(doc: IncidentDoc, at: string): IncidentDoc {
+  const last = doc.incidentUpdates[doc.incidentUpdates.length - 1];
+  // A document always has at least one update once its creation batch is applied; until then it is INVESTIGATING.
+  const lastUpdateStatus = last?.status ?? 'INVESTIGATING';
+  return { ...doc, lastUpdateStatus, accountState: accountState(doc.accountId, isOpen(lastUpdateStatus)), updated_at: at };
+}
+
+export function evolveIncident(doc: IncidentDoc | null, event: RecordedEvent): IncidentDoc | null {
+  const e = event as unknown as IncidentEvent;
+  const at = event.metadata.occurredAt;
+  if (e.type === 'IncidentCreated') {
+    const { incidentId, accountId, name, severity, serviceIds } = e.data;
+    return settle(
+      {
+        id: incidentId,
+        accountId,
+        name,
+        severity,
+        serviceIds,
+        lastUpdateStatus: 'INVESTIGATING',
+        accountState: accountState(accountId, true),
+        incidentUpdates: [],
+        posted: 0,
+        created_at: at,
+        updated_at: at,
+      },
+      at,
+    );
+  }
+  if (!doc) return null;
+  switch (e.type) {
+    case 'IncidentUpdatePosted': {
+      const { updateId, description, status, publicIncidentUpdateDate, notifySubscribers } = e.data;
+      const update: IncidentUpdateDoc = { id: updateId, description, status, publicIncidentUpdateDate, notifySubscribers, created_at: at, seq: doc.posted };
+      return settle({ ...doc, incidentUpdates: placeInTimeline(doc.incidentUpdates, update), posted: doc.posted + 1 }, at);
+    }
+    case 'IncidentDetailsChanged':
+      return settle(
+        {
+          ...doc,
+          name: e.data.name ?? doc.name,
+          severity: e.data.severity ?? doc.severity,
+          serviceIds: e.data.serviceIds ?? doc.serviceIds,
+        },
+        at,
+      );
+    case 'IncidentUpdateEdited': {
+      const current = doc.incidentUpdates.find((u) => u.id === e.data.updateId);
+      if (!current) return doc;
+      const { description, status, publicIncidentUpdateDate } = e.data;
+      return settle({ ...doc, incidentUpdates: placeInTimeline(doc.incidentUpdates, { ...current, description, status, publicIncidentUpdateDate }) }, at);
+    }
+    case 'IncidentUpdateDeleted':
+      return settle({ ...doc, incidentUpdates: doc.incidentUpdates.filter((u) => u.id !== e.data.updateId) }, at);
+    case 'IncidentDeleted':
+      return null;
+    default:
+      return doc;
+  }
+}
+
+export const incidentsProjection: Projection<IncidentDoc> = {
+  name: INCIDENTS_PROJECTION,
+  version: 1,
+  handles: INCIDENT_EVENT_TYPES,
+  indexes: [{ field: 'accountId' }, { field: 'accountState' }, { field: 'serviceIds', array: true }],
+  sortField: 'created_at',
+  ids: (event) => [(event.data as { incidentId: string }).incidentId],
+  evolve: (doc, event) => evolveIncident(doc, event),
+};
