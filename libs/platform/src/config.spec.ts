@@ -32,6 +32,8 @@ describe('loadConfig', () => {
       logLevel: 'info',
       daemon: true,
       eventRetentionDays: 90,
+      pingRateBurst: 10,
+      pingRatePerSecond: 1,
     });
   });
 
@@ -49,6 +51,8 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'DEBUG',
       VIGIL_DAEMON: 'off',
       VIGIL_EVENT_RETENTION_DAYS: '30',
+      VIGIL_PING_RATE_BURST: '20',
+      VIGIL_PING_RATE_PER_SECOND: '0',
     });
     expect(config).toEqual({
       port: 8080,
@@ -64,6 +68,8 @@ describe('loadConfig', () => {
       logLevel: 'debug',
       daemon: false,
       eventRetentionDays: 30,
+      pingRateBurst: 20,
+      pingRatePerSecond: 0,
     });
   });
 

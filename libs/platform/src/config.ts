@@ -20,6 +20,9 @@ export interface VigilConfig {
   /** Whether this process runs the projection daemon and background work. */
   daemon: boolean;
   eventRetentionDays: number;
+  /** Ping endpoint, per token: a bucket of `pingRateBurst` refilled at `pingRatePerSecond`; 0 turns it off. */
+  pingRateBurst: number;
+  pingRatePerSecond: number;
 }
 
 export const VIGIL_CONFIG = Symbol('VIGIL_CONFIG');
@@ -118,5 +121,7 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     logLevel,
     daemon: daemonRaw === 'on',
     eventRetentionDays: integer(env, 'VIGIL_EVENT_RETENTION_DAYS', 90, 1, 36500),
+    pingRateBurst: integer(env, 'VIGIL_PING_RATE_BURST', 10, 0, 1_000_000),
+    pingRatePerSecond: integer(env, 'VIGIL_PING_RATE_PER_SECOND', 1, 0, 1_000_000),
   };
 }

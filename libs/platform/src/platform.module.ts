@@ -12,10 +12,9 @@ import { VIGIL_CONFIG } from './config';
 import { createLogger, LOGGER, VigilLogger } from './logger';
 import { PlatformOptions } from './platform.options';
 import { openStores, Stores } from './stores';
-import { COMMAND_RUNNER, PROJECTION_ENGINE } from './tokens';
+import { COMMAND_RUNNER, DAEMON_ENABLED, PROJECTION_ENGINE } from './tokens';
 
 const STORES = Symbol('STORES');
-const DAEMON_ENABLED = Symbol('DAEMON_ENABLED');
 
 /**
  * Starts the projection engine once every context has registered its projections, catches the
@@ -97,6 +96,7 @@ export class PlatformModule {
         PROJECTION_ENGINE,
         COMMAND_RUNNER,
         CURSOR_CODEC,
+        DAEMON_ENABLED,
       ],
     };
   }

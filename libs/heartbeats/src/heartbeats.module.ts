@@ -1,0 +1,80 @@
+import { Inject, Module, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { FastifyInstance } from 'fastify';
+import { CLOCK, Clock } from '../../core/src/clock';
+import { ProjectionEngine } from '../../read-store/src/projection-engine';
+import { VIGIL_CONFIG, VigilConfig } from '../../platform/src/config';
+import { PROJECTION_ENGINE } from '../../platform/src/tokens';
+import { ServiceLinks } from '../../status-pages/src/read/service-links';
+import { StatusPagesModule } from '../../status-pages/src/status-pages.module';
+import { ChecksController } from './http/checks.controller';
+import { registerPingRoutes } from './http/ping.routes';
+import { CheckDirectory } from './read/check-directory';
+import { heartbeatChecksProjection } from './read/heartbeat-checks.projection';
+import { heartbeatEventsProjection } from './read/heartbeat-events.projection';
+import { heartbeatRollupsProjection } from './read/heartbeat-rollups.projection';
+import { HeartbeatStats } from './read/heartbeat-stats';
+import { heartbeatTimersProjection } from './read/heartbeat-timers.projection';
+import { CreateHeartbeatCheckHandler, DeleteHeartbeatCheckHandler, UpdateHeartbeatCheckHandler } from './write/check.commands';
+import { CheckRegistry } from './write/check-registry';
+import { EventRetention } from './write/event-retention';
+import { HeartbeatBackground } from './write/heartbeat-background';
+import { HeartbeatWatchdog } from './write/heartbeat-watchdog';
+import { HeartbeatIncidentTriggers } from './write/incident-trigger';
+import { IncidentReactor } from './write/incident-reactor';
+import { PingIntake } from './write/ping-intake';
+import { PingRateLimiter } from './write/ping-rate-limiter';
+import { PingTokenClaims } from './write/ping-token-claims';
+import { ScheduleSync } from './write/schedule-sync';
+import { TimerLoader } from './write/timer-loader';
+
+@Module({
+  imports: [StatusPagesModule],
+  controllers: [ChecksController],
+  providers: [
+    CheckDirectory,
+    HeartbeatStats,
+    TimerLoader,
+    CheckRegistry,
+    PingIntake,
+    PingTokenClaims,
+    ScheduleSync,
+    CreateHeartbeatCheckHandler,
+    UpdateHeartbeatCheckHandler,
+    DeleteHeartbeatCheckHandler,
+    HeartbeatWatchdog,
+    EventRetention,
+    HeartbeatIncidentTriggers,
+    IncidentReactor,
+    HeartbeatBackground,
+    {
+      provide: PingRateLimiter,
+      useFactory: (config: VigilConfig) => new PingRateLimiter(config.pingRateBurst, config.pingRatePerSecond),
+      inject: [VIGIL_CONFIG],
+    },
+  ],
+  exports: [CheckDirectory, HeartbeatStats, HeartbeatIncidentTriggers, HeartbeatWatchdog, EventRetention],
+})
+export class HeartbeatsModule implements OnModuleInit {
+  constructor(
+    @Inject(PROJECTION_ENGINE) engine: ProjectionEngine,
+    links: ServiceLinks,
+    checks: CheckDirectory,
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly intake: PingIntake,
+    private readonly limiter: PingRateLimiter,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {
+    for (const projection of [heartbeatChecksProjection, heartbeatTimersProjection, heartbeatEventsProjection, heartbeatRollupsProjection]) {
+      engine.register(projection);
+    }
+    links.addChecksSource((accountId, serviceIds) => checks.checksOfServices(accountId, serviceIds));
+  }
+
+  /** The ping routes live on Fastify itself (see ping.routes.ts); the worker and the CLI have no HTTP. */
+  onModuleInit(): void {
+    const adapter = this.adapterHost.httpAdapter;
+    if (!adapter) return;
+    registerPingRoutes(adapter.getInstance() as FastifyInstance, this.intake, this.limiter, this.clock);
+  }
+}

@@ -1,0 +1,194 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import { Trim } from '../../../http/src/dto-helpers';
+import { SEVERITIES, Severity, TIME_UNITS, TimeUnit } from '../domain/heartbeat-check.decider';
+
+/** "" and null mean "no token given" (existing clients send `"pingToken": ""`). */
+const EmptyAsNull = () => Transform(({ value }) => (value === '' ? null : value));
+
+export class HeartbeatSettingsDto {
+  @ApiProperty({ example: 5, description: 'whole number of periodUnit; 30 s to 365 days' })
+  @IsInt()
+  @Min(1)
+  period!: number;
+
+  @ApiProperty({ enum: TIME_UNITS, example: 'minutes' })
+  @IsIn(TIME_UNITS)
+  periodUnit!: TimeUnit;
+
+  @ApiProperty({ example: 1, description: 'whole number of graceUnit; 0 to 365 days' })
+  @IsInt()
+  @Min(0)
+  grace!: number;
+
+  @ApiProperty({ enum: TIME_UNITS, example: 'minutes' })
+  @IsIn(TIME_UNITS)
+  graceUnit!: TimeUnit;
+
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'uuid', description: 'generated when absent, null or ""' })
+  @EmptyAsNull()
+  @IsOptional()
+  @IsUUID()
+  pingToken?: string | null;
+}
+
+export class TriggerIncidentDto {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  serviceId!: string;
+
+  @ApiProperty({ enum: SEVERITIES })
+  @IsIn(SEVERITIES)
+  severity!: Severity;
+
+  @ApiProperty({ maxLength: 255 })
+  @Trim()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
+  name!: string;
+
+  @ApiPropertyOptional({ maxLength: 10_000, default: '' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(10_000)
+  description?: string;
+
+  @ApiPropertyOptional({ default: false })
+  @IsOptional()
+  @IsBoolean()
+  notifySubscribers?: boolean;
+}
+
+export class CheckBodyDto {
+  @ApiProperty({ minLength: 1, maxLength: 255, example: 'Nightly backup' })
+  @Trim()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
+  name!: string;
+
+  @ApiPropertyOptional({ default: true })
+  @IsOptional()
+  @IsBoolean()
+  activated?: boolean;
+
+  @ApiPropertyOptional({ default: false })
+  @IsOptional()
+  @IsBoolean()
+  muted?: boolean;
+
+  @ApiPropertyOptional({ type: [String], default: [] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsString({ each: true })
+  @MaxLength(100, { each: true })
+  tags?: string[];
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  description?: string | null;
+
+  @ApiProperty({ type: HeartbeatSettingsDto })
+  @IsObject()
+  @ValidateNested()
+  @Type(() => HeartbeatSettingsDto)
+  heartbeat!: HeartbeatSettingsDto;
+
+  @ApiPropertyOptional({ type: TriggerIncidentDto, nullable: true })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => TriggerIncidentDto)
+  triggerIncident?: TriggerIncidentDto | null;
+
+  @ApiPropertyOptional({ type: Object, nullable: true, description: 'stored as sent' })
+  @IsOptional()
+  @IsObject()
+  alertSettings?: Record<string, unknown> | null;
+
+  @ApiPropertyOptional({ type: [Object], description: 'stored as sent' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  alertChannelSubscriptions?: unknown[];
+}
+
+export class HeartbeatViewDto extends HeartbeatSettingsDto {
+  @ApiProperty() declare pingToken: string;
+  @ApiProperty() pingUrl!: string;
+}
+
+export class CheckDto {
+  @ApiProperty() id!: string;
+  @ApiProperty({ enum: ['HEARTBEAT'] }) checkType!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty() activated!: boolean;
+  @ApiProperty() muted!: boolean;
+  @ApiProperty({ type: [String] }) tags!: string[];
+  @ApiProperty({ type: String, nullable: true }) description!: string | null;
+  @ApiProperty({ type: HeartbeatViewDto }) heartbeat!: HeartbeatViewDto;
+  @ApiProperty({ type: TriggerIncidentDto, nullable: true }) triggerIncident!: TriggerIncidentDto | null;
+  @ApiProperty({ type: Object, nullable: true }) alertSettings!: Record<string, unknown> | null;
+  @ApiProperty({ type: [Object] }) alertChannelSubscriptions!: unknown[];
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ format: 'date-time' }) updated_at!: string;
+}
+
+export class CheckPageDto {
+  @ApiProperty() length!: number;
+  @ApiProperty({ type: [CheckDto] }) entries!: CheckDto[];
+  @ApiProperty({ type: String, nullable: true }) nextId!: string | null;
+}
+
+export class HeartbeatEventDto {
+  @ApiProperty() id!: string;
+  @ApiProperty({ enum: ['EARLY', 'RECEIVED', 'GRACE', 'LATE', 'FAILING'] }) state!: string;
+  @ApiProperty({ format: 'date-time' }) timestamp!: string;
+  @ApiProperty({ type: String, nullable: true }) source!: string | null;
+  @ApiProperty({ type: String, nullable: true }) userAgent!: string | null;
+}
+
+export class SuccessRatioDto {
+  @ApiPropertyOptional({ description: 'fraction 0–1, 4 decimals; absent when the previous window has no events' }) previousPeriod?: number;
+  @ApiPropertyOptional({ description: 'fraction 0–1, 4 decimals; absent when the window has no events' }) currentPeriod?: number;
+}
+
+export class AvailabilityDto {
+  @ApiProperty({ type: SuccessRatioDto }) successRatio!: SuccessRatioDto;
+  @ApiProperty() totalEntitiesCurrentPeriod!: number;
+}
+
+export class HeartbeatStatsDto {
+  @ApiProperty({ type: AvailabilityDto }) last24Hours!: AvailabilityDto;
+  @ApiProperty({ type: AvailabilityDto }) last7Days!: AvailabilityDto;
+}
+
+export class HeartbeatEventsDto {
+  @ApiProperty({ type: [HeartbeatEventDto] }) events!: HeartbeatEventDto[];
+  @ApiProperty({ type: HeartbeatStatsDto }) stats!: HeartbeatStatsDto;
+}
+
+export class HeartbeatEventDetailDto {
+  @ApiProperty({ type: HeartbeatEventDto }) event!: HeartbeatEventDto;
+  @ApiProperty({ type: HeartbeatStatsDto }) stats!: HeartbeatStatsDto;
+}

@@ -1,0 +1,166 @@
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { FastifyReply } from 'fastify';
+import { CLOCK, Clock } from '../../../core/src/clock';
+import { NotFoundError } from '../../../core/src/errors';
+import { Account, AccountContext } from '../../../http/src/account-context';
+import { parseIfMatch, setEtag } from '../../../http/src/etag';
+import { CURSOR_CODEC, CursorCodec, parseLimit } from '../../../http/src/pagination';
+import { actorOf, requireId } from '../../../http/src/params';
+import { CheckDirectory, CheckView } from '../read/check-directory';
+import { HeartbeatStats } from '../read/heartbeat-stats';
+import { parseWindow } from '../read/heartbeat-window';
+import { CheckInput, CreateHeartbeatCheckCommand, DeleteHeartbeatCheckCommand, UpdateHeartbeatCheckCommand } from '../write/check.commands';
+import { AvailabilityDto, CheckBodyDto, CheckDto, CheckPageDto, HeartbeatEventDetailDto, HeartbeatEventsDto } from './check.dto';
+
+function toInput(body: CheckBodyDto): CheckInput {
+  const trigger = body.triggerIncident;
+  return {
+    name: body.name,
+    activated: body.activated ?? true,
+    muted: body.muted ?? false,
+    tags: body.tags ?? [],
+    description: body.description ?? null,
+    heartbeat: {
+      period: body.heartbeat.period,
+      periodUnit: body.heartbeat.periodUnit,
+      grace: body.heartbeat.grace,
+      graceUnit: body.heartbeat.graceUnit,
+      pingToken: body.heartbeat.pingToken?.toLowerCase() ?? null,
+    },
+    triggerIncident: trigger
+      ? {
+          serviceId: trigger.serviceId.toLowerCase(),
+          severity: trigger.severity,
+          name: trigger.name,
+          description: trigger.description ?? '',
+          notifySubscribers: trigger.notifySubscribers ?? false,
+        }
+      : null,
+    alertSettings: body.alertSettings ?? null,
+    alertChannelSubscriptions: body.alertChannelSubscriptions ?? [],
+  };
+}
+
+const StartTimeQuery = () => ApiQuery({ name: 'startTime', required: false, description: 'ISO 8601; default endTime − 24 h' });
+const EndTimeQuery = () => ApiQuery({ name: 'endTime', required: false, description: 'ISO 8601; default now' });
+
+@ApiTags('heartbeat checks')
+@ApiBearerAuth()
+@Controller('v1/checks')
+export class ChecksController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly checks: CheckDirectory,
+    private readonly stats: HeartbeatStats,
+    @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  @Post('heartbeat')
+  @HttpCode(201)
+  @ApiCreatedResponse({ type: CheckDto })
+  async create(@Account() account: AccountContext, @Body() body: CheckBodyDto, @Res({ passthrough: true }) reply: FastifyReply) {
+    const id = await this.commands.execute<CreateHeartbeatCheckCommand, string>(
+      new CreateHeartbeatCheckCommand(account.accountId, toInput(body), actorOf(account)),
+    );
+    return this.read(account, id, reply);
+  }
+
+  @Put('heartbeat/:checkId')
+  @ApiOkResponse({ type: CheckDto })
+  async update(
+    @Account() account: AccountContext,
+    @Param('checkId') checkId: string,
+    @Body() body: CheckBodyDto,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const id = requireId(checkId, 'Check');
+    await this.commands.execute(new UpdateHeartbeatCheckCommand(account.accountId, id, toInput(body), actorOf(account), parseIfMatch(ifMatch)));
+    return this.read(account, id, reply);
+  }
+
+  @Get()
+  @ApiOkResponse({ type: CheckPageDto })
+  @ApiQuery({ name: 'limit', required: false, type: Number })
+  @ApiQuery({ name: 'nextId', required: false, type: String })
+  async list(@Account() account: AccountContext, @Query('limit') limit?: string, @Query('nextId') nextId?: string) {
+    const scope = `heartbeat-checks:${account.accountId}`;
+    const size = parseLimit(limit);
+    const rows = await this.checks.list(account.accountId, size, this.cursors.decode(scope, nextId));
+    return this.cursors.page(scope, rows, size, (c: CheckView) => ({ value: c.created_at, id: c.id }));
+  }
+
+  @Get(':checkId')
+  @ApiOkResponse({ type: CheckDto })
+  async get(@Account() account: AccountContext, @Param('checkId') checkId: string, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.read(account, requireId(checkId, 'Check'), reply);
+  }
+
+  @Delete(':checkId')
+  @HttpCode(204)
+  @ApiNoContentResponse()
+  async remove(@Account() account: AccountContext, @Param('checkId') checkId: string, @Headers('if-match') ifMatch: string | undefined) {
+    const id = requireId(checkId, 'Check');
+    await this.commands.execute(new DeleteHeartbeatCheckCommand(account.accountId, id, actorOf(account), parseIfMatch(ifMatch)));
+  }
+
+  /** Endpoint 9: `[{events, stats}]`, events newest first within the window. */
+  @Get('heartbeats/:checkId/events')
+  @ApiOkResponse({ type: [HeartbeatEventsDto] })
+  @StartTimeQuery()
+  @EndTimeQuery()
+  @ApiQuery({ name: 'limit', required: false, type: Number, description: '1–10, default 10' })
+  async events(
+    @Account() account: AccountContext,
+    @Param('checkId') checkId: string,
+    @Query('startTime') startTime?: unknown,
+    @Query('endTime') endTime?: unknown,
+    @Query('limit') limit?: unknown,
+  ) {
+    const id = await this.ownedCheck(account, checkId);
+    const size = parseLimit(limit, { fallback: 10, max: 10 });
+    const window = parseWindow(startTime, endTime, this.clock.now());
+    const [events, stats] = await Promise.all([this.stats.events(id, window, size), this.stats.stats(id)]);
+    return [{ events, stats }];
+  }
+
+  @Get('heartbeats/:checkId/events/:eventId')
+  @ApiOkResponse({ type: HeartbeatEventDetailDto })
+  async event(@Account() account: AccountContext, @Param('checkId') checkId: string, @Param('eventId') eventId: string) {
+    const id = await this.ownedCheck(account, checkId);
+    const event = await this.stats.event(id, requireId(eventId, 'Event'));
+    if (!event) throw new NotFoundError('Event not found');
+    return { event, stats: await this.stats.stats(id) };
+  }
+
+  /** Endpoint 10. */
+  @Get('heartbeats/:checkId/availability')
+  @ApiOkResponse({ type: AvailabilityDto })
+  @StartTimeQuery()
+  @EndTimeQuery()
+  async availability(
+    @Account() account: AccountContext,
+    @Param('checkId') checkId: string,
+    @Query('startTime') startTime?: unknown,
+    @Query('endTime') endTime?: unknown,
+  ) {
+    const id = await this.ownedCheck(account, checkId);
+    return this.stats.availability(id, parseWindow(startTime, endTime, this.clock.now()));
+  }
+
+  private async ownedCheck(account: AccountContext, checkId: string): Promise<string> {
+    const id = requireId(checkId, 'Check');
+    if (!(await this.checks.owns(account.accountId, id))) throw new NotFoundError('Check not found');
+    return id;
+  }
+
+  private async read(account: AccountContext, id: string, reply: FastifyReply): Promise<CheckView> {
+    const found = await this.checks.get(account.accountId, id);
+    if (!found) throw new NotFoundError('Check not found');
+    setEtag(reply, found.revision);
+    return found.check;
+  }
+}

@@ -1,0 +1,45 @@
+import { Projection } from '../../../core/src/projection';
+import { HeartbeatEvent, HeartbeatState } from '../domain/heartbeat-timer';
+import { eventDocId } from './heartbeat-keys';
+
+export interface HeartbeatEventDoc {
+  id: string;
+  eventId: string;
+  checkId: string;
+  state: HeartbeatState;
+  timestamp: string;
+  source: string | null;
+  userAgent: string | null;
+  [field: string]: unknown;
+}
+
+function toDoc(event: HeartbeatEvent): HeartbeatEventDoc | null {
+  switch (event.type) {
+    case 'HeartbeatPingReceived': {
+      const d = event.data;
+      const at = Date.parse(d.at);
+      return { id: eventDocId(d.checkId, false, at, d.eventId), eventId: d.eventId, checkId: d.checkId, state: d.state, timestamp: d.at, source: d.source, userAgent: d.userAgent };
+    }
+    case 'HeartbeatFailed': {
+      const d = event.data;
+      const at = Date.parse(d.deadline);
+      return { id: eventDocId(d.checkId, true, at, d.eventId), eventId: d.eventId, checkId: d.checkId, state: 'FAILING', timestamp: d.deadline, source: 'watchdog', userAgent: null };
+    }
+    default:
+      return null;
+  }
+}
+
+/** Raw pings and failures, one document each, until retention removes them. */
+export const heartbeatEventsProjection: Projection<HeartbeatEventDoc> = {
+  name: 'heartbeat_events',
+  version: 1,
+  handles: ['HeartbeatPingReceived', 'HeartbeatFailed'],
+  indexes: [],
+  ids: (event) => {
+    const doc = toDoc(event as unknown as HeartbeatEvent);
+    return doc ? [doc.id] : [];
+  },
+  // An event document never changes once written.
+  evolve: (doc, event) => doc ?? toDoc(event as unknown as HeartbeatEvent),
+};

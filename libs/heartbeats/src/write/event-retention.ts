@@ -1,0 +1,63 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, Clock } from '../../../core/src/clock';
+import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
+import { ProjectionEngine } from '../../../read-store/src/projection-engine';
+import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
+import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
+import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
+import { heartbeatStream } from '../domain/heartbeat-timer';
+import { DAY_MS, eventKeyAt } from '../read/heartbeat-keys';
+import { TimerDoc } from '../read/heartbeat-timers.projection';
+
+const PAGE = 500;
+/** Event documents are written once; a tombstone this high can never be overtaken by a replay. */
+const TOMBSTONE_REVISION = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * Raw heartbeat events older than `eventRetentionDays` leave the event store (pruneStream) and the
+ * events read model; hourly and daily rollups stay for good.
+ */
+@Injectable()
+export class EventRetention {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly store: ReadStore,
+    @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(VIGIL_CONFIG) private readonly config: VigilConfig,
+  ) {}
+
+  /** Returns how many event documents were removed. */
+  async runOnce(): Promise<number> {
+    const cutoff = this.clock.now().getTime() - this.config.eventRetentionDays * DAY_MS;
+    const timers = this.engine.collection('heartbeat_timers');
+    let removed = 0;
+    let after: string | undefined;
+    for (;;) {
+      const page = await this.store.find<TimerDoc>(timers, { sort: { field: 'id', direction: 'asc' }, limit: PAGE, after: after ? { value: after, id: after } : undefined });
+      if (page.length === 0) return removed;
+      for (const timer of page) removed += await this.pruneCheck(timer.id, cutoff);
+      after = page[page.length - 1].id;
+    }
+  }
+
+  private async pruneCheck(checkId: string, cutoff: number): Promise<number> {
+    await this.events.pruneStream?.(heartbeatStream(checkId), new Date(cutoff));
+    const collection = this.engine.collection('heartbeat_events');
+    let removed = 0;
+    for (const failing of [false, true]) {
+      for (;;) {
+        const old = await this.store.find<{ id: string; [k: string]: unknown }>(collection, {
+          filters: [
+            { field: 'id', op: 'gte', value: eventKeyAt(checkId, failing, 0) },
+            { field: 'id', op: 'lt', value: eventKeyAt(checkId, failing, cutoff) },
+          ],
+          limit: PAGE,
+        });
+        for (const doc of old) if (await this.store.delete(collection, doc.id, TOMBSTONE_REVISION)) removed += 1;
+        if (old.length < PAGE) break;
+      }
+    }
+    return removed;
+  }
+}
