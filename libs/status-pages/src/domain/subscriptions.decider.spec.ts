@@ -1,0 +1,94 @@
+import { NotFoundError } from '../../../core/src/errors';
+import { specFor } from '../../../testing/src/given-when-then';
+import { SubscriptionData, subscriptionsDecider, SubscriptionsEvent, subscriptionsStream } from './subscriptions.decider';
+
+const PAGE = '01900000-0000-7000-8000-0000000000a1';
+const ACCOUNT = '01900000-0000-7000-8000-000000000001';
+const OTHER = '01900000-0000-7000-8000-000000000002';
+const sub = (n: number, address: string, status: SubscriptionData['status'] = 'PENDING'): SubscriptionData => ({
+  id: `01900000-0000-7000-8000-0000000005${String(n).padStart(2, '0')}`,
+  type: 'EMAIL',
+  address,
+  status,
+});
+const added = (...subscriptions: SubscriptionData[]): SubscriptionsEvent => ({
+  type: 'StatusPageSubscriptionsAdded',
+  data: { statusPageId: PAGE, accountId: ACCOUNT, subscriptions },
+});
+const spec = specFor(subscriptionsDecider);
+
+describe('subscriptions decider', () => {
+  it('keeps subscribers in a stream of their own, beside the page', () => {
+    expect(subscriptionsStream(PAGE)).toBe(`statuspage-subscriptions-${PAGE}`);
+  });
+
+  describe('AddSubscriptions', () => {
+    it('given nothing, then the candidates are added', () => {
+      const candidates = [sub(1, 'a@example.com'), sub(2, 'b@example.com', 'VERIFIED')];
+      spec.given([]).when({ type: 'AddSubscriptions', statusPageId: PAGE, accountId: ACCOUNT, candidates }).then([added(...candidates)]);
+    });
+
+    it('given subscribers, then addresses already there (in any case) and repeats in the batch are left out', () => {
+      spec
+        .given([added(sub(1, 'a@example.com'))])
+        .when({
+          type: 'AddSubscriptions',
+          statusPageId: PAGE,
+          accountId: ACCOUNT,
+          candidates: [sub(2, 'A@Example.com'), sub(3, 'c@example.com'), sub(4, 'C@example.COM')],
+        })
+        .then([added(sub(3, 'c@example.com'))]);
+    });
+
+    it('given only duplicates, then nothing', () => {
+      spec.given([added(sub(1, 'a@example.com'))]).when({ type: 'AddSubscriptions', statusPageId: PAGE, accountId: ACCOUNT, candidates: [sub(2, 'a@example.com')] }).then([]);
+    });
+
+    it('given a removed subscriber, then the address may subscribe again', () => {
+      spec
+        .given([added(sub(1, 'a@example.com')), { type: 'StatusPageSubscriptionRemoved', data: { statusPageId: PAGE, id: sub(1, '').id } }])
+        .when({ type: 'AddSubscriptions', statusPageId: PAGE, accountId: ACCOUNT, candidates: [sub(2, 'a@example.com')] })
+        .then([added(sub(2, 'a@example.com'))]);
+    });
+
+    it('given a closed list (page deleted), then not found', () => {
+      spec
+        .given([{ type: 'StatusPageSubscriptionsClosed', data: { statusPageId: PAGE, ids: [] } }])
+        .when({ type: 'AddSubscriptions', statusPageId: PAGE, accountId: ACCOUNT, candidates: [sub(1, 'a@example.com')] })
+        .thenThrows(NotFoundError);
+    });
+  });
+
+  describe('RemoveSubscription', () => {
+    it('given the subscription, then removed', () => {
+      spec
+        .given([added(sub(1, 'a@example.com'))])
+        .when({ type: 'RemoveSubscription', statusPageId: PAGE, accountId: ACCOUNT, id: sub(1, '').id })
+        .then([{ type: 'StatusPageSubscriptionRemoved', data: { statusPageId: PAGE, id: sub(1, '').id } }]);
+    });
+
+    it('given no such subscription, an already removed one, or another account, then not found', () => {
+      const removed: SubscriptionsEvent = { type: 'StatusPageSubscriptionRemoved', data: { statusPageId: PAGE, id: sub(1, '').id } };
+      spec.given([]).when({ type: 'RemoveSubscription', statusPageId: PAGE, accountId: ACCOUNT, id: sub(1, '').id }).thenThrows(NotFoundError);
+      spec.given([added(sub(1, 'a@example.com')), removed]).when({ type: 'RemoveSubscription', statusPageId: PAGE, accountId: ACCOUNT, id: sub(1, '').id }).thenThrows(NotFoundError);
+      spec.given([added(sub(1, 'a@example.com'))]).when({ type: 'RemoveSubscription', statusPageId: PAGE, accountId: OTHER, id: sub(1, '').id }).thenThrows(NotFoundError);
+    });
+  });
+
+  describe('CloseSubscriptions', () => {
+    it('given subscribers, then closed naming every remaining one', () => {
+      spec
+        .given([added(sub(1, 'a@example.com'), sub(2, 'b@example.com')), { type: 'StatusPageSubscriptionRemoved', data: { statusPageId: PAGE, id: sub(1, '').id } }])
+        .when({ type: 'CloseSubscriptions', statusPageId: PAGE })
+        .then([{ type: 'StatusPageSubscriptionsClosed', data: { statusPageId: PAGE, ids: [sub(2, '').id] } }]);
+    });
+
+    it('given a page that never had subscribers, then closed with none', () => {
+      spec.given([]).when({ type: 'CloseSubscriptions', statusPageId: PAGE }).then([{ type: 'StatusPageSubscriptionsClosed', data: { statusPageId: PAGE, ids: [] } }]);
+    });
+
+    it('given a closed list, then nothing', () => {
+      spec.given([{ type: 'StatusPageSubscriptionsClosed', data: { statusPageId: PAGE, ids: [] } }]).when({ type: 'CloseSubscriptions', statusPageId: PAGE }).then([]);
+    });
+  });
+});

@@ -1,0 +1,243 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  Allow,
+  IsArray,
+  IsDefined,
+  IsIn,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  MaxLength,
+  ValidateBy,
+  ValidateNested,
+} from 'class-validator';
+import { Trim } from '../../../http/src/dto-helpers';
+import { DEFAULT_THEME_COLORS, DEFAULT_THEMES, DefaultTheme, HEX_COLOR, ThemeColorKey } from '../domain/theme';
+import { ServiceDto } from './service.dto';
+
+/** Lowercase letters, digits and hyphens, 3 to 63 of them. */
+export const SLUG = /^[a-z0-9-]{3,63}$/;
+/** A host name with at least two labels, each 1–63 letters, digits or inner hyphens; 253 characters at most. */
+export const HOST_NAME = /^(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+export const MAX_CARDS = 50;
+export const MAX_SERVICES_PER_CARD = 50;
+
+/** Optional text: trimmed; empty (what some clients send for "unset") is null. */
+const OptionalText = () =>
+  Transform(({ value }) => {
+    if (typeof value !== 'string') return value;
+    const trimmed = value.trim();
+    return trimmed === '' ? null : trimmed;
+  });
+
+/** At most `max` entries; says nothing of non-arrays, which IsArray reports. */
+const MaxEntries = (max: number) =>
+  ValidateBy({
+    name: 'maxEntries',
+    constraints: [max],
+    validator: { validate: (value) => !Array.isArray(value) || value.length <= max, defaultMessage: () => `$property must have at most ${max} entries` },
+  });
+
+/** No service named twice in one card (a duplicate is a client mistake, not something to fold away). */
+const DistinctServiceIds = () =>
+  ValidateBy({
+    name: 'distinctServiceIds',
+    validator: {
+      validate(value) {
+        if (!Array.isArray(value)) return true;
+        const ids = value.map((ref) => (ref && typeof ref === 'object' ? (ref as { id?: unknown }).id : undefined)).filter((id) => typeof id === 'string');
+        return new Set(ids).size === ids.length;
+      },
+      defaultMessage: () => '$property must not name a service twice',
+    },
+  });
+
+const WEB_URL = { protocols: ['http', 'https'], require_protocol: true, require_tld: false, require_valid_protocol: true };
+const colorMessage = { message: '$property must be a colour #RGB or #RRGGBB' };
+
+export class ServiceRefDto {
+  @ApiProperty({ description: 'Id of a service of the account' })
+  @IsString()
+  @IsNotEmpty()
+  id!: string;
+}
+
+export class CardBodyDto {
+  /** Names an existing card of the page to keep its id (and created_at); anything else is ignored. */
+  @ApiPropertyOptional({ description: 'Id of an existing card of this page, to keep it; ignored otherwise' })
+  @Allow()
+  id?: unknown;
+
+  @ApiProperty({ minLength: 1, maxLength: 255, example: 'Core' })
+  @Trim()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
+  name!: string;
+
+  @ApiProperty({ type: [ServiceRefDto], maxItems: MAX_SERVICES_PER_CARD })
+  @IsArray()
+  @MaxEntries(MAX_SERVICES_PER_CARD)
+  @DistinctServiceIds()
+  @ValidateNested({ each: true })
+  @Type(() => ServiceRefDto)
+  services!: ServiceRefDto[];
+}
+
+export class ThemeColorSetDto {
+  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.bodyBackgroundColor }) @Matches(HEX_COLOR, colorMessage) bodyBackgroundColor!: string;
+  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.headerBackgroundColor }) @Matches(HEX_COLOR, colorMessage) headerBackgroundColor!: string;
+  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.headerFontColor }) @Matches(HEX_COLOR, colorMessage) headerFontColor!: string;
+  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.titleFontColor }) @Matches(HEX_COLOR, colorMessage) titleFontColor!: string;
+  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.bodyFontColor }) @Matches(HEX_COLOR, colorMessage) bodyFontColor!: string;
+  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.bodyFontColorMuted }) @Matches(HEX_COLOR, colorMessage) bodyFontColorMuted!: string;
+  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.navigationFontColor }) @Matches(HEX_COLOR, colorMessage) navigationFontColor!: string;
+  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.linkFontColor }) @Matches(HEX_COLOR, colorMessage) linkFontColor!: string;
+  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.cardBackgroundColor }) @Matches(HEX_COLOR, colorMessage) cardBackgroundColor!: string;
+  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.borderColor }) @Matches(HEX_COLOR, colorMessage) borderColor!: string;
+  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.primaryButtonBackgroundColor }) @Matches(HEX_COLOR, colorMessage) primaryButtonBackgroundColor!: string;
+  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.primaryButtonFontColor }) @Matches(HEX_COLOR, colorMessage) primaryButtonFontColor!: string;
+}
+
+export class ThemeColorsDto {
+  @ApiProperty({ type: ThemeColorSetDto })
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ThemeColorSetDto)
+  light!: ThemeColorSetDto;
+
+  @ApiProperty({ type: ThemeColorSetDto })
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ThemeColorSetDto)
+  dark!: ThemeColorSetDto;
+}
+
+export class StatusPageBodyDto {
+  @ApiProperty({ minLength: 1, maxLength: 255, example: 'Acme status' })
+  @Trim()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
+  name!: string;
+
+  @ApiProperty({ pattern: SLUG.source, example: 'acme', description: 'Unique across all accounts' })
+  @IsString()
+  @Matches(SLUG, { message: 'url must be 3 to 63 lowercase letters, digits or hyphens' })
+  url!: string;
+
+  @ApiProperty({ type: [CardBodyDto], maxItems: MAX_CARDS })
+  @IsArray()
+  @MaxEntries(MAX_CARDS)
+  @ValidateNested({ each: true })
+  @Type(() => CardBodyDto)
+  cards!: CardBodyDto[];
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
+  @OptionalText()
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  description?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'status.acme.com', description: 'Unique across all accounts' })
+  @OptionalText()
+  @IsOptional()
+  @IsString()
+  @Matches(HOST_NAME, { message: 'customDomain must be a host name such as status.example.com' })
+  customDomain?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'uri' })
+  @OptionalText()
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  @IsUrl(WEB_URL, { message: 'logo must be an http or https URL' })
+  logo?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'uri' })
+  @OptionalText()
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  @IsUrl(WEB_URL, { message: 'logoDark must be an http or https URL' })
+  logoDark?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'uri' })
+  @OptionalText()
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  @IsUrl(WEB_URL, { message: 'favicon must be an http or https URL' })
+  favicon?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'uri' })
+  @OptionalText()
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  @IsUrl(WEB_URL, { message: 'redirectTo must be an http or https URL' })
+  redirectTo?: string | null;
+
+  @ApiPropertyOptional({ enum: DEFAULT_THEMES, default: 'AUTO' })
+  @IsOptional()
+  @IsIn(DEFAULT_THEMES as unknown as string[], { message: 'defaultTheme must be one of AUTO, LIGHT, DARK' })
+  defaultTheme?: DefaultTheme | null;
+
+  @ApiPropertyOptional({ type: ThemeColorsDto, nullable: true, description: "Unset: Vigil's default palette" })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ThemeColorsDto)
+  themeColors?: ThemeColorsDto | null;
+}
+
+// ---- responses ----
+
+export class ThemeColorsResponseDto {
+  @ApiProperty({ type: ThemeColorSetDto, example: DEFAULT_THEME_COLORS.light }) light!: Record<ThemeColorKey, string>;
+  @ApiProperty({ type: ThemeColorSetDto, example: DEFAULT_THEME_COLORS.dark }) dark!: Record<ThemeColorKey, string>;
+}
+
+export class CardDto {
+  @ApiProperty() id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ type: [ServiceDto] }) services!: ServiceDto[];
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ format: 'date-time' }) updated_at!: string;
+}
+
+export class StatusPageDto {
+  @ApiProperty() id!: string;
+  @ApiProperty() accountId!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty() url!: string;
+  @ApiProperty({ type: String, nullable: true }) customDomain!: string | null;
+  @ApiProperty({ type: String, nullable: true }) logo!: string | null;
+  @ApiProperty({ type: String, nullable: true }) favicon!: string | null;
+  @ApiProperty({ type: String, nullable: true }) redirectTo!: string | null;
+  @ApiProperty({ enum: DEFAULT_THEMES }) defaultTheme!: DefaultTheme;
+  @ApiProperty({ type: ThemeColorsResponseDto }) themeColors!: ThemeColorsResponseDto;
+  @ApiProperty({ type: [CardDto] }) cards!: CardDto[];
+  @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'Open incidents, and those resolved in the last 7 days, touching a service on the cards; newest first; full Incident shape' })
+  incidents!: object[];
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ format: 'date-time' }) updated_at!: string;
+}
+
+export class StatusPageDetailDto extends StatusPageDto {
+  @ApiProperty({ type: String, nullable: true }) description!: string | null;
+  @ApiProperty({ type: String, nullable: true }) logoDark!: string | null;
+}
+
+export class StatusPagePageDto {
+  @ApiProperty() length!: number;
+  @ApiProperty({ type: [StatusPageDto] }) entries!: StatusPageDto[];
+  @ApiProperty({ type: String, nullable: true }) nextId!: string | null;
+}

@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+
+/**
+ * An incident as every response shows it (the full Incident shape of api.md). Pages need only its id,
+ * its created_at (for the order) and its services' ids (to know which pages it touches); the rest
+ * is passed through untouched.
+ */
+export interface PageIncident {
+  id: string;
+  created_at: string;
+  services: { id: string }[];
+  [field: string]: unknown;
+}
+
+/**
+ * Incidents of the account touching any of `serviceIds` that are open, or were resolved at or after
+ * `since`, in the full Incident shape.
+ */
+export type PageIncidentsSource = (accountId: string, serviceIds: string[], since: Date) => Promise<PageIncident[]>;
+
+/** Where the incidents context plugs in its query, so this context never imports its internals. */
+@Injectable()
+export class PageIncidents {
+  private readonly sources: PageIncidentsSource[] = [];
+
+  register(source: PageIncidentsSource): void {
+    this.sources.push(source);
+  }
+
+  /** Until a source registers, pages have no incidents. */
+  async touching(accountId: string, serviceIds: string[], since: Date): Promise<PageIncident[]> {
+    if (serviceIds.length === 0 || this.sources.length === 0) return [];
+    const seen = new Set<string>();
+    const out: PageIncident[] = [];
+    for (const source of this.sources) {
+      for (const incident of await source(accountId, serviceIds, since)) {
+        if (seen.has(incident.id)) continue;
+        seen.add(incident.id);
+        out.push(incident);
+      }
+    }
+    return out;
+  }
+}
+
+/** How long a resolved incident stays on its pages. */
+export const RESOLVED_INCIDENT_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Newest first: created_at descending, then id descending, like every list. */
+export function newestFirst(a: PageIncident, b: PageIncident): number {
+  if (a.created_at !== b.created_at) return a.created_at < b.created_at ? 1 : -1;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
+/** The incidents that touch a page with these services, newest first. */
+export function incidentsOfPage(incidents: PageIncident[], pageServiceIds: string[]): PageIncident[] {
+  const own = new Set(pageServiceIds);
+  return incidents.filter((incident) => incident.services.some((service) => own.has(service.id))).sort(newestFirst);
+}

@@ -1,0 +1,150 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, Clock } from '../../../core/src/clock';
+import { ProjectionEngine } from '../../../read-store/src/projection-engine';
+import { FindQuery, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
+import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
+import { DefaultTheme, themeColorsOrDefault, ThemeColors } from '../domain/theme';
+import { incidentsOfPage, PageIncident, PageIncidents, RESOLVED_INCIDENT_WINDOW_MS } from './page-incidents';
+import { ServiceDirectory, ServiceView } from './service-directory';
+import { StatusPageDoc } from './status-pages.projection';
+
+export interface CardView {
+  id: string;
+  name: string;
+  services: ServiceView[];
+  created_at: string;
+  updated_at: string;
+}
+
+/** A page as endpoint 8 lists it: exactly the fields of api.md. */
+export interface StatusPageView {
+  id: string;
+  accountId: string;
+  name: string;
+  url: string;
+  customDomain: string | null;
+  logo: string | null;
+  favicon: string | null;
+  redirectTo: string | null;
+  defaultTheme: DefaultTheme;
+  themeColors: ThemeColors;
+  cards: CardView[];
+  incidents: PageIncident[];
+  created_at: string;
+  updated_at: string;
+}
+
+/** A single page (create, get, update): the list entry plus the two fields only the contract adds. */
+export type StatusPageDetailView = StatusPageView & { description: string | null; logoDark: string | null };
+
+/** The status pages read model, for this context's queries and for other contexts (incidents). */
+@Injectable()
+export class StatusPageDirectory {
+  constructor(
+    @Inject(READ_STORE) private readonly store: ReadStore,
+    @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly services: ServiceDirectory,
+    private readonly incidents: PageIncidents,
+  ) {}
+
+  async getDoc(accountId: string, id: string): Promise<{ doc: StatusPageDoc; revision: bigint } | null> {
+    const stored = await this.store.get<StatusPageDoc>(this.collection(), id);
+    if (!stored || stored.doc.accountId !== accountId) return null;
+    return stored;
+  }
+
+  async get(accountId: string, id: string): Promise<{ page: StatusPageDetailView; revision: bigint } | null> {
+    const stored = await this.getDoc(accountId, id);
+    if (!stored) return null;
+    const [entry] = await this.present(accountId, [stored.doc]);
+    const { doc } = stored;
+    const page: StatusPageDetailView = {
+      id: entry.id,
+      accountId: entry.accountId,
+      name: entry.name,
+      description: doc.description,
+      url: entry.url,
+      customDomain: entry.customDomain,
+      logo: entry.logo,
+      logoDark: doc.logoDark,
+      favicon: entry.favicon,
+      redirectTo: entry.redirectTo,
+      defaultTheme: entry.defaultTheme,
+      themeColors: entry.themeColors,
+      cards: entry.cards,
+      incidents: entry.incidents,
+      created_at: entry.created_at,
+      updated_at: entry.updated_at,
+    };
+    return { page, revision: stored.revision };
+  }
+
+  /** One page of the account's documents, newest first, one more than `limit` so the caller knows whether more follow. */
+  listDocs(accountId: string, limit: number, after: FindQuery['after']): Promise<StatusPageDoc[]> {
+    return this.store.find<StatusPageDoc>(this.collection(), {
+      filters: [{ field: 'accountId', op: 'eq', value: accountId }],
+      sort: { field: 'created_at', direction: 'desc' },
+      limit: limit + 1,
+      after,
+    });
+  }
+
+  /**
+   * Builds the entries from three batched reads whatever the number of pages and cards: the pages,
+   * every service they name (with their checks), and every incident touching any of those services.
+   */
+  async present(accountId: string, docs: StatusPageDoc[]): Promise<StatusPageView[]> {
+    const serviceIds = [...new Set(docs.flatMap((doc) => doc.serviceIds))];
+    const since = new Date(this.clock.now().getTime() - RESOLVED_INCIDENT_WINDOW_MS);
+    const [services, incidents] = await Promise.all([
+      this.services.getMany(accountId, serviceIds),
+      this.incidents.touching(accountId, serviceIds, since),
+    ]);
+    return docs.map((doc) => ({
+      id: doc.id,
+      accountId: doc.accountId,
+      name: doc.name,
+      url: doc.url,
+      customDomain: doc.customDomain,
+      logo: doc.logo,
+      favicon: doc.favicon,
+      redirectTo: doc.redirectTo,
+      defaultTheme: doc.defaultTheme,
+      themeColors: themeColorsOrDefault(doc.themeColors),
+      cards: doc.cards.map((card) => ({
+        id: card.id,
+        name: card.name,
+        // A service deleted while a write that named it was in flight is left out rather than shown half.
+        services: card.serviceIds.flatMap((id) => services.get(id) ?? []),
+        created_at: card.created_at,
+        updated_at: card.updated_at,
+      })),
+      incidents: incidentsOfPage(incidents, doc.serviceIds),
+      created_at: doc.created_at,
+      updated_at: doc.updated_at,
+    }));
+  }
+
+  /** The services on a page's cards (each once, in card order), or null when the account has no such page. */
+  async serviceIdsOf(accountId: string, statusPageId: string): Promise<string[] | null> {
+    const stored = await this.getDoc(accountId, statusPageId);
+    return stored ? [...stored.doc.serviceIds] : null;
+  }
+
+  /** Name of a page of the account whose cards show the service, or null. */
+  async pageUsingService(accountId: string, serviceId: string): Promise<string | null> {
+    const [doc] = await this.store.find<StatusPageDoc>(this.collection(), {
+      filters: [
+        { field: 'accountId', op: 'eq', value: accountId },
+        { field: 'serviceIds', op: 'contains', value: serviceId },
+      ],
+      limit: 1,
+    });
+    return doc ? doc.name : null;
+  }
+
+  private collection(): string {
+    return this.engine.collection('status_pages');
+  }
+}

@@ -1,0 +1,64 @@
+import { RecordedEvent } from '../../../core/src/event';
+import { Projection } from '../../../core/src/projection';
+import { SubscriptionStatus, SubscriptionsEvent } from '../domain/subscriptions.decider';
+
+export interface SubscriptionDoc {
+  id: string;
+  statusPageId: string;
+  accountId: string;
+  type: 'EMAIL';
+  address: string;
+  status: SubscriptionStatus;
+  created_at: string;
+  updated_at: string;
+  [field: string]: unknown;
+}
+
+function touched(event: RecordedEvent): string[] {
+  const e = event as unknown as SubscriptionsEvent;
+  switch (e.type) {
+    case 'StatusPageSubscriptionsAdded':
+      return e.data.subscriptions.map((s) => s.id);
+    case 'StatusPageSubscriptionRemoved':
+      return [e.data.id];
+    case 'StatusPageSubscriptionsClosed':
+      return e.data.ids;
+    default:
+      return [];
+  }
+}
+
+/** One document per subscription, all from their page's subscriptions stream. */
+export const subscriptionsProjection: Projection<SubscriptionDoc> = {
+  name: 'status_page_subscriptions',
+  version: 1,
+  handles: ['StatusPageSubscriptionsAdded', 'StatusPageSubscriptionRemoved', 'StatusPageSubscriptionsClosed'],
+  indexes: [{ field: 'statusPageId' }, { field: 'created_at' }],
+  sortField: 'created_at',
+  ids: touched,
+  evolve(doc, event, id) {
+    const e = event as unknown as SubscriptionsEvent;
+    const at = event.metadata.occurredAt;
+    switch (e.type) {
+      case 'StatusPageSubscriptionsAdded': {
+        const s = e.data.subscriptions.find((candidate) => candidate.id === id);
+        if (!s) return doc;
+        return {
+          id: s.id,
+          statusPageId: e.data.statusPageId,
+          accountId: e.data.accountId,
+          type: s.type,
+          address: s.address,
+          status: s.status,
+          created_at: at,
+          updated_at: at,
+        };
+      }
+      case 'StatusPageSubscriptionRemoved':
+      case 'StatusPageSubscriptionsClosed':
+        return null;
+      default:
+        return doc;
+    }
+  },
+};

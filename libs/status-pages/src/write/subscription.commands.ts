@@ -1,0 +1,83 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { isEmail } from 'class-validator';
+import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
+import { Actor, CommandRunner } from '../../../event-store/src/command-runner';
+import { COMMAND_RUNNER } from '../../../platform/src/tokens';
+import { requireOwned, statusPageDecider, statusPageStream } from '../domain/status-page.decider';
+import { SubscriptionData, subscriptionsDecider, SubscriptionsEvent, SubscriptionStatus, subscriptionsStream } from '../domain/subscriptions.decider';
+
+export class AddSubscriptionsCommand {
+  constructor(
+    readonly accountId: string,
+    readonly statusPageId: string,
+    /** The `config` of each entry: an email address, still to be checked. */
+    readonly addresses: string[],
+    readonly autoVerify: boolean,
+    readonly actor: Actor,
+  ) {}
+}
+
+export interface BulkResult {
+  created: number;
+  skipped: number;
+  status: SubscriptionStatus;
+}
+
+export class RemoveSubscriptionCommand {
+  constructor(
+    readonly accountId: string,
+    readonly statusPageId: string,
+    readonly id: string,
+    readonly actor: Actor,
+  ) {}
+}
+
+const MAX_ADDRESS_LENGTH = 254;
+
+/** An address a mail server would take: the syntax of validator.js, with a top-level domain, at most 254 characters. */
+export function isDeliverableAddress(address: string): boolean {
+  return address.length <= MAX_ADDRESS_LENGTH && isEmail(address, { require_tld: true, allow_display_name: false, allow_ip_domain: false });
+}
+
+async function requirePage(runner: CommandRunner, accountId: string, statusPageId: string): Promise<void> {
+  const { state } = await runner.load(statusPageStream(statusPageId), statusPageDecider);
+  requireOwned(state, accountId);
+}
+
+@CommandHandler(AddSubscriptionsCommand)
+export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptionsCommand, BulkResult> {
+  constructor(
+    @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+  ) {}
+
+  async execute({ accountId, statusPageId, addresses, autoVerify, actor }: AddSubscriptionsCommand): Promise<BulkResult> {
+    await requirePage(this.runner, accountId, statusPageId);
+    const status: SubscriptionStatus = autoVerify ? 'VERIFIED' : 'PENDING';
+    const candidates: SubscriptionData[] = addresses
+      .map((address) => address.trim())
+      .filter(isDeliverableAddress)
+      .map((address) => ({ id: this.ids.next(), type: 'EMAIL', address, status }));
+    const { appended } = await this.runner.run(
+      subscriptionsStream(statusPageId),
+      subscriptionsDecider,
+      { type: 'AddSubscriptions', statusPageId, accountId, candidates },
+      actor,
+    );
+    const created = appended
+      .map((event) => event as unknown as SubscriptionsEvent)
+      .reduce((sum, event) => sum + (event.type === 'StatusPageSubscriptionsAdded' ? event.data.subscriptions.length : 0), 0);
+    return { created, skipped: addresses.length - created, status };
+  }
+}
+
+@CommandHandler(RemoveSubscriptionCommand)
+export class RemoveSubscriptionHandler implements ICommandHandler<RemoveSubscriptionCommand, void> {
+  constructor(@Inject(COMMAND_RUNNER) private readonly runner: CommandRunner) {}
+
+  async execute({ accountId, statusPageId, id, actor }: RemoveSubscriptionCommand): Promise<void> {
+    await requirePage(this.runner, accountId, statusPageId);
+    await this.runner.run(subscriptionsStream(statusPageId), subscriptionsDecider, { type: 'RemoveSubscription', statusPageId, accountId, id }, actor);
+  }
+}
