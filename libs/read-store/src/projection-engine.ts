@@ -50,6 +50,10 @@ const META_PREFIX = 'projection:';
 /** How long a retired generation stays readable for processes that have not noticed the switch. */
 const RETIRE_GRACE_MS = 3000;
 
+function sameGeneration(a: Generation | null, b: Generation): boolean {
+  return a !== null && a.version === b.version && a.generation === b.generation;
+}
+
 export function collectionName(projection: string, generation: Generation): string {
   return `${projection}_v${generation.version}_g${generation.generation}`;
 }
@@ -371,23 +375,36 @@ export class ProjectionEngine {
       return sync.transactionSync(() => {
         // Inside one write transaction no other writer can append, so the switch sees the true head.
         this.catchUpSync(projection, collection);
-        const meta = sync.getMetaSync<ProjectionMeta>(key)!;
-        const next = this.switched(meta, building);
+        const { next, retired } = this.switched(projection.name, sync.getMetaSync<ProjectionMeta>(key)!, building);
         sync.setMetaSync(key, next);
+        if (!sameGeneration(next.active, building)) this.catchUpSync(projection, collectionName(projection.name, next.active));
         this.meta.set(projection.name, next);
-        return [collectionName(projection.name, meta.active)];
+        return retired;
       });
     }
     await this.catchUpCollection(projection, collection);
-    const meta = (await this.readStore.getMeta<ProjectionMeta>(key))!;
-    const next = this.switched(meta, building);
+    const { next, retired } = this.switched(projection.name, (await this.readStore.getMeta<ProjectionMeta>(key))!, building);
     await this.readStore.setMeta(key, next);
+    if (!sameGeneration(next.active, building)) await this.catchUpCollection(projection, collectionName(projection.name, next.active));
     this.meta.set(projection.name, next);
-    return [collectionName(projection.name, meta.active)];
+    return retired;
   }
 
-  private switched(meta: ProjectionMeta, building: Generation): ProjectionMeta {
-    return { active: building, building: null, retired: [...meta.retired, meta.active] };
+  /**
+   * The stored meta once `building` is switched in, and the collections that retires. Another process
+   * (a CLI rebuild, another instance finishing the same upgrade) may have switched it already or
+   * replaced it: then what is stored stands, because switching again would retire, and later drop,
+   * the generation that serves.
+   */
+  private switched(name: string, meta: ProjectionMeta, building: Generation): { next: ProjectionMeta; retired: string[] } {
+    if (!sameGeneration(meta.building, building)) {
+      const orphaned = !sameGeneration(meta.active, building);
+      return { next: meta, retired: orphaned ? [collectionName(name, building)] : [] };
+    }
+    return {
+      next: { active: building, building: null, retired: [...meta.retired, meta.active] },
+      retired: [collectionName(name, meta.active)],
+    };
   }
 
   /** Builds started at boot (a version change) switch once caught up. */

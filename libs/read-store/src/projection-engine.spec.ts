@@ -1,0 +1,237 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ManualClock } from '../../core/src/clock';
+import { EventToAppend } from '../../core/src/event';
+import { Projection, ReadModelDoc } from '../../core/src/projection';
+import { loadConfig } from '../../platform/src/config';
+import { createLogger } from '../../platform/src/logger';
+import { openStores, Stores } from '../../platform/src/stores';
+import { collectionName } from './projection-engine';
+
+/** A counter per stream: each Added event adds its amount; Removed deletes the document. */
+interface TallyDoc extends ReadModelDoc {
+  total: number;
+  events: number;
+  seen: number[];
+}
+
+const tally = (version = 1, extra: Partial<TallyDoc> = {}): Projection<TallyDoc> => ({
+  name: 'tallies',
+  version,
+  handles: ['Added', 'Removed', 'Exploded'],
+  indexes: [{ field: 'total' }],
+  sortField: 'total',
+  ids: (event) => [event.stream],
+  evolve(doc, event, id) {
+    if (event.type === 'Exploded') throw new Error('projection bug');
+    if (event.type === 'Removed') return null;
+    const amount = (event.data as { amount: number }).amount;
+    const base = doc ?? { id, total: 0, events: 0, seen: [] };
+    return { ...base, ...extra, total: base.total + amount, events: base.events + 1, seen: [...base.seen, amount] };
+  },
+});
+
+const added = (amount: number): EventToAppend => ({ type: 'Added', data: { amount }, metadata: { accountId: null, occurredAt: '2026-01-01T00:00:00.000Z' } });
+const typed = (type: string): EventToAppend => ({ type, data: {}, metadata: { accountId: null, occurredAt: '2026-01-01T00:00:00.000Z' } });
+
+async function until(check: () => Promise<boolean>, timeoutMs = 2000): Promise<number> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return Date.now() - started;
+}
+
+describe('ProjectionEngine on the embedded SQLite stores', () => {
+  let dir: string;
+  const opened: Stores[] = [];
+  const aborts: AbortController[] = [];
+
+  /** Stores on the shared temp file, wired as the server wires them; each is its own connection, like another process. */
+  async function open(projections: Projection[] = []): Promise<Stores> {
+    const stores = await openStores(loadConfig({ VIGIL_DATA_DIR: dir }), createLogger('silent'), new ManualClock());
+    for (const projection of projections) stores.engine.register(projection);
+    await stores.engine.start();
+    opened.push(stores);
+    return stores;
+  }
+
+  function runDaemon(stores: Stores): void {
+    const abort = new AbortController();
+    aborts.push(abort);
+    void stores.engine.run(abort.signal, 20);
+  }
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'vigil-engine-'));
+  });
+
+  afterEach(async () => {
+    for (const abort of aborts.splice(0)) abort.abort();
+    await new Promise((r) => setTimeout(r, 30));
+    for (const stores of opened.splice(0).reverse()) await stores.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const doc = (stores: Stores, id: string) => stores.readStore.get<TallyDoc>(stores.engine.collection('tallies'), id);
+
+  describe('inline', () => {
+    it('applies the events before the append answers, and moves the checkpoint to the head', async () => {
+      const stores = await open([tally()]);
+      const result = await stores.eventStore.appendToStream('s-1', [added(2), added(3)]);
+      // No catch-up, no daemon: only the inline path can have written this.
+      expect(await doc(stores, 's-1')).toEqual({ doc: { id: 's-1', total: 5, events: 2, seen: [2, 3] }, revision: 1n });
+      expect(await stores.readStore.getCheckpoint(stores.engine.collection('tallies'))).toBe(result.position);
+    });
+
+    it('applies inside the append transaction: a projection that throws rolls the append back', async () => {
+      const stores = await open([tally()]);
+      await stores.eventStore.appendToStream('s-1', [added(1)]);
+      await expect(stores.eventStore.appendToStream('s-1', [added(5), typed('Exploded')])).rejects.toThrow('projection bug');
+      expect(await stores.eventStore.readStream('s-1')).toHaveLength(1);
+      expect(await doc(stores, 's-1')).toEqual({ doc: { id: 's-1', total: 1, events: 1, seen: [1] }, revision: 0n });
+      // The store still works and the next append lands at the revision the failed one did not use.
+      await stores.eventStore.appendToStream('s-1', [added(10)], { expectedRevision: 0n });
+      expect((await doc(stores, 's-1'))?.doc.total).toBe(11);
+    });
+
+    it('deletes a document when evolve returns null, and a replay does not bring it back', async () => {
+      const stores = await open([tally()]);
+      await stores.eventStore.appendToStream('s-1', [added(1), typed('Removed')]);
+      expect(await doc(stores, 's-1')).toBeNull();
+      await stores.readStore.setCheckpoint(stores.engine.collection('tallies'), 0n);
+      await stores.engine.catchUp();
+      expect(await doc(stores, 's-1')).toBeNull();
+    });
+
+    it('does not apply inline to a collection that lags the log; catch-up then applies everything in order', async () => {
+      const server = await open([tally()]);
+      // Another process without this projection appends: the server's collection now lags.
+      const other = await open();
+      await other.eventStore.appendToStream('s-1', [added(1)]);
+      await server.eventStore.appendToStream('s-1', [added(10)]);
+      // Applying revision 1 first would make the revision guard skip revision 0 for ever.
+      expect(await doc(server, 's-1')).toBeNull();
+
+      await server.engine.catchUp();
+      expect(await doc(server, 's-1')).toEqual({ doc: { id: 's-1', total: 11, events: 2, seen: [1, 10] }, revision: 1n });
+      // Caught up, the next append is applied inline again.
+      await server.eventStore.appendToStream('s-1', [added(100)]);
+      expect((await doc(server, 's-1'))?.doc.total).toBe(111);
+    });
+  });
+
+  describe('daemon', () => {
+    it('applies events another store instance appended to the same file, within 2 s', async () => {
+      const server = await open([tally()]);
+      runDaemon(server);
+      const other = await open();
+      await other.eventStore.appendToStream('s-1', [added(4)]);
+      await other.eventStore.appendToStream('s-2', [added(6), added(1)]);
+      const waited = await until(async () => (await doc(server, 's-2'))?.doc.total === 7);
+      expect(waited).toBeLessThan(2000);
+      expect((await doc(server, 's-1'))?.doc.total).toBe(4);
+      expect(await server.engine.caughtUp()).toBe(true);
+    });
+
+    it('a full replay from position 0 is a no-op', async () => {
+      const stores = await open([tally()]);
+      for (let i = 1; i <= 5; i++) await stores.eventStore.appendToStream(`s-${i % 2}`, [added(i)]);
+      const collection = stores.engine.collection('tallies');
+      const before = await stores.readStore.find(collection, { limit: 100 });
+      await stores.readStore.setCheckpoint(collection, 0n);
+      expect(await stores.engine.catchUp()).toBe(5);
+      expect(await stores.readStore.find(collection, { limit: 100 })).toEqual(before);
+    });
+  });
+
+  describe('rebuild', () => {
+    it('fills a new generation while the old one serves, then switches to identical documents', async () => {
+      const stores = await open([tally()]);
+      for (let i = 1; i <= 30; i++) await stores.eventStore.appendToStream(`s-${i % 7}`, [added(i)]);
+      const old = stores.engine.collection('tallies');
+      expect(old).toBe(collectionName('tallies', { version: 1, generation: 1 }));
+      const before = await stores.readStore.find<TallyDoc>(old, { sort: { field: 'total', direction: 'desc' }, limit: 100 });
+      const revisions = await Promise.all(before.map(async (d) => (await stores.readStore.get(old, d.id))!.revision));
+
+      let servingDuringBuild: string | null = null;
+      await stores.engine.rebuild(['tallies'], () => {
+        servingDuringBuild = stores.engine.collection('tallies');
+      });
+      const rebuiltCollection = stores.engine.collection('tallies');
+      const after = await stores.readStore.find<TallyDoc>(rebuiltCollection, { sort: { field: 'total', direction: 'desc' }, limit: 100 });
+
+      expect(servingDuringBuild).toBe(old);
+      expect(rebuiltCollection).toBe(collectionName('tallies', { version: 1, generation: 2 }));
+      expect(after).toEqual(before);
+      for (const [i, d] of before.entries()) expect((await stores.readStore.get(rebuiltCollection, d.id))!.revision).toBe(revisions[i]);
+      expect(await stores.readStore.getCheckpoint(rebuiltCollection)).toBe(await stores.eventStore.headPosition());
+      // The retired generation is dropped after its grace period.
+      await expect(stores.readStore.find(old, { limit: 1 })).rejects.toThrow();
+      // Writes after the switch go to the new generation inline.
+      await stores.eventStore.appendToStream('s-1', [added(1000)]);
+      expect((await doc(stores, 's-1'))?.doc.total).toBe(before.find((d) => d.id === 's-1')!.total + 1000);
+    }, 15_000);
+
+    it('a rebuild by another process is picked up by the running daemon, which then serves the new generation', async () => {
+      const server = await open([tally()]);
+      runDaemon(server);
+      for (let i = 1; i <= 10; i++) await server.eventStore.appendToStream(`s-${i % 3}`, [added(i)]);
+      const before = await server.readStore.find(server.engine.collection('tallies'), { limit: 100 });
+
+      const cli = await open([tally()]);
+      const rebuilding = cli.engine.rebuild(['tallies']);
+      await until(async () => server.engine.collection('tallies') === collectionName('tallies', { version: 1, generation: 2 }), 3000);
+      expect(await server.readStore.find(server.engine.collection('tallies'), { limit: 100 })).toEqual(before);
+      await rebuilding;
+      expect(await server.readStore.find(server.engine.collection('tallies'), { limit: 100 })).toEqual(before);
+    }, 15_000);
+
+    it('a version bump builds beside the old version, which serves until the new one has caught up', async () => {
+      const first = await open([tally(1)]);
+      for (let i = 1; i <= 5; i++) await first.eventStore.appendToStream('s-1', [added(i)]);
+      const v1 = first.engine.collection('tallies');
+      await first.close();
+      opened.splice(opened.indexOf(first), 1);
+
+      const upgraded = await open([tally(2, { shape: 'v2' } as Partial<TallyDoc>)]);
+      // Started, not yet caught up: reads still go to version 1, untouched.
+      expect(upgraded.engine.collection('tallies')).toBe(v1);
+      expect((await doc(upgraded, 's-1'))?.doc).toEqual({ id: 's-1', total: 15, events: 5, seen: [1, 2, 3, 4, 5] });
+      const status = await upgraded.engine.status();
+      expect(status[0].building?.collection).toBe(collectionName('tallies', { version: 2, generation: 2 }));
+
+      runDaemon(upgraded);
+      await until(async () => upgraded.engine.collection('tallies') === collectionName('tallies', { version: 2, generation: 2 }));
+      expect((await doc(upgraded, 's-1'))?.doc).toEqual({ id: 's-1', total: 15, events: 5, seen: [1, 2, 3, 4, 5], shape: 'v2' });
+      expect((await upgraded.engine.status())[0]).toMatchObject({ version: 2, lag: 0, building: null });
+    });
+
+    it('two instances upgraded together switch once, and neither drops the generation that serves', async () => {
+      const first = await open([tally(1)]);
+      for (let i = 1; i <= 20; i++) await first.eventStore.appendToStream(`s-${i % 4}`, [added(i)]);
+      const before = await first.readStore.find<TallyDoc>(first.engine.collection('tallies'), { limit: 100 });
+      await first.close();
+      opened.splice(opened.indexOf(first), 1);
+
+      const v2 = collectionName('tallies', { version: 2, generation: 2 });
+      const a = await open([tally(2)]);
+      const b = await open([tally(2)]);
+      runDaemon(a);
+      runDaemon(b);
+      await until(async () => a.engine.collection('tallies') === v2 && b.engine.collection('tallies') === v2);
+      // Past the grace period after which a switch drops the generation it retired.
+      await new Promise((r) => setTimeout(r, 3500));
+      for (const instance of [a, b]) {
+        expect(await instance.readStore.find(instance.engine.collection('tallies'), { limit: 100 })).toEqual(before);
+      }
+      expect(await a.readStore.getMeta('projection:tallies')).toEqual({
+        active: { version: 2, generation: 2 },
+        building: null,
+        retired: [{ version: 1, generation: 1 }],
+      });
+    }, 15_000);
+  });
+});
