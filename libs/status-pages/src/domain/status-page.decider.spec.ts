@@ -68,7 +68,8 @@ describe('status page decider', () => {
 
   describe('UpdateStatusPage', () => {
     it('given a page, when its settings change, then StatusPageUpdated with the whole page', () => {
-      const page = input({ name: 'Acme Inc', themeColors: DEFAULT_THEME_COLORS, defaultTheme: 'DARK' });
+      const themeColors = { light: { ...DEFAULT_THEME_COLORS.light, linkFontColor: '#00f' }, dark: DEFAULT_THEME_COLORS.dark };
+      const page = input({ name: 'Acme Inc', themeColors, defaultTheme: 'DARK' });
       spec
         .given([created])
         .when({ type: 'UpdateStatusPage', id: ID, accountId: ACCOUNT, page: { ...page, cards: [card(CARD_2, 'Core', [SVC_B, SVC_A], CARD_1)] } })
@@ -103,6 +104,23 @@ describe('status page decider', () => {
         .given([created])
         .when({ type: 'UpdateStatusPage', id: ID, accountId: ACCOUNT, page })
         .then([{ type: 'StatusPageUpdated', data: { id: ID, page: { ...settled(page), cards: [{ id: CARD_1, name: 'Core', serviceIds: [SVC_A, SVC_B] }] } } }]);
+    });
+
+    it('given a page without colours, when sent exactly the default palette (a GET echoed back), then nothing', () => {
+      spec
+        .given([created])
+        .when({ type: 'UpdateStatusPage', id: ID, accountId: ACCOUNT, page: input({ themeColors: DEFAULT_THEME_COLORS, cards: [card(CARD_2, 'Core', [SVC_B, SVC_A], CARD_1)] }) })
+        .then([]);
+    });
+
+    it('given a page with colours of its own, when sent the default palette, then the palette is pinned', () => {
+      const own = { light: { ...DEFAULT_THEME_COLORS.light, borderColor: '#000' }, dark: DEFAULT_THEME_COLORS.dark };
+      const withColors: StatusPageEvent = { type: 'StatusPageCreated', data: { id: ID, accountId: ACCOUNT, page: settled(input({ themeColors: own })) } };
+      const page = input({ themeColors: DEFAULT_THEME_COLORS, cards: [card(CARD_2, 'Core', [SVC_B, SVC_A], CARD_1)] });
+      spec
+        .given([withColors])
+        .when({ type: 'UpdateStatusPage', id: ID, accountId: ACCOUNT, page })
+        .then([{ type: 'StatusPageUpdated', data: { id: ID, page: { ...settled(page), cards: [{ id: CARD_1, name: 'Core', serviceIds: [SVC_B, SVC_A] }] } } }]);
     });
 
     it('given nothing, then not found', () => {

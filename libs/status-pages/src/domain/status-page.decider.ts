@@ -1,6 +1,6 @@
 import { Decider } from '../../../core/src/decider';
 import { ConflictError, NotFoundError } from '../../../core/src/errors';
-import { DefaultTheme, ThemeColors } from './theme';
+import { DEFAULT_THEME_COLORS, DefaultTheme, ThemeColors } from './theme';
 
 export interface CardSettings {
   id: string;
@@ -57,6 +57,8 @@ export function requireOwned(state: StatusPageState, accountId: string): PageSet
   return state.page;
 }
 
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
 /** Card ids are server-made; a card that names an existing card of this page keeps that card's id. */
 function settle(input: PageInput, current: PageSettings | null): PageSettings {
   const known = new Set(current?.cards.map((c) => c.id) ?? []);
@@ -66,10 +68,11 @@ function settle(input: PageInput, current: PageSettings | null): PageSettings {
     taken.add(id);
     return { id, name: card.name, serviceIds: [...card.serviceIds] };
   });
-  return { ...input, cards };
+  // A page without colours of its own that is sent Vigil's palette (a client echoing a GET back)
+  // keeps following the default rather than pinning today's version of it.
+  const themeColors = input.themeColors !== null && !current?.themeColors && same(input.themeColors, DEFAULT_THEME_COLORS) ? null : input.themeColors;
+  return { ...input, themeColors, cards };
 }
-
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 export const statusPageDecider: Decider<StatusPageState, StatusPageCommand, StatusPageEvent> = {
   initialState: () => ({ status: 'absent', accountId: null, page: null }),
