@@ -8,7 +8,7 @@ import { parseIsoDate } from '../../../core/src/time';
 import { toDetails } from '../../../http/src/validation';
 import { ServiceDirectory } from '../../../status-pages/src/read/service-directory';
 import { IncidentDetails, UpdateInput } from '../write/incident.commands';
-import { CreateIncidentDto, IncidentUpdateBodyDto, PatchIncidentDto, ReplaceIncidentDto } from './incident.dto';
+import { CreateIncidentDto, IncidentUpdateBodyDto, MAX_SERVICES, PatchIncidentDto, ReplaceIncidentDto } from './incident.dto';
 
 /** How far ahead of the server's clock a publicIncidentUpdateDate may be (client clock skew). */
 export const FUTURE_TOLERANCE_MS = 5 * 60 * 1000;
@@ -76,7 +76,8 @@ export class IncidentBodies {
 
   /** Ids that are well formed are looked up together; each bad one is reported at its own path. */
   private async checkServices(accountId: string, services: unknown): Promise<ViolationDetail[]> {
-    if (!Array.isArray(services)) return [];
+    // Too many entries is reported by the shape pass; looking each one up would only cost.
+    if (!Array.isArray(services) || services.length > MAX_SERVICES) return [];
     const out: ViolationDetail[] = [];
     const seen = new Map<string, number>();
     const lookUp: { index: number; id: string }[] = [];
