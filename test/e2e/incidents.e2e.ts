@@ -158,6 +158,69 @@ describe('list (endpoint 2)', () => {
   });
 });
 
+describe('status pages', () => {
+  let pageCount = 0;
+  const page = async (api: Api, services: ServiceBody[][]) => {
+    const response = await api.post('/v1/status-pages', {
+      name: 'Status',
+      url: `incidents-e2e-${Date.now()}-${pageCount++}`,
+      cards: services.map((list, i) => ({ name: `Card ${i}`, services: list.map((s) => ({ id: s.id })) })),
+    });
+    expect(response.status).toBe(201);
+    return response.body as { id: string };
+  };
+
+  it('filters the list by statusPageId: incidents touching any service on its cards', async () => {
+    const { api } = await accountWithApi(server);
+    const [a, b, c] = [await api.service('A'), await api.service('B'), await api.service('C')];
+    const statusPage = await page(api, [[a], [b]]);
+    const onA = await api.incident([a]);
+    clock.advance(minute);
+    const onBC = await api.incident([c, b], { incidentUpdates: [{ description: 'Done.', status: 'RESOLVED' }] });
+    clock.advance(minute);
+    await api.incident([c]);
+    const ids = async (query: string) => {
+      const response = await api.get(`${INCIDENTS}?statusPageId=${statusPage.id}${query}`);
+      expect(response.status).toBe(200);
+      return response.body.entries.map((e: IncidentBody) => e.id);
+    };
+    expect(await ids('')).toEqual([onBC.id, onA.id]);
+    expect(await ids('&status=open')).toEqual([onA.id]);
+    expect(await ids(`&serviceId=${b.id}`)).toEqual([onBC.id]);
+    expect(await ids(`&serviceId=${c.id}`)).toEqual([]);
+    const first = await api.get(`${INCIDENTS}?statusPageId=${statusPage.id}&limit=1`);
+    const next = await api.get(`${INCIDENTS}?statusPageId=${statusPage.id}&limit=1&nextId=${encodeURIComponent(first.body.nextId)}`);
+    expect([...first.body.entries, ...next.body.entries].map((e: IncidentBody) => e.id)).toEqual([onBC.id, onA.id]);
+    expect(next.body.nextId).toBeNull();
+
+    // An unknown page, or another account's, matches nothing.
+    const other = await accountWithApi(server);
+    expect((await other.api.get(`${INCIDENTS}?statusPageId=${statusPage.id}`)).body).toEqual({ length: 0, entries: [], nextId: null });
+  });
+
+  it('gives status pages (endpoint 8) their open and recently resolved incidents in the full shape', async () => {
+    const { api } = await accountWithApi(server);
+    const [a, b] = [await api.service('A'), await api.service('B')];
+    await page(api, [[a]]);
+    const open = await api.incident([a]);
+    const resolvedLongAgo = await api.incident([a], {
+      incidentUpdates: [
+        { description: 'Down.', publicIncidentUpdateDate: '2026-01-01T10:00:00Z' },
+        { description: 'Up.', status: 'RESOLVED', publicIncidentUpdateDate: '2026-01-01T11:00:00Z' },
+      ],
+    });
+    clock.advance(minute);
+    const resolvedRecently = await api.incident([a], { incidentUpdates: [{ description: 'Blip.', status: 'RESOLVED', publicIncidentUpdateDate: '2026-02-27T10:00:00Z' }] });
+    await api.incident([b]);
+    const pages = await api.get('/v1/status-pages');
+    expect(pages.status).toBe(200);
+    const incidents = pages.body.entries[0].incidents;
+    expect(incidents.map((i: IncidentBody) => i.id)).toEqual([resolvedRecently.id, open.id]);
+    expect(incidents[1]).toEqual((await api.get(`${INCIDENTS}/${open.id}`)).body);
+    expect(incidents.map((i: IncidentBody) => i.id)).not.toContain(resolvedLongAgo.id);
+  });
+});
+
 describe('PUT and PATCH (endpoint 4 and the checkly CLI’s PATCH)', () => {
   it('PUT replaces name, severity and services; updates stay; updated_at and the ETag move', async () => {
     const { account, api } = await accountWithApi(server);

@@ -1,6 +1,7 @@
 import { Inject, Module } from '@nestjs/common';
 import { ProjectionEngine } from '../../read-store/src/projection-engine';
 import { PROJECTION_ENGINE } from '../../platform/src/tokens';
+import { PageIncidents } from '../../status-pages/src/read/page-incidents';
 import { ServiceLinks } from '../../status-pages/src/read/service-links';
 import { StatusPagesModule } from '../../status-pages/src/status-pages.module';
 import { IncidentBodies } from './http/incident-bodies';
@@ -9,7 +10,6 @@ import { IncidentsController } from './http/incidents.controller';
 import { IncidentDirectory } from './read/incident-directory';
 import { GetIncidentHistoryHandler } from './read/incident-history.query';
 import { incidentsProjection } from './read/incidents.projection';
-import { StatusPageLinksModule } from './status-page-links.module';
 import {
   ChangeIncidentHandler,
   CreateIncidentHandler,
@@ -20,7 +20,7 @@ import {
 } from './write/incident.commands';
 
 @Module({
-  imports: [StatusPagesModule, StatusPageLinksModule],
+  imports: [StatusPagesModule],
   controllers: [IncidentsController, IncidentUpdatesController],
   providers: [
     IncidentDirectory,
@@ -36,9 +36,11 @@ import {
   exports: [IncidentDirectory],
 })
 export class IncidentsModule {
-  constructor(@Inject(PROJECTION_ENGINE) engine: ProjectionEngine, links: ServiceLinks, incidents: IncidentDirectory) {
+  constructor(@Inject(PROJECTION_ENGINE) engine: ProjectionEngine, links: ServiceLinks, pages: PageIncidents, incidents: IncidentDirectory) {
     engine.register(incidentsProjection);
     // A service named by an open incident cannot be deleted (409).
     links.addUsageSource((accountId, serviceId) => incidents.openIncidentUsing(accountId, serviceId));
+    // Status pages show the open and recently resolved incidents of their services.
+    pages.register(async (accountId, serviceIds, since) => (await incidents.touching(accountId, serviceIds, since)).map((incident) => ({ ...incident })));
   }
 }

@@ -10,7 +10,7 @@ import { CURSOR_CODEC, CursorCodec } from '../../../http/src/pagination';
 import { actorOf, requireId } from '../../../http/src/params';
 import { IncidentDirectory, IncidentListFilter, IncidentView } from '../read/incident-directory';
 import { GetIncidentHistoryQuery, IncidentHistory } from '../read/incident-history.query';
-import { StatusPageLinks } from '../read/status-page-links';
+import { StatusPageDirectory } from '../../../status-pages/src/read/status-page-directory';
 import { ChangeIncidentCommand, CreateIncidentCommand, DeleteIncidentCommand, WriteResult } from '../write/incident.commands';
 import { IncidentBodies } from './incident-bodies';
 import { CreateIncidentDto, IncidentDto, IncidentHistoryDto, IncidentPageDto, PatchIncidentDto, ReplaceIncidentDto } from './incident.dto';
@@ -25,7 +25,7 @@ export class IncidentsController {
     private readonly queries: QueryBus,
     private readonly incidents: IncidentDirectory,
     private readonly bodies: IncidentBodies,
-    private readonly pages: StatusPageLinks,
+    private readonly pages: StatusPageDirectory,
     @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
   ) {}
 
@@ -50,7 +50,7 @@ export class IncidentsController {
     const params = parseListIncidentsParams(query, account.accountId, this.cursors);
     const filter: IncidentListFilter = params.status ? { status: params.status } : {};
     if (params.statusPageId !== undefined) {
-      const onPage = (await this.pages.servicesOfPage(account.accountId, params.statusPageId)) ?? [];
+      const onPage = (await this.pages.serviceIdsOf(account.accountId, params.statusPageId)) ?? [];
       filter.serviceIds = params.serviceId === undefined ? onPage : onPage.filter((id) => id === params.serviceId);
     } else if (params.serviceId !== undefined) {
       filter.serviceIds = [params.serviceId];

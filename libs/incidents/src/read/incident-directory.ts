@@ -7,7 +7,7 @@ import { COMMAND_RUNNER, PROJECTION_ENGINE } from '../../../platform/src/tokens'
 import { ServiceDirectory, ServiceView } from '../../../status-pages/src/read/service-directory';
 import { incidentStream } from '../domain/incident.decider';
 import { Severity, UpdateStatus } from '../domain/incident-timeline';
-import { accountState, evolveIncident, INCIDENTS_PROJECTION, IncidentDoc, IncidentUpdateDoc } from './incidents.projection';
+import { accountResolvedAt, accountState, evolveIncident, INCIDENTS_PROJECTION, IncidentDoc, IncidentUpdateDoc } from './incidents.projection';
 
 /** An incident update as every response shows it. */
 export interface IncidentUpdateView {
@@ -47,6 +47,9 @@ export function presentUpdate(update: IncidentUpdateDoc): IncidentUpdateView {
     created_at: update.created_at,
   };
 }
+
+/** Most open (and, apart, most recently resolved) incidents a status page is given. */
+export const PAGE_INCIDENTS_MAX = 500;
 
 /** Newest first: created_at descending, then id descending, as the read store sorts. */
 function newestFirst(a: IncidentDoc, b: IncidentDoc): number {
@@ -97,6 +100,35 @@ export class IncidentDirectory {
   /** One page, newest first; asks for one row more than `limit` so the caller knows whether more follow. */
   async list(accountId: string, limit: number, after: PageAfter | undefined, filter: IncidentListFilter = {}): Promise<IncidentView[]> {
     return this.present(accountId, await this.listDocs(accountId, limit + 1, after, filter));
+  }
+
+  /**
+   * For status pages: the account's incidents touching any of `serviceIds` that are open, or were
+   * resolved (by the public date of the resolving update) at or after `since`. Two indexed reads of
+   * the account, each bounded by PAGE_INCIDENTS_MAX, and one join.
+   */
+  async touching(accountId: string, serviceIds: string[], since: Date): Promise<IncidentView[]> {
+    if (serviceIds.length === 0) return [];
+    const wanted = new Set(serviceIds);
+    const sort = { field: 'created_at', direction: 'desc' } as const;
+    const [open, resolved] = await Promise.all([
+      this.store.find<IncidentDoc>(this.collection(), {
+        filters: [{ field: 'accountState', op: 'eq', value: accountState(accountId, true) }],
+        sort,
+        limit: PAGE_INCIDENTS_MAX,
+      }),
+      this.store.find<IncidentDoc>(this.collection(), {
+        filters: [
+          { field: 'accountResolvedAt', op: 'gte', value: accountResolvedAt(accountId, since.toISOString()) },
+          // ';' follows ':' in code point order: the upper bound of this account's keys.
+          { field: 'accountResolvedAt', op: 'lt', value: `${accountId};` },
+        ],
+        sort,
+        limit: PAGE_INCIDENTS_MAX,
+      }),
+    ]);
+    const docs = [...open, ...resolved].filter((doc) => doc.serviceIds.some((id) => wanted.has(id)));
+    return this.present(accountId, docs.sort(newestFirst));
   }
 
   /** What the service usage check asks: an open incident of the account that lists the service. */

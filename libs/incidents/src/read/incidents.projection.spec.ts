@@ -47,6 +47,7 @@ describe('incidents projection', () => {
       serviceIds: ['s1', 's2'],
       lastUpdateStatus: 'INVESTIGATING',
       accountState: `${ACCOUNT}:open`,
+      accountResolvedAt: null,
       incidentUpdates: [
         { id: 'u1', description: 'about u1', status: 'INVESTIGATING', publicIncidentUpdateDate: at(0), notifySubscribers: true, created_at: at(1), seq: 0 },
       ],
@@ -64,9 +65,14 @@ describe('incidents projection', () => {
 
   it('resolves and re-opens', () => {
     const resolved = project([created, posted('u1', 'INVESTIGATING', at(0)), posted('u2', 'RESOLVED', at(5))])!;
-    expect([resolved.lastUpdateStatus, resolved.accountState]).toEqual(['RESOLVED', `${ACCOUNT}:resolved`]);
+    expect([resolved.lastUpdateStatus, resolved.accountState, resolved.accountResolvedAt]).toEqual(['RESOLVED', `${ACCOUNT}:resolved`, `${ACCOUNT}:${at(5)}`]);
     const reopened = project([created, posted('u1', 'INVESTIGATING', at(0)), posted('u2', 'RESOLVED', at(5)), posted('u3', 'IDENTIFIED', at(6))])!;
-    expect([reopened.lastUpdateStatus, reopened.accountState]).toEqual(['IDENTIFIED', `${ACCOUNT}:open`]);
+    expect([reopened.lastUpdateStatus, reopened.accountState, reopened.accountResolvedAt]).toEqual(['IDENTIFIED', `${ACCOUNT}:open`, null]);
+  });
+
+  it('dates a resolution by the public date of the resolving update, so a backfilled one is not recent', () => {
+    const doc = project([created, posted('u1', 'INVESTIGATING', '2025-01-01T10:00:00.000Z'), posted('u2', 'RESOLVED', '2025-01-01T11:00:00.000Z')])!;
+    expect(doc.accountResolvedAt).toBe(`${ACCOUNT}:2025-01-01T11:00:00.000Z`);
   });
 
   it('re-derives the status when the latest update is edited or deleted, and stamps updated_at', () => {

@@ -23,6 +23,11 @@ export interface IncidentDoc {
   lastUpdateStatus: UpdateStatus;
   /** `<accountId>:open` or `<accountId>:resolved`, so the status filter is one indexed lookup. */
   accountState: string;
+  /**
+   * `<accountId>:<resolvedAt>` while resolved (resolvedAt: the publicIncidentUpdateDate of the
+   * resolving update), else null: "resolved since T" is one indexed range of one account.
+   */
+  accountResolvedAt: string | null;
   /** In timeline order (publicIncidentUpdateDate, then creation order). */
   incidentUpdates: IncidentUpdateDoc[];
   posted: number;
@@ -34,13 +39,21 @@ export interface IncidentDoc {
 export const INCIDENTS_PROJECTION = 'incidents';
 
 export const accountState = (accountId: string, open: boolean) => `${accountId}:${open ? 'open' : 'resolved'}`;
+export const accountResolvedAt = (accountId: string, at: string) => `${accountId}:${at}`;
 
 /** Re-derives what depends on the timeline, and stamps the change time. */
 function settle(doc: IncidentDoc, at: string): IncidentDoc {
   const last = doc.incidentUpdates[doc.incidentUpdates.length - 1];
   // A document always has at least one update once its creation batch is applied; until then it is INVESTIGATING.
   const lastUpdateStatus = last?.status ?? 'INVESTIGATING';
-  return { ...doc, lastUpdateStatus, accountState: accountState(doc.accountId, isOpen(lastUpdateStatus)), updated_at: at };
+  const open = isOpen(lastUpdateStatus);
+  return {
+    ...doc,
+    lastUpdateStatus,
+    accountState: accountState(doc.accountId, open),
+    accountResolvedAt: open ? null : accountResolvedAt(doc.accountId, last.publicIncidentUpdateDate),
+    updated_at: at,
+  };
 }
 
 export function evolveIncident(doc: IncidentDoc | null, event: RecordedEvent): IncidentDoc | null {
@@ -57,6 +70,7 @@ export function evolveIncident(doc: IncidentDoc | null, event: RecordedEvent): I
         serviceIds,
         lastUpdateStatus: 'INVESTIGATING',
         accountState: accountState(accountId, true),
+        accountResolvedAt: null,
         incidentUpdates: [],
         posted: 0,
         created_at: at,
@@ -99,9 +113,9 @@ export function evolveIncident(doc: IncidentDoc | null, event: RecordedEvent): I
 
 export const incidentsProjection: Projection<IncidentDoc> = {
   name: INCIDENTS_PROJECTION,
-  version: 1,
+  version: 2,
   handles: INCIDENT_EVENT_TYPES,
-  indexes: [{ field: 'accountId' }, { field: 'accountState' }, { field: 'serviceIds', array: true }],
+  indexes: [{ field: 'accountId' }, { field: 'accountState' }, { field: 'accountResolvedAt' }, { field: 'serviceIds', array: true }],
   sortField: 'created_at',
   ids: (event) => [(event.data as { incidentId: string }).incidentId],
   evolve: (doc, event) => evolveIncident(doc, event),
