@@ -1,0 +1,97 @@
+import { ConflictError, NotFoundError, ValidationError } from '../../../core/src/errors';
+import { specFor } from '../../../testing/src/given-when-then';
+import { CheckConfig, HeartbeatCheckEvent, heartbeatCheckDecider } from './heartbeat-check.decider';
+
+const spec = specFor(heartbeatCheckDecider);
+const ID = '01900000-0000-7000-8000-000000000001';
+const ACCOUNT = 'acc-1';
+
+const config = (over: Partial<CheckConfig['heartbeat']> = {}, rest: Partial<CheckConfig> = {}): CheckConfig => ({
+  name: 'Backup',
+  activated: true,
+  muted: false,
+  tags: [],
+  description: null,
+  heartbeat: { period: 5, periodUnit: 'minutes', grace: 1, graceUnit: 'minutes', pingToken: 'tok', ...over },
+  triggerIncident: null,
+  alertSettings: null,
+  alertChannelSubscriptions: [],
+  ...rest,
+});
+
+const created: HeartbeatCheckEvent = { type: 'HeartbeatCheckCreated', data: { id: ID, accountId: ACCOUNT, config: config() } };
+
+describe('HeartbeatCheck decider', () => {
+  describe('create', () => {
+    it('given nothing, when created, then HeartbeatCheckCreated', () => {
+      spec.given([]).when({ type: 'CreateHeartbeatCheck', id: ID, accountId: ACCOUNT, config: config() }).then([created]);
+    });
+
+    it('given an existing check, when created again, then 409', () => {
+      spec.given([created]).when({ type: 'CreateHeartbeatCheck', id: ID, accountId: ACCOUNT, config: config() }).thenThrows(ConflictError);
+    });
+
+    it.each([
+      ['29 seconds', { period: 29, periodUnit: 'seconds' as const }],
+      ['366 days', { period: 366, periodUnit: 'days' as const }],
+      ['grace of 366 days', { grace: 366, graceUnit: 'days' as const }],
+    ])('refuses a period or grace out of bounds: %s', (_label, heartbeat) => {
+      spec.given([]).when({ type: 'CreateHeartbeatCheck', id: ID, accountId: ACCOUNT, config: config(heartbeat) }).thenThrows(ValidationError);
+    });
+
+    it.each([
+      ['30 seconds', { period: 30, periodUnit: 'seconds' as const }],
+      ['365 days with 365 days of grace', { period: 365, periodUnit: 'days' as const, grace: 365, graceUnit: 'days' as const }],
+      ['no grace', { grace: 0 }],
+    ])('accepts the bounds themselves: %s', (_label, heartbeat) => {
+      const events = heartbeatCheckDecider.decide({ type: 'CreateHeartbeatCheck', id: ID, accountId: ACCOUNT, config: config(heartbeat) }, heartbeatCheckDecider.initialState());
+      expect(events).toHaveLength(1);
+    });
+
+    it('names both fields when period and grace are both wrong', () => {
+      try {
+        heartbeatCheckDecider.decide(
+          { type: 'CreateHeartbeatCheck', id: ID, accountId: ACCOUNT, config: config({ period: 1, periodUnit: 'seconds', grace: 400, graceUnit: 'days' }) },
+          heartbeatCheckDecider.initialState(),
+        );
+        throw new Error('no error');
+      } catch (error) {
+        expect((error as ValidationError).details.map((d) => d.path)).toEqual(['heartbeat.period', 'heartbeat.grace']);
+      }
+    });
+  });
+
+  describe('update', () => {
+    it('given a check, when its config changes, then HeartbeatCheckUpdated with the whole config', () => {
+      const next = config({ period: 10 });
+      spec.given([created]).when({ type: 'UpdateHeartbeatCheck', id: ID, accountId: ACCOUNT, config: next }).then([
+        { type: 'HeartbeatCheckUpdated', data: { id: ID, config: next } },
+      ]);
+    });
+
+    it('given a check, when the same config is sent, then nothing', () => {
+      spec.given([created]).when({ type: 'UpdateHeartbeatCheck', id: ID, accountId: ACCOUNT, config: config() }).then([]);
+    });
+
+    it("given another account's check, when updated, then 404", () => {
+      spec.given([created]).when({ type: 'UpdateHeartbeatCheck', id: ID, accountId: 'other', config: config() }).thenThrows(NotFoundError);
+    });
+
+    it('given a deleted check, when updated, then 404', () => {
+      spec
+        .given([created, { type: 'HeartbeatCheckDeleted', data: { id: ID } }])
+        .when({ type: 'UpdateHeartbeatCheck', id: ID, accountId: ACCOUNT, config: config() })
+        .thenThrows(NotFoundError);
+    });
+  });
+
+  describe('delete', () => {
+    it('given a check, when deleted, then HeartbeatCheckDeleted', () => {
+      spec.given([created]).when({ type: 'DeleteHeartbeatCheck', id: ID, accountId: ACCOUNT }).then([{ type: 'HeartbeatCheckDeleted', data: { id: ID } }]);
+    });
+
+    it('given nothing, when deleted, then 404', () => {
+      spec.given([]).when({ type: 'DeleteHeartbeatCheck', id: ID, accountId: ACCOUNT }).thenThrows(NotFoundError);
+    });
+  });
+});

@@ -1,0 +1,140 @@
+import { ManualClock } from '../../../core/src/clock';
+import { DomainEvent } from '../../../core/src/event';
+import { loadConfig } from '../../../platform/src/config';
+import { HARNESS_ADAPTERS, ProjectionHarness } from '../../../testing/src/projection-harness';
+import { project, recorded } from '../../../testing/src/given-when-then';
+import { HeartbeatEventDoc, heartbeatEventsProjection } from './heartbeat-events.projection';
+import { eventDocId, HOUR_MS, newEventId, rollupId, timestampOfEventId } from './heartbeat-keys';
+import { heartbeatRollupsProjection, RollupDoc } from './heartbeat-rollups.projection';
+import { HeartbeatStats } from './heartbeat-stats';
+import { heartbeatTimersProjection, TimerDoc } from './heartbeat-timers.projection';
+
+const CHECK = '01900000-0000-7000-8000-0000000000c1';
+const STREAM = `heartbeat-${CHECK}`;
+const T0 = Date.parse('2026-03-01T10:00:00.000Z');
+const MIN = 60_000;
+
+const schedule: DomainEvent = {
+  type: 'HeartbeatScheduleChanged',
+  data: { checkId: CHECK, pingToken: 'tok', periodMs: 5 * MIN, graceMs: MIN, activated: true, deleted: false, restartAt: null, checkRevision: 0 },
+};
+const ping = (at: number, state = 'RECEIVED'): DomainEvent => ({
+  type: 'HeartbeatPingReceived',
+  data: { eventId: newEventId(at), checkId: CHECK, state, at: new Date(at).toISOString(), source: 'https://ci.example', userAgent: 'curl' },
+});
+const failed = (deadline: number): DomainEvent => ({
+  type: 'HeartbeatFailed',
+  data: { eventId: newEventId(deadline), checkId: CHECK, deadline: new Date(deadline).toISOString(), first: true },
+});
+
+describe('heartbeat keys', () => {
+  it('a UUID v7 event id carries its timestamp', () => {
+    expect(timestampOfEventId(newEventId(T0 + 123))).toBe(T0 + 123);
+  });
+  it('other UUIDs carry none', () => {
+    expect(timestampOfEventId('6f1c5e8a-3b1d-4c2e-9f00-000000000000')).toBeNull();
+    expect(timestampOfEventId('not-a-uuid')).toBeNull();
+  });
+});
+
+describe('heartbeat timers projection', () => {
+  it('given a schedule and a ping, then the timer has a deadline one period + grace after the ping', () => {
+    const docs = project(heartbeatTimersProjection, recorded(STREAM, [schedule, ping(T0)]));
+    expect(docs.get(CHECK)).toMatchObject({ id: CHECK, deadline: T0 + 6 * MIN, streamRevision: 1, everPinged: true, failing: false });
+  });
+
+  it('given a FAILING, then the next deadline is one period + grace after the missed one', () => {
+    const docs = project(heartbeatTimersProjection, recorded(STREAM, [schedule, ping(T0), failed(T0 + 6 * MIN)]));
+    expect(docs.get(CHECK)).toMatchObject({ deadline: T0 + 12 * MIN, failing: true, streamRevision: 2 });
+  });
+});
+
+describe('heartbeat events projection', () => {
+  it('writes one document per ping and failure, keyed for range reads', () => {
+    const events = recorded(STREAM, [schedule, ping(T0, 'EARLY'), failed(T0 + 6 * MIN)]);
+    const docs = project(heartbeatEventsProjection, events);
+    expect(docs.size).toBe(2);
+    const p = events[1].data as { eventId: string };
+    expect(docs.get(eventDocId(CHECK, false, T0, p.eventId))).toEqual({
+      id: eventDocId(CHECK, false, T0, p.eventId),
+      eventId: p.eventId,
+      checkId: CHECK,
+      state: 'EARLY',
+      timestamp: new Date(T0).toISOString(),
+      source: 'https://ci.example',
+      userAgent: 'curl',
+    });
+    const f = [...docs.values()].find((d) => d.state === 'FAILING')!;
+    expect(f).toMatchObject({ source: 'watchdog', userAgent: null, timestamp: new Date(T0 + 6 * MIN).toISOString() });
+  });
+});
+
+describe('heartbeat rollups projection', () => {
+  it('counts per hour and per day and state', () => {
+    const events = recorded(STREAM, [schedule, ping(T0), ping(T0 + 30 * MIN, 'LATE'), ping(T0 + 70 * MIN), failed(T0 + 90 * MIN)]);
+    const docs = project(heartbeatRollupsProjection, events);
+    expect(docs.get(rollupId(CHECK, 'h', T0))).toMatchObject({ total: 2, counts: { RECEIVED: 1, LATE: 1, FAILING: 0 } });
+    expect(docs.get(rollupId(CHECK, 'h', T0 + HOUR_MS))).toMatchObject({ total: 2, counts: { RECEIVED: 1, FAILING: 1 } });
+    expect(docs.get(rollupId(CHECK, 'd', Date.parse('2026-03-01T00:00:00.000Z')))).toMatchObject({ total: 4, counts: { FAILING: 1 } });
+  });
+});
+
+describe.each(HARNESS_ADAPTERS)('heartbeat read models through the engine (%s)', (adapter) => {
+  let harness: ProjectionHarness;
+  beforeEach(async () => {
+    harness = await ProjectionHarness.start(adapter, [heartbeatTimersProjection, heartbeatEventsProjection, heartbeatRollupsProjection]);
+  });
+  afterEach(() => harness.close());
+
+  it('counts a replayed event once (rollups and events are not updated twice)', async () => {
+    await harness.append(STREAM, [schedule, ping(T0), ping(T0 + MIN)]);
+    await harness.replayAll();
+    expect((await harness.get<RollupDoc>('heartbeat_rollups', rollupId(CHECK, 'h', T0)))?.doc.total).toBe(2);
+    expect((await harness.get<TimerDoc>('heartbeat_timers', CHECK))?.revision).toBe(2n);
+  });
+
+  it('answers counts equal to a brute-force count for windows at every alignment', async () => {
+    // 400 events over ~3 days at irregular times, one in 7 a FAILING.
+    const times: number[] = [];
+    let at = T0 - 26 * HOUR_MS;
+    for (let i = 0; i < 400; i++) {
+      at += ((i * 7919) % 997) * 1000 + 1000;
+      times.push(at);
+    }
+    const events = times.map((t, i) => (i % 7 === 0 ? failed(t) : ping(t)));
+    await harness.append(STREAM, [schedule, ...events]);
+    const clock = new ManualClock(new Date(at + HOUR_MS));
+    const stats = new HeartbeatStats(harness.readStore, harness.engine, clock, loadConfig({}));
+    const brute = (from: number, to: number) => {
+      const inside = times.map((t, i) => ({ t, failing: i % 7 === 0 })).filter((e) => e.t >= from && e.t < to);
+      return { total: inside.length, failing: inside.filter((e) => e.failing).length };
+    };
+    const windows: [number, number][] = [
+      [times[0], times[399] + 1],
+      [T0, T0 + HOUR_MS],
+      [T0 + 1, T0 + HOUR_MS - 1],
+      [T0 - 25 * HOUR_MS + 17, T0 + 30 * HOUR_MS + 5],
+      [Date.parse('2026-03-01T00:00:00.000Z'), Date.parse('2026-03-02T00:00:00.000Z')],
+      [times[10], times[10] + 1],
+      [times[10] + 1, times[11]],
+    ];
+    for (let i = 0; i < 20; i++) {
+      const a = times[(i * 37) % 400] - ((i * 131) % 5000);
+      const b = times[(i * 53 + 100) % 400] + ((i * 71) % 7000);
+      windows.push([Math.min(a, b), Math.max(a, b) + 1]);
+    }
+    for (const [from, to] of windows) expect({ window: [from, to], ...(await stats.counts(CHECK, from, to)) }).toEqual({ window: [from, to], ...brute(from, to) });
+  });
+
+  it('lists events newest first within a window, both ends included', async () => {
+    await harness.append(STREAM, [schedule, ping(T0), ping(T0 + MIN), failed(T0 + 2 * MIN), ping(T0 + 3 * MIN)]);
+    const stats = new HeartbeatStats(harness.readStore, harness.engine, new ManualClock(new Date(T0 + 10 * MIN)), loadConfig({}));
+    const listed = await stats.events(CHECK, { start: T0 + MIN, end: T0 + 3 * MIN }, 10);
+    expect(listed.map((e) => [e.timestamp, e.state])).toEqual([
+      [new Date(T0 + 3 * MIN).toISOString(), 'RECEIVED'],
+      [new Date(T0 + 2 * MIN).toISOString(), 'FAILING'],
+      [new Date(T0 + MIN).toISOString(), 'RECEIVED'],
+    ]);
+    expect(await stats.events(CHECK, { start: T0, end: T0 + 3 * MIN }, 2)).toHaveLength(2);
+  });
+});

@@ -1,0 +1,183 @@
+'use strict';
+// Issue 5 benchmark: ping intake (1,000 checks, 100 connections) and availability over a year of
+// pings, beside bare Fastify in the same run. 127.0.0.1 only.
+// Run: npm run build && node test/bench/heartbeats.bench.js [ping|availability]
+const { join } = require('node:path');
+const { mkdtempSync, rmSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const autocannon = require('autocannon');
+const Database = require('better-sqlite3');
+const { startBareFastify, startVigil, load, machine } = require('./lib');
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CHECKS = Number(process.env.BENCH_CHECKS ?? 1000);
+const CONNECTIONS = 100;
+const ACCOUNT_ID = '01900000-0000-7000-8000-00000000b5e7';
+const DIST = join(__dirname, '..', '..', 'dist', 'libs');
+
+async function api(vigil, method, path, body) {
+  const response = await fetch(vigil.url + path, { method, headers: vigil.headers, body: body && JSON.stringify(body) });
+  const json = await response.json();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function createChecks(vigil, count) {
+  const tokens = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 20 }, async () => {
+      while (next < count) {
+        const i = next++;
+        const check = await api(vigil, 'POST', '/v1/checks/heartbeat', {
+          name: `bench ${i}`,
+          heartbeat: { period: 1, periodUnit: 'hours', grace: 1, graceUnit: 'hours' },
+        });
+        tokens.push(check.heartbeat.pingToken);
+      }
+    }),
+  );
+  return tokens;
+}
+
+function storedPings(dataDir) {
+  const db = new Database(join(dataDir, 'vigil.db'), { readonly: true });
+  const n = db.prepare("SELECT count(*) AS n FROM events WHERE type = 'HeartbeatPingReceived'").get().n;
+  db.close();
+  return n;
+}
+
+async function pingIntake(rows, bare) {
+  const vigil = await startVigil({ VIGIL_PING_RATE_BURST: '0', VIGIL_DAEMON: 'on' });
+  try {
+    const tokens = await createChecks(vigil, CHECKS);
+    let i = 0;
+    const ping = (duration) =>
+      autocannon({
+        url: vigil.url,
+        connections: CONNECTIONS,
+        duration,
+        requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/ping/${tokens[i++ % tokens.length]}` }) }],
+      });
+    await ping(2); // warm-up
+    const before = storedPings(vigil.dataDir);
+    const result = await ping(DURATION);
+    const rss = vigil.rssMiB();
+    const stored = storedPings(vigil.dataDir) - before;
+    rows.push({
+      name: `GET /ping/{token} (${tokens.length} checks, ${CONNECTIONS} connections)`,
+      requestsPerSec: Math.round(result.requests.average),
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      rss,
+      share: Math.round((result.requests.average / bare.requestsPerSec) * 100),
+      extra: `${result['2xx']} × 200, ${result.non2xx + result.errors + result.timeouts} other; stored events ${stored}${stored === result['2xx'] ? ' (= 200s)' : ' (MISMATCH)'}`,
+    });
+  } finally {
+    await vigil.stop();
+  }
+}
+
+/** Writes one check and `count` pings spread evenly over the year before `end`, through the real projections. */
+async function seedYear(dataDir, count, end) {
+  const { loadConfig } = require(join(DIST, 'platform/src/config'));
+  const { createLogger } = require(join(DIST, 'platform/src/logger'));
+  const { openStores } = require(join(DIST, 'platform/src/stores'));
+  const { ManualClock } = require(join(DIST, 'core/src/clock'));
+  const p = (name) => require(join(DIST, 'heartbeats/src/read', name));
+  const { newEventId } = p('heartbeat-keys');
+  const stores = await openStores(loadConfig({ VIGIL_DATA_DIR: dataDir }), createLogger('silent'), new ManualClock());
+  for (const [file, name] of [
+    ['heartbeat-checks.projection', 'heartbeatChecksProjection'],
+    ['heartbeat-timers.projection', 'heartbeatTimersProjection'],
+    ['heartbeat-events.projection', 'heartbeatEventsProjection'],
+    ['heartbeat-rollups.projection', 'heartbeatRollupsProjection'],
+  ]) {
+    stores.engine.register(p(file)[name]);
+  }
+  await stores.engine.start();
+  const checkId = '01900000-0000-7000-8000-0000000c4ec1';
+  const token = '5f0c7f0e-7a47-4b0f-9d3c-000000000001';
+  const year = 365 * 86_400_000;
+  const start = end - year;
+  const meta = (at) => ({ accountId: ACCOUNT_ID, occurredAt: new Date(at).toISOString() });
+  const config = {
+    name: 'year', activated: true, muted: false, tags: [], description: null,
+    heartbeat: { period: 1, periodUnit: 'minutes', grace: 1, graceUnit: 'minutes', pingToken: token },
+    triggerIncident: null, alertSettings: null, alertChannelSubscriptions: [],
+  };
+  await stores.eventStore.appendToStream(`check-${checkId}`, [{ type: 'HeartbeatCheckCreated', data: { id: checkId, accountId: ACCOUNT_ID, config }, metadata: meta(start) }]);
+  const step = year / count;
+  const BATCH = 2000;
+  for (let i = 0; i < count; i += BATCH) {
+    const events = [];
+    for (let j = i; j < Math.min(count, i + BATCH); j++) {
+      const at = Math.round(start + j * step);
+      const failing = j % 97 === 0;
+      events.push(
+        failing
+          ? { type: 'HeartbeatFailed', data: { eventId: newEventId(at), checkId, deadline: new Date(at).toISOString(), first: true }, metadata: meta(at) }
+          : { type: 'HeartbeatPingReceived', data: { eventId: newEventId(at), checkId, state: 'RECEIVED', at: new Date(at).toISOString(), source: null, userAgent: 'bench' }, metadata: meta(at) },
+      );
+    }
+    await stores.eventStore.appendToStream(`heartbeat-${checkId}`, events);
+  }
+  await stores.close();
+  return checkId;
+}
+
+async function availability(rows) {
+  for (const [label, count] of [['52,560 (every 10 min)', 52_560], ['525,600 (every minute)', 525_600], ['5,256,000 (every 6 s)', 5_256_000]]) {
+    if (process.env.BENCH_SKIP_LARGE && count > 525_600) continue;
+    const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-year-'));
+    const end = Date.now();
+    const seeded = Date.now();
+    const checkId = await seedYear(dataDir, count, end);
+    const seedSeconds = ((Date.now() - seeded) / 1000).toFixed(0);
+    const vigil = await startVigil({ VIGIL_DATA_DIR: dataDir, VIGIL_BOOTSTRAP_ACCOUNT_ID: ACCOUNT_ID, VIGIL_EVENT_RETENTION_DAYS: '36500' });
+    try {
+      for (const [window, query] of [
+        ['365 days', `?startTime=${new Date(end - 365 * 86_400_000).toISOString()}&endTime=${new Date(end).toISOString()}`],
+        ['24 h (default)', ''],
+      ]) {
+        const url = `${vigil.url}/v1/checks/heartbeats/${checkId}/availability${query}`;
+        const sample = await fetch(url, { headers: vigil.headers }).then((r) => r.json());
+        await load({ url, headers: vigil.headers, duration: 2, connections: 1 });
+        const result = await load({ url, headers: vigil.headers, duration: DURATION, connections: 1 });
+        rows.push({
+          name: `availability, ${window}, ${label} events`,
+          ...result,
+          rss: vigil.rssMiB(),
+          extra: `total ${sample.totalEntitiesCurrentPeriod}, ratio ${sample.successRatio.currentPeriod}; seeded in ${seedSeconds} s`,
+        });
+      }
+    } finally {
+      await vigil.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+}
+
+async function main() {
+  const which = process.argv[2] ?? 'all';
+  const rows = [];
+  const bareServer = await startBareFastify();
+  await load({ url: bareServer.url, duration: 2, connections: CONNECTIONS });
+  const bare = await load({ url: bareServer.url, duration: DURATION, connections: CONNECTIONS });
+  rows.push({ name: `bare Fastify GET / (${CONNECTIONS} connections)`, ...bare, rss: bareServer.rssMiB(), share: 100, extra: '' });
+  await bareServer.stop();
+  if (which === 'all' || which === 'ping') await pingIntake(rows, bare);
+  if (which === 'all' || which === 'availability') await availability(rows);
+
+  console.log(`Machine: ${machine()}`);
+  console.log('| what | requests/s | % of bare | p50 ms | p99 ms | RSS MiB | notes |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const row of rows) {
+    console.log(`| ${row.name} | ${row.requestsPerSec} | ${row.share ?? ''}${row.share !== undefined ? '%' : ''} | ${row.p50} | ${row.p99} | ${row.rss} | ${row.extra} |`);
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
