@@ -4,12 +4,13 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import pino from 'pino';
 import { parseArgs } from 'node:util';
 import { isUuid } from '../../../libs/core/src/ids';
-import { VigilError } from '../../../libs/core/src/errors';
+import { NotFoundError, VigilError } from '../../../libs/core/src/errors';
 import { ROLES, Role } from '../../../libs/http/src/account-context';
 import { CreateAccountCommand } from '../../../libs/accounts/src/write/create-account.command';
 import { CreateApiKeyCommand, CreatedApiKey } from '../../../libs/accounts/src/write/create-api-key.command';
 import { RevokeApiKeyCommand } from '../../../libs/accounts/src/write/revoke-api-key.command';
 import { ApiKeySummary, ListApiKeysQuery } from '../../../libs/accounts/src/read/list-api-keys.query';
+import { GetIncidentHistoryQuery, IncidentHistory } from '../../../libs/incidents/src/read/incident-history.query';
 import { ConfigError, loadConfig } from '../../../libs/platform/src/config';
 import { createLogger, NestPinoLogger } from '../../../libs/platform/src/logger';
 import { PROJECTION_ENGINE } from '../../../libs/platform/src/tokens';
@@ -24,6 +25,7 @@ const USAGE = `Usage: npm run --silent cli -- <command>
   keys revoke KEY_ID
   projections status [--json]
   projections rebuild [NAME]
+  incidents history INCIDENT_ID [--json]
 
 Uses the same configuration as the server (VIGIL_DATA_DIR, or EVENTSTORE_URL and MONGODB_URL) and is
 safe to run while the server runs.`;
@@ -118,6 +120,17 @@ async function main(argv: string[]): Promise<number> {
         for (const name of names) if (!engine.projectionNames().includes(name)) throw new UsageError(`Unknown projection ${name}; known: ${engine.projectionNames().join(', ')}`);
         await engine.rebuild(names, (name, applied) => process.stderr.write(`${name}: ${applied} events applied\n`));
         out({ rebuilt: names }, `Rebuilt ${names.join(', ')}`);
+        return 0;
+      }
+      case 'incidents history': {
+        const id = requireUuid(rest[0], 'INCIDENT_ID');
+        // Any account's, deleted ones included: the operator's audit trail.
+        const history = await queries.execute<GetIncidentHistoryQuery, IncidentHistory | null>(new GetIncidentHistoryQuery(id, null, true));
+        if (!history) throw new NotFoundError(`Incident ${id} not found`);
+        const lines = history.entries.map(
+          (e) => `#${e.revision}  ${e.occurredAt}  ${e.type.padEnd(22)}  by ${e.actor.keyName ?? '-'} (${e.actor.keyId ?? '-'})  ${JSON.stringify(e.data)}`,
+        );
+        out({ incidentId: id, deleted: history.deleted, entries: history.entries }, lines.join('\n'));
         return 0;
       }
       default:

@@ -12,6 +12,7 @@ const db = new Database(workerData.file);
 db.pragma('busy_timeout = 5000');
 db.pragma('synchronous = FULL');
 let stopped = false;
+let timer = null;
 function pass() {
   if (stopped) return;
   try {
@@ -21,17 +22,18 @@ function pass() {
   } catch (error) {
     parentPort.postMessage({ error: String(error) });
   }
-  setTimeout(pass, workerData.intervalMs);
+  timer = setTimeout(pass, workerData.intervalMs);
 }
 parentPort.on('message', (message) => {
   if (message === 'stop') {
     stopped = true;
+    clearTimeout(timer);
     try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
     db.close();
     parentPort.close();
   }
 });
-setTimeout(pass, workerData.intervalMs);
+timer = setTimeout(pass, workerData.intervalMs);
 `;
 
 export interface Checkpointer {
@@ -50,6 +52,9 @@ export function startCheckpointer(file: string, onError: (message: string) => vo
     stop: () =>
       new Promise<void>((resolve) => {
         worker.once('exit', () => resolve());
+        // Unref'd, the worker would not keep the process alive until it exits: a caller awaiting
+        // stop() (app.close() in the CLI) would see the event loop drain and the process end with 0.
+        worker.ref();
         worker.postMessage('stop');
       }),
   };
