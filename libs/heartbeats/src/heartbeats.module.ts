@@ -22,6 +22,7 @@ import { HeartbeatBackground } from './write/heartbeat-background';
 import { HeartbeatWatchdog } from './write/heartbeat-watchdog';
 import { HeartbeatIncidentTriggers } from './write/incident-trigger';
 import { IncidentReactor } from './write/incident-reactor';
+import { IncidentsBridge } from './write/incidents-bridge';
 import { PingIntake } from './write/ping-intake';
 import { PingRateLimiter } from './write/ping-rate-limiter';
 import { PingTokenClaims } from './write/ping-token-claims';
@@ -45,6 +46,7 @@ import { TimerLoader } from './write/timer-loader';
     HeartbeatWatchdog,
     EventRetention,
     HeartbeatIncidentTriggers,
+    IncidentsBridge,
     IncidentReactor,
     HeartbeatBackground,
     {
@@ -64,7 +66,11 @@ export class HeartbeatsModule implements OnModuleInit {
     private readonly intake: PingIntake,
     private readonly limiter: PingRateLimiter,
     @Inject(CLOCK) private readonly clock: Clock,
+    triggers: HeartbeatIncidentTriggers,
+    incidents: IncidentsBridge,
   ) {
+    // Outages open and resolve incidents through the incidents context's own commands.
+    triggers.register(incidents);
     for (const projection of [heartbeatChecksProjection, heartbeatTimersProjection, heartbeatEventsProjection, heartbeatRollupsProjection]) {
       engine.register(projection);
     }
