@@ -2,6 +2,7 @@ import { AccountsModule } from '../../../libs/accounts/src/accounts.module';
 import { StatusPagesModule } from '../../../libs/status-pages/src/status-pages.module';
 import { HeartbeatsModule } from '../../../libs/heartbeats/src/heartbeats.module';
 import { IncidentsModule } from '../../../libs/incidents/src/incidents.module';
+import { AgentModule } from '../../../libs/agent/src/agent.module';
 
 /** Every bounded context; the API, the worker and the CLI load the same set so they share projections. */
-export const CONTEXT_MODULES = [AccountsModule, StatusPagesModule, IncidentsModule, HeartbeatsModule];
+export const CONTEXT_MODULES = [AccountsModule, StatusPagesModule, IncidentsModule, HeartbeatsModule, AgentModule];

@@ -34,6 +34,10 @@ describe('loadConfig', () => {
       eventRetentionDays: 90,
       pingRateBurst: 10,
       pingRatePerSecond: 1,
+      aiProvider: 'builtin',
+      aiBaseUrl: null,
+      aiApiKey: null,
+      aiModel: null,
     });
   });
 
@@ -53,6 +57,10 @@ describe('loadConfig', () => {
       VIGIL_EVENT_RETENTION_DAYS: '30',
       VIGIL_PING_RATE_BURST: '20',
       VIGIL_PING_RATE_PER_SECOND: '0',
+      AI_PROVIDER: 'OpenAI-Compatible',
+      AI_BASE_URL: 'http://localhost:11434/v1/',
+      AI_API_KEY: 'sk-local',
+      AI_MODEL: 'llama3.1',
     });
     expect(config).toEqual({
       port: 8080,
@@ -70,6 +78,10 @@ describe('loadConfig', () => {
       eventRetentionDays: 30,
       pingRateBurst: 20,
       pingRatePerSecond: 0,
+      aiProvider: 'openai-compatible',
+      aiBaseUrl: 'http://localhost:11434/v1',
+      aiApiKey: 'sk-local',
+      aiModel: 'llama3.1',
     });
   });
 

@@ -2,6 +2,8 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export type AiProviderName = 'builtin' | 'openai-compatible';
+export const AI_PROVIDERS: readonly AiProviderName[] = ['builtin', 'openai-compatible'];
 
 export interface VigilConfig {
   port: number;
@@ -23,6 +25,12 @@ export interface VigilConfig {
   /** Ping endpoint, per token: a bucket of `pingRateBurst` refilled at `pingRatePerSecond`; 0 turns it off. */
   pingRateBurst: number;
   pingRatePerSecond: number;
+  /** The AI agent: `builtin` answers from data with no network; `openai-compatible` calls a chat-completions server. */
+  aiProvider: AiProviderName;
+  /** Set (all three) when aiProvider is `openai-compatible`. */
+  aiBaseUrl: string | null;
+  aiApiKey: string | null;
+  aiModel: string | null;
 }
 
 export const VIGIL_CONFIG = Symbol('VIGIL_CONFIG');
@@ -107,6 +115,17 @@ export function loadConfig(env: Env = process.env): VigilConfig {
   const daemonRaw = (text(env, 'VIGIL_DAEMON') ?? 'on').toLowerCase();
   if (!['on', 'off'].includes(daemonRaw)) throw new ConfigError('VIGIL_DAEMON', 'must be "on" or "off"');
 
+  const aiProvider = (text(env, 'AI_PROVIDER') ?? 'builtin').toLowerCase() as AiProviderName;
+  if (!AI_PROVIDERS.includes(aiProvider)) throw new ConfigError('AI_PROVIDER', `must be one of ${AI_PROVIDERS.join(', ')}`);
+  const aiBaseUrl = url(env, 'AI_BASE_URL', ['http:', 'https:']);
+  const aiApiKey = text(env, 'AI_API_KEY');
+  const aiModel = text(env, 'AI_MODEL');
+  if (aiProvider === 'openai-compatible') {
+    for (const [name, value] of [['AI_BASE_URL', aiBaseUrl], ['AI_API_KEY', aiApiKey], ['AI_MODEL', aiModel]] as const) {
+      if (value === null) throw new ConfigError(name, 'must be set when AI_PROVIDER is openai-compatible');
+    }
+  }
+
   return {
     port,
     host,
@@ -123,5 +142,9 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     eventRetentionDays: integer(env, 'VIGIL_EVENT_RETENTION_DAYS', 90, 1, 36500),
     pingRateBurst: integer(env, 'VIGIL_PING_RATE_BURST', 10, 0, 1_000_000),
     pingRatePerSecond: integer(env, 'VIGIL_PING_RATE_PER_SECOND', 1, 0, 1_000_000),
+    aiProvider,
+    aiBaseUrl: aiBaseUrl?.replace(/\/+$/, '') ?? null,
+    aiApiKey,
+    aiModel,
   };
 }

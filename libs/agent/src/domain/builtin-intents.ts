@@ -1,0 +1,174 @@
+import { IncidentStatus } from './agent-data-source';
+import { statusMentioned } from './incident-update-draft';
+
+/** The questions the builtin provider answers, in the order its answer takes them. */
+export const INTENT_KINDS = [
+  'whats_down',
+  'open_incidents',
+  'incident_details',
+  'status_page',
+  'list_checks',
+  'availability',
+  'heartbeat_events',
+  'draft_update',
+  'capabilities',
+] as const;
+export type IntentKind = (typeof INTENT_KINDS)[number];
+
+export interface TimeWindowHint {
+  hours: number;
+  /** How the answer names it: "the last 7 days". */
+  label: string;
+}
+
+/** What the builtin provider understood of one question. */
+export interface Question {
+  intents: IntentKind[];
+  /** The question asks to change something (create, resolve, post…): the agent only reads. */
+  writeRequest: boolean;
+  /** UUIDs in the text, lowercased. */
+  ids: string[];
+  /** Text in double quotes or backticks: names of checks, pages or incidents. */
+  quoted: string[];
+  window: TimeWindowHint;
+  /** An incident status named in the text, for drafts. */
+  status: IncidentStatus | null;
+  /** The question, lowercased with plain apostrophes and single spaces: for matching names. */
+  normalized: string;
+}
+
+const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
+const QUOTED = /["“”`]([^"“”`\n]{1,200})["“”`]/g;
+const DEFAULT_WINDOW: TimeWindowHint = { hours: 24, label: 'the last 24 hours' };
+const MAX_HOURS = 400 * 24;
+
+const UNIT_HOURS: [RegExp, number, string][] = [
+  [/^(m|mins?|minutes?)$/, 1 / 60, 'minute'],
+  [/^(h|hrs?|hours?)$/, 1, 'hour'],
+  [/^(d|days?)$/, 24, 'day'],
+  [/^(w|wks?|weeks?)$/, 24 * 7, 'week'],
+  [/^(months?)$/, 24 * 30, 'month'],
+  [/^(y|years?)$/, 24 * 365, 'year'],
+];
+
+function unitHours(unit: string): [number, string] | null {
+  for (const [pattern, hours, name] of UNIT_HOURS) if (pattern.test(unit)) return [hours, name];
+  return null;
+}
+
+const WORD_NUMBERS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, ten: 10, fourteen: 14, thirty: 30, ninety: 90 };
+
+/** "last 7 days", "past 24h", "over the last week", "7d", "today", "this month"; the last 24 hours otherwise. */
+export function parseWindow(text: string, now: Date): TimeWindowHint {
+  const counted = /\b(?:last|past|previous|over|in|for)\s+(?:the\s+)?(\d+|a|an|one|two|three|four|five|six|seven|ten|fourteen|thirty|ninety)?\s*(m|mins?|minutes?|h|hrs?|hours?|d|days?|w|wks?|weeks?|months?|y|years?)\b/.exec(text);
+  const compact = /\b(\d+)\s?(m|h|d|w|y)\b/.exec(text);
+  const match = counted ?? compact;
+  if (match) {
+    const amount = match[1] === undefined ? 1 : (WORD_NUMBERS[match[1]] ?? Number(match[1]));
+    const unit = unitHours(match[2]);
+    if (unit && amount > 0) {
+      const hours = Math.min(Math.max(Math.ceil(amount * unit[0]), 1), MAX_HOURS);
+      const label = amount === 1 ? `the last ${unit[1]}` : `the last ${amount} ${unit[1]}s`;
+      return { hours, label: hours === MAX_HOURS ? 'the last 400 days' : label };
+    }
+  }
+  if (/\btoday\b/.test(text)) {
+    const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+    return { hours: Math.max(1, Math.ceil((now.getTime() - midnight) / 3_600_000)), label: 'today (UTC)' };
+  }
+  if (/\bthis week\b/.test(text)) return { hours: 24 * 7, label: 'the last 7 days' };
+  if (/\bthis month\b/.test(text)) return { hours: 24 * 30, label: 'the last 30 days' };
+  if (/\bthis year\b/.test(text)) return { hours: 24 * 365, label: 'the last 365 days' };
+  return DEFAULT_WINDOW;
+}
+
+const has = (text: string, pattern: RegExp) => pattern.test(text);
+
+/**
+ * Recognises the common questions by their words. Several may be asked at once ("what is down and
+ * which incidents are open?"); each is answered in turn. Nothing recognised → no intents, and the
+ * provider says plainly what it can answer.
+ */
+export function understand(question: string, now: Date): Question {
+  const normalized = question.toLowerCase().replace(/[‘’]/g, "'").replace(/\s+/g, ' ').trim();
+  // Quoted names ("Database outage") say what the question is about, not what it asks.
+  const t = normalized.replace(/["“”`][^"“”`]*["“”`]/g, ' "" ');
+  const ids = [...new Set((question.match(UUID) ?? []).map((id) => id.toLowerCase()))];
+  const quoted = [...question.matchAll(QUOTED)].map((m) => m[1].trim()).filter((q) => q !== '');
+
+  const draft = has(t, /\bdraft\b/) || has(t, /\b(compose|prepare|suggest|write|word|formulate)\b[^.?!]*\b(update|message|post|announcement|notice|statement|text)\b/);
+  const writeVerb = has(t, /\b(create|resolve|close|delete|remove|mute|unmute|pause|unpause|acknowledge|rename|edit|re-?open|deactivate|activate)\b/) ||
+    (!draft && has(t, /\b(post|publish|send)\b/));
+  const incidentWord = has(t, /\bincidents?\b/);
+  const checkWord = has(t, /\b(checks?|monitors?|heartbeats?|cron ?jobs?|jobs?)\b/);
+
+  const intents = new Set<IntentKind>();
+  if (
+    has(t, /\b(down|outages?|failing|failed|fails|failures?|broken|degraded|unhealthy|offline|not working|problems?|issues?|healthy|health|alerts?|alerting|erroring)\b/) ||
+    has(t, /\b(everything|all|things|systems?|services?)\b[^.?!]*\b(ok|okay|fine|good|up|working|green|operational|running)\b/) ||
+    has(t, /\b(anything|something) (wrong|off)\b/) ||
+    has(t, /\bwhat'?s (wrong|going on|happening)\b/) ||
+    has(t, /\b(current|overall) (status|state)\b/)
+  ) {
+    intents.add('whats_down');
+  }
+  if (incidentWord) {
+    const specific = ids.length > 0 || quoted.length > 0 || has(t, /\b(details?|about|timeline|history|tell me|what happened|explain|describe|latest update)\b/);
+    intents.add(specific ? 'incident_details' : 'open_incidents');
+  }
+  if (
+    has(t, /\bstatus[- ]?pages?\b/) ||
+    (has(t, /\bpages?\b/) && has(t, /\b(summar\w*|overview|how is|how's|state|status)\b/)) ||
+    (has(t, /\bsummar(y|ise|ize)\b/) && !incidentWord && !checkWord)
+  ) {
+    intents.add('status_page');
+  }
+  if (has(t, /\b(availability|available|uptime|up-time|success (ratio|rate)|sla|slo|reliab\w*|how often)\b/)) intents.add('availability');
+  if (has(t, /\b(events?|pings?|pinged|history|log)\b/) && (checkWord || has(t, /\b(recent|last|latest|show|list)\b/)) && !intents.has('incident_details')) {
+    intents.add('heartbeat_events');
+  }
+  if (checkWord && has(t, /\b(list|which|what|show|all|my|have|state|status|how many)\b/)) intents.add('list_checks');
+  if (draft || (writeVerb && has(t, /\b(resolve|close|post|publish|send)\b/) && (incidentWord || has(t, /\bupdate\b/)))) intents.add('draft_update');
+  if (has(t, /\b(help|what can you (do|answer|tell)|what do you know|who are you|what are you)\b/)) intents.add('capabilities');
+
+  // A narrower answer covers a broader one.
+  if (intents.has('draft_update')) {
+    intents.delete('incident_details');
+    intents.delete('open_incidents');
+  }
+  if (intents.has('whats_down') || intents.has('availability') || intents.has('heartbeat_events')) intents.delete('list_checks');
+  if (intents.has('availability') && !has(t, /\b(down|outages?|broken|degraded)\b/)) intents.delete('whats_down');
+  if (intents.has('heartbeat_events') && !has(t, /\b(down|outages?|broken|degraded)\b/)) intents.delete('whats_down');
+
+  let status = statusMentioned(t);
+  if (status === null && has(t, /\b(resolve|close)\b/)) status = 'RESOLVED';
+  return {
+    intents: INTENT_KINDS.filter((kind) => intents.has(kind)),
+    writeRequest: writeVerb,
+    ids,
+    quoted,
+    window: parseWindow(t, now),
+    status,
+    normalized,
+  };
+}
+
+/**
+ * The name among `names` that the question mentions: an exact quoted name first, then the longest
+ * name contained in the text (so "API gateway" beats "API"). Null when none is mentioned.
+ */
+export function mentionedName(question: Question, names: string[]): string | null {
+  const lower = names.map((name) => name.toLowerCase());
+  for (const quote of question.quoted) {
+    const i = lower.indexOf(quote.toLowerCase());
+    if (i >= 0) return names[i];
+  }
+  let best: string | null = null;
+  for (let i = 0; i < names.length; i++) {
+    const name = lower[i].replace(/\s+/g, ' ').trim();
+    if (name.length < 2) continue;
+    const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    if (new RegExp(`(^|[^a-z0-9])${escaped}($|[^a-z0-9])`).test(question.normalized) && (best === null || name.length > best.length)) best = names[i];
+  }
+  return best;
+}
