@@ -7,7 +7,9 @@ import { Projection, ReadModelDoc } from '../../core/src/projection';
 import { loadConfig } from '../../platform/src/config';
 import { createLogger } from '../../platform/src/logger';
 import { openStores, Stores } from '../../platform/src/stores';
-import { collectionName } from './projection-engine';
+import { EventStore } from '../../event-store/src/event-store.port';
+import { collectionName, ProjectionEngine } from './projection-engine';
+import { SqliteReadStore } from './sqlite.read-store';
 
 /** A counter per stream: each Added event adds its amount; Removed deletes the document. */
 interface TallyDoc extends ReadModelDoc {
@@ -188,6 +190,36 @@ describe('ProjectionEngine on the embedded SQLite stores', () => {
       await rebuilding;
       expect(await server.readStore.find(server.engine.collection('tallies'), { limit: 100 })).toEqual(before);
     }, 15_000);
+
+    it('a long rebuild by another process, which the running daemon joins, ends with one switch and a serving generation', async () => {
+      const server = await open([tally()]);
+      runDaemon(server);
+      for (let i = 0; i < 50; i++) await server.eventStore.appendToStream(`s-${i % 5}`, [...Array(100)].map((_, j) => added(j)));
+      const before = await server.readStore.find<TallyDoc>(server.engine.collection('tallies'), { limit: 100 });
+
+      // The CLI's process, given the time a long log takes: each page of the log arrives after a pause,
+      // during which the server's daemon sees the build, helps fill it, and may switch it itself.
+      const cli = await open();
+      const paced = Object.create(cli.eventStore) as EventStore;
+      paced.readAll = async (options) => {
+        await new Promise((r) => setTimeout(r, 250));
+        return cli.eventStore.readAll({ ...options, maxCount: 1000 });
+      };
+      const cliEngine = new ProjectionEngine(cli.readStore, paced, [tally()], { info: () => undefined, warn: () => undefined, error: () => undefined }, cli.readStore as SqliteReadStore);
+      await cliEngine.start();
+      await cliEngine.rebuild(['tallies']);
+      // Past every grace period after which a switch drops what it retired.
+      await new Promise((r) => setTimeout(r, 3500));
+
+      const g2 = collectionName('tallies', { version: 1, generation: 2 });
+      expect(server.engine.collection('tallies')).toBe(g2);
+      expect(await server.readStore.find(server.engine.collection('tallies'), { limit: 100 })).toEqual(before);
+      expect(await cli.readStore.getMeta('projection:tallies')).toEqual({
+        active: { version: 1, generation: 2 },
+        building: null,
+        retired: [{ version: 1, generation: 1 }],
+      });
+    }, 20_000);
 
     it('a version bump builds beside the old version, which serves until the new one has caught up', async () => {
       const first = await open([tally(1)]);
