@@ -149,6 +149,31 @@ describe('a CLI rebuild while the server runs', () => {
   }, 30_000);
 });
 
+describe('an API instance without the daemon (VIGIL_DAEMON=off, as beside a worker)', () => {
+  it('follows a CLI rebuild to the new generation and keeps answering reads', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vigil-no-daemon-'));
+    const api = await startChildServer({ ...env(), VIGIL_DATA_DIR: dir, VIGIL_DAEMON: 'off' });
+    try {
+      const client = new HttpClient(api.url);
+      const created = await client.post(SERVICES, { name: 'served without a daemon' }, auth);
+      expect(created.status).toBe(201);
+      const before = (await client.get(`${SERVICES}?limit=100`, auth)).text;
+
+      const rebuilt = runCli(['projections', 'rebuild'], { VIGIL_DATA_DIR: dir });
+      expect(rebuilt.status).toBe(0);
+      // The CLI has switched and dropped the generation it retired: reads must have moved on.
+      const list = await client.get(`${SERVICES}?limit=100`, auth);
+      expect(list.status).toBe(200);
+      expect(list.text).toBe(before);
+      expect((await client.get(`${SERVICES}/${created.body.id}`, auth)).body).toEqual(created.body);
+      expect((await client.get(`/next/accounts/${BOOTSTRAP_ACCOUNT}`, auth)).status).toBe(200);
+    } finally {
+      await api.stop('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
+
 describe('configuration errors at start', () => {
   it.each([
     [{ PORT: 'abc' }, 'PORT'],

@@ -37,6 +37,9 @@ export class ProjectionLifecycle implements OnApplicationBootstrap, OnApplicatio
     if (this.daemon) {
       this.running = this.stores.engine.run(this.abort.signal);
       this.logger.info('projection daemon started');
+    } else {
+      // Reads must move to a rebuilt generation before the old one is dropped, daemon or not.
+      this.running = this.stores.engine.followGenerations(this.abort.signal);
     }
   }
 

@@ -221,6 +221,18 @@ describe('ProjectionEngine on the embedded SQLite stores', () => {
       });
     }, 20_000);
 
+    it('an instance without the daemon follows a switch made elsewhere before the old generation is dropped', async () => {
+      const api = await open([tally()]);
+      const abort = new AbortController();
+      aborts.push(abort);
+      void api.engine.followGenerations(abort.signal, 50);
+      await api.eventStore.appendToStream('s-1', [added(3)]);
+      const cli = await open([tally()]);
+      await cli.engine.rebuild(['tallies']);
+      expect(api.engine.collection('tallies')).toBe(collectionName('tallies', { version: 1, generation: 2 }));
+      expect((await doc(api, 's-1'))?.doc.total).toBe(3);
+    }, 15_000);
+
     it('a version bump builds beside the old version, which serves until the new one has caught up', async () => {
       const first = await open([tally(1)]);
       for (let i = 1; i <= 5; i++) await first.eventStore.appendToStream('s-1', [added(i)]);

@@ -246,6 +246,21 @@ export class ProjectionEngine {
     }
   }
 
+  /**
+   * Without the daemon (an API instance beside a worker): still follows generation switches made
+   * elsewhere (a CLI rebuild, the worker finishing a new version) well before the retired one is dropped.
+   */
+  async followGenerations(signal: AbortSignal, intervalMs = 500): Promise<void> {
+    while (!signal.aborted) {
+      try {
+        await this.refreshMeta();
+      } catch (error) {
+        this.logger.error('projection generations could not be refreshed, retrying', { error: String(error) });
+      }
+      await sleep(intervalMs, signal);
+    }
+  }
+
   // ---- rebuild ----
 
   /** Fills a new generation of each named projection from position 0 while the old one serves, then switches. */
