@@ -133,8 +133,10 @@ describe('403: the key may not act here', () => {
     expect(read.headers.get('etag')).toBe('"0"');
   });
 
-  it('GET /next/accounts/{id} of an account the key does not grant', async () => {
+  it('GET /next/accounts/{id} of an account the key does not grant (another, unknown or malformed)', async () => {
     expectError(await get(`/next/accounts/${b.id}`, bearer(a.key)), 403);
+    expectError(await get('/next/accounts/01900000-0000-7000-8000-000000000000', bearer(a.key)), 403);
+    expectError(await get('/next/accounts/not-an-id', bearer(a.key)), 403);
   });
 });
 

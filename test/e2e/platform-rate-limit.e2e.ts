@@ -60,3 +60,13 @@ it('never limits the health endpoints', async () => {
     expect((await server.http.get('/readyz')).status).toBe(200);
   }
 });
+
+it('counts a key once however its header is spelled: the scheme case and blanks do not buy a new budget', async () => {
+  const key = (await acct.newKey('READ_ONLY')).apiKey;
+  const spellings = ['Bearer', 'bearer', 'BEARER', 'BeArEr', 'Bearer  '];
+  const statuses: number[] = [];
+  for (const scheme of [...spellings, ...spellings]) {
+    statuses.push((await server.http.get(SERVICES, { headers: { authorization: `${scheme} ${key}` } })).status);
+  }
+  expect(statuses).toEqual([...Array(LIMIT).fill(200), ...Array(10 - LIMIT).fill(429)]);
+});

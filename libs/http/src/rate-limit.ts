@@ -6,10 +6,15 @@ import { errorBody } from './error-body';
 /** Paths with limits of their own (ping) or that must always answer (health, docs, public pages). */
 const EXEMPT = /^\/(ping|heartbeats\/ping|healthz|readyz|metrics|docs|openapi\.json|status)(\/|$|\?)/;
 
-/** Per API key (the hash of its bearer token), falling back to the client address. */
-function keyOf(request: FastifyRequest): string {
-  const auth = request.headers.authorization;
-  if (typeof auth === 'string' && auth.length > 7) return 'k:' + createHash('sha256').update(auth).digest('base64url');
+const BEARER = /^\s*bearer\s+(\S+)\s*$/i;
+
+/**
+ * Per API key (the hash of its bearer token, not of the whole header: "bearer" and "BEARER" name the
+ * same key and share its budget), falling back to the client address.
+ */
+export function rateLimitKey(request: Pick<FastifyRequest, 'headers' | 'ip'>): string {
+  const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
+  if (token) return 'k:' + createHash('sha256').update(token).digest('base64url');
   return 'ip:' + request.ip;
 }
 
@@ -18,7 +23,7 @@ export async function installRateLimit(fastify: FastifyInstance, perMinute: numb
     global: true,
     max: perMinute,
     timeWindow: 60_000,
-    keyGenerator: keyOf,
+    keyGenerator: rateLimitKey,
     allowList: (request) => EXEMPT.test(request.url),
     enableDraftSpec: true,
     errorResponseBuilder: (_request, context) => ({
