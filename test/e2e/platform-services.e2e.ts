@@ -1,3 +1,5 @@
+import { CommandBus } from '@nestjs/cqrs';
+import { RevokeApiKeyCommand } from '../../libs/accounts/src/write/revoke-api-key.command';
 import { HttpResponse } from '../../libs/testing/src/http-client';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 
@@ -372,7 +374,8 @@ describe('Idempotency-Key', () => {
     expect(first.status).toBe(201);
     const retry = await server.http.post(SERVICES, { name: 'Once' }, as(account, headers));
     expect(retry.status).toBe(201);
-    expect(retry.body).toEqual(first.body);
+    expect(retry.text).toBe(first.text);
+    expect(retry.headers.get('content-type')).toBe(first.headers.get('content-type'));
     expect(retry.headers.get('etag')).toBe(first.headers.get('etag'));
     const list = await server.http.get(`${SERVICES}?limit=100`, as(account));
     expect(list.body.entries.map((s: { id: string }) => s.id)).toEqual([first.body.id]);
@@ -402,6 +405,33 @@ describe('Idempotency-Key', () => {
     const headers = { 'idempotency-key': 'after-400' };
     expectError(await server.http.post(SERVICES, { name: '' }, as(account, headers)), 400, ['name']);
     expect((await server.http.post(SERVICES, { name: 'Fixed' }, as(account, headers))).status).toBe(201);
+  });
+
+  it('a replay is only for a key that still works: revoked → 401, and no key → 401', async () => {
+    const account = await server.account();
+    const key = await account.newKey('READ_WRITE');
+    const headers = { 'idempotency-key': 'before-revoke' };
+    expect((await server.http.post(SERVICES, { name: 'Kept' }, { key: key.apiKey, headers })).status).toBe(201);
+    await server.app.get(CommandBus).execute(new RevokeApiKeyCommand(key.id, { accountId: null }));
+    // Past the key cache's second.
+    await new Promise((r) => setTimeout(r, 1100));
+    expectError(await server.http.post(SERVICES, { name: 'Kept' }, { key: key.apiKey, headers }), 401);
+    expectError(await server.http.post(SERVICES, { name: 'Kept' }, { headers }), 401);
+  });
+
+  it('a READ_ONLY key gets its 403 even with an Idempotency-Key', async () => {
+    const readOnly = await acct.newKey('READ_ONLY');
+    expectError(await server.http.post(SERVICES, { name: 'no' }, { key: readOnly.apiKey, headers: { 'idempotency-key': 'ro-1' } }), 403);
+  });
+
+  it('concurrent requests with the same key: one is answered, the other is told it is in progress', async () => {
+    const account = await server.account();
+    const headers = { 'idempotency-key': 'concurrent' };
+    const results = await Promise.all([0, 1, 2].map(() => server.http.post(SERVICES, { name: 'Racing' }, as(account, headers))));
+    const created = results.filter((r) => r.status === 201);
+    expect(new Set(created.map((r) => r.body.id)).size).toBe(1);
+    for (const other of results.filter((r) => r.status !== 201)) expectError(other, 409);
+    expect((await server.http.get(SERVICES, as(account))).body.length).toBe(1);
   });
 
   it('an unusable key → 400', async () => {

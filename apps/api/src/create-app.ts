@@ -61,8 +61,9 @@ export async function createApp(options: PlatformOptions): Promise<NestFastifyAp
   registerJsonParser(fastify);
   installRequestLog(fastify, logger);
   await installRateLimit(fastify, options.config.rateLimitPerMinute);
-  await installIdempotency(fastify, app.get<ReadStore>(READ_STORE), app.get<Clock>(CLOCK));
+  const idempotency = await installIdempotency(fastify, app.get<ReadStore>(READ_STORE), app.get<Clock>(CLOCK));
   app.useGlobalFilters(new VigilExceptionFilter(fastify));
+  app.useGlobalInterceptors(idempotency);
   app.useGlobalPipes(new BodyValidationPipe());
   app.enableShutdownHooks();
 
