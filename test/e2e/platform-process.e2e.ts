@@ -61,6 +61,20 @@ describe('bootstrap key', () => {
     const bootstrapLine = output.split('\n').find((line) => line.includes('bootstrap'));
     expect(bootstrapLine).toContain(BOOTSTRAP_ACCOUNT);
     expect(output).not.toContain(BOOTSTRAP_KEY);
+
+    // One JSON line per request, with the request id, the account and the key id (never the key).
+    const findRequestLine = () =>
+      server
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line))
+        .find((entry) => entry.msg === 'request' && entry.method === 'POST' && entry.path === SERVICES);
+    // Written after the response went out, so it may still be in the pipe.
+    for (let i = 0; i < 40 && !findRequestLine(); i++) await new Promise((r) => setTimeout(r, 50));
+    const requestLine = findRequestLine();
+    expect(requestLine).toMatchObject({ status: 201, accountId: BOOTSTRAP_ACCOUNT, keyId: expect.any(String), reqId: expect.any(String) });
+    expect(requestLine.ms).toEqual(expect.any(Number));
   });
 });
 
