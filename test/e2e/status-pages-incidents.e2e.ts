@@ -96,11 +96,11 @@ describe('a status page’s incidents (endpoint 8)', () => {
     await a.update(incident.id, 'RESOLVED');
     expect(await a.pageIncidents(page.id)).toEqual([incident.id]);
 
-    clock.set(resolvedAt + 7 * DAY - MINUTE);
+    clock.set(new Date(resolvedAt + 7 * DAY - MINUTE));
     expect(await a.pageIncidents(page.id)).toEqual([incident.id]);
-    clock.set(resolvedAt + 7 * DAY);
+    clock.set(new Date(resolvedAt + 7 * DAY));
     expect(await a.pageIncidents(page.id)).toEqual([incident.id]);
-    clock.set(resolvedAt + 7 * DAY + MINUTE);
+    clock.set(new Date(resolvedAt + 7 * DAY + MINUTE));
     expect(await a.pageIncidents(page.id)).toEqual([]);
 
     // A later update re-opens it: open incidents show whatever their age.
