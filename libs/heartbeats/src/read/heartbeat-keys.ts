@@ -7,6 +7,7 @@ import { isUuid } from '../../../core/src/ids';
  * without an index on the state), rollups by `<checkId>|<h or d>|<bucket start>`.
  */
 export type Granularity = 'h' | 'd';
+export const MINUTE_MS = 60_000;
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
 

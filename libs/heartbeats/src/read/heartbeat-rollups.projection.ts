@@ -1,6 +1,6 @@
 import { Projection } from '../../../core/src/projection';
 import { EVENT_STATES, HeartbeatEvent, HeartbeatState } from '../domain/heartbeat-timer';
-import { bucketStart, Granularity, rollupId } from './heartbeat-keys';
+import { bucketStart, Granularity, HOUR_MS, MINUTE_MS, rollupId } from './heartbeat-keys';
 
 export interface RollupDoc {
   id: string;
@@ -9,6 +9,8 @@ export interface RollupDoc {
   bucket: string;
   total: number;
   counts: Record<HeartbeatState, number>;
+  /** Hourly documents only: [total, failing] per minute of the hour ("0"–"59"), so partial hours need no raw events. */
+  minutes?: Record<string, [number, number]>;
   [field: string]: unknown;
 }
 
@@ -21,12 +23,12 @@ function stateAndTime(event: HeartbeatEvent): { checkId: string; state: Heartbea
 const emptyCounts = () => Object.fromEntries(EVENT_STATES.map((s) => [s, 0])) as Record<HeartbeatState, number>;
 
 /**
- * Hourly and daily counts per check and state. The revision guard makes a replayed event count
+ * Hourly (with a count per minute) and daily counts per check and state. The revision guard makes a replayed event count
  * once; availability reads these instead of the raw events.
  */
 export const heartbeatRollupsProjection: Projection<RollupDoc> = {
   name: 'heartbeat_rollups',
-  version: 1,
+  version: 2,
   handles: ['HeartbeatPingReceived', 'HeartbeatFailed'],
   indexes: [],
   ids: (event) => {
@@ -46,6 +48,12 @@ export const heartbeatRollupsProjection: Projection<RollupDoc> = {
       total: 0,
       counts: emptyCounts(),
     };
-    return { ...base, total: base.total + 1, counts: { ...base.counts, [e.state]: base.counts[e.state] + 1 } };
+    const next: RollupDoc = { ...base, total: base.total + 1, counts: { ...base.counts, [e.state]: base.counts[e.state] + 1 } };
+    if (granularity === 'h') {
+      const minute = String(Math.floor((e.at % HOUR_MS) / MINUTE_MS));
+      const [total, failing] = base.minutes?.[minute] ?? [0, 0];
+      next.minutes = { ...base.minutes, [minute]: [total + 1, failing + (e.state === 'FAILING' ? 1 : 0)] };
+    }
+    return next;
   },
 };

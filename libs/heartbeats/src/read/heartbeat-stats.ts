@@ -5,7 +5,7 @@ import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { HeartbeatEventDoc } from './heartbeat-events.projection';
-import { bucketStart, DAY_MS, eventKeyAt, Granularity, HOUR_MS, rollupId, timestampOfEventId } from './heartbeat-keys';
+import { bucketStart, DAY_MS, eventKeyAt, Granularity, HOUR_MS, MINUTE_MS, rollupId, timestampOfEventId } from './heartbeat-keys';
 import { RollupDoc } from './heartbeat-rollups.projection';
 import { TimeWindow } from './heartbeat-window';
 
@@ -149,17 +149,34 @@ export class HeartbeatStats {
   }
 
   /**
-   * [from, to) inside one hour, from the raw events. Where retention may have removed some of them,
-   * the hour's rollup stands in: counted whole when the window covers at least half the hour.
+   * [from, to) inside one hour: whole minutes from the hour's rollup, the partial minutes at the edges
+   * from the raw events (at most a minute of them). Where retention may have removed those, the minute's
+   * rollup stands in: counted whole when the window covers at least half of that minute.
    */
   private async partialHour(checkId: string, from: number, to: number): Promise<Counts> {
     if (from >= to) return ZERO;
+    const hour = bucketStart(from, 'h');
+    const stored = await this.store.get<RollupDoc>(this.engine.collection('heartbeat_rollups'), rollupId(checkId, 'h', hour));
+    if (!stored) return ZERO;
+    const minutes = stored.doc.minutes ?? {};
+    const minute = (start: number): Counts => {
+      const [total, failing] = minutes[String(Math.floor((start - hour) / MINUTE_MS))] ?? [0, 0];
+      return { total, failing };
+    };
+    const firstMinute = Math.ceil(from / MINUTE_MS) * MINUTE_MS;
+    const lastMinute = Math.floor(to / MINUTE_MS) * MINUTE_MS;
+    if (firstMinute > lastMinute) return this.partialMinute(checkId, from, to, minute);
+    let counts = add(await this.partialMinute(checkId, from, firstMinute, minute), await this.partialMinute(checkId, lastMinute, to, minute));
+    for (let start = firstMinute; start < lastMinute; start += MINUTE_MS) counts = add(counts, minute(start));
+    return counts;
+  }
+
+  /** [from, to) inside one minute, from the raw events. */
+  private async partialMinute(checkId: string, from: number, to: number, minute: (start: number) => Counts): Promise<Counts> {
+    if (from >= to) return ZERO;
+    const start = Math.floor(from / MINUTE_MS) * MINUTE_MS;
     const retainedFrom = this.clock.now().getTime() - this.config.eventRetentionDays * DAY_MS;
-    if (from < retainedFrom) {
-      if (to - from < HOUR_MS / 2) return ZERO;
-      const hour = bucketStart(from, 'h');
-      return this.rollups(checkId, 'h', hour, hour + HOUR_MS);
-    }
+    if (from < retainedFrom) return to - from >= MINUTE_MS / 2 ? minute(start) : ZERO;
     const collection = this.engine.collection('heartbeat_events');
     const [total, failing] = await Promise.all(
       [false, true].map((kind) =>
