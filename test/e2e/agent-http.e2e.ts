@@ -97,4 +97,12 @@ describe('AI agent stream inside the HTTP conventions', () => {
     expect(last.headers.get('retry-after')).toEqual(expect.any(String));
     expect(last.json).toMatchObject({ statusCode: 429, error: 'Too Many Requests' });
   });
+
+  it('is described in the OpenAPI document: body schema, both response types', async () => {
+    const document: any = await fetch(`${url}/openapi.json`).then((r) => r.json());
+    const operation = document.paths['/accounts/{accountId}/ai/agents/stream'].post;
+    expect(operation.parameters).toEqual([expect.objectContaining({ name: 'accountId', in: 'path', required: true })]);
+    expect(operation.requestBody.content['application/json'].schema).toMatchObject({ required: ['messages'], properties: { messages: { minItems: 1, maxItems: 50 } } });
+    expect(Object.keys(operation.responses['200'].content)).toEqual(['text/event-stream', 'text/plain']);
+  });
 });

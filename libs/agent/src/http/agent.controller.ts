@@ -61,6 +61,10 @@ export class AgentController {
     description:
       'AI SDK UI message stream over SSE (header x-vercel-ai-ui-message-stream: v1): start, start-step, text-start, text-delta…, ' +
       'tool-input-available / tool-output-available, text-end, finish-step, finish, then [DONE]. With Accept: text/plain, the text alone.',
+    content: {
+      'text/event-stream': { schema: { type: 'string', example: 'data: {"type":"start","messageId":"…"}\n\n…data: [DONE]\n\n' } },
+      'text/plain': { schema: { type: 'string' } },
+    },
   })
   stream(
     @Account() account: AccountContext,
