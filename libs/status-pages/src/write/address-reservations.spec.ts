@@ -3,7 +3,7 @@ import { ConflictError } from '../../../core/src/errors';
 import { CommandRunner } from '../../../event-store/src/command-runner';
 import { InMemoryEventStore } from '../../../event-store/src/in-memory.event-store';
 import { STALE_CLAIM_MS } from '../domain/address-claim.decider';
-import { PageSettings, statusPageDecider, statusPageStream } from '../domain/status-page.decider';
+import { PageInput, statusPageDecider, statusPageStream } from '../domain/status-page.decider';
 import { AddressReservations } from './address-reservations';
 
 const ACCOUNT = '01900000-0000-7000-8000-000000000001';
@@ -18,7 +18,7 @@ function setup() {
   const clock = new ManualClock('2026-03-01T00:00:00.000Z');
   const runner = new CommandRunner(store, clock, { applyAfterAppend: async () => undefined });
   const reservations = new AddressReservations(store, runner, clock);
-  const createPage = (id: string, settings: Partial<PageSettings>) =>
+  const createPage = (id: string, settings: Partial<PageInput>) =>
     runner.run(
       statusPageStream(id),
       statusPageDecider,
