@@ -83,6 +83,8 @@ export class CardBodyDto {
   @IsArray()
   @MaxEntries(MAX_SERVICES_PER_CARD)
   @DistinctServiceIds()
+  // ValidateNested alone would also walk into an array nested in the array.
+  @IsObject({ each: true, message: 'each service must be an object {id}' })
   @ValidateNested({ each: true })
   @Type(() => ServiceRefDto)
   services!: ServiceRefDto[];
@@ -135,6 +137,7 @@ export class StatusPageBodyDto {
   @ApiProperty({ type: [CardBodyDto], maxItems: MAX_CARDS })
   @IsArray()
   @MaxEntries(MAX_CARDS)
+  @IsObject({ each: true, message: 'each card must be an object {name, services}' })
   @ValidateNested({ each: true })
   @Type(() => CardBodyDto)
   cards!: CardBodyDto[];

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsIn, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
 
 export const MAX_BULK_SUBSCRIPTIONS = 100;
 
@@ -20,6 +20,7 @@ export class BulkSubscriptionsDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_BULK_SUBSCRIPTIONS)
+  @IsObject({ each: true, message: 'each subscription must be an object {type, config}' })
   @ValidateNested({ each: true })
   @Type(() => SubscriptionEntryDto)
   subscriptions!: SubscriptionEntryDto[];
