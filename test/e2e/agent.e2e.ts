@@ -266,6 +266,10 @@ describe('AI agent stream, builtin provider (endpoint 11)', () => {
       ]);
       expect(toolParts(answer)[1].input).toEqual({ check: a.failingCheck.id, hours: 168 });
 
+      // Part of a name is enough when it points at one check only.
+      const byWord = await ask(a, 'How was the availability of the backup check this week?');
+      expect(byWord.text).toContain(`Availability of check "${a.failingCheck.name}" over the last 7 days`);
+
       const healthy = await ask(a, `uptime of ${a.healthyCheck.name} in the past 24 hours`);
       expect(healthy.text).toContain(`Availability of check "${a.healthyCheck.name}" over the last 24 hours`);
       expect(healthy.text).toContain('100% (2 events, 0 FAILINGs)');

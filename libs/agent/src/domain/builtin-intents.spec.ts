@@ -105,6 +105,17 @@ describe('mentionedName', () => {
     expect(mentionedName(understand('events of dbx', NOW), names)).toBeNull();
   });
 
+  it('falls back to the one name sharing the most distinctive words', () => {
+    const checks = ['nightly-backup', 'billing-cron', 'nightly-report'];
+    expect(mentionedName(understand('availability of the backup check', NOW), checks)).toBe('nightly-backup');
+    expect(mentionedName(understand('how is the billing job doing', NOW), checks)).toBe('billing-cron');
+    // Two names share "nightly": no guess.
+    expect(mentionedName(understand('events of the nightly job', NOW), checks)).toBeNull();
+    // Generic words ("check", "incident") name nothing.
+    expect(mentionedName(understand('events of the check', NOW), ['Check A', 'Check B'])).toBeNull();
+    expect(mentionedName(understand('draft an update for the checkout incident', NOW), ['Checkout errors', 'Slow search'])).toBe('Checkout errors');
+  });
+
   it('gives null when nothing is named', () => {
     expect(mentionedName(understand('availability last week', NOW), names)).toBeNull();
   });

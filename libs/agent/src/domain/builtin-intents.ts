@@ -155,7 +155,8 @@ export function understand(question: string, now: Date): Question {
 
 /**
  * The name among `names` that the question mentions: an exact quoted name first, then the longest
- * name contained in the text (so "API gateway" beats "API"). Null when none is mentioned.
+ * name contained in the text (so "API gateway" beats "API"), then the one name sharing the most
+ * distinctive words with it. Null when none is mentioned, or when that guess is a tie.
  */
 export function mentionedName(question: Question, names: string[]): string | null {
   const lower = names.map((name) => name.toLowerCase());
@@ -170,5 +171,28 @@ export function mentionedName(question: Question, names: string[]): string | nul
     const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     if (new RegExp(`(^|[^a-z0-9])${escaped}($|[^a-z0-9])`).test(question.normalized) && (best === null || name.length > best.length)) best = names[i];
   }
-  return best;
+  // A quoted name is an exact reference: no guessing from its words.
+  return best ?? (question.quoted.length > 0 ? null : nameByWords(question, names));
+}
+
+/** Words that say what kind of thing is meant, not which one. */
+const GENERIC_WORDS = new Set([
+  'the', 'and', 'for', 'our', 'check', 'checks', 'incident', 'incidents', 'service', 'services', 'page', 'pages', 'status',
+  'job', 'jobs', 'cron', 'monitor', 'heartbeat', 'update', 'about', 'with', 'from', 'what', 'last', 'past', 'days', 'hours',
+]);
+
+const wordsOf = (text: string) => text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !GENERIC_WORDS.has(w));
+
+/** "the backup check" → "nightly-backup": the one name sharing the most distinctive words with the question. */
+function nameByWords(question: Question, names: string[]): string | null {
+  const asked = new Set(wordsOf(question.normalized));
+  let best: string | null = null;
+  let bestScore = 0;
+  let tie = false;
+  for (const name of names) {
+    const score = new Set(wordsOf(name).filter((w) => asked.has(w))).size;
+    if (score > bestScore) [best, bestScore, tie] = [name, score, false];
+    else if (score === bestScore && score > 0) tie = true;
+  }
+  return tie ? null : best;
 }
