@@ -1,6 +1,6 @@
 import { AgentEvent, AgentFailure } from '../domain/agent-events';
 import { toUiMessageChunks, UiMessageChunk } from '../domain/ui-message-chunks';
-import { encodeSse, encodeText, SSE_DONE, sseEvent, wantsPlainText } from './stream-encoders';
+import { encodeSse, encodeText, SSE_DONE, SSE_KEEP_ALIVE, sseEvent, wantsPlainText } from './stream-encoders';
 
 async function* from<T>(items: T[], thenThrow?: unknown): AsyncGenerator<T> {
   for (const item of items) yield item;
@@ -116,6 +116,41 @@ describe('SSE encoding', () => {
     for (const event of body.split('\n\n').filter(Boolean)) expect(event).toMatch(/^data: [^\n]+$/);
     expect(SSE_DONE).toBe('data: [DONE]\n\n');
     expect(sseEvent({ type: 'start-step' })).toBe('data: {"type":"start-step"}\n\n');
+  });
+});
+
+describe('SSE keep-alive', () => {
+  it('sends a comment while the next chunk is slow, never between quick ones', async () => {
+    async function* slow(): AsyncGenerator<UiMessageChunk> {
+      yield { type: 'start', messageId: 'm1' };
+      await new Promise((resolve) => setTimeout(resolve, 120));
+      yield { type: 'finish', finishReason: 'stop' };
+    }
+    const parts = await collect(encodeSse(slow(), 50));
+    expect(parts[0]).toBe('data: {"type":"start","messageId":"m1"}\n\n');
+    expect(parts.slice(1, -2)).toEqual([SSE_KEEP_ALIVE, SSE_KEEP_ALIVE]);
+    expect(parts.slice(-2)).toEqual(['data: {"type":"finish","finishReason":"stop"}\n\n', SSE_DONE]);
+    expect(SSE_KEEP_ALIVE.startsWith(':')).toBe(true);
+
+    const quick = await collect(encodeSse(from<UiMessageChunk>([{ type: 'start', messageId: 'm1' }, { type: 'finish', finishReason: 'stop' }]), 50));
+    expect(quick).not.toContain(SSE_KEEP_ALIVE);
+  });
+
+  it('lets the source clean up when the client stops reading', async () => {
+    let cleaned = false;
+    async function* source(): AsyncGenerator<UiMessageChunk> {
+      try {
+        yield { type: 'start', messageId: 'm1' };
+        yield { type: 'start-step' };
+      } finally {
+        cleaned = true;
+      }
+    }
+    const encoder = encodeSse(source(), 50);
+    await encoder.next();
+    await encoder.return(undefined);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(cleaned).toBe(true);
   });
 });
 

@@ -22,9 +22,36 @@ export function sseEvent(chunk: UiMessageChunk): string {
   return `data: ${JSON.stringify(chunk)}\n\n`;
 }
 
-/** The whole SSE body: every chunk, then `[DONE]`, like the AI SDK's own JsonToSseTransformStream. */
-export async function* encodeSse(chunks: AsyncIterable<UiMessageChunk>): AsyncGenerator<string> {
-  for await (const chunk of chunks) yield sseEvent(chunk);
+/** An SSE comment: clients (the AI SDK's parser too) ignore it; proxies see a live connection. */
+export const SSE_KEEP_ALIVE = ': keep-alive\n\n';
+export const KEEP_ALIVE_MS = 15_000;
+
+/**
+ * The whole SSE body: every chunk, then `[DONE]`, like the AI SDK's own JsonToSseTransformStream.
+ * While a chunk takes longer than `keepAliveMs` (a slow model, a long tool round), a comment is sent
+ * so that proxies with idle timeouts keep the connection.
+ */
+export async function* encodeSse(chunks: AsyncIterable<UiMessageChunk>, keepAliveMs = KEEP_ALIVE_MS): AsyncGenerator<string> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  try {
+    let pending = iterator.next();
+    for (;;) {
+      let timer: NodeJS.Timeout | undefined;
+      const idle = new Promise<'idle'>((resolve) => (timer = setTimeout(() => resolve('idle'), keepAliveMs)));
+      const result = await Promise.race([pending, idle]);
+      clearTimeout(timer);
+      if (result === 'idle') {
+        yield SSE_KEEP_ALIVE;
+        continue;
+      }
+      if (result.done) break;
+      yield sseEvent(result.value);
+      pending = iterator.next();
+    }
+  } finally {
+    // The client left mid-stream: let the provider's generators run their cleanup.
+    void iterator.return?.(undefined);
+  }
   yield SSE_DONE;
 }
 
