@@ -4,7 +4,7 @@
 // Run: npm run build && node test/bench/heartbeats.bench.js [ping|availability]
 const { join } = require('node:path');
 const { mkdtempSync, rmSync } = require('node:fs');
-const { tmpdir } = require('node:os');
+const { tmpdir, loadavg } = require('node:os');
 const autocannon = require('autocannon');
 const Database = require('better-sqlite3');
 const { startBareFastify, startVigil, load, machine } = require('./lib');
@@ -132,9 +132,16 @@ async function availability(rows) {
   for (const [label, count] of [['52,560 (every 10 min)', 52_560], ['525,600 (every minute)', 525_600], ['5,256,000 (every 6 s)', 5_256_000]]) {
     if (process.env.BENCH_SKIP_LARGE && count > 525_600) continue;
     const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-year-'));
+    // A first start creates every context's read models; the seed then fills the heartbeat ones inline and
+    // moves the others' checkpoints past events they do not read, so the measured server starts at once.
+    const empty = await startVigil({ VIGIL_DATA_DIR: dataDir, VIGIL_BOOTSTRAP_ACCOUNT_ID: ACCOUNT_ID });
+    await empty.stop();
     const end = Date.now();
     const seeded = Date.now();
     const checkId = await seedYear(dataDir, count, end);
+    const db = new Database(join(dataDir, 'vigil.db'));
+    db.prepare('UPDATE rm_checkpoints SET position = (SELECT max(position) FROM events)').run();
+    db.close();
     const seedSeconds = ((Date.now() - seeded) / 1000).toFixed(0);
     const vigil = await startVigil({ VIGIL_DATA_DIR: dataDir, VIGIL_BOOTSTRAP_ACCOUNT_ID: ACCOUNT_ID, VIGIL_EVENT_RETENTION_DAYS: '36500' });
     try {
@@ -160,9 +167,21 @@ async function availability(rows) {
   }
 }
 
+function print(row) {
+  console.log(`| ${row.name} | ${row.requestsPerSec} | ${row.share ?? ''}${row.share !== undefined ? '%' : ''} | ${row.p50} | ${row.p99} | ${row.rss} | ${row.extra} |`);
+}
+
 async function main() {
   const which = process.argv[2] ?? 'all';
+  console.log(`Machine: ${machine()}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log('| what | requests/s | % of bare | p50 ms | p99 ms | RSS MiB | notes |');
+  console.log('|---|---|---|---|---|---|---|');
   const rows = [];
+  const push = rows.push.bind(rows);
+  rows.push = (...items) => {
+    items.forEach(print);
+    return push(...items);
+  };
   const bareServer = await startBareFastify();
   await load({ url: bareServer.url, duration: 2, connections: CONNECTIONS });
   const bare = await load({ url: bareServer.url, duration: DURATION, connections: CONNECTIONS });
@@ -171,12 +190,8 @@ async function main() {
   if (which === 'all' || which === 'ping') await pingIntake(rows, bare);
   if (which === 'all' || which === 'availability') await availability(rows);
 
-  console.log(`Machine: ${machine()}`);
-  console.log('| what | requests/s | % of bare | p50 ms | p99 ms | RSS MiB | notes |');
-  console.log('|---|---|---|---|---|---|---|');
-  for (const row of rows) {
-    console.log(`| ${row.name} | ${row.requestsPerSec} | ${row.share ?? ''}${row.share !== undefined ? '%' : ''} | ${row.p50} | ${row.p99} | ${row.rss} | ${row.extra} |`);
-  }
+  console.log('\nAll rows:');
+  for (const row of rows) print(row);
 }
 
 main().catch((error) => {
