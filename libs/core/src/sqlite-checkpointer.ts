@@ -16,9 +16,8 @@ let timer = null;
 function pass() {
   if (stopped) return;
   try {
-    const [row] = db.pragma('wal_checkpoint(PASSIVE)');
-    // A large WAL that could be fully copied is truncated so it does not keep its peak size.
-    if (row && row.log > 16384 && row.checkpointed === row.log) db.pragma('wal_checkpoint(TRUNCATE)');
+    // PASSIVE never waits for or blocks the writer; the WAL file's size is capped by journal_size_limit.
+    db.pragma('wal_checkpoint(PASSIVE)');
   } catch (error) {
     parentPort.postMessage({ error: String(error) });
   }

@@ -52,6 +52,8 @@ export async function openStores(config: VigilConfig, logger: VigilLogger, _cloc
 
   const db = openSqliteDatabase(config.sqliteFile);
   db.pragma('wal_autocheckpoint = 0');
+  // Once checkpointed, a WAL that grew under a burst is cut back to 64 MiB when the writer restarts it.
+  db.pragma('journal_size_limit = 67108864');
   const checkpointer = startCheckpointer(config.sqliteFile, (message) => logger.warn({ error: message }, 'WAL checkpoint failed'));
   const readStore = new SqliteReadStore(db);
   let engine: ProjectionEngine | null = null;
