@@ -1,19 +1,10 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig } from '../../../libs/platform/src/config';
+import { loadConfigOrExit } from '../../../libs/platform/src/config';
 import { createLogger } from '../../../libs/platform/src/logger';
 import { createApp } from './create-app';
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel);
   const app = await createApp({ config, logger });
   await app.listen({ port: config.port, host: config.host });

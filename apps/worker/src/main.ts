@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ConfigError, loadConfig } from '../../../libs/platform/src/config';
+import { loadConfigOrExit } from '../../../libs/platform/src/config';
 import { createLogger, NestPinoLogger } from '../../../libs/platform/src/logger';
 import { PlatformModule } from '../../../libs/platform/src/platform.module';
 import { PlatformOptions } from '../../../libs/platform/src/platform.options';
@@ -16,16 +16,7 @@ class WorkerModule {
 }
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel);
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot({ config, logger }), { logger: new NestPinoLogger(logger) });
   app.enableShutdownHooks();

@@ -148,3 +148,14 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     aiModel,
   };
 }
+
+/** For a process entry point: the configuration, or exit 1 with the message naming the bad variable. */
+export function loadConfigOrExit(env: Env = process.env): VigilConfig {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+}
