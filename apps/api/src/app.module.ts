@@ -1,4 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { ApiKeyGuard } from '../../../libs/accounts/src/http/api-key.guard';
+import { IdempotencyGuard } from '../../../libs/http/src/idempotency';
 import { PlatformModule } from '../../../libs/platform/src/platform.module';
 import { PlatformOptions } from '../../../libs/platform/src/platform.options';
 import { CONTEXT_MODULES } from './contexts';
@@ -11,6 +14,12 @@ export class AppModule {
       module: AppModule,
       imports: [PlatformModule.forRoot(options), ...CONTEXT_MODULES],
       controllers: [HealthController],
+      // Guards run in this order: who is calling, then whether this POST was already answered.
+      providers: [
+        { provide: APP_GUARD, useClass: ApiKeyGuard },
+        IdempotencyGuard,
+        { provide: APP_GUARD, useExisting: IdempotencyGuard },
+      ],
     };
   }
 }

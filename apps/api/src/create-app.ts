@@ -2,14 +2,12 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { FastifyInstance, LogController } from 'fastify';
-import { CLOCK, Clock } from '../../../libs/core/src/clock';
 import { VigilExceptionFilter } from '../../../libs/http/src/error-filter';
-import { installIdempotency } from '../../../libs/http/src/idempotency';
+import { IdempotencyGuard, installIdempotencyHooks } from '../../../libs/http/src/idempotency';
 import { MAX_BODY_BYTES, registerJsonParser } from '../../../libs/http/src/json-body';
 import { installRateLimit } from '../../../libs/http/src/rate-limit';
 import { requestIdFor } from '../../../libs/http/src/request-id';
 import { BodyValidationPipe } from '../../../libs/http/src/validation';
-import { READ_STORE, ReadStore } from '../../../libs/read-store/src/read-store.port';
 import { createLogger, NestPinoLogger, VigilLogger } from '../../../libs/platform/src/logger';
 import { PlatformOptions } from '../../../libs/platform/src/platform.options';
 import { AppModule } from './app.module';
@@ -61,9 +59,8 @@ export async function createApp(options: PlatformOptions): Promise<NestFastifyAp
   registerJsonParser(fastify);
   installRequestLog(fastify, logger);
   await installRateLimit(fastify, options.config.rateLimitPerMinute);
-  const idempotency = await installIdempotency(fastify, app.get<ReadStore>(READ_STORE), app.get<Clock>(CLOCK));
+  installIdempotencyHooks(fastify, app.get(IdempotencyGuard));
   app.useGlobalFilters(new VigilExceptionFilter(fastify));
-  app.useGlobalInterceptors(idempotency);
   app.useGlobalPipes(new BodyValidationPipe());
   app.enableShutdownHooks();
 

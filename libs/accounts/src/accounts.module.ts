@@ -1,8 +1,6 @@
 import { Inject, Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
 import { ProjectionEngine } from '../../read-store/src/projection-engine';
 import { PROJECTION_ENGINE } from '../../platform/src/tokens';
-import { ApiKeyGuard } from './http/api-key.guard';
 import { AccountsController } from './http/accounts.controller';
 import { accountsProjection } from './read/accounts.projection';
 import { ApiKeyLookup } from './read/api-key-lookup';
@@ -24,7 +22,6 @@ import { RevokeApiKeyHandler } from './write/revoke-api-key.command';
     ListApiKeysHandler,
     ApiKeyLookup,
     BootstrapAccount,
-    { provide: APP_GUARD, useClass: ApiKeyGuard },
   ],
   exports: [ApiKeyLookup],
 })

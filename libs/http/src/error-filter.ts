@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/co
 import { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ValidationError, VigilError } from '../../core/src/errors';
 import { ErrorBody, errorBody } from './error-body';
+import { IdempotentReplay } from './idempotency';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -68,6 +69,11 @@ function allowedMethods(fastify: FastifyInstance, request: FastifyRequest): stri
 }
 
 export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply, fastify: FastifyInstance): void {
+  if (error instanceof IdempotentReplay) {
+    const { statusCode, headers, payload } = error.stored;
+    void reply.status(statusCode).headers({ ...headers, 'idempotent-replayed': 'true' }).send(payload);
+    return;
+  }
   const { body, headers } = mapError(error, request, fastify);
   if (body.statusCode >= 500) request.log.error({ err: error, reqId: request.id }, 'request failed');
   void reply.status(body.statusCode).headers(headers).type('application/json; charset=utf-8').send(body);

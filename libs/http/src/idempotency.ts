@@ -1,10 +1,9 @@
-import { CallHandler, ExecutionContext, NestInterceptor } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { Observable, of } from 'rxjs';
 import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Clock } from '../../core/src/clock';
+import { CLOCK, Clock } from '../../core/src/clock';
 import { ConflictError, ValidationError } from '../../core/src/errors';
-import { ReadStore } from '../../read-store/src/read-store.port';
+import { READ_STORE, ReadStore } from '../../read-store/src/read-store.port';
 
 const COLLECTION = 'idempotency_keys';
 const TTL_MS = 24 * 60 * 60 * 1000;
@@ -28,20 +27,59 @@ declare module 'fastify' {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
+/** A retry of an answered request: the filter sends the stored answer, byte for byte. */
+export class IdempotentReplay extends Error {
+  constructor(readonly stored: { statusCode: number; headers: Record<string, string>; payload: string }) {
+    super('Idempotent replay');
+  }
+}
+
 /**
  * Idempotency-Key on POST: the first 2xx answer is kept for 24 h under (API key, account, path, key);
- * a retry with the same body gets it back without writing anything, another body is a 409.
- * Stored in the read store so every instance sees it. The lookup is an interceptor, so it runs after
- * the auth guard (a revoked key gets its 401, never a replay); answers are kept by an onSend hook,
- * which sees them serialized. Returns the interceptor, for `useGlobalInterceptors`.
+ * a retry with the same body gets it back without writing anything, another body is a 409. Stored in
+ * the read store so every instance sees it. The lookup is a guard registered after the API key guard
+ * (a revoked key gets its 401, never a replay) — a guard, not an interceptor, because Nest wraps every
+ * route of a global interceptor in async-context bindings that cost GETs a quarter of their time.
+ * Answers are kept by the onSend hook from `installIdempotencyHooks`, which sees them serialized.
  */
-export async function installIdempotency(fastify: FastifyInstance, store: ReadStore, clock: Clock): Promise<IdempotencyInterceptor> {
-  await store.ensureCollection({ name: COLLECTION, indexes: [] });
-  const inFlight = new Set<string>();
+@Injectable()
+export class IdempotencyGuard implements CanActivate {
+  private readonly inFlight = new Set<string>();
+  private ready: Promise<void> | null = null;
 
-  fastify.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+  constructor(
+    @Inject(READ_STORE) private readonly store: ReadStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    if (request.method !== 'POST') return true;
+    const key = request.headers['idempotency-key'];
+    if (key === undefined) return true;
+    if (typeof key !== 'string' || !KEY_SHAPE.test(key)) {
+      throw ValidationError.of([{ path: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }]);
+    }
+    await this.ensureCollection();
+    const account = request.headers['x-service-account'] ?? request.headers['x-checkly-account'] ?? '';
+    const scope = sha256([request.headers.authorization ?? '', String(account), request.url.split('?')[0], key].join('\n'));
+    const bodyHash = sha256(JSON.stringify(request.body ?? null));
+    const stored = await this.store.get<StoredResponse & { [k: string]: unknown }>(COLLECTION, scope);
+    if (stored && stored.doc.expiresAt > this.clock.now().getTime()) {
+      if (stored.doc.bodyHash !== bodyHash) throw new ConflictError('Idempotency-Key was already used with a different body');
+      throw new IdempotentReplay(stored.doc);
+    }
+    if (this.inFlight.has(scope)) throw new ConflictError('A request with this Idempotency-Key is still in progress');
+    this.inFlight.add(scope);
+    request.idempotency = { scope, bodyHash };
+    return true;
+  }
+
+  /** onSend: keeps a 2xx answer of a request that carried a key; always frees the key. */
+  async remember(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<void> {
     const pending = request.idempotency;
-    if (!pending) return payload;
+    if (!pending) return;
     try {
       if (reply.statusCode >= 200 && reply.statusCode < 300 && (typeof payload === 'string' || payload === undefined || payload === null)) {
         const headers: Record<string, string> = {};
@@ -49,7 +87,7 @@ export async function installIdempotency(fastify: FastifyInstance, store: ReadSt
           const value = reply.getHeader(name);
           if (value !== undefined) headers[name] = String(value);
         }
-        const now = clock.now().getTime();
+        const now = this.clock.now().getTime();
         const doc: StoredResponse = {
           id: pending.scope,
           bodyHash: pending.bodyHash,
@@ -58,52 +96,30 @@ export async function installIdempotency(fastify: FastifyInstance, store: ReadSt
           payload: typeof payload === 'string' ? payload : '',
           expiresAt: now + TTL_MS,
         };
-        await store.put(COLLECTION, doc as unknown as StoredResponse & { [k: string]: unknown }, BigInt(now));
+        await this.store.put(COLLECTION, doc as unknown as StoredResponse & { [k: string]: unknown }, BigInt(now));
       }
     } finally {
-      inFlight.delete(pending.scope);
-      request.idempotency = undefined;
+      this.release(request);
     }
-    return payload;
-  });
+  }
 
-  // A request that failed before onSend still frees its key.
-  fastify.addHook('onResponse', async (request: FastifyRequest) => {
-    if (request.idempotency) inFlight.delete(request.idempotency.scope);
-  });
-  return new IdempotencyInterceptor(store, clock, inFlight);
+  /** A request that failed before onSend still frees its key. */
+  release(request: FastifyRequest): void {
+    if (!request.idempotency) return;
+    this.inFlight.delete(request.idempotency.scope);
+    request.idempotency = undefined;
+  }
+
+  private ensureCollection(): Promise<void> {
+    this.ready ??= this.store.ensureCollection({ name: COLLECTION, indexes: [] });
+    return this.ready;
+  }
 }
 
-export class IdempotencyInterceptor implements NestInterceptor {
-  constructor(
-    private readonly store: ReadStore,
-    private readonly clock: Clock,
-    private readonly inFlight: Set<string>,
-  ) {}
-
-  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-    if (context.getType() !== 'http') return next.handle();
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
-    if (request.method !== 'POST') return next.handle();
-    const key = request.headers['idempotency-key'];
-    if (key === undefined) return next.handle();
-    if (typeof key !== 'string' || !KEY_SHAPE.test(key)) {
-      throw ValidationError.of([{ path: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }]);
-    }
-    const account = request.headers['x-service-account'] ?? request.headers['x-checkly-account'] ?? '';
-    const scope = sha256([request.headers.authorization ?? '', String(account), request.url.split('?')[0], key].join('\n'));
-    const bodyHash = sha256(JSON.stringify(request.body ?? null));
-    const stored = await this.store.get<StoredResponse & { [k: string]: unknown }>(COLLECTION, scope);
-    if (stored && stored.doc.expiresAt > this.clock.now().getTime()) {
-      if (stored.doc.bodyHash !== bodyHash) throw new ConflictError('Idempotency-Key was already used with a different body');
-      const reply = context.switchToHttp().getResponse<FastifyReply>();
-      void reply.status(stored.doc.statusCode).headers({ ...stored.doc.headers, 'idempotent-replayed': 'true' });
-      // A string with its stored Content-Type is sent as is: the very bytes of the first answer.
-      return of(stored.doc.payload);
-    }
-    if (this.inFlight.has(scope)) throw new ConflictError('A request with this Idempotency-Key is still in progress');
-    this.inFlight.add(scope);
-    request.idempotency = { scope, bodyHash };
-    return next.handle();
-  }
+export function installIdempotencyHooks(fastify: FastifyInstance, guard: IdempotencyGuard): void {
+  fastify.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    await guard.remember(request, reply, payload);
+    return payload;
+  });
+  fastify.addHook('onResponse', async (request: FastifyRequest) => guard.release(request));
 }
