@@ -57,7 +57,11 @@ function filterSql(filter: CheckedFilter, params: unknown[]): string {
     case 'in': {
       const present = filter.value.filter((item) => item !== null);
       const terms: string[] = [];
-      if (present.length > 0) {
+      if (present.length === 1) {
+        // The common single-item list skips json_each, whose set-up costs more than the lookup.
+        params.push(bind(present[0]));
+        terms.push(`${value} = ?`);
+      } else if (present.length > 0) {
         // One JSON parameter keeps a single prepared statement whatever the list length.
         params.push(JSON.stringify(present));
         terms.push(`${value} IN (SELECT value FROM json_each(?))`);

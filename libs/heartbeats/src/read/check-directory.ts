@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { RecordedEvent } from '../../../core/src/event';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { FindQuery, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
@@ -6,6 +7,9 @@ import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { CheckRef } from '../../../status-pages/src/read/service-links';
 import { CheckConfig } from '../domain/heartbeat-check.decider';
 import { CheckDoc } from './heartbeat-checks.projection';
+
+const SERVICE_CHECKS_TTL_MS = 1000;
+const CHECK_EVENTS = new Set(['HeartbeatCheckCreated', 'HeartbeatCheckUpdated', 'HeartbeatCheckDeleted']);
 
 /** A heartbeat check as every response shows it. */
 export interface CheckView extends Omit<CheckConfig, 'heartbeat'> {
@@ -19,11 +23,19 @@ export interface CheckView extends Omit<CheckConfig, 'heartbeat'> {
 /** The checks read model: the check API's queries, and a service's `checks` for status pages. */
 @Injectable()
 export class CheckDirectory {
+  private readonly serviceChecks = new Map<string, { until: number; byService: Map<string, CheckRef[]> }>();
+
   constructor(
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
     @Inject(VIGIL_CONFIG) private readonly config: VigilConfig,
-  ) {}
+  ) {
+    const drop = (event: RecordedEvent) => {
+      if (CHECK_EVENTS.has(event.type)) this.serviceChecks.clear();
+    };
+    engine.onApplied(drop);
+    engine.onEvent(drop);
+  }
 
   async get(accountId: string, id: string): Promise<{ check: CheckView; revision: bigint } | null> {
     const stored = await this.store.get<CheckDoc>(this.collection(), id);
@@ -47,21 +59,40 @@ export class CheckDirectory {
     return docs.map((doc) => this.present(doc));
   }
 
-  /** Checks whose triggerIncident names one of the services, per service id, oldest first. */
+  /**
+   * Checks whose triggerIncident names one of the services, per service id, oldest first. Every
+   * response that shows a service asks this, so each account's answer is kept in memory: dropped by
+   * this process's own check writes before they answer, by other processes' within the daemon's
+   * poll, and after a second in any case.
+   */
   async checksOfServices(accountId: string, serviceIds: string[]): Promise<Map<string, CheckRef[]>> {
+    const now = Date.now();
+    let cached = this.serviceChecks.get(accountId);
+    if (!cached || cached.until <= now) {
+      cached = { until: now + SERVICE_CHECKS_TTL_MS, byService: await this.loadServiceChecks(accountId) };
+      if (this.serviceChecks.size >= 10_000) this.serviceChecks.clear();
+      this.serviceChecks.set(accountId, cached);
+    }
+    const out = new Map<string, CheckRef[]>();
+    for (const id of serviceIds) {
+      const checks = cached.byService.get(id);
+      if (checks) out.set(id, checks);
+    }
+    return out;
+  }
+
+  private async loadServiceChecks(accountId: string): Promise<Map<string, CheckRef[]>> {
     const out = new Map<string, CheckRef[]>();
     const docs = await this.store.find<CheckDoc>(this.collection(), {
-      filters: [
-        { field: 'serviceId', op: 'in', value: [...new Set(serviceIds)] },
-        { field: 'accountId', op: 'eq', value: accountId },
-      ],
+      filters: [{ field: 'accountId', op: 'eq', value: accountId }],
       sort: { field: 'created_at', direction: 'asc' },
-      limit: 10_000,
+      limit: 100_000,
     });
     for (const doc of docs) {
-      const list = out.get(doc.serviceId!) ?? [];
+      if (!doc.serviceId) continue;
+      const list = out.get(doc.serviceId) ?? [];
       list.push({ id: doc.id, name: doc.name });
-      out.set(doc.serviceId!, list);
+      out.set(doc.serviceId, list);
     }
     return out;
   }
