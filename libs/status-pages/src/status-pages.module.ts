@@ -6,6 +6,7 @@ import { StatusPagesController } from './http/status-pages.controller';
 import { SubscriptionsController } from './http/subscriptions.controller';
 import { PageIncidents } from './read/page-incidents';
 import { ServiceDirectory } from './read/service-directory';
+import { StatusPageListCache } from './read/page-list-cache';
 import { ServiceLinks } from './read/service-links';
 import { servicesProjection } from './read/services.projection';
 import { StatusPageDirectory } from './read/status-page-directory';
@@ -30,6 +31,7 @@ import { AddSubscriptionsHandler, RemoveSubscriptionHandler } from './write/subs
     ServiceDirectory,
     PageIncidents,
     StatusPageDirectory,
+    StatusPageListCache,
     SubscriptionDirectory,
     AddressReservations,
     CreateServiceHandler,

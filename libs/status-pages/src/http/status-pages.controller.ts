@@ -2,12 +2,15 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, 
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
+import { CLOCK, Clock } from '../../../core/src/clock';
 import { NotFoundError } from '../../../core/src/errors';
 import { Account, AccountContext } from '../../../http/src/account-context';
 import { parseIfMatch, setEtag } from '../../../http/src/etag';
 import { CURSOR_CODEC, CursorCodec, parseLimit } from '../../../http/src/pagination';
 import { actorOf, requireId } from '../../../http/src/params';
 import { THEME_COLOR_KEYS, ThemeColors, ThemeColorSet } from '../domain/theme';
+import { shownUntil } from '../read/page-incidents';
+import { StatusPageListCache } from '../read/page-list-cache';
 import { StatusPageDetailView, StatusPageDirectory } from '../read/status-page-directory';
 import { StatusPageDoc } from '../read/status-pages.projection';
 import { CreateStatusPageCommand, DeleteStatusPageCommand, PageRequest, UpdateStatusPageCommand } from '../write/status-page.commands';
@@ -52,7 +55,9 @@ export class StatusPagesController {
   constructor(
     private readonly commands: CommandBus,
     private readonly pages: StatusPageDirectory,
+    private readonly listCache: StatusPageListCache,
     @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   @Get()
@@ -60,12 +65,26 @@ export class StatusPagesController {
   @ApiOkResponse({ type: StatusPagePageDto })
   @ApiQuery({ name: 'limit', required: false, type: Number })
   @ApiQuery({ name: 'nextId', required: false, type: String })
-  async list(@Account() account: AccountContext, @Query('limit') limit?: string, @Query('nextId') nextId?: string) {
+  async list(
+    @Account() account: AccountContext,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Query('limit') limit?: string,
+    @Query('nextId') nextId?: string,
+  ): Promise<Buffer> {
     const scope = `status-pages:${account.accountId}`;
     const size = parseLimit(limit);
-    const docs = await this.pages.listDocs(account.accountId, size, this.cursors.decode(scope, nextId));
-    const envelope = this.cursors.page(scope, docs, size, (doc: StatusPageDoc) => ({ value: doc.created_at, id: doc.id }));
-    return { ...envelope, entries: await this.pages.present(account.accountId, envelope.entries as StatusPageDoc[]) };
+    const after = this.cursors.decode(scope, nextId);
+    // Served already serialized: a list with its services and incidents is large, and stays the same
+    // between writes (see StatusPageListCache).
+    const body = await this.listCache.get(`${scope}:${size}:${nextId ?? ''}`, async () => {
+      const now = this.clock.now().getTime();
+      const docs = await this.pages.listDocs(account.accountId, size, after);
+      const envelope = this.cursors.page(scope, docs, size, (doc: StatusPageDoc) => ({ value: doc.created_at, id: doc.id }));
+      const entries = await this.pages.present(account.accountId, envelope.entries as StatusPageDoc[]);
+      return { body: Buffer.from(JSON.stringify({ ...envelope, entries })), validUntil: shownUntil(entries.flatMap((entry) => entry.incidents), now) };
+    });
+    reply.type('application/json; charset=utf-8');
+    return body;
   }
 
   @Post()

@@ -57,3 +57,27 @@ export function incidentsOfPage(incidents: PageIncident[], pageServiceIds: strin
   const own = new Set(pageServiceIds);
   return incidents.filter((incident) => incident.services.some((service) => own.has(service.id))).sort(newestFirst);
 }
+
+/**
+ * The last instant (ms) at which every incident in `incidents` is still within its pages' window: the
+ * earliest `resolved + 7 days` among the resolved ones (the resolution time is the public date of the
+ * resolving update, the last of the chronological timeline). Open incidents stay whatever the time, and an
+ * incident not shown cannot come back as time passes, so nothing else ends a list's validity. An incident
+ * without a readable timeline makes the answer "now" (nothing may be reused).
+ */
+export function shownUntil(incidents: Iterable<PageIncident>, now: number): number {
+  let until = Number.POSITIVE_INFINITY;
+  for (const incident of incidents) {
+    if (incident.lastUpdateStatus !== 'RESOLVED') continue;
+    const updates = incident.incidentUpdates;
+    if (!Array.isArray(updates) || updates.length === 0) return now;
+    let resolved = Number.NEGATIVE_INFINITY;
+    for (const update of updates) {
+      const at = Date.parse((update as { publicIncidentUpdateDate?: unknown })?.publicIncidentUpdateDate as string);
+      if (Number.isNaN(at)) return now;
+      if (at > resolved) resolved = at;
+    }
+    until = Math.min(until, resolved + RESOLVED_INCIDENT_WINDOW_MS);
+  }
+  return until;
+}
