@@ -80,7 +80,6 @@ export class ProjectionEngine {
   private readonly byType = new Map<string, Projection[]>();
   private readonly meta = new Map<string, ProjectionMeta>();
   private readonly listeners: EventListener[] = [];
-  private readonly appliedListeners: EventListener[] = [];
   private listenerCursor: bigint | null = null;
   private wake: (() => void) | null = null;
   private inlineEligible: { collection: string; projection: Projection }[] | null = null;
@@ -137,18 +136,6 @@ export class ProjectionEngine {
     return [...this.projections.keys()];
   }
 
-  /**
-   * Called synchronously for each event this process appends, once its read models are updated and
-   * before the write answers: in-process caches drop what it changes, so reads stay read-your-writes.
-   */
-  onApplied(listener: EventListener): void {
-    this.appliedListeners.push(listener);
-  }
-
-  private notifyApplied(events: RecordedEvent[]): void {
-    for (const event of events) for (const listener of this.appliedListeners) listener(event);
-  }
-
   /** Listeners see every event once, in log order, shortly after it is committed (in-process caches). */
   onEvent(listener: EventListener): void {
     this.listeners.push(listener);
@@ -174,7 +161,6 @@ export class ProjectionEngine {
   }
 
   applyInline(events: RecordedEvent[]): void {
-    this.notifyApplied(events);
     if (!this.sync || !this.inlineEligible) return;
     for (const event of events) {
       const projections = this.byType.get(event.type);
@@ -203,9 +189,7 @@ export class ProjectionEngine {
    */
   async applyAfterAppend(history: RecordedEvent[] | null, appended: RecordedEvent[]): Promise<void> {
     this.wake?.();
-    if (this.sync) return;
-    this.notifyApplied(appended);
-    if (history === null || appended.length === 0) return;
+    if (this.sync || history === null || appended.length === 0) return;
     const all = [...history, ...appended];
     const touched = new Map<Projection, Set<string>>();
     for (const event of appended) {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { RecordedEvent } from '../../../core/src/event';
+import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { FindQuery, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
@@ -7,9 +7,6 @@ import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { CheckRef } from '../../../status-pages/src/read/service-links';
 import { CheckConfig } from '../domain/heartbeat-check.decider';
 import { CheckDoc } from './heartbeat-checks.projection';
-
-const SERVICE_CHECKS_TTL_MS = 1000;
-const CHECK_EVENTS = new Set(['HeartbeatCheckCreated', 'HeartbeatCheckUpdated', 'HeartbeatCheckDeleted']);
 
 /** A heartbeat check as every response shows it. */
 export interface CheckView extends Omit<CheckConfig, 'heartbeat'> {
@@ -23,19 +20,14 @@ export interface CheckView extends Omit<CheckConfig, 'heartbeat'> {
 /** The checks read model: the check API's queries, and a service's `checks` for status pages. */
 @Injectable()
 export class CheckDirectory {
-  private readonly serviceChecks = new Map<string, { until: number; byService: Map<string, CheckRef[]> }>();
+  private readonly serviceChecks = new Map<string, { head: bigint | null; byService: Map<string, CheckRef[]> }>();
 
   constructor(
     @Inject(READ_STORE) private readonly store: ReadStore,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
     @Inject(VIGIL_CONFIG) private readonly config: VigilConfig,
-  ) {
-    const drop = (event: RecordedEvent) => {
-      if (CHECK_EVENTS.has(event.type)) this.serviceChecks.clear();
-    };
-    engine.onApplied(drop);
-    engine.onEvent(drop);
-  }
+  ) {}
 
   async get(accountId: string, id: string): Promise<{ check: CheckView; revision: bigint } | null> {
     const stored = await this.store.get<CheckDoc>(this.collection(), id);
@@ -61,15 +53,15 @@ export class CheckDirectory {
 
   /**
    * Checks whose triggerIncident names one of the services, per service id, oldest first. Every
-   * response that shows a service asks this, so each account's answer is kept in memory: dropped by
-   * this process's own check writes before they answer, by other processes' within the daemon's
-   * poll, and after a second in any case.
+   * response that shows a service asks this, so each account's answer is kept in memory while the
+   * event log's head has not moved (any write by any process moves it), which keeps reads
+   * read-your-writes across processes at the cost of one head lookup.
    */
   async checksOfServices(accountId: string, serviceIds: string[]): Promise<Map<string, CheckRef[]>> {
-    const now = Date.now();
+    const head = await this.events.headPosition();
     let cached = this.serviceChecks.get(accountId);
-    if (!cached || cached.until <= now) {
-      cached = { until: now + SERVICE_CHECKS_TTL_MS, byService: await this.loadServiceChecks(accountId) };
+    if (!cached || cached.head !== head) {
+      cached = { head, byService: await this.loadServiceChecks(accountId) };
       if (this.serviceChecks.size >= 10_000) this.serviceChecks.clear();
       this.serviceChecks.set(accountId, cached);
     }
