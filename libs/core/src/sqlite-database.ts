@@ -8,6 +8,8 @@ export type SqliteDatabase = Database.Database;
  * Opens the embedded database shared by the event store and the read store. WAL lets readers run
  * beside the one writer; synchronous=FULL makes every commit durable (one fsync per commit, which
  * group commit shares between many appends); busy_timeout lets the CLI write while the server runs.
+ * temp_store=MEMORY keeps the sub-journal of each append's savepoint (the original of every page the
+ * append changes) in memory: on disk it cost a write() per page, a fifth of the ping path's time.
  */
 export function openSqliteDatabase(file: string): SqliteDatabase {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
@@ -15,6 +17,7 @@ export function openSqliteDatabase(file: string): SqliteDatabase {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 5000');
+  db.pragma('temp_store = MEMORY');
   db.pragma('foreign_keys = ON');
   db.defaultSafeIntegers(false);
   return db;
