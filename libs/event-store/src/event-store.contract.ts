@@ -613,6 +613,26 @@ export function embeddedEventStoreContract(adapterName: string, factory: EventSt
         expect((await store.readStream('heartbeat-1')).map((event) => event.revision)).toEqual([3n]);
       });
 
+      it('keeps the revision when the newest event goes and an older one stays', async () => {
+        // occurredAt need not follow the revisions (a clock set back between two appends).
+        await store.appendToStream('heartbeat-1', [
+          anEvent('HeartbeatPingReceived', { n: 0 }, '2026-01-03T00:00:00.000Z'),
+          anEvent('HeartbeatPingReceived', { n: 1 }, '2026-01-01T00:00:00.000Z'),
+        ]);
+
+        expect(await prune('heartbeat-1', '2026-01-02T00:00:00.000Z')).toBe(1);
+
+        expect(await store.streamRevision('heartbeat-1')).toBe(1n);
+        await expectConflict(store.appendToStream('heartbeat-1', events(1), { expectedRevision: 0n }), {
+          stream: 'heartbeat-1',
+          expected: '0',
+          actual: '1',
+        });
+        const next = await store.appendToStream('heartbeat-1', events(1), { expectedRevision: 1n });
+        expect(next.nextRevision).toBe(2n);
+        expect((await store.readStream('heartbeat-1')).map((event) => event.revision)).toEqual([0n, 2n]);
+      });
+
       it('returns 0 when nothing is old enough', async () => {
         await store.appendToStream('heartbeat-1', pings);
 

@@ -232,6 +232,33 @@ describe('SQLite event store', () => {
     });
   });
 
+  describe('stream revisions', () => {
+    it('come from the events themselves: an append writes no streams row', async () => {
+      const { db, store } = open();
+
+      await store.appendToStream('heartbeat-1', [ping(1), ping(2)]);
+      await store.appendToStream('heartbeat-1', [ping(3)], { expectedRevision: 1n });
+
+      expect(db.prepare('SELECT count(*) FROM streams').pluck().get()).toBe(0);
+      expect(await store.streamRevision('heartbeat-1')).toBe(2n);
+    });
+
+    it('stay right in a database whose streams table has a row for every stream (written before)', async () => {
+      const { db, store } = open();
+      await store.appendToStream('heartbeat-1', [ping(1), ping(2)]);
+      // What earlier versions wrote on every append.
+      db.prepare('INSERT INTO streams (stream, revision) VALUES (?, ?)').run('heartbeat-1', 1);
+
+      await store.appendToStream('heartbeat-1', [ping(3)], { expectedRevision: 1n });
+      expect(await store.streamRevision('heartbeat-1')).toBe(2n);
+
+      await store.pruneStream('heartbeat-1', new Date('2026-02-01T00:00:00.000Z'));
+      expect(await store.readStream('heartbeat-1')).toEqual([]);
+      expect(await store.streamRevision('heartbeat-1')).toBe(2n);
+      expect((await store.appendToStream('heartbeat-1', [ping(4)], { expectedRevision: 2n })).nextRevision).toBe(3n);
+    });
+  });
+
   describe('durability', () => {
     it('keeps events and revisions after the file is closed and reopened', async () => {
       const before = open();

@@ -31,6 +31,8 @@ const SCHEMA = `
     metadata TEXT NOT NULL,
     UNIQUE (stream, revision)
   );
+  -- The revision of a stream whose newest events were pruned (written by pruneStream only; databases
+  -- written before that change hold a row for every stream, which stays correct: see currentRevision).
   CREATE TABLE IF NOT EXISTS streams (
     stream TEXT PRIMARY KEY,
     revision INTEGER NOT NULL
@@ -84,6 +86,7 @@ export class SqliteEventStore implements EventStore {
   private readonly statements: ReturnType<typeof prepareStatements>;
   private readonly appendInSavepoint: Database.Transaction<(append: PendingAppend) => AppendResult>;
   private readonly commitBatch: Database.Transaction<(batch: PendingAppend[]) => AppendOutcome[]>;
+  private readonly pruneInTransaction: Database.Transaction<(stream: string, before: Date) => number>;
   private readonly notifier = new AppendNotifier();
   private queue: PendingAppend[] = [];
   private scheduledFlush: NodeJS.Immediate | null = null;
@@ -98,6 +101,12 @@ export class SqliteEventStore implements EventStore {
     this.statements = prepareStatements(db);
     // Called inside commitBatch, better-sqlite3 runs this one as a savepoint.
     this.appendInSavepoint = db.transaction((append: PendingAppend) => this.write(append));
+    this.pruneInTransaction = db.transaction((stream: string, before: Date) => {
+      // The stream keeps its revision even when its newest events go.
+      const current = this.currentRevision(stream);
+      if (current !== null) this.statements.keepRevision.run(stream, current);
+      return this.statements.prune.run(stream, iso(before)).changes;
+    });
     this.commitBatch = db.transaction((batch: PendingAppend[]) => {
       this.options.onBatchStart?.(this.statements.headPosition.get() ?? null);
       const outcomes = batch.map((append) => this.attempt(append));
@@ -156,7 +165,8 @@ export class SqliteEventStore implements EventStore {
   }
 
   async pruneStream(stream: string, before: Date): Promise<number> {
-    return this.statements.prune.run(stream, iso(before)).changes;
+    // IMMEDIATE: no append can land between reading the revision and deleting.
+    return this.pruneInTransaction.immediate(stream, before);
   }
 
   /** Commits what is queued and ends subscriptions; the database handle belongs to its opener. */
@@ -233,13 +243,18 @@ export class SqliteEventStore implements EventStore {
         metadata: JSON.parse(metadata),
       };
     });
-    this.statements.upsertStream.run(stream, revision);
     this.options.onAppendInTransaction?.(recorded);
     return { nextRevision: revision, position: recorded[recorded.length - 1].position, events: recorded };
   }
 
+  /**
+   * The newest revision in the events' (stream, revision) index — the page the append writes next
+   * anyway — or the one pruneStream kept, whichever is greater. Appends do not write a streams row:
+   * that was one more random page in every commit.
+   */
   private currentRevision(stream: string): bigint | null {
-    return this.statements.streamRevision.get(stream) ?? null;
+    const revision = this.statements.streamRevision.get(stream, stream)!;
+    return revision < 0n ? null : revision;
   }
 }
 
@@ -251,12 +266,15 @@ function prepareStatements(db: SqliteDatabase) {
         'INSERT INTO events (stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?)',
       )
       .safeIntegers(true),
-    upsertStream: db.prepare<[string, bigint]>(
+    keepRevision: db.prepare<[string, bigint]>(
       `INSERT INTO streams (stream, revision) VALUES (?, ?)
-       ON CONFLICT (stream) DO UPDATE SET revision = excluded.revision`,
+       ON CONFLICT (stream) DO UPDATE SET revision = max(revision, excluded.revision)`,
     ),
     streamRevision: db
-      .prepare<[string], bigint>('SELECT revision FROM streams WHERE stream = ?')
+      .prepare<[string, string], bigint>(
+        `SELECT max(coalesce((SELECT max(revision) FROM events WHERE stream = ?), -1),
+                    coalesce((SELECT revision FROM streams WHERE stream = ?), -1))`,
+      )
       .pluck()
       .safeIntegers(true),
     readStream: db
