@@ -182,6 +182,11 @@ export class SqliteReadStore implements ReadStore {
     const { schema, getMany } = this.collection(collection);
     const wanted = schema.checkIds(ids);
     if (wanted.length === 0) return [];
+    // One id (an incident's single service, say) is a plain key lookup; json_each costs more than the read.
+    if (wanted.length === 1) {
+      const one = this.getSync<Doc>(collection, wanted[0]);
+      return one ? [one] : [];
+    }
     const rows = new Map((getMany.all(JSON.stringify(wanted)) as DocRow[]).map((row) => [row.id, row]));
     return wanted.flatMap((id) => {
       const row = rows.get(id);
