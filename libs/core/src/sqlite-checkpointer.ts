@@ -4,6 +4,15 @@ import { Worker } from 'node:worker_threads';
  * Runs WAL checkpoints on a worker thread with its own connection, so copying the WAL into the
  * database (and its fsyncs) never stalls the event loop that answers requests. The main connection
  * turns its automatic checkpoints off.
+ *
+ * PASSIVE checkpoints never wait for or block the writer, but under a steady stream of commits they
+ * never catch up with it either: the WAL is only restarted (written again from its start) by a
+ * transaction that begins once every frame has been copied, so it would grow without bound — and
+ * every page read and commit gets slower as the WAL index grows (a gigabyte-sized WAL after 100,000
+ * pings cost the ping path a fifth of its CPU). So once the WAL holds `restartAfterFrames` frames the
+ * worker asks the writer of this process to hold its next batch back (appends queue meanwhile, the
+ * event loop keeps running), copies the few frames written since its last pass, and lets the writer
+ * go: its next transaction restarts the WAL.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -13,20 +22,37 @@ db.pragma('busy_timeout = 5000');
 db.pragma('synchronous = FULL');
 let stopped = false;
 let timer = null;
-function pass() {
-  if (stopped) return;
+let pausing = false;
+function checkpoint() {
   try {
-    // PASSIVE never waits for or blocks the writer; the WAL file's size is capped by journal_size_limit.
-    db.pragma('wal_checkpoint(PASSIVE)');
+    return db.pragma('wal_checkpoint(PASSIVE)')[0];
   } catch (error) {
     parentPort.postMessage({ error: String(error) });
+    return null;
+  }
+}
+function pass() {
+  timer = null;
+  if (stopped) return;
+  const row = checkpoint();
+  if (row && workerData.restartAfterFrames > 0 && row.log >= workerData.restartAfterFrames) {
+    pausing = true;
+    parentPort.postMessage({ pause: true });
+    return;
   }
   timer = setTimeout(pass, workerData.intervalMs);
 }
 parentPort.on('message', (message) => {
-  if (message === 'stop') {
+  if (message === 'paused') {
+    // The writer is idle: this pass copies every frame, so its next transaction restarts the WAL.
+    pausing = false;
+    if (!stopped) checkpoint();
+    parentPort.postMessage({ resume: true });
+    if (!stopped) timer = setTimeout(pass, workerData.intervalMs);
+  } else if (message === 'stop') {
     stopped = true;
     clearTimeout(timer);
+    if (pausing) parentPort.postMessage({ resume: true });
     try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
     db.close();
     parentPort.close();
@@ -39,13 +65,54 @@ export interface Checkpointer {
   stop(): Promise<void>;
 }
 
-export function startCheckpointer(file: string, onError: (message: string) => void, intervalMs = 250): Checkpointer {
+export interface CheckpointerOptions {
+  /** Pause between checkpoint passes. */
+  intervalMs?: number;
+  /** Holds this process's writes back until the returned function is called (see above). */
+  pauseWriter?: () => () => void;
+  /** WAL size, in frames (pages), at which the writer is paused for a restart; 0 never pauses it. */
+  restartAfterFrames?: number;
+  /** The writer resumes after this long even if the worker has not answered. */
+  maxPauseMs?: number;
+}
+
+export function startCheckpointer(file: string, onError: (message: string) => void, options: CheckpointerOptions = {}): Checkpointer {
+  const { intervalMs = 250, pauseWriter, restartAfterFrames = 4096, maxPauseMs = 500 } = options;
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { file, intervalMs, driver: require.resolve('better-sqlite3') },
+    workerData: {
+      file,
+      intervalMs,
+      restartAfterFrames: pauseWriter ? restartAfterFrames : 0,
+      driver: require.resolve('better-sqlite3'),
+    },
   });
-  worker.on('message', (message: { error?: string }) => message.error && onError(message.error));
-  worker.on('error', (error) => onError(String(error)));
+  let resume: (() => void) | null = null;
+  let safety: NodeJS.Timeout | null = null;
+  const resumeWriter = () => {
+    if (safety) clearTimeout(safety);
+    safety = null;
+    const release = resume;
+    resume = null;
+    release?.();
+  };
+  worker.on('message', (message: { error?: string; pause?: boolean; resume?: boolean }) => {
+    if (message.error) onError(message.error);
+    if (message.pause && pauseWriter) {
+      // Between two batches by construction: batches are synchronous on this thread.
+      resumeWriter();
+      resume = pauseWriter();
+      safety = setTimeout(resumeWriter, maxPauseMs);
+      safety.unref();
+      worker.postMessage('paused');
+    }
+    if (message.resume) resumeWriter();
+  });
+  worker.on('error', (error) => {
+    resumeWriter();
+    onError(String(error));
+  });
+  worker.on('exit', resumeWriter);
   worker.unref();
   return {
     stop: () =>

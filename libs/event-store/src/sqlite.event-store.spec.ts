@@ -114,6 +114,47 @@ describe('SQLite event store', () => {
       expect((await store.readAll()).map((event) => event.data)).toEqual([{ n: 0 }, { n: 1 }, { n: 3 }]);
     });
 
+    it('holds batches back while paused and commits what queued as one batch on release', async () => {
+      const { store } = open();
+      const { store: observer } = open();
+      const release = store.pauseWrites();
+      let answered = 0;
+
+      const appends = Array.from({ length: 30 }, (_, n) => store.appendToStream(`heartbeat-${n}`, [ping(n)]).then(() => (answered += 1)));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+
+      expect(answered).toBe(0);
+      expect(await observer.headPosition()).toBeNull();
+      release();
+      release(); // a second call changes nothing
+      await Promise.all(appends);
+      expect(store.stats).toEqual({ batches: 1, appends: 30 });
+      expect(await observer.headPosition()).toBe(30n);
+    });
+
+    it('waits for every pause to be released', async () => {
+      const { store } = open();
+      const first = store.pauseWrites();
+      const second = store.pauseWrites();
+      const append = store.appendToStream('a', [ping(1)]);
+
+      first();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(store.stats.batches).toBe(0);
+      second();
+      expect((await append).nextRevision).toBe(0n);
+    });
+
+    it('commits what is queued when closed while paused', async () => {
+      const before = open();
+      before.store.pauseWrites();
+      const pending = before.store.appendToStream('incident-1', [ping(1)]);
+
+      await before.store.close();
+
+      expect((await pending).nextRevision).toBe(0n);
+    });
+
     it('rejects the whole batch with StoreUnavailableError when it cannot commit', async () => {
       const { db, store } = open();
       db.pragma('busy_timeout = 20');

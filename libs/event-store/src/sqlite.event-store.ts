@@ -91,6 +91,8 @@ export class SqliteEventStore implements EventStore {
   private queue: PendingAppend[] = [];
   private scheduledFlush: NodeJS.Immediate | null = null;
   private closed = false;
+  /** Holds taken by pauseWrites and not released yet. */
+  private pauses = 0;
   private readonly counters: GroupCommitStats = { batches: 0, appends: 0 };
 
   constructor(
@@ -125,6 +127,24 @@ export class SqliteEventStore implements EventStore {
       this.queue.push({ stream, events, expectedRevision: options.expectedRevision ?? 'any', resolve, reject });
       this.scheduledFlush ??= setImmediate(() => this.flushScheduled());
     });
+  }
+
+  /**
+   * Holds new batches back until the returned function is called; appends queue meanwhile and are
+   * committed as one batch afterwards. The WAL checkpointer uses it to let the WAL restart under load.
+   * Closing the store commits what is queued regardless.
+   */
+  pauseWrites(): () => void {
+    this.pauses += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.pauses -= 1;
+      if (this.pauses === 0 && this.queue.length > 0 && !this.closed) {
+        this.scheduledFlush ??= setImmediate(() => this.flushScheduled());
+      }
+    };
   }
 
   async readStream(stream: string, options: { fromRevision?: bigint } = {}): Promise<RecordedEvent[]> {
@@ -181,6 +201,7 @@ export class SqliteEventStore implements EventStore {
 
   private flushScheduled(): void {
     this.scheduledFlush = null;
+    if (this.pauses > 0) return;
     this.flushBatch();
     // Later batches get their own tick, so I/O callbacks run between two large batches.
     if (this.queue.length > 0) this.scheduledFlush = setImmediate(() => this.flushScheduled());
