@@ -102,8 +102,9 @@ export function startCheckpointer(file: string, onError: (message: string) => vo
       // Between two batches by construction: batches are synchronous on this thread.
       resumeWriter();
       resume = pauseWriter();
+      // Not unref'd: it keeps the event loop alive while the worker, which is, holds appends back (a
+      // CLI awaiting an append would otherwise see the loop drain and exit without committing it).
       safety = setTimeout(resumeWriter, maxPauseMs);
-      safety.unref();
       worker.postMessage('paused');
     }
     if (message.resume) resumeWriter();
