@@ -25,6 +25,12 @@ export interface Projection<Doc extends ReadModelDoc = ReadModelDoc> {
   indexes: readonly IndexDeclaration[];
   /** The sort lists use; always tied by id in the same direction. */
   sortField?: string;
+  /**
+   * Each document is created by one event and never changed afterwards (its id is unique to that
+   * event, an event id say): the inline path writes it without reading it first. The stores' revision
+   * guard still keeps an event applied twice from writing it twice.
+   */
+  immutable?: boolean;
   /** Documents the event touches (usually one). */
   ids(event: RecordedEvent): string[];
   /** Pure and synchronous: returns the new document, or null to delete it. */

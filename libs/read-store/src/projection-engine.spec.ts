@@ -9,6 +9,8 @@ import { createLogger } from '../../platform/src/logger';
 import { openStores, Stores } from '../../platform/src/stores';
 import { EventStore } from '../../event-store/src/event-store.port';
 import { collectionName, ProjectionEngine } from './projection-engine';
+import { SqliteEventStore } from '../../event-store/src/sqlite.event-store';
+import { ReadStoreUsageError } from './collection-schema';
 import { SqliteReadStore } from './sqlite.read-store';
 
 /** A counter per stream: each Added event adds its amount; Removed deletes the document. */
@@ -106,6 +108,105 @@ describe('ProjectionEngine on the embedded SQLite stores', () => {
       await stores.readStore.setCheckpoint(stores.engine.collection('tallies'), 0n);
       await stores.engine.catchUp();
       expect(await doc(stores, 's-1')).toBeNull();
+    });
+
+    describe('a batch (write-behind)', () => {
+      const inOneBatch = <T>(appends: (() => Promise<T>)[]) => Promise.allSettled(appends.map((append) => append()));
+      const batches = (stores: Stores) => (stores.eventStore as SqliteEventStore).stats.batches;
+
+      it('reads and writes each document once, however many of its appends touch it', async () => {
+        const stores = await open([tally()]);
+        const store = stores.readStore as SqliteReadStore;
+        const collection = stores.engine.collection('tallies');
+        const gets = jest.spyOn(store, 'getSync');
+        const writes = jest.spyOn(store, 'writeManySync');
+        const before = batches(stores);
+
+        await inOneBatch([1, 2, 3, 4, 5].map((n) => () => stores.eventStore.appendToStream('s-1', [added(n)])));
+
+        expect(batches(stores) - before).toBe(1);
+        expect(gets.mock.calls.filter(([name]) => name === collection)).toEqual([[collection, 's-1']]);
+        expect(writes).toHaveBeenCalledTimes(1);
+        expect(writes.mock.calls[0][1]).toHaveLength(1);
+        expect(await doc(stores, 's-1')).toEqual({ doc: { id: 's-1', total: 15, events: 5, seen: [1, 2, 3, 4, 5] }, revision: 4n });
+      });
+
+      it('writes the documents of an immutable projection without reading them; a replay changes nothing', async () => {
+        const notes: Projection = {
+          name: 'notes',
+          version: 1,
+          handles: ['Added'],
+          indexes: [],
+          immutable: true,
+          ids: (event) => [`${event.stream}|${event.revision}`],
+          evolve: (existing, event, id) => existing ?? { id, amount: (event.data as { amount: number }).amount },
+        };
+        const stores = await open([notes]);
+        const collection = stores.engine.collection('notes');
+        const gets = jest.spyOn(stores.readStore as SqliteReadStore, 'getSync');
+
+        await inOneBatch([1, 2].map((n) => () => stores.eventStore.appendToStream(`s-${n}`, [added(n), added(n * 10)])));
+
+        expect(gets.mock.calls.filter(([name]) => name === collection)).toEqual([]);
+        const stored = await stores.readStore.find(collection, { limit: 10 });
+        expect(stored).toEqual([
+          { id: 's-1|0', amount: 1 },
+          { id: 's-1|1', amount: 10 },
+          { id: 's-2|0', amount: 2 },
+          { id: 's-2|1', amount: 20 },
+        ]);
+        await stores.readStore.setCheckpoint(collection, 0n);
+        await stores.engine.catchUp();
+        expect(await stores.readStore.find(collection, { limit: 10 })).toEqual(stored);
+      });
+
+      it('a projection that throws rolls back its own append only; its batch-mates keep their documents', async () => {
+        const stores = await open([tally()]);
+        const before = batches(stores);
+
+        const outcomes = await inOneBatch([
+          () => stores.eventStore.appendToStream('s-1', [added(1)]),
+          () => stores.eventStore.appendToStream('s-1', [added(5), typed('Exploded')]),
+          () => stores.eventStore.appendToStream('s-1', [added(10)]),
+        ]);
+
+        expect(batches(stores) - before).toBe(1);
+        expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+        expect(await doc(stores, 's-1')).toEqual({ doc: { id: 's-1', total: 11, events: 2, seen: [1, 10] }, revision: 1n });
+      });
+
+      it('a document the store refuses fails its append, not the batch', async () => {
+        const picky: Projection = {
+          name: 'picky',
+          version: 1,
+          handles: ['Added', 'Bad'],
+          indexes: [],
+          ids: (event) => [event.stream],
+          evolve: (existing, event, id) => (event.type === 'Bad' ? { id: '' } : { id, n: ((existing?.n as number) ?? 0) + 1 }),
+        };
+        const stores = await open([picky]);
+
+        const outcomes = await inOneBatch([
+          () => stores.eventStore.appendToStream('s-1', [added(1)]),
+          () => stores.eventStore.appendToStream('s-1', [typed('Bad')]),
+          () => stores.eventStore.appendToStream('s-2', [added(1)]),
+        ]);
+
+        expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+        expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(ReadStoreUsageError);
+        const collection = stores.engine.collection('picky');
+        expect(await stores.readStore.find(collection, { limit: 10 })).toEqual([{ id: 's-1', n: 1 }, { id: 's-2', n: 1 }]);
+      });
+
+      it('a document created and deleted in one batch leaves a tombstone, so a replay does not bring it back', async () => {
+        const stores = await open([tally()]);
+        const collection = stores.engine.collection('tallies');
+
+        await inOneBatch([() => stores.eventStore.appendToStream('s-1', [added(1)]), () => stores.eventStore.appendToStream('s-1', [typed('Removed')])]);
+
+        expect(await doc(stores, 's-1')).toBeNull();
+        expect(await stores.readStore.put(collection, { id: 's-1', total: 1, events: 1, seen: [1] }, 0n)).toBe(false);
+      });
     });
 
     it('does not apply inline to a collection that lags the log; catch-up then applies everything in order', async () => {

@@ -14,11 +14,25 @@ interface ProjectionMeta {
   retired: Generation[];
 }
 
+/**
+ * A put or delete checked and encoded by SyncReadAccess.prepareWriteSync, written later by
+ * writeManySync. `doc` is the document's JSON; null makes the write a delete (a tombstone).
+ */
+export interface PreparedWrite {
+  readonly id: string;
+  readonly revision: bigint;
+  readonly doc: string | null;
+}
+
 /** Synchronous access to the embedded read store, used inside the event store's transaction. */
 export interface SyncReadAccess {
   getSync(collection: string, id: string): StoredDoc | null;
   putSync(collection: string, doc: ReadModelDoc, revision: bigint): boolean;
   deleteSync(collection: string, id: string, revision: bigint): boolean;
+  /** Checks and encodes a put (or, with a null doc, a delete) as putSync/deleteSync would, without writing. */
+  prepareWriteSync(collection: string, id: string, doc: ReadModelDoc | null, revision: bigint): PreparedWrite;
+  /** Writes what prepareWriteSync prepared, with the same revision guard. */
+  writeManySync(collection: string, writes: readonly PreparedWrite[]): void;
   getCheckpointSync(name: string): bigint | null;
   setCheckpointSync(name: string, position: bigint): void;
   getMetaSync<T>(key: string): T | null;
@@ -44,6 +58,15 @@ export interface ProjectionStatus {
 }
 
 export type EventListener = (event: RecordedEvent) => void;
+
+/** A document as the inline batch under way leaves it. */
+interface BatchDoc {
+  doc: ReadModelDoc | null;
+  /** Revision `doc` reflects (-1n: not stored and not written yet). */
+  revision: bigint;
+  /** Set when the batch changed the document: the write endInlineBatch makes. */
+  write: PreparedWrite | null;
+}
 
 const PAGE = 1000;
 const META_PREFIX = 'projection:';
@@ -83,6 +106,8 @@ export class ProjectionEngine {
   private listenerCursor: bigint | null = null;
   private wake: (() => void) | null = null;
   private inlineEligible: { collection: string; projection: Projection }[] | null = null;
+  /** The inline batch's documents by collection and id: each read once, written once, at the batch's end. */
+  private inlineDocs = new Map<string, Map<string, BatchDoc>>();
   private lastMetaRefresh = 0;
 
   constructor(
@@ -151,6 +176,8 @@ export class ProjectionEngine {
   beginInlineBatch(headBefore: bigint | null): void {
     if (!this.sync) return;
     const sync = this.sync;
+    // Whatever a batch that failed before its end left behind was rolled back with it.
+    this.inlineDocs = new Map();
     this.refreshMetaSyncIfStale();
     const head = headBefore ?? 0n;
     this.inlineEligible = [];
@@ -160,19 +187,37 @@ export class ProjectionEngine {
     }
   }
 
+  /**
+   * Applies one append's events to the batch's documents in memory (write-behind: the batch writes
+   * each changed document once, in endInlineBatch). Called inside the append's savepoint: if a
+   * projection throws, the append is rolled back and its changes never join the batch.
+   */
   applyInline(events: RecordedEvent[]): void {
     if (!this.sync || !this.inlineEligible) return;
+    const staged = new Map<string, Map<string, BatchDoc>>();
     for (const event of events) {
       const projections = this.byType.get(event.type);
       if (!projections) continue;
       for (const { collection, projection } of this.inlineEligible) {
-        if (projections.includes(projection)) this.applySync(projection, collection, event);
+        if (projections.includes(projection)) this.stageInline(projection, collection, event, staged);
       }
+    }
+    for (const [collection, docs] of staged) {
+      const batch = this.batchDocs(collection);
+      for (const [id, doc] of docs) batch.set(id, doc);
     }
   }
 
   endInlineBatch(headAfter: bigint | null): void {
     if (!this.sync || !this.inlineEligible) return;
+    for (const [collection, docs] of this.inlineDocs) {
+      const writes: PreparedWrite[] = [];
+      for (const doc of docs.values()) if (doc.write) writes.push(doc.write);
+      // In key order: neighbouring documents share pages.
+      writes.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      if (writes.length > 0) this.sync.writeManySync(collection, writes);
+    }
+    this.inlineDocs = new Map();
     if (headAfter !== null) {
       for (const { collection } of this.inlineEligible) this.sync.setCheckpointSync(collection, headAfter);
     }
@@ -357,6 +402,40 @@ export class ProjectionEngine {
       }
       applied += page.length;
       checkpoint = last;
+    }
+  }
+
+  private batchDocs(collection: string): Map<string, BatchDoc> {
+    let docs = this.inlineDocs.get(collection);
+    if (!docs) {
+      docs = new Map();
+      this.inlineDocs.set(collection, docs);
+    }
+    return docs;
+  }
+
+  /** applySync on the batch's documents: the same revision guard, the same puts and deletes, deferred. */
+  private stageInline(projection: Projection, collection: string, event: RecordedEvent, staged: Map<string, Map<string, BatchDoc>>): void {
+    const sync = this.sync!;
+    let mine = staged.get(collection);
+    if (!mine) {
+      mine = new Map();
+      staged.set(collection, mine);
+    }
+    const batch = this.batchDocs(collection);
+    for (const id of projection.ids(event)) {
+      let current = mine.get(id) ?? batch.get(id);
+      if (!current) {
+        // What the store holds (reading it changes nothing, so it joins the batch at once).
+        const stored = projection.immutable ? null : sync.getSync(collection, id);
+        current = { doc: stored?.doc ?? null, revision: stored?.revision ?? -1n, write: null };
+        batch.set(id, current);
+      }
+      if (current.doc && current.revision >= event.revision) continue;
+      const next = projection.evolve(current.doc, event, id);
+      if (!next && !current.doc) continue;
+      // Checked and encoded now, so a bad document fails this append, not the batch.
+      mine.set(id, { doc: next, revision: event.revision, write: sync.prepareWriteSync(collection, id, next, event.revision) });
     }
   }
 

@@ -103,6 +103,36 @@ describe('SqliteReadStore', () => {
     });
   });
 
+  describe('prepared writes (the inline batch)', () => {
+    it('write many puts and deletes with the revision guard of putSync and deleteSync', () => {
+      store.putSync(INCIDENTS.name, { id: 'kept', title: 'newer' }, 9n);
+      store.putSync(INCIDENTS.name, { id: 'old', title: 'old' }, 1n);
+      const writes = [
+        store.prepareWriteSync(INCIDENTS.name, 'kept', { id: 'kept', title: 'stale' }, 3n),
+        store.prepareWriteSync(INCIDENTS.name, 'old', null, 2n),
+        // More than one statement's worth of rows.
+        ...Array.from({ length: 70 }, (_, n) => store.prepareWriteSync(INCIDENTS.name, `inc-${n}`, { id: `inc-${n}`, n }, BigInt(n))),
+      ];
+
+      store.transactionSync(() => store.writeManySync(INCIDENTS.name, writes));
+
+      expect(store.getSync(INCIDENTS.name, 'kept')).toEqual({ doc: { id: 'kept', title: 'newer' }, revision: 9n });
+      expect(store.getSync(INCIDENTS.name, 'old')).toBeNull();
+      // A tombstone: a stale put cannot bring the document back.
+      expect(store.putSync(INCIDENTS.name, { id: 'old', title: 'old' }, 1n)).toBe(false);
+      expect(store.countSync(INCIDENTS.name)).toBe(71);
+      expect(store.getSync(INCIDENTS.name, 'inc-69')).toEqual({ doc: { id: 'inc-69', n: 69 }, revision: 69n });
+    });
+
+    it('are checked when prepared, as putSync and deleteSync check them', () => {
+      expect(() => store.prepareWriteSync(INCIDENTS.name, 'x', { id: '' }, 1n)).toThrow(ReadStoreUsageError);
+      expect(() => store.prepareWriteSync(INCIDENTS.name, 'x', { id: 'x' }, -1n)).toThrow(ReadStoreUsageError);
+      expect(() => store.prepareWriteSync(INCIDENTS.name, '', null, 1n)).toThrow(ReadStoreUsageError);
+      expect(() => store.prepareWriteSync('missing', 'x', { id: 'x' }, 1n)).toThrow(ReadStoreUsageError);
+      expect(() => store.prepareWriteSync(INCIDENTS.name, 'x', { id: 'x', big: 1n }, 1n)).toThrow(TypeError);
+    });
+  });
+
   describe('storage', () => {
     it('keeps one table per collection with the documented columns', () => {
       const columns = temp.db.prepare(`PRAGMA table_info("${sqliteTableName(INCIDENTS.name)}")`).all() as {

@@ -4,6 +4,7 @@ import { ReadModelDoc } from '../../core/src/projection';
 import { SqliteDatabase } from '../../core/src/sqlite-database';
 import { CheckedFilter, CollectionSchema, ReadStoreUsageError, Scalar, checkCollectionName } from './collection-schema';
 import { PageSegment, pageSegments } from './keyset-page';
+import type { PreparedWrite } from './projection-engine';
 import { CollectionSpec, Filter, FindQuery, ReadStore, StoredDoc } from './read-store.port';
 
 interface SqliteCollection {
@@ -13,8 +14,20 @@ interface SqliteCollection {
   getMany: Statement;
   put: Statement;
   delete: Statement;
+  /** Multi-row puts by row count (writeManySync). */
+  putMany: Map<number, Statement>;
   /** find and count statements, keyed by their SQL. */
   queries: Map<string, Statement>;
+}
+
+/** Rows per multi-row put statement: fewer statements per batch, one prepared statement per size. */
+const PUT_MANY_ROWS = 32;
+
+/** The put statement's upsert for `rows` rows: the revision guard of a single put applies row by row. */
+function putSql(table: string, rows: number): string {
+  return `INSERT INTO ${table} AS rm (id, revision, deleted, doc) VALUES ${Array.from({ length: rows }, () => '(?, ?, 0, ?)').join(', ')}
+         ON CONFLICT(id) DO UPDATE SET revision = excluded.revision, deleted = 0, doc = excluded.doc
+         WHERE excluded.revision > rm.revision`;
 }
 
 interface DocRow {
@@ -236,6 +249,45 @@ export class SqliteReadStore implements ReadStore {
     return entry.delete.run(id, revision).changes > 0;
   }
 
+  /**
+   * Checks and encodes a put (`doc`) or a delete (`doc` null) exactly as putSync and deleteSync
+   * would, without writing: a bad document fails here, where its caller can still undo its own work.
+   */
+  prepareWriteSync(collection: string, id: string, doc: ReadModelDoc | null, revision: bigint): PreparedWrite {
+    const { schema } = this.collection(collection);
+    if (doc === null) {
+      schema.checkWrite(id, revision);
+      return { id, revision, doc: null };
+    }
+    schema.checkDoc(doc, revision);
+    return { id: doc.id, revision, doc: JSON.stringify(doc) };
+  }
+
+  /** Writes prepared puts and deletes, each guarded by revision like putSync and deleteSync; puts go several rows per statement. */
+  writeManySync(collection: string, writes: readonly PreparedWrite[]): void {
+    const entry = this.collection(collection);
+    const puts: PreparedWrite[] = [];
+    for (const write of writes) {
+      if (write.doc === null) entry.delete.run(write.id, write.revision);
+      else puts.push(write);
+    }
+    for (let start = 0; start < puts.length; start += PUT_MANY_ROWS) {
+      const rows = puts.slice(start, start + PUT_MANY_ROWS);
+      if (rows.length === 1) {
+        entry.put.run(rows[0].id, rows[0].revision, rows[0].doc);
+        continue;
+      }
+      let statement = entry.putMany.get(rows.length);
+      if (!statement) {
+        statement = this.db.prepare(putSql(entry.table, rows.length));
+        entry.putMany.set(rows.length, statement);
+      }
+      const params: unknown[] = [];
+      for (const row of rows) params.push(row.id, row.revision, row.doc);
+      statement.run(...params);
+    }
+  }
+
   getCheckpointSync(name: string): bigint | null {
     return (this.getCheckpointStatement.get(name) as bigint | undefined) ?? null;
   }
@@ -325,16 +377,13 @@ export class SqliteReadStore implements ReadStore {
       getMany: this.db
         .prepare(`SELECT id, revision, doc FROM ${table} WHERE id IN (SELECT value FROM json_each(?)) AND deleted = 0`)
         .safeIntegers(true),
-      put: this.db.prepare(
-        `INSERT INTO ${table} AS rm (id, revision, deleted, doc) VALUES (?, ?, 0, ?)
-         ON CONFLICT(id) DO UPDATE SET revision = excluded.revision, deleted = 0, doc = excluded.doc
-         WHERE excluded.revision > rm.revision`,
-      ),
+      put: this.db.prepare(putSql(table, 1)),
       delete: this.db.prepare(
         `INSERT INTO ${table} AS rm (id, revision, deleted, doc) VALUES (?, ?, 1, NULL)
          ON CONFLICT(id) DO UPDATE SET revision = excluded.revision, deleted = 1, doc = NULL
          WHERE excluded.revision > rm.revision`,
       ),
+      putMany: new Map(),
       queries: new Map(),
     };
   }

@@ -36,6 +36,8 @@ export const heartbeatEventsProjection: Projection<HeartbeatEventDoc> = {
   version: 1,
   handles: ['HeartbeatPingReceived', 'HeartbeatFailed'],
   indexes: [],
+  // Keyed by the event's own id: every document is new, so the inline path skips reading it.
+  immutable: true,
   ids: (event) => {
     const doc = toDoc(event as unknown as HeartbeatEvent);
     return doc ? [doc.id] : [];
