@@ -10,7 +10,8 @@ import { Worker } from 'node:worker_threads';
  * transaction that begins once every frame has been copied, so it would grow without bound — and
  * every page read and commit gets slower as the WAL index grows (a gigabyte-sized WAL after 100,000
  * pings cost the ping path a fifth of its CPU). So once the WAL holds `restartAfterFrames` frames the
- * worker asks the writer of this process to hold its next batch back (appends queue meanwhile, the
+ * worker first runs passes back to back until one finds few new frames (a sixteenth of that size),
+ * then asks the writer of this process to hold its next batch back (appends queue meanwhile, the
  * event loop keeps running), copies the few frames written since its last pass, and lets the writer
  * go: its next transaction restarts the WAL.
  */
@@ -23,6 +24,10 @@ db.pragma('synchronous = FULL');
 let stopped = false;
 let timer = null;
 let pausing = false;
+// WAL frames at the start of the previous pass; catching-up passes run back to back until one finds
+// little new (a pause then only waits for that little to be copied).
+let previousLog = null;
+let catchingUp = 0;
 function checkpoint() {
   try {
     return db.pragma('wal_checkpoint(PASSIVE)')[0];
@@ -35,7 +40,15 @@ function pass() {
   timer = null;
   if (stopped) return;
   const row = checkpoint();
+  const grown = row && previousLog !== null && row.log >= previousLog ? row.log - previousLog : Infinity;
+  previousLog = row ? row.log : null;
   if (row && workerData.restartAfterFrames > 0 && row.log >= workerData.restartAfterFrames) {
+    if (grown > workerData.pauseAfterFrames && catchingUp < 20) {
+      catchingUp += 1;
+      timer = setTimeout(pass, 0);
+      return;
+    }
+    catchingUp = 0;
     pausing = true;
     parentPort.postMessage({ pause: true });
     return;
@@ -47,6 +60,7 @@ parentPort.on('message', (message) => {
     // The writer is idle: this pass copies every frame, so its next transaction restarts the WAL.
     pausing = false;
     if (!stopped) checkpoint();
+    previousLog = null;
     parentPort.postMessage({ resume: true });
     if (!stopped) timer = setTimeout(pass, workerData.intervalMs);
   } else if (message === 'stop') {
@@ -84,6 +98,7 @@ export function startCheckpointer(file: string, onError: (message: string) => vo
       file,
       intervalMs,
       restartAfterFrames: pauseWriter ? restartAfterFrames : 0,
+      pauseAfterFrames: Math.max(1, Math.floor(restartAfterFrames / 16)),
       driver: require.resolve('better-sqlite3'),
     },
   });
