@@ -1,6 +1,5 @@
 import { Projection } from '../../../core/src/projection';
 import { PageSettings, StatusPageEvent } from '../domain/status-page.decider';
-import { DefaultTheme, ThemeColors } from '../domain/theme';
 
 export interface CardDoc {
   id: string;
@@ -10,19 +9,10 @@ export interface CardDoc {
   updated_at: string;
 }
 
-export interface StatusPageDoc {
+/** A page's settings as the client set them, plus what the read side adds. */
+export interface StatusPageDoc extends Omit<PageSettings, 'cards'> {
   id: string;
   accountId: string;
-  name: string;
-  url: string;
-  customDomain: string | null;
-  description: string | null;
-  logo: string | null;
-  logoDark: string | null;
-  favicon: string | null;
-  redirectTo: string | null;
-  defaultTheme: DefaultTheme;
-  themeColors: ThemeColors | null;
   cards: CardDoc[];
   /** Every service on the page's cards, once: what "pages using this service" looks up. */
   serviceIds: string[];

@@ -15,22 +15,11 @@ import {
   statusPageStream,
 } from '../domain/status-page.decider';
 import { subscriptionsDecider, subscriptionsStream } from '../domain/subscriptions.decider';
-import { DefaultTheme, ThemeColors } from '../domain/theme';
 import { ServiceDirectory } from '../read/service-directory';
 import { Address, AddressReservations } from './address-reservations';
 
 /** A page as the HTTP layer hands it over: validated, with cards as the client sent them. */
-export interface PageRequest {
-  name: string;
-  url: string;
-  customDomain: string | null;
-  description: string | null;
-  logo: string | null;
-  logoDark: string | null;
-  favicon: string | null;
-  redirectTo: string | null;
-  defaultTheme: DefaultTheme;
-  themeColors: ThemeColors | null;
+export interface PageRequest extends Omit<PageSettings, 'cards'> {
   cards: { id: string | null; name: string; serviceIds: string[] }[];
 }
 
