@@ -22,3 +22,50 @@ export function openSqliteDatabase(file: string): SqliteDatabase {
   db.defaultSafeIntegers(false);
   return db;
 }
+
+/** How often, at most, a process looks whether another one has committed to the shared file. */
+export const EXTERNAL_CHANGES_POLL_MS = 100;
+
+/**
+ * Counts the commits other connections (the CLI, another instance, a rebuild) made to the database,
+ * from `PRAGMA data_version`, read at most every `pollMs` and only when asked. Caches of this process
+ * compare `epoch()` to notice that what another process wrote may have made them stale.
+ */
+export class ExternalChanges {
+  private readonly dataVersion: Database.Statement;
+  private lastVersion: unknown = undefined;
+  private checkedAt = Number.NEGATIVE_INFINITY;
+  private count = 0;
+
+  constructor(
+    db: SqliteDatabase,
+    private readonly pollMs = EXTERNAL_CHANGES_POLL_MS,
+  ) {
+    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
+  }
+
+  epoch(): number {
+    const now = Date.now();
+    if (now - this.checkedAt >= this.pollMs) {
+      this.checkedAt = now;
+      const version = this.dataVersion.get();
+      if (version !== this.lastVersion) {
+        if (this.lastVersion !== undefined) this.count += 1;
+        this.lastVersion = version;
+      }
+    }
+    return this.count;
+  }
+}
+
+const externalChanges = new WeakMap<SqliteDatabase, ExternalChanges>();
+
+/** The one ExternalChanges of a connection, shared by the stores that use it. */
+export function externalChangesOf(db: SqliteDatabase): ExternalChanges {
+  let changes = externalChanges.get(db);
+  if (!changes) {
+    changes = new ExternalChanges(db);
+    externalChanges.set(db, changes);
+  }
+  return changes;
+}

@@ -74,7 +74,10 @@ export class HeartbeatsModule implements OnModuleInit {
     for (const projection of [heartbeatChecksProjection, heartbeatTimersProjection, heartbeatEventsProjection, heartbeatRollupsProjection]) {
       engine.register(projection);
     }
-    links.addChecksSource((accountId, serviceIds) => checks.checksOfServices(accountId, serviceIds));
+    links.addChecksSource(
+      (accountId, serviceIds) => checks.checksOfServices(accountId, serviceIds),
+      () => [checks.collectionName()],
+    );
   }
 
   /** The ping routes live on Fastify itself (see ping.routes.ts); the worker and the CLI have no HTTP. */

@@ -6,6 +6,7 @@ import { ID_GENERATOR, UuidV7Generator } from '../../core/src/ids';
 import { EVENT_STORE } from '../../event-store/src/event-store.port';
 import { CommandRunner } from '../../event-store/src/command-runner';
 import { CURSOR_CODEC, CursorCodec } from '../../http/src/pagination';
+import { ResponseCache } from '../../http/src/response-cache';
 import { ProjectionEngine } from '../../read-store/src/projection-engine';
 import { READ_STORE } from '../../read-store/src/read-store.port';
 import { VIGIL_CONFIG } from './config';
@@ -87,6 +88,7 @@ export class PlatformModule {
           inject: [STORES],
         },
         ProjectionLifecycle,
+        { provide: ResponseCache, useFactory: () => new ResponseCache() },
       ],
       exports: [
         CqrsModule,
@@ -100,6 +102,7 @@ export class PlatformModule {
         COMMAND_RUNNER,
         CURSOR_CODEC,
         DAEMON_ENABLED,
+        ResponseCache,
       ],
     };
   }

@@ -1,5 +1,6 @@
 import { ReadModelDoc } from '../../core/src/projection';
 import { CheckedFilter, CollectionSchema, ReadStoreUsageError, Scalar, checkCollectionName } from './collection-schema';
+import { ChangeCounters } from './change-counters';
 import { CollectionSpec, Filter, FindQuery, ReadStore, StoredDoc } from './read-store.port';
 
 interface Row {
@@ -91,15 +92,18 @@ export class InMemoryReadStore implements ReadStore {
   private readonly collections = new Map<string, MemoryCollection>();
   private readonly checkpoints = new Map<string, bigint>();
   private readonly meta = new Map<string, string>();
+  private readonly changes = new ChangeCounters();
 
   async ensureCollection(spec: CollectionSpec): Promise<void> {
     const schema = new CollectionSchema(spec);
     const existing = this.collections.get(schema.name);
     this.collections.set(schema.name, { schema, rows: existing?.rows ?? new Map() });
+    this.changes.touchLayout();
   }
 
   async dropCollection(name: string): Promise<void> {
     this.collections.delete(checkCollectionName(name));
+    this.changes.touchLayout();
   }
 
   async get<Doc extends ReadModelDoc>(collection: string, id: string): Promise<StoredDoc<Doc> | null> {
@@ -137,6 +141,7 @@ export class InMemoryReadStore implements ReadStore {
   async put(collection: string, doc: ReadModelDoc, revision: bigint): Promise<boolean> {
     const { schema, rows } = this.collection(collection);
     schema.checkDoc(doc, revision);
+    this.changes.touch(collection);
     if (!this.isNewer(rows, doc.id, revision)) return false;
     const json = JSON.stringify(doc);
     rows.set(doc.id, { revision, json, doc: JSON.parse(json) as ReadModelDoc });
@@ -146,6 +151,7 @@ export class InMemoryReadStore implements ReadStore {
   async delete(collection: string, id: string, revision: bigint): Promise<boolean> {
     const { schema, rows } = this.collection(collection);
     schema.checkWrite(id, revision);
+    this.changes.touch(collection);
     if (!this.isNewer(rows, id, revision)) return false;
     rows.set(id, { revision, json: null, doc: null });
     return true;
@@ -167,6 +173,11 @@ export class InMemoryReadStore implements ReadStore {
   async setMeta<T>(key: string, value: T): Promise<void> {
     if (value === undefined) throw new ReadStoreUsageError(`Meta "${key}" needs a value`);
     this.meta.set(key, JSON.stringify(value));
+    this.changes.touchLayout();
+  }
+
+  changeToken(collections: readonly string[]): string {
+    return this.changes.token(collections);
   }
 
   async close(): Promise<void> {}

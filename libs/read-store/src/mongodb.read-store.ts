@@ -229,6 +229,11 @@ export class MongoReadStore implements ReadStore {
     );
   }
 
+  /** The worker's daemon and other instances write MongoDB directly: this process cannot know what changed. */
+  changeToken(): null {
+    return null;
+  }
+
   async close(): Promise<void> {
     await this.client.close();
   }

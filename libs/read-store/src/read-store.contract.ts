@@ -593,6 +593,47 @@ export function readStoreContract(adapterName: string, factory: () => Promise<Re
       });
     });
 
+    describe('change tokens', () => {
+      const OTHER: CollectionSpec = { name: 'services_v1_g1', indexes: [] };
+
+      it('either never answers (null) or changes with every write to the named collections, and only then', async () => {
+        await store.ensureCollection(OTHER);
+        const first = store.changeToken([C]);
+        if (first === null) {
+          await store.put(C, incident('inc-1'), 1n);
+          expect(store.changeToken([C])).toBeNull();
+          return;
+        }
+        expect(store.changeToken([C])).toBe(first);
+        await store.put(OTHER.name, incident('svc-1'), 1n);
+        expect(store.changeToken([C])).toBe(first);
+        const bothBefore = store.changeToken([C, OTHER.name]);
+
+        await store.put(C, incident('inc-1'), 1n);
+        const afterPut = store.changeToken([C]);
+        expect(afterPut).not.toBe(first);
+        expect(store.changeToken([C, OTHER.name])).not.toBe(bothBefore);
+
+        // A write the revision guard refuses may still have raced with a cached read: it changes the token too.
+        await store.put(C, incident('inc-1'), 0n);
+        const afterStale = store.changeToken([C]);
+        await store.delete(C, 'inc-1', 2n);
+        const afterDelete = store.changeToken([C]);
+        expect(new Set([first, afterPut, afterStale, afterDelete]).size).toBeGreaterThanOrEqual(3);
+        expect(afterDelete).not.toBe(afterPut);
+      });
+
+      it('changes every token when collections or generations change', async () => {
+        const before = store.changeToken([C]);
+        if (before === null) return;
+        await store.setMeta('projection:incidents', { active: 2 });
+        const afterMeta = store.changeToken([C]);
+        expect(afterMeta).not.toBe(before);
+        await store.ensureCollection(OTHER);
+        expect(store.changeToken([C])).not.toBe(afterMeta);
+      });
+    });
+
     describe('collections', () => {
       const OTHER: CollectionSpec = { name: 'incidents_v2_g2', indexes: [{ field: 'accountId' }] };
 

@@ -70,6 +70,14 @@ export interface ReadStore {
   getMeta<T>(key: string): Promise<T | null>;
   setMeta<T>(key: string, value: T): Promise<void>;
 
+  /**
+   * For in-process caches of answers built from these collections: a value that changes whenever a
+   * document in any of them may have changed — at once for writes made through this store, within
+   * ~100 ms for writes by other processes. Null when the adapter cannot know (other processes write
+   * the store directly): then nothing may be cached across requests.
+   */
+  changeToken(collections: readonly string[]): string | null;
+
   close(): Promise<void>;
 }
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqliteDatabase, SqliteDatabase } from '../../core/src/sqlite-database';
+import { EXTERNAL_CHANGES_POLL_MS, openSqliteDatabase, SqliteDatabase } from '../../core/src/sqlite-database';
 import { ReadStoreUsageError } from './collection-schema';
 import { readStoreContract } from './read-store.contract';
 import { CollectionSpec, FindQuery } from './read-store.port';
@@ -100,6 +100,34 @@ describe('SqliteReadStore', () => {
         store.putSync(INCIDENTS.name, { id: 'inc-3' }, 0n);
       })();
       expect(store.findSync(INCIDENTS.name, { limit: 10 }).map((doc) => doc.id)).toEqual(['inc-1', 'inc-3']);
+    });
+  });
+
+  describe('change tokens', () => {
+    it('notices a commit by another process within the poll interval, and only then', async () => {
+      await store.ensureCollection(INCIDENTS);
+      const before = store.changeToken([INCIDENTS.name]);
+      await new Promise((resolve) => setTimeout(resolve, EXTERNAL_CHANGES_POLL_MS + 20));
+      expect(store.changeToken([INCIDENTS.name])).toBe(before);
+
+      // Another connection to the same file stands for the CLI or a second instance.
+      const other = openSqliteDatabase(temp.file);
+      try {
+        await new SqliteReadStore(other).put(INCIDENTS.name, { id: 'inc-9', accountId: 'a' }, 1n);
+      } finally {
+        other.close();
+      }
+      await new Promise((resolve) => setTimeout(resolve, EXTERNAL_CHANGES_POLL_MS + 20));
+      const after = store.changeToken([INCIDENTS.name]);
+      expect(after).not.toBe(before);
+      expect(store.changeToken([INCIDENTS.name])).toBe(after);
+    });
+
+    it('changes with the inline batch\'s writes', async () => {
+      await store.ensureCollection(INCIDENTS);
+      const before = store.changeToken([INCIDENTS.name]);
+      store.writeManySync(INCIDENTS.name, [store.prepareWriteSync(INCIDENTS.name, 'inc-1', { id: 'inc-1', accountId: 'a' }, 1n)]);
+      expect(store.changeToken([INCIDENTS.name])).not.toBe(before);
     });
   });
 

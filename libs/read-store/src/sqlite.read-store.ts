@@ -1,7 +1,8 @@
 import type { Statement } from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { ReadModelDoc } from '../../core/src/projection';
-import { SqliteDatabase } from '../../core/src/sqlite-database';
+import { ExternalChanges, externalChangesOf, SqliteDatabase } from '../../core/src/sqlite-database';
+import { ChangeCounters } from './change-counters';
 import { CheckedFilter, CollectionSchema, ReadStoreUsageError, Scalar, checkCollectionName } from './collection-schema';
 import { PageSegment, pageSegments } from './keyset-page';
 import type { PreparedWrite } from './projection-engine';
@@ -126,8 +127,11 @@ export class SqliteReadStore implements ReadStore {
   private readonly setCheckpointStatement: Statement;
   private readonly getMetaStatement: Statement;
   private readonly setMetaStatement: Statement;
+  private readonly changes = new ChangeCounters();
+  private readonly external: ExternalChanges;
 
   constructor(private readonly db: SqliteDatabase) {
+    this.external = externalChangesOf(db);
     db.exec(`
       CREATE TABLE IF NOT EXISTS rm_collections (name TEXT PRIMARY KEY, spec TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS rm_checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL);
@@ -169,6 +173,7 @@ export class SqliteReadStore implements ReadStore {
       }
       this.setSpecStatement.run(schema.name, JSON.stringify(schema.spec));
     });
+    this.changes.touchLayout();
     this.collections.set(schema.name, this.prepareCollection(schema));
   }
 
@@ -178,6 +183,7 @@ export class SqliteReadStore implements ReadStore {
       this.deleteSpecStatement.run(name);
     });
     this.collections.delete(name);
+    this.changes.touchLayout();
   }
 
   /** Runs `fn` in one write transaction, or in a savepoint when one is already open. */
@@ -240,12 +246,14 @@ export class SqliteReadStore implements ReadStore {
   putSync(collection: string, doc: ReadModelDoc, revision: bigint): boolean {
     const entry = this.collection(collection);
     entry.schema.checkDoc(doc, revision);
+    this.changes.touch(collection);
     return entry.put.run(doc.id, revision, JSON.stringify(doc)).changes > 0;
   }
 
   deleteSync(collection: string, id: string, revision: bigint): boolean {
     const entry = this.collection(collection);
     entry.schema.checkWrite(id, revision);
+    this.changes.touch(collection);
     return entry.delete.run(id, revision).changes > 0;
   }
 
@@ -266,6 +274,7 @@ export class SqliteReadStore implements ReadStore {
   /** Writes prepared puts and deletes, each guarded by revision like putSync and deleteSync; puts go several rows per statement. */
   writeManySync(collection: string, writes: readonly PreparedWrite[]): void {
     const entry = this.collection(collection);
+    this.changes.touch(collection);
     const puts: PreparedWrite[] = [];
     for (const write of writes) {
       if (write.doc === null) entry.delete.run(write.id, write.revision);
@@ -304,6 +313,11 @@ export class SqliteReadStore implements ReadStore {
   setMetaSync<T>(key: string, value: T): void {
     if (value === undefined) throw new ReadStoreUsageError(`Meta "${key}" needs a value`);
     this.setMetaStatement.run(key, JSON.stringify(value));
+    this.changes.touchLayout();
+  }
+
+  changeToken(collections: readonly string[]): string {
+    return this.changes.token(collections, this.external.epoch());
   }
 
   async ensureCollection(spec: CollectionSpec): Promise<void> {

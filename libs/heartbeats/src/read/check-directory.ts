@@ -20,7 +20,7 @@ export interface CheckView extends Omit<CheckConfig, 'heartbeat'> {
 /** The checks read model: the check API's queries, and a service's `checks` for status pages. */
 @Injectable()
 export class CheckDirectory {
-  private readonly serviceChecks = new Map<string, { head: bigint | null; byService: Map<string, CheckRef[]> }>();
+  private readonly serviceChecks = new Map<string, { version: string; byService: Map<string, CheckRef[]> }>();
 
   constructor(
     @Inject(READ_STORE) private readonly store: ReadStore,
@@ -54,14 +54,15 @@ export class CheckDirectory {
   /**
    * Checks whose triggerIncident names one of the services, per service id, oldest first. Every
    * response that shows a service asks this, so each account's answer is kept in memory while the
-   * event log's head has not moved (any write by any process moves it), which keeps reads
-   * read-your-writes across processes at the cost of one head lookup.
+   * checks collection's change token is unchanged (or, on a store that has none, while the event
+   * log's head has not moved), which keeps reads read-your-writes across processes.
    */
   async checksOfServices(accountId: string, serviceIds: string[]): Promise<Map<string, CheckRef[]>> {
-    const head = await this.events.headPosition();
+    const collection = this.collection();
+    const version = this.store.changeToken([collection]) ?? `head:${await this.events.headPosition()}`;
     let cached = this.serviceChecks.get(accountId);
-    if (!cached || cached.head !== head) {
-      cached = { head, byService: await this.loadServiceChecks(accountId) };
+    if (!cached || cached.version !== version) {
+      cached = { version, byService: await this.loadServiceChecks(accountId) };
       if (this.serviceChecks.size >= 10_000) this.serviceChecks.clear();
       this.serviceChecks.set(accountId, cached);
     }
@@ -105,6 +106,11 @@ export class CheckDirectory {
       created_at: doc.created_at,
       updated_at: doc.updated_at,
     };
+  }
+
+  /** The collection the checks are read from now. */
+  collectionName(): string {
+    return this.collection();
   }
 
   private collection(): string {

@@ -183,6 +183,14 @@ export class IncidentDirectory {
     return [...unique.values()].sort(newestFirst).slice(0, count);
   }
 
+  /**
+   * Changes whenever an IncidentView may have: the incidents, their services and the services'
+   * checks, plus `more` (say, the status pages a list filters by). Null: nothing may be cached.
+   */
+  changeToken(more: readonly string[] = []): string | null {
+    return this.store.changeToken([this.collection(), ...this.services.readFrom(), ...more]);
+  }
+
   private collection(): string {
     return this.engine.collection(INCIDENTS_PROJECTION);
   }

@@ -7,6 +7,7 @@ import { Account, AccountContext } from '../../../http/src/account-context';
 import { parseIfMatch, setEtag } from '../../../http/src/etag';
 import { CURSOR_CODEC, CursorCodec, parseLimit } from '../../../http/src/pagination';
 import { actorOf, requireId } from '../../../http/src/params';
+import { ResponseCache } from '../../../http/src/response-cache';
 import { ServiceDirectory, ServiceView } from '../read/service-directory';
 import { CreateServiceCommand, DeleteServiceCommand, UpdateServiceCommand } from '../write/service.commands';
 import { ServiceBodyDto, ServiceDto, ServicePageDto } from './service.dto';
@@ -19,6 +20,7 @@ export class ServicesController {
     private readonly commands: CommandBus,
     private readonly services: ServiceDirectory,
     @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
+    private readonly responses: ResponseCache,
   ) {}
 
   @Get()
@@ -43,7 +45,12 @@ export class ServicesController {
   @Get(':serviceId')
   @ApiOkResponse({ type: ServiceDto })
   async get(@Account() account: AccountContext, @Param('serviceId') serviceId: string, @Res({ passthrough: true }) reply: FastifyReply) {
-    return this.read(account, requireId(serviceId, 'Service'), reply);
+    const id = requireId(serviceId, 'Service');
+    return this.responses.json(reply, `${account.accountId} service ${id}`, this.services.changeToken(), async () => {
+      const found = await this.services.get(account.accountId, id);
+      if (!found) throw new NotFoundError('Service not found');
+      return { body: found.service, revision: found.revision };
+    });
   }
 
   @Put(':serviceId')

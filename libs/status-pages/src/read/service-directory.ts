@@ -63,6 +63,16 @@ export class ServiceDirectory {
     }));
   }
 
+  /** Every collection a ServiceView is built from now: for change tokens of answers that show services. */
+  readFrom(): string[] {
+    return [this.collection(), ...this.links.checksReadFrom()];
+  }
+
+  /** Changes whenever a ServiceView may have (null: the store cannot tell, nothing may be cached). */
+  changeToken(): string | null {
+    return this.store.changeToken(this.readFrom());
+  }
+
   private collection(): string {
     return this.engine.collection('services');
   }

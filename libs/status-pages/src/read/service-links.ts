@@ -17,10 +17,18 @@ export type UsageSource = (accountId: string, serviceId: string) => Promise<stri
 @Injectable()
 export class ServiceLinks {
   private readonly checksSources: ChecksSource[] = [];
+  private readonly checksCollections: (() => readonly string[])[] = [];
   private readonly usageSources: UsageSource[] = [];
 
-  addChecksSource(source: ChecksSource): void {
+  /** `collections`: the read-model collections the source answers from now (for change tokens). */
+  addChecksSource(source: ChecksSource, collections: () => readonly string[]): void {
     this.checksSources.push(source);
+    this.checksCollections.push(collections);
+  }
+
+  /** Every collection a service's `checks` are read from, as the sources name them now. */
+  checksReadFrom(): string[] {
+    return this.checksCollections.flatMap((collections) => collections());
   }
 
   addUsageSource(source: UsageSource): void {

@@ -144,6 +144,11 @@ export class StatusPageDirectory {
     return doc ? doc.name : null;
   }
 
+  /** The collection serviceIdsOf reads now: for change tokens of answers filtered by a page. */
+  readFrom(): string[] {
+    return [this.collection()];
+  }
+
   private collection(): string {
     return this.engine.collection('status_pages');
   }

@@ -1,0 +1,89 @@
+import Fastify, { FastifyInstance } from 'fastify';
+import { BuiltResponse, ResponseCache } from './response-cache';
+
+/** A real Fastify route answering through the cache, so headers and bodies are what clients get. */
+function serve(cache: ResponseCache, state: { token: string | null; builds: number; body: () => BuiltResponse }): FastifyInstance {
+  const app = Fastify();
+  app.get('/:key', async (request, reply) =>
+    cache.json(reply, (request.params as { key: string }).key, state.token, async () => {
+      state.builds += 1;
+      return state.body();
+    }),
+  );
+  return app;
+}
+
+describe('ResponseCache', () => {
+  it('given a kept answer, when the token is unchanged, then it answers the same bytes and ETag without building', async () => {
+    const cache = new ResponseCache();
+    const state = { token: 't1', builds: 0, body: () => ({ body: { name: 'API', n: state.builds }, revision: 3n }) };
+    const app = serve(cache, state);
+    const first = await app.inject('/a');
+    const second = await app.inject('/a');
+    expect(first.json()).toEqual({ name: 'API', n: 1 });
+    expect(second.body).toBe(first.body);
+    expect(second.headers.etag).toBe('"3"');
+    expect(second.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(state.builds).toBe(1);
+    expect(cache.stats).toMatchObject({ entries: 1, hits: 1, misses: 1 });
+  });
+
+  it('given a kept answer, when the token changes, then it builds again and keeps the new one', async () => {
+    const cache = new ResponseCache();
+    const state = { token: 't1' as string | null, builds: 0, body: () => ({ body: { n: state.builds } }) };
+    const app = serve(cache, state);
+    await app.inject('/a');
+    state.token = 't2';
+    expect((await app.inject('/a')).json()).toEqual({ n: 2 });
+    expect((await app.inject('/a')).json()).toEqual({ n: 2 });
+    expect((await app.inject('/a')).headers.etag).toBeUndefined();
+    expect(state.builds).toBe(2);
+  });
+
+  it('given a store that cannot tell (null token), then every request builds and nothing is kept', async () => {
+    const cache = new ResponseCache();
+    const state = { token: null, builds: 0, body: () => ({ body: { n: state.builds } }) };
+    const app = serve(cache, state);
+    await app.inject('/a');
+    expect((await app.inject('/a')).json()).toEqual({ n: 2 });
+    expect(cache.stats.entries).toBe(0);
+  });
+
+  it('given a build that throws, then the error reaches the client and nothing is kept', async () => {
+    const cache = new ResponseCache();
+    let fail = true;
+    const state = {
+      token: 't1',
+      builds: 0,
+      body: () => {
+        if (fail) throw new Error('boom');
+        return { body: { ok: true } };
+      },
+    };
+    const app = serve(cache, state);
+    expect((await app.inject('/a')).statusCode).toBe(500);
+    fail = false;
+    expect((await app.inject('/a')).json()).toEqual({ ok: true });
+    expect(state.builds).toBe(2);
+  });
+
+  it('given more text than its budget, then the least recently used answers go first', async () => {
+    const body = 'x'.repeat(100);
+    // Each entry holds ~104 characters, counted as 2 bytes each: room for two.
+    const cache = new ResponseCache(450);
+    const state = { token: 't', builds: 0, body: () => ({ body }) };
+    const app = serve(cache, state);
+    await app.inject('/a');
+    await app.inject('/b');
+    await app.inject('/a'); // a is now the most recently used
+    await app.inject('/c'); // evicts b
+    expect(cache.stats.entries).toBe(2);
+    const builds = state.builds;
+    await app.inject('/a');
+    await app.inject('/c');
+    expect(state.builds).toBe(builds);
+    await app.inject('/b');
+    expect(state.builds).toBe(builds + 1);
+    expect(cache.stats.bytes).toBeLessThanOrEqual(450);
+  });
+});
