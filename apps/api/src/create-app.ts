@@ -18,11 +18,14 @@ function loggedPath(url: string): string {
   return path.replace(/^\/(heartbeats\/)?ping\/[^/]+/, '/$1ping/:token');
 }
 
+/** Callback-style hooks: an async hook costs every request a promise and a microtask turn. */
 function installRequestLog(fastify: FastifyInstance, logger: VigilLogger): void {
-  fastify.addHook('onRequest', async (request, reply) => {
+  fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    done();
   });
-  fastify.addHook('onResponse', async (request, reply) => {
+  fastify.addHook('onResponse', (request, reply, done) => {
+    if (!logger.isLevelEnabled('info')) return done();
     logger.info(
       {
         reqId: request.id,
@@ -35,6 +38,7 @@ function installRequestLog(fastify: FastifyInstance, logger: VigilLogger): void 
       },
       'request',
     );
+    done();
   });
 }
 

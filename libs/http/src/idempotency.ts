@@ -52,12 +52,17 @@ export class IdempotencyGuard implements CanActivate {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  /** Synchronous unless the request is a POST with a key: every other request pays no promise here. */
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     if (request.method !== 'POST') return true;
     const key = request.headers['idempotency-key'];
     if (key === undefined) return true;
+    return this.claim(request, key);
+  }
+
+  private async claim(request: FastifyRequest, key: string | string[]): Promise<boolean> {
     if (typeof key !== 'string' || !KEY_SHAPE.test(key)) {
       throw ValidationError.of([{ path: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }]);
     }
@@ -116,10 +121,17 @@ export class IdempotencyGuard implements CanActivate {
   }
 }
 
+/** Callback-style hooks: nearly every request has no Idempotency-Key, and pays no promise for it. */
 export function installIdempotencyHooks(fastify: FastifyInstance, guard: IdempotencyGuard): void {
-  fastify.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    await guard.remember(request, reply, payload);
-    return payload;
+  fastify.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
+    if (!request.idempotency) return done(null, payload);
+    guard.remember(request, reply, payload).then(
+      () => done(null, payload),
+      (error: Error) => done(error),
+    );
   });
-  fastify.addHook('onResponse', async (request: FastifyRequest) => guard.release(request));
+  fastify.addHook('onResponse', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+    if (request.idempotency) guard.release(request);
+    done();
+  });
 }

@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
-import { createHash } from 'node:crypto';
 import { FastifyInstance, FastifyRequest } from 'fastify';
+import { bearerTokenHash } from './bearer';
 import { errorBody } from './error-body';
 
 /** Paths with limits of their own (ping) or that must always answer (health, docs, public pages). */
@@ -12,9 +12,9 @@ const BEARER = /^\s*bearer\s+(\S+)\s*$/i;
  * Per API key (the hash of its bearer token, not of the whole header: "bearer" and "BEARER" name the
  * same key and share its budget), falling back to the client address.
  */
-export function rateLimitKey(request: Pick<FastifyRequest, 'headers' | 'ip'>): string {
+export function rateLimitKey(request: FastifyRequest): string {
   const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
-  if (token) return 'k:' + createHash('sha256').update(token).digest('base64url');
+  if (token) return 'k:' + bearerTokenHash(request, token);
   return 'ip:' + request.ip;
 }
 

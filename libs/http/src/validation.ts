@@ -25,12 +25,17 @@ export function toDetails(errors: ClassValidationError[], parent = ''): Violatio
  */
 @Injectable()
 export class BodyValidationPipe implements PipeTransform {
-  async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+  /** Synchronous for every parameter but a typed body: most routes have no body, and a promise per parameter shows up in GETs. */
+  transform(value: unknown, metadata: ArgumentMetadata): unknown {
     if (metadata.type !== 'body' || !metadata.metatype || metadata.metatype === Object) return value;
+    return this.validateBody(value, metadata.metatype as new () => object);
+  }
+
+  private async validateBody(value: unknown, metatype: new () => object): Promise<object> {
     if (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw new ValidationError('Body must be a JSON object', [{ path: '', message: 'expected a JSON object' }]);
     }
-    const instance = plainToInstance(metadata.metatype as new () => object, value, { enableImplicitConversion: false });
+    const instance = plainToInstance(metatype, value, { enableImplicitConversion: false });
     const errors = await validate(instance, { whitelist: true, forbidUnknownValues: false, validationError: { target: false, value: false } });
     if (errors.length > 0) throw ValidationError.of(toDetails(errors));
     return instance;

@@ -3,8 +3,16 @@ import { Reflector } from '@nestjs/core';
 import { FastifyRequest } from 'fastify';
 import { ForbiddenError, UnauthorizedError } from '../../../core/src/errors';
 import { ACCOUNT_FROM_PATH, IS_PUBLIC, READ_ONLY_SAFE } from '../../../http/src/account-context';
-import { hashApiKey } from '../domain/api-key-secret';
+import { bearerTokenHash } from '../../../http/src/bearer';
 import { ApiKeyLookup } from '../read/api-key-lookup';
+import { ApiKeyDoc } from '../read/api-keys.projection';
+
+/** What a route's decorators say about its auth, read once per handler rather than per request. */
+interface RouteAuth {
+  isPublic: boolean;
+  accountFromPath: string | undefined;
+  readOnlySafe: boolean;
+}
 
 const BEARER = /^bearer[ \t]+([\x21-\x7e]{1,512})[ \t]*$/i;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -20,22 +28,32 @@ function header(request: FastifyRequest, name: string): string | undefined {
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
+  private readonly routes = new WeakMap<object, RouteAuth>();
+
   constructor(
     private readonly reflector: Reflector,
     private readonly keys: ApiKeyLookup,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+  /** Synchronous when the key was looked up within the last second (nearly always): no promise per request. */
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    const route = this.routeAuth(context);
+    if (route.isPublic) return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
 
     const match = BEARER.exec(request.headers.authorization ?? '');
     if (!match) throw new UnauthorizedError('Missing or malformed Authorization header; expected "Bearer <API key>"');
-    const key = await this.keys.byHash(hashApiKey(match[1]));
+    // The same SHA-256 as hashApiKey, shared with the rate limit that hashed this token a moment ago.
+    const hash = bearerTokenHash(request, match[1]);
+    const cached = this.keys.cached(hash);
+    if (cached) return this.admit(request, route, cached);
+    return this.keys.byHash(hash).then((key) => this.admit(request, route, key));
+  }
+
+  private admit(request: FastifyRequest, route: RouteAuth, key: ApiKeyDoc | null): boolean {
     if (!key || key.revoked) throw new UnauthorizedError('Unknown or revoked API key');
 
-    const pathParam = this.reflector.getAllAndOverride<string | undefined>(ACCOUNT_FROM_PATH, targets);
+    const pathParam = route.accountFromPath;
     const requested = pathParam
       ? (request.params as Record<string, string | undefined>)[pathParam]
       : (header(request, 'x-service-account') ?? header(request, 'x-checkly-account'));
@@ -50,11 +68,25 @@ export class ApiKeyGuard implements CanActivate {
       throw new ForbiddenError('This API key grants several accounts; name one in the x-service-account header');
     }
 
-    const readOnlySafe = this.reflector.getAllAndOverride<boolean>(READ_ONLY_SAFE, targets);
-    if (key.role === 'READ_ONLY' && !SAFE_METHODS.has(request.method) && !readOnlySafe) {
+    if (key.role === 'READ_ONLY' && !SAFE_METHODS.has(request.method) && !route.readOnlySafe) {
       throw new ForbiddenError('This API key is read-only');
     }
     request.account = { accountId, keyId: key.id, keyName: key.name, role: key.role, requestId: String(request.id) };
     return true;
+  }
+
+  private routeAuth(context: ExecutionContext): RouteAuth {
+    const handler = context.getHandler();
+    let route = this.routes.get(handler);
+    if (!route) {
+      const targets = [handler, context.getClass()];
+      route = {
+        isPublic: this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) === true,
+        accountFromPath: this.reflector.getAllAndOverride<string | undefined>(ACCOUNT_FROM_PATH, targets),
+        readOnlySafe: this.reflector.getAllAndOverride<boolean>(READ_ONLY_SAFE, targets) === true,
+      };
+      this.routes.set(handler, route);
+    }
+    return route;
   }
 }

@@ -20,6 +20,12 @@ export class ApiKeyLookup {
     @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
   ) {}
 
+  /** The key when it was found within the last second, without a promise; undefined means "ask byHash". */
+  cached(hash: string): ApiKeyDoc | undefined {
+    const hit = this.cache.get(hash);
+    return hit && hit.until > Date.now() ? hit.key : undefined;
+  }
+
   async byHash(hash: string): Promise<ApiKeyDoc | null> {
     const now = Date.now();
     const hit = this.cache.get(hash);
