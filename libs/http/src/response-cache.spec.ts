@@ -69,8 +69,8 @@ describe('ResponseCache', () => {
 
   it('given more text than its budget, then the least recently used answers go first', async () => {
     const body = 'x'.repeat(100);
-    // Each entry holds ~104 characters, counted as 2 bytes each: room for two.
-    const cache = new ResponseCache(450);
+    // Each entry holds 102 bytes of JSON: room for two.
+    const cache = new ResponseCache(250);
     const state = { token: 't', builds: 0, body: () => ({ body }) };
     const app = serve(cache, state);
     await app.inject('/a');
@@ -84,6 +84,6 @@ describe('ResponseCache', () => {
     expect(state.builds).toBe(builds);
     await app.inject('/b');
     expect(state.builds).toBe(builds + 1);
-    expect(cache.stats.bytes).toBeLessThanOrEqual(450);
+    expect(cache.stats.bytes).toBeLessThanOrEqual(250);
   });
 });

@@ -10,7 +10,8 @@ export interface BuiltResponse {
 
 interface Entry {
   token: string;
-  json: string;
+  /** UTF-8 bytes: written to the socket as they are, with no length to count and nothing to encode per request. */
+  json: Buffer;
   revision: bigint | null;
   bytes: number;
 }
@@ -41,7 +42,7 @@ export class ResponseCache {
    * The token must be read before anything `build` reads, so a write racing with a build can only
    * leave an entry that is newer than its token, never older. Errors thrown by `build` are not kept.
    */
-  async json(reply: FastifyReply, key: string, token: string | null, build: () => Promise<BuiltResponse>): Promise<string> {
+  async json(reply: FastifyReply, key: string, token: string | null, build: () => Promise<BuiltResponse>): Promise<Buffer | string> {
     void reply.type(JSON_TYPE);
     if (token !== null) {
       const entry = this.entries.get(key);
@@ -59,8 +60,10 @@ export class ResponseCache {
     const json = JSON.stringify(built.body);
     const revision = built.revision ?? null;
     setEtag(reply, revision);
-    if (token !== null) this.keep(key, { token, json, revision, bytes: json.length * 2 });
-    return json;
+    if (token === null) return json;
+    const bytes = Buffer.from(json, 'utf8');
+    this.keep(key, { token, json: bytes, revision, bytes: bytes.length });
+    return bytes;
   }
 
   get stats(): { entries: number; bytes: number; hits: number; misses: number } {
