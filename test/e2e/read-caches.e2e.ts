@@ -1,3 +1,6 @@
+import { CommandBus } from '@nestjs/cqrs';
+import { RevokeApiKeyCommand } from '../../libs/accounts/src/write/revoke-api-key.command';
+import { ResponseCache } from '../../libs/http/src/response-cache';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 
 /**
@@ -120,6 +123,50 @@ describe('through the same server: the next read shows every write', () => {
   it('keeps no failure: a bad query answers 400 every time, and a good one after it 200', async () => {
     for (let i = 0; i < 2; i++) expect((await server.http.get(`${INCIDENTS}?limit=0`, as())).status).toBe(400);
     expect((await server.http.get(`${INCIDENTS}?limit=1`, as())).status).toBe(200);
+  });
+});
+
+describe('kept answers and auth: every rule of the API key guard still holds', () => {
+  it('serves kept answers before routing, and only to callers the guard would admit', async () => {
+    const cache = server.app.get(ResponseCache);
+    const service = await create(SERVICES, { name: 'Guarded' });
+    const path = `${SERVICES}/${service.id}`;
+    await readTwice(path);
+    const early = cache.stats.servedBeforeRouting;
+    await readTwice(path);
+    expect(cache.stats.servedBeforeRouting).toBeGreaterThan(early);
+
+    const other = await server.account('Stranger');
+    const wrongAccount = await server.http.get(path, { key: account.key, headers: { 'x-service-account': other.id } });
+    expect(wrongAccount.status).toBe(403);
+    expect((await server.http.get(path, { key: other.key })).status).toBe(404);
+    expect((await server.http.get(path, { key: account.key, headers: { 'x-checkly-account': account.id } })).status).toBe(200);
+    expect((await server.http.get(path, { key: 'vgl_' + 'x'.repeat(43) })).status).toBe(401);
+    expect((await server.http.get(path, { headers: {} })).status).toBe(401);
+
+    const readOnly = await account.newKey('READ_ONLY');
+    expect((await readTwice(path, { ...account, key: readOnly.apiKey })).status).toBe(200);
+    // Revoked: at most a second for the key cache, as everywhere else.
+    await server.app.get(CommandBus).execute(new RevokeApiKeyCommand(readOnly.id, { accountId: null }));
+    const revokedAt = Date.now();
+    for (;;) {
+      const response = await server.http.get(path, { key: readOnly.apiKey });
+      if (response.status === 401) break;
+      expect(response.status).toBe(200);
+      expect(Date.now() - revokedAt).toBeLessThan(1500);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect((await server.http.get(path, { key: account.key })).status).toBe(200);
+  });
+
+  it('answers a past state (asOf) from the history, never from what was kept', async () => {
+    const service = await create(SERVICES, { name: 'Past' });
+    const incident = await create(INCIDENTS, { name: 'Before', severity: 'MINOR', services: [{ id: service.id }], incidentUpdates: [{ description: 'x' }] });
+    const between = new Date().toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await server.http.patch(`${INCIDENTS}/${incident.id}`, { name: 'After' }, as());
+    expect((await readTwice(`${INCIDENTS}/${incident.id}`)).body.name).toBe('After');
+    expect((await readTwice(`${INCIDENTS}/${incident.id}?asOf=${encodeURIComponent(between)}`)).body.name).toBe('Before');
   });
 });
 

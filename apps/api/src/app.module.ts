@@ -16,7 +16,8 @@ export class AppModule {
       controllers: [HealthController],
       // Guards run in this order: who is calling, then whether this POST was already answered.
       providers: [
-        { provide: APP_GUARD, useClass: ApiKeyGuard },
+        ApiKeyGuard,
+        { provide: APP_GUARD, useExisting: ApiKeyGuard },
         IdempotencyGuard,
         { provide: APP_GUARD, useExisting: IdempotencyGuard },
       ],

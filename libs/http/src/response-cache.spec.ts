@@ -1,11 +1,12 @@
 import Fastify, { FastifyInstance } from 'fastify';
-import { BuiltResponse, ResponseCache } from './response-cache';
+import { BuiltResponse, installKeptAnswers, ResponseCache } from './response-cache';
 
 /** A real Fastify route answering through the cache, so headers and bodies are what clients get. */
 function serve(cache: ResponseCache, state: { token: string | null; builds: number; body: () => BuiltResponse }): FastifyInstance {
   const app = Fastify();
+  const route = cache.keep('/:key', { token: () => state.token, keeps: (request) => (request.query as { past?: string }).past === undefined });
   app.get('/:key', async (request, reply) =>
-    cache.json(reply, (request.params as { key: string }).key, state.token, async () => {
+    cache.answer(request, reply, 'account-1', route, async () => {
       state.builds += 1;
       return state.body();
     }),
@@ -85,5 +86,69 @@ describe('ResponseCache', () => {
     await app.inject('/b');
     expect(state.builds).toBe(builds + 1);
     expect(cache.stats.bytes).toBeLessThanOrEqual(250);
+  });
+
+  it('given a request the route does not keep (a past state), then it builds every time', async () => {
+    const cache = new ResponseCache();
+    const state = { token: 't', builds: 0, body: () => ({ body: { n: state.builds } }) };
+    const app = serve(cache, state);
+    await app.inject('/a?past=1');
+    expect((await app.inject('/a?past=1')).json()).toEqual({ n: 2 });
+    expect(cache.stats.entries).toBe(0);
+  });
+
+  describe('before routing (installKeptAnswers)', () => {
+    async function early(accountOf: (r: { headers: Record<string, unknown> }) => string | undefined) {
+      const cache = new ResponseCache();
+      const state = { token: 't', builds: 0, handled: 0, body: () => ({ body: { n: state.builds }, revision: 7n }) };
+      const app = Fastify();
+      const route = cache.keep('/things/:id', { token: () => state.token });
+      app.get('/things/:id', async (request, reply) => {
+        state.handled += 1;
+        return cache.answer(request, reply, 'account-1', route, async () => {
+          state.builds += 1;
+          return state.body();
+        });
+      });
+      app.get('/other', async () => ({ other: true }));
+      installKeptAnswers(app, cache, accountOf);
+      await app.ready();
+      return { app, cache, state };
+    }
+
+    it('given a kept, current answer and a known caller, then it answers without reaching the route', async () => {
+      const { app, cache, state } = await early(() => 'account-1');
+      const first = await app.inject('/things/1');
+      const second = await app.inject('/things/1');
+      expect(second.body).toBe(first.body);
+      expect(second.headers.etag).toBe('"7"');
+      expect(second.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(state.handled).toBe(1);
+      expect(cache.stats.servedBeforeRouting).toBe(1);
+    });
+
+    it('given a caller it cannot tell at once, another account, a stale answer or another route, then the route answers', async () => {
+      let account: string | undefined = 'account-1';
+      const { app, cache, state } = await early(() => account);
+      await app.inject('/things/1');
+      account = undefined;
+      await app.inject('/things/1');
+      account = 'account-2';
+      await app.inject('/things/1');
+      account = 'account-1';
+      state.token = 't2';
+      await app.inject('/things/1');
+      expect((await app.inject('/other')).json()).toEqual({ other: true });
+      expect(state.handled).toBe(4);
+      expect(cache.stats.servedBeforeRouting).toBe(0);
+    });
+
+    it('refuses to start when a kept route does not exist', async () => {
+      const cache = new ResponseCache();
+      cache.keep('/nowhere/:id', { token: () => 't' });
+      const app = Fastify();
+      installKeptAnswers(app, cache, () => 'a');
+      await expect(app.ready()).rejects.toThrow(/nowhere/);
+    });
   });
 });

@@ -1,11 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { FastifyReply } from 'fastify';
+import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { setEtag } from './etag';
 
 /** What a cacheable GET builds: the body to serialize and, for a single resource, its revision (the ETag). */
 export interface BuiltResponse {
   body: unknown;
   revision?: bigint | null;
+}
+
+/** A GET route whose answers are kept: the answer is the same for the same account and URL while `token()` is. */
+export interface KeptRoute {
+  /** Changes whenever anything the answer is built from may have (ReadStore.changeToken); null: keep nothing. */
+  token(): string | null;
+  /** Whether this request's answer may be kept at all (say, not one that asks for a past state). Default: yes. */
+  keeps?(request: FastifyRequest): boolean;
 }
 
 interface Entry {
@@ -24,33 +32,53 @@ const MAX_ENTRY_BYTES = 1024 * 1024;
  * The serialized answers of hot GET routes, each kept beside the read store's change token of the
  * collections it was built from (`ReadStore.changeToken`). An entry is served only while that token
  * is unchanged, so a write through this process is seen by the very next request and a write by
- * another process within the store's poll interval. Keys carry the account, so answers never cross
- * accounts; the least recently used entries go first once `maxBytes` of text is held.
+ * another process within the store's poll interval. Keys are the account and the URL, so answers never
+ * cross accounts; the least recently used entries go first once `maxBytes` are held.
+ *
+ * Kept answers are served twice over: by the route's own handler (`answer`), and before Nest routes
+ * the request at all (`installKeptAnswers`), when the caller's key is known at once.
  */
 @Injectable()
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
+  private readonly routes = new Map<string, KeptRoute>();
   private bytes = 0;
   private hitCount = 0;
   private missCount = 0;
+  private earlyCount = 0;
 
   constructor(private readonly maxBytes = 32 * 1024 * 1024) {}
 
+  /** Declares the GET route at `path` (as the router spells it: `/v1/things/:thingId`) as one whose answers are kept. */
+  keep(path: string, route: KeptRoute): KeptRoute {
+    this.routes.set(path, route);
+    return route;
+  }
+
+  /** Paths declared with `keep`, for checking that each one is a real route. */
+  keptPaths(): string[] {
+    return [...this.routes.keys()];
+  }
+
   /**
-   * The JSON text of the answer under `key`: the kept one while `token` matches, otherwise `build()`'s,
-   * serialized once and kept (never kept when `token` is null: the store cannot tell what changed).
-   * The token must be read before anything `build` reads, so a write racing with a build can only
-   * leave an entry that is newer than its token, never older. Errors thrown by `build` are not kept.
+   * The answer to this request of `route`: the kept one while the route's token matches, otherwise
+   * `build()`'s, serialized once and kept (never kept when the token is null or the route does not keep
+   * this request). The token is read before anything `build` reads, so a write racing with a build can
+   * only leave an entry newer than its token, never older. Errors thrown by `build` are not kept.
    */
-  async json(reply: FastifyReply, key: string, token: string | null, build: () => Promise<BuiltResponse>): Promise<Buffer | string> {
+  async answer(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    accountId: string,
+    route: KeptRoute,
+    build: () => Promise<BuiltResponse>,
+  ): Promise<Buffer | string> {
     void reply.type(JSON_TYPE);
+    const token = route.keeps && !route.keeps(request) ? null : route.token();
+    const key = `${accountId} ${request.url}`;
     if (token !== null) {
-      const entry = this.entries.get(key);
-      if (entry && entry.token === token) {
-        this.hitCount += 1;
-        // Most recently used last: Map iteration order is insertion order.
-        this.entries.delete(key);
-        this.entries.set(key, entry);
+      const entry = this.hit(key, token);
+      if (entry) {
         setEtag(reply, entry.revision);
         return entry.json;
       }
@@ -62,15 +90,44 @@ export class ResponseCache {
     setEtag(reply, revision);
     if (token === null) return json;
     const bytes = Buffer.from(json, 'utf8');
-    this.keep(key, { token, json: bytes, revision, bytes: bytes.length });
+    this.store(key, { token, json: bytes, revision, bytes: bytes.length });
     return bytes;
   }
 
-  get stats(): { entries: number; bytes: number; hits: number; misses: number } {
-    return { entries: this.entries.size, bytes: this.bytes, hits: this.hitCount, misses: this.missCount };
+  /** Sends the kept answer to this request if there is one and it is current; false leaves the request to its route. */
+  sendKept(request: FastifyRequest, reply: FastifyReply, accountId: string): boolean {
+    const route = this.routes.get(request.routeOptions.url ?? '');
+    if (!route || (route.keeps && !route.keeps(request))) return false;
+    const token = route.token();
+    if (token === null) return false;
+    const entry = this.hit(`${accountId} ${request.url}`, token);
+    if (!entry) return false;
+    this.earlyCount += 1;
+    void reply.type(JSON_TYPE);
+    setEtag(reply, entry.revision);
+    void reply.send(entry.json);
+    return true;
   }
 
-  private keep(key: string, entry: Entry): void {
+  isKeptRoute(request: FastifyRequest): boolean {
+    return request.method === 'GET' && this.routes.has(request.routeOptions.url ?? '');
+  }
+
+  get stats(): { entries: number; bytes: number; hits: number; misses: number; servedBeforeRouting: number } {
+    return { entries: this.entries.size, bytes: this.bytes, hits: this.hitCount, misses: this.missCount, servedBeforeRouting: this.earlyCount };
+  }
+
+  private hit(key: string, token: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (!entry || entry.token !== token) return undefined;
+    this.hitCount += 1;
+    // Most recently used last: Map iteration order is insertion order.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  private store(key: string, entry: Entry): void {
     const old = this.entries.get(key);
     if (old) {
       this.entries.delete(key);
@@ -85,4 +142,26 @@ export class ResponseCache {
       this.bytes -= bytes;
     }
   }
+}
+
+/**
+ * Serves kept answers before Nest routes the request: after the rate limit and request id (onRequest),
+ * for a GET of a kept route, when `accountOf` can tell the caller's account at once (a key looked up
+ * within the last second, admitted by the same rules as the API key guard). Anything else — an unknown
+ * key, an error to report, an answer not kept or stale — continues to the route, unchanged.
+ */
+export function installKeptAnswers(
+  fastify: FastifyInstance,
+  cache: ResponseCache,
+  accountOf: (request: FastifyRequest) => string | undefined,
+): void {
+  fastify.addHook('preHandler', (request, reply, done) => {
+    if (!cache.isKeptRoute(request)) return done();
+    const accountId = accountOf(request);
+    if (accountId === undefined || !cache.sendKept(request, reply, accountId)) return done();
+  });
+  fastify.addHook('onReady', (done) => {
+    const missing = cache.keptPaths().filter((url) => !fastify.hasRoute({ url, method: 'GET' }));
+    done(missing.length > 0 ? new Error(`Kept answers declared for routes that do not exist: ${missing.join(', ')}`) : undefined);
+  });
 }

@@ -8,7 +8,7 @@ import { Account, AccountContext } from '../../../http/src/account-context';
 import { parseIfMatch, setEtag } from '../../../http/src/etag';
 import { CURSOR_CODEC, CursorCodec } from '../../../http/src/pagination';
 import { actorOf, requireId } from '../../../http/src/params';
-import { ResponseCache } from '../../../http/src/response-cache';
+import { KeptRoute, ResponseCache } from '../../../http/src/response-cache';
 import { IncidentDirectory, IncidentListFilter, IncidentView } from '../read/incident-directory';
 import { GetIncidentHistoryQuery, IncidentHistory } from '../read/incident-history.query';
 import { StatusPageDirectory } from '../../../status-pages/src/read/status-page-directory';
@@ -29,7 +29,18 @@ export class IncidentsController {
     private readonly pages: StatusPageDirectory,
     @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
     private readonly responses: ResponseCache,
-  ) {}
+  ) {
+    // The same URL of the same account is the same question: its answer is kept while nothing it reads changes.
+    this.keptList = responses.keep('/v1/status-pages/incidents', { token: () => incidents.changeToken(pages.readFrom()) });
+    this.keptIncident = responses.keep('/v1/status-pages/incidents/:incidentId', {
+      token: () => incidents.changeToken(),
+      // The live incident only: `asOf` is built from the history every time.
+      keeps: (request) => (request.query as Record<string, unknown>).asOf === undefined,
+    });
+  }
+
+  private readonly keptList: KeptRoute;
+  private readonly keptIncident: KeptRoute;
 
   @Post()
   @HttpCode(201)
@@ -54,9 +65,7 @@ export class IncidentsController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    // The same URL of the same account is the same question: its answer is kept while nothing it reads changes.
-    const token = this.incidents.changeToken(this.pages.readFrom());
-    return this.responses.json(reply, `${account.accountId} ${request.url}`, token, async () => {
+    return this.responses.answer(request, reply, account.accountId, this.keptList, async () => {
       const params = parseListIncidentsParams(query, account.accountId, this.cursors);
       const filter: IncidentListFilter = params.status ? { status: params.status } : {};
       if (params.statusPageId !== undefined) {
@@ -77,11 +86,12 @@ export class IncidentsController {
     @Account() account: AccountContext,
     @Param('incidentId') incidentId: string,
     @Query('asOf') asOf: unknown,
+    @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const id = requireId(incidentId, 'Incident');
     if (asOf === undefined) {
-      return this.responses.json(reply, `${account.accountId} incident ${id}`, this.incidents.changeToken(), async () => {
+      return this.responses.answer(request, reply, account.accountId, this.keptIncident, async () => {
         const found = await this.incidents.get(account.accountId, id);
         if (!found) throw new NotFoundError('Incident not found');
         return { body: found.incident, revision: found.revision };

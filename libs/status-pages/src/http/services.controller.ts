@@ -1,13 +1,13 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { FastifyReply } from 'fastify';
+import { FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError } from '../../../core/src/errors';
 import { Account, AccountContext } from '../../../http/src/account-context';
 import { parseIfMatch, setEtag } from '../../../http/src/etag';
 import { CURSOR_CODEC, CursorCodec, parseLimit } from '../../../http/src/pagination';
 import { actorOf, requireId } from '../../../http/src/params';
-import { ResponseCache } from '../../../http/src/response-cache';
+import { KeptRoute, ResponseCache } from '../../../http/src/response-cache';
 import { ServiceDirectory, ServiceView } from '../read/service-directory';
 import { CreateServiceCommand, DeleteServiceCommand, UpdateServiceCommand } from '../write/service.commands';
 import { ServiceBodyDto, ServiceDto, ServicePageDto } from './service.dto';
@@ -16,12 +16,16 @@ import { ServiceBodyDto, ServiceDto, ServicePageDto } from './service.dto';
 @ApiBearerAuth()
 @Controller('v1/status-pages/services')
 export class ServicesController {
+  private readonly keptService: KeptRoute;
+
   constructor(
     private readonly commands: CommandBus,
     private readonly services: ServiceDirectory,
     @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
     private readonly responses: ResponseCache,
-  ) {}
+  ) {
+    this.keptService = responses.keep('/v1/status-pages/services/:serviceId', { token: () => services.changeToken() });
+  }
 
   @Get()
   @ApiOkResponse({ type: ServicePageDto })
@@ -44,9 +48,14 @@ export class ServicesController {
 
   @Get(':serviceId')
   @ApiOkResponse({ type: ServiceDto })
-  async get(@Account() account: AccountContext, @Param('serviceId') serviceId: string, @Res({ passthrough: true }) reply: FastifyReply) {
+  async get(
+    @Account() account: AccountContext,
+    @Param('serviceId') serviceId: string,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const id = requireId(serviceId, 'Service');
-    return this.responses.json(reply, `${account.accountId} service ${id}`, this.services.changeToken(), async () => {
+    return this.responses.answer(request, reply, account.accountId, this.keptService, async () => {
       const found = await this.services.get(account.accountId, id);
       if (!found) throw new NotFoundError('Service not found');
       return { body: found.service, revision: found.revision };
