@@ -68,7 +68,7 @@ describe('ResponseCache', () => {
     expect(state.builds).toBe(2);
   });
 
-  it('given more text than its budget, then the least recently used answers go first', async () => {
+  it('given more bytes than its budget, then answers not read since they were last passed go first', async () => {
     const body = 'x'.repeat(100);
     // Each entry holds 102 bytes of JSON: room for two.
     const cache = new ResponseCache(250);
@@ -76,8 +76,8 @@ describe('ResponseCache', () => {
     const app = serve(cache, state);
     await app.inject('/a');
     await app.inject('/b');
-    await app.inject('/a'); // a is now the most recently used
-    await app.inject('/c'); // evicts b
+    await app.inject('/a'); // a is read again: it gets a second chance
+    await app.inject('/c'); // evicts b, which was not read again
     expect(cache.stats.entries).toBe(2);
     const builds = state.builds;
     await app.inject('/a');

@@ -22,6 +22,8 @@ interface Entry {
   json: Buffer;
   revision: bigint | null;
   bytes: number;
+  /** Read since eviction last passed it: it gets a second chance (the CLOCK approximation of LRU). */
+  used: boolean;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -33,7 +35,8 @@ const MAX_ENTRY_BYTES = 1024 * 1024;
  * collections it was built from (`ReadStore.changeToken`). An entry is served only while that token
  * is unchanged, so a write through this process is seen by the very next request and a write by
  * another process within the store's poll interval. Keys are the account and the URL, so answers never
- * cross accounts; the least recently used entries go first once `maxBytes` are held.
+ * cross accounts; once `maxBytes` are held, entries not read since eviction last passed them go first
+ * (second chance: a hit only sets a flag, where strict LRU would reorder the whole map on every read).
  *
  * Kept answers are served twice over: by the route's own handler (`answer`), and before Nest routes
  * the request at all (`installKeptAnswers`), when the caller's key is known at once.
@@ -90,7 +93,7 @@ export class ResponseCache {
     setEtag(reply, revision);
     if (token === null) return json;
     const bytes = Buffer.from(json, 'utf8');
-    this.store(key, { token, json: bytes, revision, bytes: bytes.length });
+    this.store(key, { token, json: bytes, revision, bytes: bytes.length, used: false });
     return bytes;
   }
 
@@ -121,9 +124,7 @@ export class ResponseCache {
     const entry = this.entries.get(key);
     if (!entry || entry.token !== token) return undefined;
     this.hitCount += 1;
-    // Most recently used last: Map iteration order is insertion order.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    entry.used = true;
     return entry;
   }
 
@@ -136,10 +137,16 @@ export class ResponseCache {
     if (entry.bytes > MAX_ENTRY_BYTES || entry.bytes > this.maxBytes) return;
     this.entries.set(key, entry);
     this.bytes += entry.bytes;
-    for (const [oldest, { bytes }] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
+    // Map iteration is insertion order: oldest first; a used entry moves to the end with its flag cleared.
+    while (this.bytes > this.maxBytes) {
+      const [oldest, candidate] = this.entries.entries().next().value as [string, Entry];
       this.entries.delete(oldest);
-      this.bytes -= bytes;
+      if (candidate.used && candidate !== entry) {
+        candidate.used = false;
+        this.entries.set(oldest, candidate);
+      } else {
+        this.bytes -= candidate.bytes;
+      }
     }
   }
 }
