@@ -88,6 +88,48 @@ describe('ResponseCache', () => {
     expect(cache.stats.bytes).toBeLessThanOrEqual(250);
   });
 
+  it('given concurrent misses of one answer, then one build serves them all, and a failed build is not kept', async () => {
+    const cache = new ResponseCache();
+    let release: () => void = () => undefined;
+    let fail = false;
+    const state = {
+      token: 't',
+      builds: 0,
+      body: () => ({ body: { n: state.builds } }),
+    };
+    const app = Fastify();
+    const route = cache.keep('/:key', { token: () => state.token });
+    app.get('/:key', async (request, reply) =>
+      cache.answer(request, reply, 'account-1', route, async () => {
+        state.builds += 1;
+        await new Promise<void>((resolve) => (release = resolve));
+        if (fail) throw new Error('boom');
+        return state.body();
+      }),
+    );
+    const many = Promise.all(Array.from({ length: 5 }, () => app.inject('/a')));
+    while (state.builds === 0) await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    release();
+    const answers = await many;
+    expect(state.builds).toBe(1);
+    expect(new Set(answers.map((a) => a.body))).toEqual(new Set(['{"n":1}']));
+
+    fail = true;
+    state.token = 't2';
+    const failing = Promise.all(Array.from({ length: 3 }, () => app.inject('/a')));
+    while (state.builds === 1) await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    release();
+    expect((await failing).map((a) => a.statusCode)).toEqual([500, 500, 500]);
+    expect(state.builds).toBe(2);
+    fail = false;
+    const again = app.inject('/a');
+    while (state.builds === 2) await new Promise((resolve) => setImmediate(resolve));
+    release();
+    expect((await again).json()).toEqual({ n: 3 });
+  });
+
   it('given a request the route does not keep (a past state), then it builds every time', async () => {
     const cache = new ResponseCache();
     const state = { token: 't', builds: 0, body: () => ({ body: { n: state.builds } }) };

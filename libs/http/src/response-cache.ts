@@ -45,6 +45,8 @@ const MAX_ENTRY_BYTES = 1024 * 1024;
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
   private readonly routes = new Map<string, KeptRoute>();
+  /** Builds under way, by key: concurrent misses of one answer wait for one build instead of each making their own. */
+  private readonly building = new Map<string, { token: string; done: Promise<Entry> }>();
   private bytes = 0;
   private hitCount = 0;
   private missCount = 0;
@@ -87,14 +89,32 @@ export class ResponseCache {
       }
     }
     this.missCount += 1;
-    const built = await build();
-    const json = JSON.stringify(built.body);
-    const revision = built.revision ?? null;
-    setEtag(reply, revision);
-    if (token === null) return json;
-    const bytes = Buffer.from(json, 'utf8');
-    this.store(key, { token, json: bytes, revision, bytes: bytes.length, used: false });
-    return bytes;
+    if (token === null) {
+      const built = await build();
+      setEtag(reply, built.revision ?? null);
+      return JSON.stringify(built.body);
+    }
+    const entry = await this.buildOnce(key, token, build);
+    setEtag(reply, entry.revision);
+    return entry.json;
+  }
+
+  private buildOnce(key: string, token: string, build: () => Promise<BuiltResponse>): Promise<Entry> {
+    const pending = this.building.get(key);
+    if (pending && pending.token === token) return pending.done;
+    const done = build().then((built) => {
+      const json = Buffer.from(JSON.stringify(built.body), 'utf8');
+      const entry: Entry = { token, json, revision: built.revision ?? null, bytes: json.length, used: false };
+      this.store(key, entry);
+      return entry;
+    });
+    const mine = { token, done };
+    this.building.set(key, mine);
+    const forget = () => {
+      if (this.building.get(key) === mine) this.building.delete(key);
+    };
+    done.then(forget, forget);
+    return done;
   }
 
   /** Sends the kept answer to this request if there is one and it is current; false leaves the request to its route. */
