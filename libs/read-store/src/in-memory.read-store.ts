@@ -1,6 +1,7 @@
 import { ReadModelDoc } from '../../core/src/projection';
-import { CheckedFilter, CollectionSchema, ReadStoreUsageError, Scalar, checkCollectionName } from './collection-schema';
+import { CheckedFilter, CollectionSchema, ReadStoreUsageError, checkCollectionName } from './collection-schema';
 import { ChangeCounters } from './change-counters';
+import { compareStrings, compareValues, matches, SortKey, scalarAt } from './doc-match';
 import { CollectionSpec, Filter, FindQuery, ReadStore, StoredDoc } from './read-store.port';
 
 interface Row {
@@ -13,78 +14,6 @@ interface Row {
 interface MemoryCollection {
   schema: CollectionSchema;
   rows: Map<string, Row>;
-}
-
-type Key = [Scalar, string];
-
-// The order SQLite gives: nulls, then numbers (booleans as 0 and 1), then strings by UTF-8 bytes.
-function rank(value: Scalar): number {
-  return value === null ? 0 : typeof value === 'string' ? 2 : 1;
-}
-
-function compareValues(a: Scalar, b: Scalar): number {
-  if (a === b) return 0;
-  const byRank = rank(a) - rank(b);
-  if (byRank !== 0 || a === null || b === null) return byRank;
-  if (typeof a === 'string' && typeof b === 'string') return compareStrings(a, b);
-  return Number(a) - Number(b);
-}
-
-// JavaScript's `<` compares UTF-16 units, which puts astral characters (surrogates) before
-// U+E000–U+FFFF; shifting the units restores code point order, which is UTF-8 byte order.
-function codePointRank(unit: number): number {
-  return unit >= 0xe000 ? unit - 0x800 : unit >= 0xd800 ? unit + 0x2000 : unit;
-}
-
-function compareStrings(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) return codePointRank(x) - codePointRank(y);
-  }
-  return a.length - b.length;
-}
-
-function readPath(doc: ReadModelDoc, field: string): unknown {
-  let value: unknown = doc;
-  for (const part of field.split('.')) {
-    if (typeof value !== 'object' || value === null) return undefined;
-    value = (value as Record<string, unknown>)[part];
-  }
-  return value;
-}
-
-// A scalar index over a missing or non-scalar value indexes nothing, that is null.
-function asScalar(value: unknown): Scalar {
-  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : null;
-}
-
-function scalarAt(doc: ReadModelDoc, field: string): Scalar {
-  return asScalar(readPath(doc, field));
-}
-
-function matches(doc: ReadModelDoc, filter: CheckedFilter): boolean {
-  if (filter.op === 'contains') {
-    const value = readPath(doc, filter.field);
-    const items: unknown[] = Array.isArray(value) ? value : [value];
-    return items.some((item) => compareValues(asScalar(item), filter.value) === 0);
-  }
-  const value = scalarAt(doc, filter.field);
-  switch (filter.op) {
-    case 'eq':
-      return compareValues(value, filter.value) === 0;
-    case 'in':
-      return filter.value.some((candidate) => compareValues(value, candidate) === 0);
-    case 'gt':
-      return value !== null && compareValues(value, filter.value) > 0;
-    case 'gte':
-      return value !== null && compareValues(value, filter.value) >= 0;
-    case 'lt':
-      return value !== null && compareValues(value, filter.value) < 0;
-    case 'lte':
-      return value !== null && compareValues(value, filter.value) <= 0;
-  }
 }
 
 /** The reference adapter: the contract suite holds it to the same behaviour as SQLite and MongoDB. */
@@ -123,9 +52,9 @@ export class InMemoryReadStore implements ReadStore {
     const { schema, rows } = this.collection(collection);
     const { filters, sort, limit, after } = schema.checkQuery(query);
     const sign = sort.direction === 'asc' ? 1 : -1;
-    const compare = (a: Key, b: Key) => sign * (compareValues(a[0], b[0]) || compareStrings(a[1], b[1]));
-    const keyOf = (doc: ReadModelDoc): Key => [sort.field === 'id' ? null : scalarAt(doc, sort.field), doc.id];
-    const cursor: Key | undefined = after && [sort.field === 'id' ? null : after.value, after.id];
+    const compare = (a: SortKey, b: SortKey) => sign * (compareValues(a[0], b[0]) || compareStrings(a[1], b[1]));
+    const keyOf = (doc: ReadModelDoc): SortKey => [sort.field === 'id' ? null : scalarAt(doc, sort.field), doc.id];
+    const cursor: SortKey | undefined = after && [sort.field === 'id' ? null : after.value, after.id];
     return this.live(rows, filters)
       .filter((row) => !cursor || compare(keyOf(row.doc), cursor) > 0)
       .sort((a, b) => compare(keyOf(a.doc), keyOf(b.doc)))
