@@ -145,6 +145,28 @@ describe('SQLite event store', () => {
       expect((await append).nextRevision).toBe(0n);
     });
 
+    it('runs a transaction through every batch hook on request, with no append queued, after any pause', async () => {
+      const calls: string[] = [];
+      const { store } = open(() => ({
+        onBatchStart: (head) => calls.push(`start ${head}`),
+        onBatchEnd: (head) => calls.push(`end ${head}`),
+        onBatchCommitted: () => calls.push('committed'),
+      }));
+      await store.appendToStream('a', [ping(1)]);
+      calls.length = 0;
+      const release = store.pauseWrites();
+
+      store.requestBatch();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(calls).toEqual([]);
+      release();
+      await new Promise((resolve) => setImmediate(resolve));
+
+      expect(calls).toEqual(['start 1', 'end 1', 'committed']);
+      // Only transactions that carry appends count as batches.
+      expect(store.stats).toEqual({ batches: 1, appends: 1 });
+    });
+
     it('commits what is queued when closed while paused', async () => {
       const before = open();
       before.store.pauseWrites();

@@ -49,10 +49,12 @@ export interface SqliteEventStoreOptions {
   onBatchStart?: (headBefore: bigint | null) => void;
   /** Called inside the batch transaction after its last append, with the log head after the batch. */
   onBatchEnd?: (headAfter: bigint | null) => void;
+  /** Called once the batch has committed, before any of its callers is answered. */
+  onBatchCommitted?: () => void;
 }
 
 export interface GroupCommitStats {
-  /** Committed transactions. */
+  /** Committed transactions that carried appends. */
   batches: number;
   /** Appends committed by those transactions. */
   appends: number;
@@ -93,6 +95,8 @@ export class SqliteEventStore implements EventStore {
   private closed = false;
   /** Holds taken by pauseWrites and not released yet. */
   private pauses = 0;
+  /** requestBatch asked for a transaction, appends or not. */
+  private batchRequested = false;
   private readonly counters: GroupCommitStats = { batches: 0, appends: 0 };
 
   constructor(
@@ -141,10 +145,20 @@ export class SqliteEventStore implements EventStore {
       if (released) return;
       released = true;
       this.pauses -= 1;
-      if (this.pauses === 0 && this.queue.length > 0 && !this.closed) {
+      if (this.pauses === 0 && (this.queue.length > 0 || this.batchRequested) && !this.closed) {
         this.scheduledFlush ??= setImmediate(() => this.flushScheduled());
       }
     };
+  }
+
+  /**
+   * Runs one batch transaction soon even if no append is queued (after any pause), so the batch
+   * hooks can write what rides along with appends (written-back read models) in an idle process.
+   */
+  requestBatch(): void {
+    if (this.closed) return;
+    this.batchRequested = true;
+    this.scheduledFlush ??= setImmediate(() => this.flushScheduled());
   }
 
   async readStream(stream: string, options: { fromRevision?: bigint } = {}): Promise<RecordedEvent[]> {
@@ -208,6 +222,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   private flushBatch(): void {
+    this.batchRequested = false;
     const batch = this.queue.splice(0, MAX_APPENDS_PER_BATCH);
     let outcomes: AppendOutcome[];
     try {
@@ -219,7 +234,8 @@ export class SqliteEventStore implements EventStore {
       for (const append of batch) append.reject(failure);
       return;
     }
-    this.counters.batches += 1;
+    if (batch.length > 0) this.counters.batches += 1;
+    this.options.onBatchCommitted?.();
     outcomes.forEach((outcome, index) => {
       if (outcome.ok) {
         this.counters.appends += 1;

@@ -54,12 +54,24 @@ export async function openStores(config: VigilConfig, logger: VigilLogger, _cloc
   db.pragma('wal_autocheckpoint = 0');
   // Once checkpointed, a WAL that grew under a burst is cut back to 64 MiB when the writer restarts it.
   db.pragma('journal_size_limit = 67108864');
-  const readStore = new SqliteReadStore(db);
+  let eventStore: SqliteEventStore | null = null;
+  const readStore = new SqliteReadStore(db, {
+    requestTransaction: () => eventStore?.requestBatch(),
+    onWriteBackError: (error) => logger.error({ err: error }, 'read models could not be written back, retrying'),
+  });
   let engine: ProjectionEngine | null = null;
-  const eventStore = new SqliteEventStore(db, {
+  eventStore = new SqliteEventStore(db, {
     onBatchStart: (headBefore) => engine?.beginInlineBatch(headBefore),
     onAppendInTransaction: (events) => engine?.applyInline(events),
-    onBatchEnd: (headAfter) => engine?.endInlineBatch(headAfter),
+    onBatchEnd: (headAfter) => {
+      engine?.endInlineBatch(headAfter);
+      // Written-back read-model documents ride along in the group commit: no commit of their own.
+      readStore.writeBackStepSync();
+    },
+    onBatchCommitted: () => {
+      readStore.writeBackStepCommitted();
+      engine?.commitInlineBatch();
+    },
   });
   // Under a steady write load the checkpointer pauses this writer for a moment every 4,096 frames
   // (16 MiB at 4 KiB pages), so the WAL restarts instead of growing without bound.

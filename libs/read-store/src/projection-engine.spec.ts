@@ -226,6 +226,125 @@ describe('ProjectionEngine on the embedded SQLite stores', () => {
     });
   });
 
+  describe('write-back projections (embedded)', () => {
+    const heldTally = () => ({ ...tally(), writeBack: true }) as Projection<TallyDoc>;
+    const written = (stores: Stores) => stores.readStore as SqliteReadStore;
+    /** What another process reads from the file: the table, not this process's memory. */
+    async function fromFile(collection: string, id: string) {
+      const other = await open();
+      return { doc: await other.readStore.get<TallyDoc>(collection, id), checkpoint: await other.readStore.getCheckpoint(collection) };
+    }
+
+    it('applies inline to memory before the append answers; the file gets the documents and checkpoint when written back', async () => {
+      const stores = await open([heldTally()]);
+      const collection = stores.engine.collection('tallies');
+      const result = await stores.eventStore.appendToStream('s-1', [added(2), added(3)]);
+
+      expect(await doc(stores, 's-1')).toEqual({ doc: { id: 's-1', total: 5, events: 2, seen: [2, 3] }, revision: 1n });
+      expect(await stores.readStore.find(collection, { filters: [{ field: 'total', op: 'gt', value: 4 }], limit: 10 })).toHaveLength(1);
+      expect(await stores.readStore.getCheckpoint(collection)).toBe(result.position);
+      expect(await fromFile(collection, 's-1')).toEqual({ doc: null, checkpoint: null });
+
+      written(stores).flushWriteBackSync();
+      expect(await fromFile(collection, 's-1')).toEqual({ doc: { doc: { id: 's-1', total: 5, events: 2, seen: [2, 3] }, revision: 1n }, checkpoint: result.position });
+    });
+
+    it('a batch that fails leaves nothing in memory', async () => {
+      const stores = await open([heldTally()]);
+      await stores.eventStore.appendToStream('s-1', [added(1)]);
+      await expect(stores.eventStore.appendToStream('s-1', [added(5), typed('Exploded')])).rejects.toThrow('projection bug');
+      expect((await doc(stores, 's-1'))?.doc).toEqual({ id: 's-1', total: 1, events: 1, seen: [1] });
+    });
+
+    it('a crash loses only what memory held: the next start replays from the written checkpoint, each event once', async () => {
+      const crashed = await open([heldTally()]);
+      await crashed.eventStore.appendToStream('s-1', [added(1), added(2)]);
+      written(crashed).flushWriteBackSync();
+      await crashed.eventStore.appendToStream('s-1', [added(10)]);
+      await crashed.eventStore.appendToStream('s-2', [added(100)]);
+      // Killed: what its memory held is never written.
+      (crashed.readStore as unknown as { overlay: { written(): void } }).overlay.written();
+      await crashed.close();
+      opened.splice(opened.indexOf(crashed), 1);
+
+      const restarted = await open([heldTally()]);
+      expect((await doc(restarted, 's-1'))?.doc.total).toBe(3);
+      await restarted.engine.catchUp();
+      expect((await doc(restarted, 's-1'))?.doc).toEqual({ id: 's-1', total: 13, events: 3, seen: [1, 2, 10] });
+      expect((await doc(restarted, 's-2'))?.doc.total).toBe(100);
+      expect(await restarted.engine.caughtUp()).toBe(true);
+    });
+
+    it('the next inline batch first applies what other processes appended, so a process without the daemon stays current', async () => {
+      const server = await open([heldTally()]);
+      const other = await open();
+      await server.eventStore.appendToStream('s-1', [added(1)]);
+      await other.eventStore.appendToStream('s-1', [added(10)]);
+      await server.eventStore.appendToStream('s-1', [added(100)]);
+
+      expect((await doc(server, 's-1'))?.doc).toEqual({ id: 's-1', total: 111, events: 3, seen: [1, 10, 100] });
+      expect(await server.engine.caughtUp()).toBe(true);
+    });
+
+    it('the daemon applies other processes\' appends to memory', async () => {
+      const server = await open([heldTally()]);
+      runDaemon(server);
+      const other = await open();
+      await other.eventStore.appendToStream('s-1', [added(4)]);
+      await until(async () => (await doc(server, 's-1'))?.doc.total === 4);
+      expect(await fromFile(server.engine.collection('tallies'), 's-1')).toEqual({ doc: null, checkpoint: null });
+    });
+
+    it('two processes applying the same events leave each document once in the file, whoever writes back first', async () => {
+      const a = await open([heldTally()]);
+      const b = await open([heldTally()]);
+      for (let i = 1; i <= 4; i++) await (i % 2 ? a : b).eventStore.appendToStream('s-1', [added(i)]);
+      await a.engine.catchUp();
+      await b.engine.catchUp();
+      written(b).flushWriteBackSync();
+      written(a).flushWriteBackSync();
+      const head = await a.eventStore.headPosition();
+      expect(await fromFile(a.engine.collection('tallies'), 's-1')).toEqual({ doc: { doc: { id: 's-1', total: 10, events: 4, seen: [1, 2, 3, 4] }, revision: 3n }, checkpoint: head });
+    });
+
+    it('is written back on close, so a stopped server leaves a complete file', async () => {
+      const first = await open([heldTally()]);
+      for (let i = 1; i <= 5; i++) await first.eventStore.appendToStream(`s-${i % 2}`, [added(i)]);
+      const collection = first.engine.collection('tallies');
+      const head = await first.eventStore.headPosition();
+      await first.close();
+      opened.splice(opened.indexOf(first), 1);
+
+      expect(await fromFile(collection, 's-1')).toEqual({ doc: { doc: { id: 's-1', total: 9, events: 3, seen: [1, 3, 5] }, revision: 2n }, checkpoint: head });
+    });
+
+    it('written back in the group commits that follow, without a transaction of its own', async () => {
+      const stores = await open([heldTally()]);
+      const collection = stores.engine.collection('tallies');
+      await stores.eventStore.appendToStream('s-1', [added(1)]);
+      (stores.readStore as unknown as { overlay: { startDrain(): void } }).overlay.startDrain();
+      const before = (stores.eventStore as SqliteEventStore).stats.batches;
+      const last = await stores.eventStore.appendToStream('s-2', [added(2)]);
+
+      expect((stores.eventStore as SqliteEventStore).stats.batches - before).toBe(1);
+      expect((await fromFile(collection, 's-1')).doc?.doc.total).toBe(1);
+      // Applied after the drain started: held until the next one.
+      expect((await fromFile(collection, 's-2')).doc).toBeNull();
+      expect((await fromFile(collection, 's-1')).checkpoint).toBe(last.position - 1n);
+    });
+
+    it('a rebuild writes back first and switches to identical documents', async () => {
+      const stores = await open([heldTally()]);
+      for (let i = 1; i <= 12; i++) await stores.eventStore.appendToStream(`s-${i % 3}`, [added(i)]);
+      const before = await stores.readStore.find(stores.engine.collection('tallies'), { limit: 100 });
+      await stores.engine.rebuild(['tallies']);
+      expect(stores.engine.collection('tallies')).toBe(collectionName('tallies', { version: 1, generation: 2 }));
+      expect(await stores.readStore.find(stores.engine.collection('tallies'), { limit: 100 })).toEqual(before);
+      await stores.eventStore.appendToStream('s-1', [added(1000)]);
+      expect((await doc(stores, 's-1'))?.doc.total).toBe(before.find((d) => d.id === 's-1')!.total as number + 1000);
+    }, 15_000);
+  });
+
   describe('daemon', () => {
     it('applies events another store instance appended to the same file, within 2 s', async () => {
       const server = await open([tally()]);

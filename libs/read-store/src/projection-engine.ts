@@ -2,6 +2,7 @@ import { RecordedEvent } from '../../core/src/event';
 import { Projection, ReadModelDoc } from '../../core/src/projection';
 import { EventStore } from '../../event-store/src/event-store.port';
 import { ReadStore, StoredDoc } from './read-store.port';
+import { WriteBackDoc } from './write-back-overlay';
 
 interface Generation {
   version: number;
@@ -27,8 +28,12 @@ export interface PreparedWrite {
 /** Synchronous access to the embedded read store, used inside the event store's transaction. */
 export interface SyncReadAccess {
   getSync(collection: string, id: string): StoredDoc | null;
+  /** getSync that may return a shared document: the caller must not change it. */
+  peekSync(collection: string, id: string): StoredDoc | null;
   putSync(collection: string, doc: ReadModelDoc, revision: bigint): boolean;
   deleteSync(collection: string, id: string, revision: bigint): boolean;
+  /** Checks a put (or, with a null doc, a delete) as putSync/deleteSync would, without writing or encoding it. */
+  checkWriteSync(collection: string, id: string, doc: ReadModelDoc | null, revision: bigint): void;
   /** Checks and encodes a put (or, with a null doc, a delete) as putSync/deleteSync would, without writing. */
   prepareWriteSync(collection: string, id: string, doc: ReadModelDoc | null, revision: bigint): PreparedWrite;
   /** Writes what prepareWriteSync prepared, with the same revision guard. */
@@ -38,6 +43,10 @@ export interface SyncReadAccess {
   getMetaSync<T>(key: string): T | null;
   setMetaSync<T>(key: string, value: T): void;
   transactionSync<T>(fn: () => T): T;
+  /** Keeps documents of committed events, and the position they bring the collection to, in memory; written later. */
+  writeBackSync(collection: string, docs: readonly WriteBackDoc[], checkpoint: bigint | null): void;
+  /** Writes what writeBackSync keeps, outside any transaction. */
+  flushWriteBackSync(): void;
 }
 
 export interface EngineLogger {
@@ -64,7 +73,9 @@ interface BatchDoc {
   doc: ReadModelDoc | null;
   /** Revision `doc` reflects (-1n: not stored and not written yet). */
   revision: bigint;
-  /** Set when the batch changed the document: the write endInlineBatch makes. */
+  /** Set when the batch changed the document. */
+  changed: boolean;
+  /** The write endInlineBatch makes (write-back collections: null, encoded when written back). */
   write: PreparedWrite | null;
 }
 
@@ -72,6 +83,16 @@ const PAGE = 1000;
 const META_PREFIX = 'projection:';
 /** How long a retired generation stays readable for processes that have not noticed the switch. */
 const RETIRE_GRACE_MS = 3000;
+
+function changedDocs(docs: Map<string, BatchDoc> | undefined): WriteBackDoc[] {
+  const changed: WriteBackDoc[] = [];
+  for (const [id, { changed: yes, revision, doc, write }] of docs ?? []) {
+    if (!yes) continue;
+    // Encoded already (an immutable projection's): kept as JSON.
+    changed.push(write?.doc ? { id, revision, json: write.doc } : { id, revision, doc });
+  }
+  return changed;
+}
 
 function sameGeneration(a: Generation | null, b: Generation): boolean {
   return a !== null && a.version === b.version && a.generation === b.generation;
@@ -105,9 +126,12 @@ export class ProjectionEngine {
   private readonly listeners: EventListener[] = [];
   private listenerCursor: bigint | null = null;
   private wake: (() => void) | null = null;
-  private inlineEligible: { collection: string; projection: Projection }[] | null = null;
+  /** The batch's collections, with the checkpoint each had before it. */
+  private inlineEligible: { collection: string; projection: Projection; checkpoint: bigint }[] | null = null;
   /** The inline batch's documents by collection and id: each read once, written once, at the batch's end. */
   private inlineDocs = new Map<string, Map<string, BatchDoc>>();
+  /** Write-back collections of the batch under way: their documents and checkpoint go to memory once it commits. */
+  private writeBackBatch: { collection: string; docs: WriteBackDoc[]; checkpoint: bigint }[] = [];
   private lastMetaRefresh = 0;
 
   constructor(
@@ -178,12 +202,27 @@ export class ProjectionEngine {
     const sync = this.sync;
     // Whatever a batch that failed before its end left behind was rolled back with it.
     this.inlineDocs = new Map();
+    this.writeBackBatch = [];
     this.refreshMetaSyncIfStale();
     const head = headBefore ?? 0n;
     this.inlineEligible = [];
     for (const projection of this.projections.values()) {
       const collection = this.collection(projection.name);
-      if ((sync.getCheckpointSync(collection) ?? 0n) === head) this.inlineEligible.push({ collection, projection });
+      const checkpoint = sync.getCheckpointSync(collection) ?? 0n;
+      if (checkpoint !== head && projection.writeBack && checkpoint < head) {
+        // Its documents live in this process's memory, which other processes' appends never reach:
+        // the batch first applies what they appended since (committed events, so never undone).
+        try {
+          this.catchUpInBatch(projection, collection, checkpoint, head);
+        } catch (error) {
+          // A projection that fails on those events is the daemon's to report; this batch leaves it alone.
+          this.inlineDocs.delete(collection);
+          continue;
+        }
+      } else if (checkpoint !== head) {
+        continue;
+      }
+      this.inlineEligible.push({ collection, projection, checkpoint });
     }
   }
 
@@ -210,7 +249,16 @@ export class ProjectionEngine {
 
   endInlineBatch(headAfter: bigint | null): void {
     if (!this.sync || !this.inlineEligible) return;
+    const writeBack = new Set<string>();
+    for (const { collection, projection, checkpoint } of this.inlineEligible) {
+      if (!projection.writeBack || headAfter === null) continue;
+      writeBack.add(collection);
+      const docs = changedDocs(this.inlineDocs.get(collection));
+      // A transaction without appends (one that carries written-back documents) moves nothing.
+      if (docs.length > 0 || headAfter !== checkpoint) this.writeBackBatch.push({ collection, docs, checkpoint: headAfter });
+    }
     for (const [collection, docs] of this.inlineDocs) {
+      if (writeBack.has(collection)) continue;
       const writes: PreparedWrite[] = [];
       for (const doc of docs.values()) if (doc.write) writes.push(doc.write);
       // In key order: neighbouring documents share pages.
@@ -219,10 +267,18 @@ export class ProjectionEngine {
     }
     this.inlineDocs = new Map();
     if (headAfter !== null) {
-      for (const { collection } of this.inlineEligible) this.sync.setCheckpointSync(collection, headAfter);
+      for (const { collection } of this.inlineEligible) if (!writeBack.has(collection)) this.sync.setCheckpointSync(collection, headAfter);
     }
     this.inlineEligible = null;
     this.wake?.();
+  }
+
+  /** Called once the batch has committed: its write-back documents join this process's memory. */
+  commitInlineBatch(): void {
+    if (!this.sync) return;
+    const committed = this.writeBackBatch;
+    this.writeBackBatch = [];
+    for (const { collection, docs, checkpoint } of committed) this.sync.writeBackSync(collection, docs, checkpoint);
   }
 
   // ---- inline, production: after the append, from the stream's whole history ----
@@ -383,7 +439,10 @@ export class ProjectionEngine {
       const page = await this.eventStore.readAll({ after: checkpoint ?? undefined, maxCount: PAGE });
       if (page.length === 0) return applied;
       const last = page[page.length - 1].position;
-      if (this.sync) {
+      if (this.sync && projection.writeBack && collection === this.collection(projection.name)) {
+        // The serving collection of a write-back projection: to memory, beside what inline batches keep there.
+        this.applyWriteBack(projection, collection, page);
+      } else if (this.sync) {
         const sync = this.sync;
         sync.transactionSync(() => {
           // Another process (or the inline path) may have moved the checkpoint meanwhile.
@@ -414,6 +473,49 @@ export class ProjectionEngine {
     return docs;
   }
 
+  /** Stages the committed events in (from, to] into the batch, so a write-back collection starts it at the head. */
+  private catchUpInBatch(projection: Projection, collection: string, from: bigint, to: bigint): void {
+    const readAllSync = this.readAllSync();
+    const docs = this.batchDocs(collection);
+    for (let after = from; after < to; ) {
+      const page = readAllSync(after, PAGE);
+      if (page.length === 0) break;
+      for (const event of page) {
+        if (event.position > to) break;
+        if (projection.handles.includes(event.type)) {
+          const staged = new Map<string, Map<string, BatchDoc>>();
+          this.stageInline(projection, collection, event, staged);
+          for (const [id, doc] of staged.get(collection) ?? []) docs.set(id, doc);
+        }
+      }
+      after = page[page.length - 1].position;
+    }
+  }
+
+  /** The daemon's catch-up of a write-back collection: applied to memory at once, from the documents there. */
+  private applyWriteBack(projection: Projection, collection: string, page: RecordedEvent[]): void {
+    const sync = this.sync!;
+    const current = sync.getCheckpointSync(collection);
+    const docs = new Map<string, BatchDoc>();
+    for (const event of page) {
+      if ((current !== null && event.position <= current) || !projection.handles.includes(event.type)) continue;
+      for (const id of projection.ids(event)) {
+        let doc = docs.get(id);
+        if (!doc) {
+          const stored = sync.peekSync(collection, id);
+          doc = { doc: stored?.doc ?? null, revision: stored?.revision ?? -1n, changed: false, write: null };
+        }
+        if (doc.doc && doc.revision >= event.revision) continue;
+        const next = projection.evolve(doc.doc, event, id);
+        if (!next && !doc.doc) continue;
+        sync.checkWriteSync(collection, id, next, event.revision);
+        docs.set(id, { doc: next, revision: event.revision, changed: true, write: null });
+      }
+    }
+    const last = page[page.length - 1].position;
+    sync.writeBackSync(collection, changedDocs(docs), current === null || current < last ? last : null);
+  }
+
   /** applySync on the batch's documents: the same revision guard, the same puts and deletes, deferred. */
   private stageInline(projection: Projection, collection: string, event: RecordedEvent, staged: Map<string, Map<string, BatchDoc>>): void {
     const sync = this.sync!;
@@ -427,15 +529,19 @@ export class ProjectionEngine {
       let current = mine.get(id) ?? batch.get(id);
       if (!current) {
         // What the store holds (reading it changes nothing, so it joins the batch at once).
-        const stored = projection.immutable ? null : sync.getSync(collection, id);
-        current = { doc: stored?.doc ?? null, revision: stored?.revision ?? -1n, write: null };
+        const stored = projection.immutable ? null : sync.peekSync(collection, id);
+        current = { doc: stored?.doc ?? null, revision: stored?.revision ?? -1n, changed: false, write: null };
         batch.set(id, current);
       }
       if (current.doc && current.revision >= event.revision) continue;
       const next = projection.evolve(current.doc, event, id);
       if (!next && !current.doc) continue;
-      // Checked and encoded now, so a bad document fails this append, not the batch.
-      mine.set(id, { doc: next, revision: event.revision, write: sync.prepareWriteSync(collection, id, next, event.revision) });
+      // Checked (and encoded) now, so a bad document fails this append, not the batch. Written-back
+      // documents are encoded once, when written: most versions of them never are.
+      const encodeLater = projection.writeBack && !projection.immutable;
+      if (encodeLater) sync.checkWriteSync(collection, id, next, event.revision);
+      const write = encodeLater ? null : sync.prepareWriteSync(collection, id, next, event.revision);
+      mine.set(id, { doc: next, revision: event.revision, changed: true, write });
     }
   }
 
@@ -466,6 +572,8 @@ export class ProjectionEngine {
     const collection = collectionName(projection.name, building);
     if (this.sync) {
       const sync = this.sync;
+      // Direct writes below must not meet documents still waiting in memory.
+      sync.flushWriteBackSync();
       return sync.transactionSync(() => {
         // Inside one write transaction no other writer can append, so the switch sees the true head.
         this.catchUpSync(projection, collection);

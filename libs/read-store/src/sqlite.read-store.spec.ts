@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { EXTERNAL_CHANGES_POLL_MS, openSqliteDatabase, SqliteDatabase } from '../../core/src/sqlite-database';
 import { ReadStoreUsageError } from './collection-schema';
 import { readStoreContract } from './read-store.contract';
-import { CollectionSpec, FindQuery } from './read-store.port';
+import { ReadModelDoc } from '../../core/src/projection';
+import { CollectionSpec, FindQuery, ReadStore } from './read-store.port';
 import { SqliteReadStore, sqliteTableName } from './sqlite.read-store';
 
 function tempDatabase(): { file: string; db: SqliteDatabase; remove(): void } {
@@ -24,6 +25,58 @@ function tempDatabase(): { file: string; db: SqliteDatabase; remove(): void } {
 readStoreContract('sqlite', async () => {
   const temp = tempDatabase();
   const store = new SqliteReadStore(temp.db);
+  return {
+    store,
+    async cleanup() {
+      await store.close();
+      temp.remove();
+    },
+  };
+});
+
+/**
+ * The same contract with the documents written through the write-back path (as the inline runner
+ * writes heartbeat read models): now and then (every seventh write) they are flushed to the table,
+ * the rest stay in memory, so reads merge both.
+ */
+readStoreContract('sqlite, written back', async () => {
+  const temp = tempDatabase();
+  const sqlite = new SqliteReadStore(temp.db);
+  const revisions = new Map<string, bigint>();
+  let writes = 0;
+  const writeBack = (collection: string, id: string, doc: ReadModelDoc | null, revision: bigint): boolean => {
+    sqlite.checkWriteSync(collection, id, doc, revision);
+    const key = `${collection}\u0000${id}`;
+    const known = revisions.get(key) ?? sqlite.getSync(collection, id)?.revision;
+    if (known !== undefined && known >= revision) return false;
+    revisions.set(key, revision);
+    // Held as a read would return it (JSON), like the documents evolve makes.
+    sqlite.writeBackSync(collection, [{ id, revision, doc: doc && JSON.parse(JSON.stringify(doc)) }], null);
+    if (++writes % 7 === 3) sqlite.flushWriteBackSync();
+    return true;
+  };
+  const store: ReadStore = {
+    ensureCollection: (spec) => sqlite.ensureCollection(spec),
+    dropCollection: async (name) => {
+      for (const key of revisions.keys()) if (key.startsWith(`${name}\u0000`)) revisions.delete(key);
+      await sqlite.dropCollection(name);
+    },
+    get: (collection, id) => sqlite.get(collection, id),
+    getMany: (collection, ids) => sqlite.getMany(collection, ids),
+    find: (collection, query) => sqlite.find(collection, query),
+    count: (collection, filters) => sqlite.count(collection, filters),
+    put: async (collection, doc, revision) => {
+      sqlite.checkWriteSync(collection, doc?.id, doc, revision);
+      return writeBack(collection, doc.id, doc, revision);
+    },
+    delete: async (collection, id, revision) => writeBack(collection, id, null, revision),
+    getCheckpoint: (name) => sqlite.getCheckpoint(name),
+    setCheckpoint: (name, position) => sqlite.setCheckpoint(name, position),
+    getMeta: (key) => sqlite.getMeta(key),
+    setMeta: (key, value) => sqlite.setMeta(key, value),
+    changeToken: (collections) => sqlite.changeToken(collections),
+    close: () => sqlite.close(),
+  };
   return {
     store,
     async cleanup() {
@@ -127,6 +180,118 @@ describe('SqliteReadStore', () => {
       await store.ensureCollection(INCIDENTS);
       const before = store.changeToken([INCIDENTS.name]);
       store.writeManySync(INCIDENTS.name, [store.prepareWriteSync(INCIDENTS.name, 'inc-1', { id: 'inc-1', accountId: 'a' }, 1n)]);
+      expect(store.changeToken([INCIDENTS.name])).not.toBe(before);
+    });
+  });
+
+  describe('write-back', () => {
+    const held = (id: string, revision: bigint, fields: Record<string, unknown> = {}) => ({ id, revision, doc: { id, accountId: 'acc-a', ...fields } });
+    const connections: SqliteDatabase[] = [];
+    /** Another connection to the file, as another process has. */
+    const otherStore = () => {
+      const db = openSqliteDatabase(temp.file);
+      connections.push(db);
+      return new SqliteReadStore(db);
+    };
+    afterEach(() => {
+      for (const db of connections.splice(0)) db.close();
+    });
+
+    it('holds documents in memory for every read of this store; other connections see them, with the checkpoint, once written', () => {
+      store.putSync(INCIDENTS.name, { id: 'inc-1', accountId: 'acc-a', status: 'old' }, 1n);
+      store.writeBackSync(INCIDENTS.name, [held('inc-1', 2n, { status: 'new' }), held('inc-2', 0n), { id: 'inc-3', revision: 0n, json: '{"id":"inc-3","accountId":"acc-b"}' }], 40n);
+      const other = otherStore();
+
+      expect(store.getSync(INCIDENTS.name, 'inc-1')).toEqual({ doc: { id: 'inc-1', accountId: 'acc-a', status: 'new' }, revision: 2n });
+      expect(store.getManySync(INCIDENTS.name, ['inc-3', 'inc-1']).map((stored) => stored.revision)).toEqual([0n, 2n]);
+      const accountA = [{ field: 'accountId', op: 'eq' as const, value: 'acc-a' }];
+      expect(store.findSync(INCIDENTS.name, { filters: accountA, limit: 10 }).map((doc) => [doc.id, doc.status])).toEqual([
+        ['inc-1', 'new'],
+        ['inc-2', undefined],
+      ]);
+      expect(store.countSync(INCIDENTS.name, accountA)).toBe(2);
+      expect(store.getCheckpointSync(INCIDENTS.name)).toBe(40n);
+      expect(other.getSync(INCIDENTS.name, 'inc-1')?.revision).toBe(1n);
+      expect(other.getCheckpointSync(INCIDENTS.name)).toBeNull();
+
+      store.flushWriteBackSync();
+      expect(other.getSync(INCIDENTS.name, 'inc-1')).toEqual({ doc: { id: 'inc-1', accountId: 'acc-a', status: 'new' }, revision: 2n });
+      expect(other.countSync(INCIDENTS.name)).toBe(3);
+      expect(other.getCheckpointSync(INCIDENTS.name)).toBe(40n);
+    });
+
+    it('hands out copies of what it holds', () => {
+      store.writeBackSync(INCIDENTS.name, [held('inc-1', 0n, { tags: ['a'] })], null);
+      (store.getSync(INCIDENTS.name, 'inc-1')!.doc.tags as string[]).push('b');
+      (store.findSync(INCIDENTS.name, { limit: 1 })[0].tags as string[]).push('c');
+      expect(store.getSync(INCIDENTS.name, 'inc-1')!.doc.tags).toEqual(['a']);
+    });
+
+    it('holds deletes as tombstones that hide the stored document', () => {
+      store.putSync(INCIDENTS.name, { id: 'inc-1', accountId: 'acc-a' }, 1n);
+      store.writeBackSync(INCIDENTS.name, [{ id: 'inc-1', revision: 2n, doc: null }], null);
+      expect(store.getSync(INCIDENTS.name, 'inc-1')).toBeNull();
+      expect(store.findSync(INCIDENTS.name, { limit: 10 })).toEqual([]);
+      expect(store.countSync(INCIDENTS.name)).toBe(0);
+      store.flushWriteBackSync();
+      expect(store.putSync(INCIDENTS.name, { id: 'inc-1' }, 1n)).toBe(false);
+    });
+
+    it('never moves a stored checkpoint back: each process writes what its own documents are complete up to', () => {
+      const other = otherStore();
+      other.setCheckpointSync(INCIDENTS.name, 90n);
+      store.writeBackSync(INCIDENTS.name, [held('inc-1', 0n)], 50n);
+      store.flushWriteBackSync();
+      expect(other.getCheckpointSync(INCIDENTS.name)).toBe(90n);
+      expect(store.getCheckpointSync(INCIDENTS.name)).toBe(90n);
+    });
+
+    it('writes what it holds before a direct write of the collection, and refuses one inside a transaction', () => {
+      store.writeBackSync(INCIDENTS.name, [held('inc-1', 5n, { status: 'held' })], 10n);
+      expect(() => store.transactionSync(() => store.putSync(INCIDENTS.name, { id: 'inc-1' }, 9n))).toThrow(ReadStoreUsageError);
+
+      expect(store.putSync(INCIDENTS.name, { id: 'inc-1', status: 'stale' }, 4n)).toBe(false);
+      expect(store.getSync(INCIDENTS.name, 'inc-1')?.doc.status).toBe('held');
+      store.setCheckpointSync(INCIDENTS.name, 0n);
+      expect(store.getCheckpointSync(INCIDENTS.name)).toBe(0n);
+    });
+
+    it('writes a drain slice inside the caller\'s transaction, which keeps it until that commits', () => {
+      store.writeBackSync(INCIDENTS.name, [held('inc-1', 0n), held('inc-2', 0n)], 7n);
+      (store as unknown as { overlay: { startDrain(): void } }).overlay.startDrain();
+      expect(() => store.transactionSync(() => {
+        store.writeBackStepSync();
+        throw new Error('batch failed');
+      })).toThrow('batch failed');
+      const other = otherStore();
+      expect(other.countSync(INCIDENTS.name)).toBe(0);
+
+      store.transactionSync(() => store.writeBackStepSync());
+      store.writeBackStepCommitted();
+      expect(other.countSync(INCIDENTS.name)).toBe(2);
+      expect(other.getCheckpointSync(INCIDENTS.name)).toBe(7n);
+      expect(store.getCheckpointSync(INCIDENTS.name)).toBe(7n);
+    });
+
+    it('forgets what it holds for a dropped collection', () => {
+      store.writeBackSync(INCIDENTS.name, [held('inc-1', 0n)], 3n);
+      store.dropCollectionSync(INCIDENTS.name);
+      store.ensureCollectionSync(INCIDENTS);
+      expect(store.getSync(INCIDENTS.name, 'inc-1')).toBeNull();
+      expect(store.getCheckpointSync(INCIDENTS.name)).toBeNull();
+    });
+
+    it('is written on close', async () => {
+      store.writeBackSync(INCIDENTS.name, [held('inc-1', 0n)], 3n);
+      await store.close();
+      const other = otherStore();
+      expect(other.getSync(INCIDENTS.name, 'inc-1')?.revision).toBe(0n);
+      expect(other.getCheckpointSync(INCIDENTS.name)).toBe(3n);
+    });
+
+    it('changes its token when it holds new documents', () => {
+      const before = store.changeToken([INCIDENTS.name]);
+      store.writeBackSync(INCIDENTS.name, [held('inc-1', 0n)], null);
       expect(store.changeToken([INCIDENTS.name])).not.toBe(before);
     });
   });

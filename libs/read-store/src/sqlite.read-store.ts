@@ -7,6 +7,8 @@ import { CheckedFilter, CollectionSchema, ReadStoreUsageError, Scalar, checkColl
 import { PageSegment, pageSegments } from './keyset-page';
 import type { PreparedWrite } from './projection-engine';
 import { CollectionSpec, Filter, FindQuery, ReadStore, StoredDoc } from './read-store.port';
+import { compareStrings, compareValues, matches, scalarAt, SortKey } from './doc-match';
+import { valueOf, WriteBackDoc, WriteBackOverlay, WriteBackSlice } from './write-back-overlay';
 
 interface SqliteCollection {
   schema: CollectionSchema;
@@ -23,6 +25,10 @@ interface SqliteCollection {
 
 /** Rows per multi-row put statement: fewer statements per batch, one prepared statement per size. */
 const PUT_MANY_ROWS = 32;
+/** A drain of written-back documents is spread over about this many transactions… */
+const WRITE_BACK_DRAIN_PARTS = 16;
+/** …each writing at least this many. */
+const WRITE_BACK_MIN_SLICE = 128;
 
 /** The put statement's upsert for `rows` rows: the revision guard of a single put applies row by row. */
 function putSql(table: string, rows: number): string {
@@ -31,10 +37,30 @@ function putSql(table: string, rows: number): string {
          WHERE excluded.revision > rm.revision`;
 }
 
+export interface SqliteReadStoreOptions {
+  /** How often a drain of written-back documents starts (default 1 s); each is written within 1.25 × this. */
+  writeBackFlushMs?: number;
+  /** Written at once when this many documents wait (default 50,000). */
+  writeBackMaxDocs?: number;
+  /**
+   * Asks the writer for a transaction soon, appends or not, in which writeBackStepSync runs: what
+   * carries a drain when no appends come. Without it, an unfinished drain is written in a
+   * transaction of its own.
+   */
+  requestTransaction?: () => void;
+  /** A flush that failed; its documents stay and the next flush retries them. */
+  onWriteBackError?: (error: unknown) => void;
+}
+
 interface DocRow {
   id: string;
   revision: bigint;
   doc: string;
+}
+
+/** A document held in memory as a read from the table returns it: a copy, through JSON. */
+function copy(doc: ReadModelDoc): ReadModelDoc {
+  return JSON.parse(JSON.stringify(doc)) as ReadModelDoc;
 }
 
 /**
@@ -129,9 +155,23 @@ export class SqliteReadStore implements ReadStore {
   private readonly setMetaStatement: Statement;
   private readonly changes = new ChangeCounters();
   private readonly external: ExternalChanges;
+  private readonly advanceCheckpointStatement: Statement;
+  private readonly overlay = new WriteBackOverlay();
+  private flushTimer: NodeJS.Timeout | null = null;
+  /** The timer's next run is the deadline of the drain under way. */
+  private drainDue = false;
+  /** The drain under way has passed its deadline: it asks for transactions (requestTransaction). */
+  private drainOverdue = false;
+  private readonly writeBackFlushMs: number;
+  private readonly writeBackMaxDocs: number;
 
-  constructor(private readonly db: SqliteDatabase) {
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly options: SqliteReadStoreOptions = {},
+  ) {
     this.external = externalChangesOf(db);
+    this.writeBackFlushMs = options.writeBackFlushMs ?? 1000;
+    this.writeBackMaxDocs = options.writeBackMaxDocs ?? 50_000;
     db.exec(`
       CREATE TABLE IF NOT EXISTS rm_collections (name TEXT PRIMARY KEY, spec TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS rm_checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL);
@@ -148,6 +188,10 @@ export class SqliteReadStore implements ReadStore {
       .safeIntegers(true);
     this.setCheckpointStatement = db.prepare(
       'INSERT INTO rm_checkpoints (name, position) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET position = excluded.position',
+    );
+    // Flushes from several processes never move a checkpoint back (each one's documents are complete up to its own).
+    this.advanceCheckpointStatement = db.prepare(
+      'INSERT INTO rm_checkpoints (name, position) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET position = max(position, excluded.position)',
     );
     this.getMetaStatement = db.prepare('SELECT value FROM rm_meta WHERE key = ?').pluck();
     this.setMetaStatement = db.prepare(
@@ -178,6 +222,7 @@ export class SqliteReadStore implements ReadStore {
   }
 
   dropCollectionSync(name: string): void {
+    this.overlay.discard(name);
     this.transactionSync(() => {
       this.db.exec(`DROP TABLE IF EXISTS "${sqliteTableName(name)}"`);
       this.deleteSpecStatement.run(name);
@@ -193,8 +238,27 @@ export class SqliteReadStore implements ReadStore {
   }
 
   getSync<Doc extends ReadModelDoc>(collection: string, id: string): StoredDoc<Doc> | null {
+    const pending = this.overlay.get(collection, id);
+    // A copy, as a read from the table would be.
+    if (pending) {
+      const doc = pending.json === undefined ? pending.doc && copy(pending.doc) : JSON.parse(pending.json);
+      return doc === null ? null : { doc: doc as Doc, revision: pending.revision };
+    }
     const row = this.collection(collection).get.get(id) as Omit<DocRow, 'id'> | undefined;
     return row ? { doc: JSON.parse(row.doc) as Doc, revision: row.revision } : null;
+  }
+
+  /**
+   * getSync for the projection engine: a document waiting to be written back is returned as is, not
+   * copied, so the caller must not change it (evolve returns new documents).
+   */
+  peekSync<Doc extends ReadModelDoc>(collection: string, id: string): StoredDoc<Doc> | null {
+    const pending = this.overlay.get(collection, id);
+    if (pending) {
+      const doc = valueOf(pending);
+      return doc === null ? null : { doc: doc as Doc, revision: pending.revision };
+    }
+    return this.getSync<Doc>(collection, id);
   }
 
   getManySync<Doc extends ReadModelDoc>(collection: string, ids: string[]): StoredDoc<Doc>[] {
@@ -206,8 +270,14 @@ export class SqliteReadStore implements ReadStore {
       const one = this.getSync<Doc>(collection, wanted[0]);
       return one ? [one] : [];
     }
-    const rows = new Map((getMany.all(JSON.stringify(wanted)) as DocRow[]).map((row) => [row.id, row]));
+    const pending = this.overlay.has(collection);
+    const stored = pending ? wanted.filter((id) => !this.overlay.get(collection, id)) : wanted;
+    const rows = new Map(stored.length === 0 ? [] : (getMany.all(JSON.stringify(stored)) as DocRow[]).map((row) => [row.id, row]));
     return wanted.flatMap((id) => {
+      if (pending && this.overlay.get(collection, id)) {
+        const one = this.getSync<Doc>(collection, id);
+        return one ? [one] : [];
+      }
       const row = rows.get(id);
       return row ? [{ doc: JSON.parse(row.doc) as Doc, revision: row.revision }] : [];
     });
@@ -218,6 +288,7 @@ export class SqliteReadStore implements ReadStore {
     const { filters, sort, limit, after } = entry.schema.checkQuery(query);
     const params: unknown[] = [];
     const where = ['deleted = 0', ...filters.map((filter) => filterSql(filter, params))];
+    const pending = this.pendingFor(collection, filters, where, params);
     const asc = sort.direction === 'asc';
     const direction = asc ? 'ASC' : 'DESC';
     const order = sort.field === 'id' ? `id ${direction}` : `${valueSql(sort.field)} ${direction}, id ${direction}`;
@@ -232,18 +303,52 @@ export class SqliteReadStore implements ReadStore {
       const rows = this.query(entry, sql).all(...segmentParams, limit - docs.length) as { doc: string }[];
       for (const row of rows) docs.push(JSON.parse(row.doc) as Doc);
     }
-    return docs;
+    if (!pending) return docs;
+    // Merged with the matching documents held in memory, in the same order.
+    const sign = sort.direction === 'asc' ? 1 : -1;
+    const keyOf = (doc: ReadModelDoc): SortKey => [sort.field === 'id' ? null : scalarAt(doc, sort.field), doc.id];
+    const compare = (a: SortKey, b: SortKey) => sign * (compareValues(a[0], b[0]) || compareStrings(a[1], b[1]));
+    const cursor: SortKey | undefined = after && [sort.field === 'id' ? null : after.value, after.id];
+    const held = pending.docs.filter((doc) => !cursor || compare(keyOf(doc), cursor) > 0).map((doc) => copy(doc) as Doc);
+    if (held.length === 0) return docs;
+    return [...docs, ...held].sort((a, b) => compare(keyOf(a), keyOf(b))).slice(0, limit);
   }
 
   countSync(collection: string, filters?: Filter[]): number {
     const entry = this.collection(collection);
     const params: unknown[] = [];
-    const where = ['deleted = 0', ...entry.schema.checkFilters(filters).map((filter) => filterSql(filter, params))];
+    const checked = entry.schema.checkFilters(filters);
+    const where = ['deleted = 0', ...checked.map((filter) => filterSql(filter, params))];
+    const pending = this.pendingFor(collection, checked, where, params);
     const sql = `SELECT count(*) AS n FROM ${entry.table} WHERE ${where.join(' AND ')}`;
-    return (this.query(entry, sql).get(...params) as { n: number }).n;
+    return (this.query(entry, sql).get(...params) as { n: number }).n + (pending?.docs.length ?? 0);
+  }
+
+  /**
+   * For a query of a collection with documents held in memory: leaves out of the SQL (adds to
+   * `where`) the stored versions of those the query may match, and returns the held ones it does.
+   */
+  private pendingFor(collection: string, filters: CheckedFilter[], where: string[], params: unknown[]): { docs: ReadModelDoc[] } | null {
+    if (!this.overlay.has(collection)) return null;
+    // Only a filter on the id tells, without the stored version, that it cannot match.
+    const idFilters = filters.filter((filter) => filter.field === 'id');
+    const shadowed: string[] = [];
+    const docs: ReadModelDoc[] = [];
+    for (const held of this.overlay.held(collection)) {
+      const { id } = held;
+      if (!idFilters.every((filter) => matches({ id }, filter))) continue;
+      shadowed.push(id);
+      const doc = valueOf(held);
+      if (doc && filters.every((filter) => matches(doc, filter))) docs.push(doc);
+    }
+    if (shadowed.length === 0) return null;
+    params.push(JSON.stringify(shadowed));
+    where.push('id NOT IN (SELECT value FROM json_each(?))');
+    return { docs };
   }
 
   putSync(collection: string, doc: ReadModelDoc, revision: bigint): boolean {
+    this.settleForWrite(collection);
     const entry = this.collection(collection);
     entry.schema.checkDoc(doc, revision);
     this.changes.touch(collection);
@@ -251,10 +356,17 @@ export class SqliteReadStore implements ReadStore {
   }
 
   deleteSync(collection: string, id: string, revision: bigint): boolean {
+    this.settleForWrite(collection);
     const entry = this.collection(collection);
     entry.schema.checkWrite(id, revision);
     this.changes.touch(collection);
     return entry.delete.run(id, revision).changes > 0;
+  }
+
+  checkWriteSync(collection: string, id: string, doc: ReadModelDoc | null, revision: bigint): void {
+    const { schema } = this.collection(collection);
+    if (doc === null) schema.checkWrite(id, revision);
+    else schema.checkDoc(doc, revision);
   }
 
   /**
@@ -273,6 +385,11 @@ export class SqliteReadStore implements ReadStore {
 
   /** Writes prepared puts and deletes, each guarded by revision like putSync and deleteSync; puts go several rows per statement. */
   writeManySync(collection: string, writes: readonly PreparedWrite[]): void {
+    this.settleForWrite(collection);
+    this.writeRows(collection, writes);
+  }
+
+  private writeRows(collection: string, writes: readonly PreparedWrite[]): void {
     const entry = this.collection(collection);
     this.changes.touch(collection);
     const puts: PreparedWrite[] = [];
@@ -297,12 +414,116 @@ export class SqliteReadStore implements ReadStore {
     }
   }
 
+  /** What this process's view of the collection reflects: its checkpoint waiting to be written back, else the stored one. */
   getCheckpointSync(name: string): bigint | null {
-    return (this.getCheckpointStatement.get(name) as bigint | undefined) ?? null;
+    return this.overlay.checkpoint(name) ?? (this.getCheckpointStatement.get(name) as bigint | undefined) ?? null;
   }
 
   setCheckpointSync(name: string, position: bigint): void {
+    this.settleForWrite(name);
     this.setCheckpointStatement.run(name, position);
+  }
+
+  /**
+   * Write-back: documents (derived from committed events only) and the log position the collection
+   * then reflects, kept in memory and written later, so a document changed many times is written
+   * once. Every read of this store sees them at once: get and getMany from memory; find and count
+   * leave their stored versions out and merge them in. Other processes see them once written (within 1.25 × writeBackFlushMs), or
+   * through their own catch-up. A crash loses them, not the events: the checkpoint written with the
+   * documents is where a replay starts.
+   *
+   * Every writeBackFlushMs a drain starts, which writeBackStepSync spreads over the next transactions
+   * of the event store (no commit of its own, no pause); an idle process, a drain left unfinished, or
+   * writeBackMaxDocs waiting make one transaction write everything instead.
+   */
+  writeBackSync(collection: string, docs: readonly WriteBackDoc[], checkpoint: bigint | null): void {
+    if (docs.length > 0) this.changes.touch(collection);
+    this.overlay.add(collection, docs, checkpoint);
+    if (this.overlay.size >= this.writeBackMaxDocs && !this.db.inTransaction) {
+      this.flushWriteBackSync();
+      return;
+    }
+    if (!this.overlay.empty) this.flushTimer ??= setTimeout(() => this.flushOnTimer(), this.writeBackFlushMs).unref();
+  }
+
+  /** Inside someone's write transaction (a group commit): writes the drain's next slice with it. */
+  writeBackStepSync(): void {
+    const slice = this.overlay.slice(WRITE_BACK_DRAIN_PARTS, WRITE_BACK_MIN_SLICE);
+    if (slice) this.writeSlice(slice);
+  }
+
+  /** The transaction writeBackStepSync wrote into has committed. */
+  writeBackStepCommitted(): void {
+    this.overlay.sliceWritten();
+    // Past its deadline: the drain asks for transactions of its own until it is done.
+    if (this.drainOverdue && this.overlay.draining) this.options.requestTransaction?.();
+    else this.drainOverdue = false;
+  }
+
+  /** Writes every document and checkpoint waiting, in one transaction. */
+  flushWriteBackSync(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    this.drainDue = false;
+    this.drainOverdue = false;
+    if (this.overlay.empty) return;
+    if (this.db.inTransaction) throw new ReadStoreUsageError('Written-back documents are flushed outside a transaction');
+    this.transactionSync(() => this.writeSlice(this.overlay.everything()));
+    this.overlay.written();
+  }
+
+  private writeSlice(slice: WriteBackSlice): void {
+    for (const collection of new Set([...slice.docs.keys(), ...slice.checkpoints.keys()])) {
+      // Dropped by another process (a retired generation): nothing left to write to.
+      if (this.getSpecStatement.get(collection) === undefined) continue;
+      const writes: PreparedWrite[] = [];
+      for (const held of slice.docs.get(collection) ?? []) {
+        try {
+          writes.push(held.json !== undefined ? { id: held.id, revision: held.revision, doc: held.json } : this.prepareWriteSync(collection, held.id, held.doc, held.revision));
+        } catch (error) {
+          // Checked when applied, so only a document JSON cannot encode gets here: it can never be written.
+          this.options.onWriteBackError?.(error);
+        }
+      }
+      if (writes.length > 0) this.writeRows(collection, writes);
+      const checkpoint = slice.checkpoints.get(collection);
+      if (checkpoint !== undefined) this.advanceCheckpointStatement.run(collection, checkpoint);
+    }
+  }
+
+  /** Every writeBackFlushMs a drain starts; a quarter of that later, whatever it has not written is written at once. */
+  private flushOnTimer(): void {
+    this.flushTimer = null;
+    let wait = this.writeBackFlushMs;
+    try {
+      if (this.drainDue) {
+        this.drainDue = false;
+        // Too few transactions since (an idle process, or a paused writer) to carry it.
+        if (this.overlay.draining && this.options.requestTransaction) {
+          this.drainOverdue = true;
+          this.options.requestTransaction();
+        } else if (this.overlay.draining) {
+          this.flushWriteBackSync();
+        }
+      } else if (!this.overlay.empty) {
+        this.overlay.startDrain();
+        this.drainDue = true;
+        wait = Math.ceil(this.writeBackFlushMs / 4);
+      }
+    } catch (error) {
+      this.options.onWriteBackError?.(error);
+    }
+    if (!this.overlay.empty) this.flushTimer ??= setTimeout(() => this.flushOnTimer(), wait).unref();
+    else this.drainDue = false;
+  }
+
+  /** A direct write must not be shadowed by an older document waiting in memory. */
+  private settleForWrite(collection: string): void {
+    if (!this.overlay.has(collection)) return;
+    if (this.db.inTransaction) {
+      throw new ReadStoreUsageError(`Read model collection "${collection}" has written-back documents; flush them before this transaction`);
+    }
+    this.flushWriteBackSync();
   }
 
   getMetaSync<T>(key: string): T | null {
@@ -368,8 +589,10 @@ export class SqliteReadStore implements ReadStore {
     this.setMetaSync(key, value);
   }
 
-  /** The database handle is shared with the event store; whoever opened it closes it. */
-  async close(): Promise<void> {}
+  /** Writes back what waits; the database handle is shared with the event store, whoever opened it closes it. */
+  async close(): Promise<void> {
+    this.flushWriteBackSync();
+  }
 
   private collection(name: string): SqliteCollection {
     const known = this.collections.get(name);

@@ -1,0 +1,210 @@
+import { ReadModelDoc } from '../../core/src/projection';
+
+/**
+ * A document to be written later at `revision`: `doc` (null: a delete, that is a tombstone), or, for
+ * one that will not change again (an immutable projection's), its JSON alone, which costs the
+ * garbage collector less while it waits.
+ */
+export type WriteBackDoc =
+  | { readonly id: string; readonly revision: bigint; readonly doc: ReadModelDoc | null; readonly json?: undefined }
+  | { readonly id: string; readonly revision: bigint; readonly doc?: undefined; readonly json: string };
+
+/** The document a WriteBackDoc holds, decoded if need be; null for a delete. */
+export function valueOf(doc: WriteBackDoc): ReadModelDoc | null {
+  return doc.json === undefined ? doc.doc : (JSON.parse(doc.json) as ReadModelDoc);
+}
+
+interface PendingCollection {
+  docs: Map<string, WriteBackDoc>;
+  /** Log position the collection (stored and pending documents together) reflects; null: the stored checkpoint. */
+  checkpoint: bigint | null;
+}
+
+/** What to write: documents per collection, in key order, and checkpoints whose documents are all written with them. */
+export interface WriteBackSlice {
+  docs: Map<string, WriteBackDoc[]>;
+  checkpoints: Map<string, bigint>;
+}
+
+interface Drain {
+  lists: { collection: string; ids: string[]; next: number; checkpoint: bigint | null; checkpointWritten: boolean }[];
+  size: number;
+}
+
+interface InFlight {
+  written: { collection: string; doc: WriteBackDoc }[];
+  cursors: number[];
+  checkpoints: Map<string, bigint>;
+  completes: boolean;
+}
+
+/**
+ * Read-model documents and checkpoints that this process has applied but not written to the
+ * database yet. Only documents derived from committed events enter it, so whatever it holds is
+ * true; losing it (a crash) only sends the replay back to the stored checkpoint.
+ *
+ * Written in two ways: all at once (`everything`), or by a drain spread over several transactions
+ * (`slice`): it covers the documents pending when it starts, and its checkpoint is written with its
+ * last slice, once every document that checkpoint covers is written (in this version or a newer one).
+ */
+export class WriteBackOverlay {
+  private readonly pending = new Map<string, PendingCollection>();
+  private count = 0;
+  private drain: Drain | null = null;
+  private inFlight: InFlight | null = null;
+
+  /** Documents waiting to be written. */
+  get size(): number {
+    return this.count;
+  }
+
+  get empty(): boolean {
+    return this.pending.size === 0;
+  }
+
+  get draining(): boolean {
+    return this.drain !== null;
+  }
+
+  has(collection: string): boolean {
+    return this.pending.has(collection);
+  }
+
+  get(collection: string, id: string): WriteBackDoc | undefined {
+    return this.pending.get(collection)?.docs.get(id);
+  }
+
+  /** undefined when the collection has no checkpoint waiting. */
+  checkpoint(collection: string): bigint | undefined {
+    return this.pending.get(collection)?.checkpoint ?? undefined;
+  }
+
+  /** Newer revisions replace older ones; an older one (a replay) is ignored, as the store's guard would. */
+  add(collection: string, docs: readonly WriteBackDoc[], checkpoint: bigint | null): void {
+    let entry = this.pending.get(collection);
+    if (!entry) {
+      if (docs.length === 0 && checkpoint === null) return;
+      entry = { docs: new Map(), checkpoint: null };
+      this.pending.set(collection, entry);
+    }
+    for (const doc of docs) {
+      const current = entry.docs.get(doc.id);
+      if (current && current.revision >= doc.revision) continue;
+      if (!current) this.count += 1;
+      entry.docs.set(doc.id, doc);
+    }
+    if (checkpoint !== null && (entry.checkpoint === null || checkpoint > entry.checkpoint)) entry.checkpoint = checkpoint;
+  }
+
+  /** The collection's pending documents, in no order. */
+  held(collection: string): Iterable<WriteBackDoc> {
+    return this.pending.get(collection)?.docs.values() ?? [];
+  }
+
+  /** The collection's pending documents, in key order. */
+  docsOf(collection: string): WriteBackDoc[] {
+    return sortById([...(this.pending.get(collection)?.docs.values() ?? [])]);
+  }
+
+  /** Everything pending; `written` then forgets it (the caller has committed it). */
+  everything(): WriteBackSlice {
+    this.inFlight = null;
+    const slice: WriteBackSlice = { docs: new Map(), checkpoints: new Map() };
+    for (const [collection, entry] of this.pending) {
+      slice.docs.set(collection, sortById([...entry.docs.values()]));
+      if (entry.checkpoint !== null) slice.checkpoints.set(collection, entry.checkpoint);
+    }
+    return slice;
+  }
+
+  written(): void {
+    this.pending.clear();
+    this.count = 0;
+    this.drain = null;
+    this.inFlight = null;
+  }
+
+  /** Starts a drain of what is pending now. */
+  startDrain(): void {
+    const lists: Drain['lists'] = [];
+    let size = 0;
+    for (const [collection, entry] of this.pending) {
+      const ids = [...entry.docs.keys()].sort();
+      size += ids.length;
+      lists.push({ collection, ids, next: 0, checkpoint: entry.checkpoint, checkpointWritten: false });
+    }
+    this.drain = { lists, size };
+    this.inFlight = null;
+  }
+
+  /**
+   * The drain's next slice, about 1/`parts` of it (at least `minimum` documents): each id in its
+   * newest version. Nothing changes until `sliceWritten`; a slice never confirmed is simply taken again.
+   */
+  slice(parts: number, minimum: number): WriteBackSlice | null {
+    this.inFlight = null;
+    if (!this.drain) return null;
+    let budget = Math.max(minimum, Math.ceil(this.drain.size / parts));
+    const slice: WriteBackSlice = { docs: new Map(), checkpoints: new Map() };
+    const inFlight: InFlight = { written: [], cursors: [], checkpoints: slice.checkpoints, completes: true };
+    for (const list of this.drain.lists) {
+      let next = list.next;
+      const docs: WriteBackDoc[] = [];
+      const entry = this.pending.get(list.collection);
+      while (next < list.ids.length && budget > 0) {
+        // Written since (a full flush), or dropped: nothing to do for it.
+        const doc = entry?.docs.get(list.ids[next]);
+        if (doc) {
+          docs.push(doc);
+          inFlight.written.push({ collection: list.collection, doc });
+          budget -= 1;
+        }
+        next += 1;
+      }
+      inFlight.cursors.push(next);
+      if (docs.length > 0) slice.docs.set(list.collection, docs);
+      if (next < list.ids.length) inFlight.completes = false;
+      // Every document of the list is written with this slice at the latest: its checkpoint goes too.
+      else if (list.checkpoint !== null && !list.checkpointWritten) slice.checkpoints.set(list.collection, list.checkpoint);
+    }
+    this.inFlight = inFlight;
+    return slice;
+  }
+
+  /** The last slice committed: documents unchanged since leave memory; a finished drain ends. */
+  sliceWritten(): void {
+    const inFlight = this.inFlight;
+    this.inFlight = null;
+    if (!inFlight || !this.drain) return;
+    for (const { collection, doc } of inFlight.written) {
+      const entry = this.pending.get(collection);
+      if (entry?.docs.get(doc.id) === doc) {
+        entry.docs.delete(doc.id);
+        this.count -= 1;
+      }
+    }
+    this.drain.lists.forEach((list, i) => {
+      list.next = inFlight.cursors[i];
+      if (inFlight.checkpoints.has(list.collection)) list.checkpointWritten = true;
+    });
+    for (const [collection, checkpoint] of inFlight.checkpoints) {
+      const entry = this.pending.get(collection);
+      // Nothing newer waits: the stored checkpoint (at least this one) says it all.
+      if (entry && entry.docs.size === 0 && entry.checkpoint === checkpoint) this.pending.delete(collection);
+    }
+    if (inFlight.completes) this.drain = null;
+  }
+
+  discard(collection: string): void {
+    const entry = this.pending.get(collection);
+    if (!entry) return;
+    this.count -= entry.docs.size;
+    this.pending.delete(collection);
+    if (this.drain) this.drain.lists = this.drain.lists.filter((list) => list.collection !== collection);
+    this.inFlight = null;
+  }
+}
+
+function sortById(docs: WriteBackDoc[]): WriteBackDoc[] {
+  return docs.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
