@@ -38,6 +38,8 @@ export const heartbeatEventsProjection: Projection<HeartbeatEventDoc> = {
   indexes: [],
   // Keyed by the event's own id: every document is new, so the inline path skips reading it.
   immutable: true,
+  // One per ping: written back in bulk, a check's documents side by side, not in each ping's commit.
+  writeBack: true,
   ids: (event) => {
     const doc = toDoc(event as unknown as HeartbeatEvent);
     return doc ? [doc.id] : [];
