@@ -251,8 +251,9 @@ export class ProjectionEngine {
     if (!this.sync || !this.inlineEligible) return;
     const writeBack = new Set<string>();
     for (const { collection, projection, checkpoint } of this.inlineEligible) {
-      if (!projection.writeBack || headAfter === null) continue;
+      if (!projection.writeBack) continue;
       writeBack.add(collection);
+      if (headAfter === null) continue;
       const docs = changedDocs(this.inlineDocs.get(collection));
       // A transaction without appends (one that carries written-back documents) moves nothing.
       if (docs.length > 0 || headAfter !== checkpoint) this.writeBackBatch.push({ collection, docs, checkpoint: headAfter });

@@ -162,6 +162,8 @@ export class SqliteReadStore implements ReadStore {
   private drainDue = false;
   /** The drain under way has passed its deadline: it asks for transactions (requestTransaction). */
   private drainOverdue = false;
+  /** Closed: what is written back after this waits for a flush the caller makes. */
+  private closed = false;
   private readonly writeBackFlushMs: number;
   private readonly writeBackMaxDocs: number;
 
@@ -443,7 +445,7 @@ export class SqliteReadStore implements ReadStore {
       this.flushWriteBackSync();
       return;
     }
-    if (!this.overlay.empty) this.flushTimer ??= setTimeout(() => this.flushOnTimer(), this.writeBackFlushMs).unref();
+    if (!this.overlay.empty && !this.closed) this.flushTimer ??= setTimeout(() => this.flushOnTimer(), this.writeBackFlushMs).unref();
   }
 
   /** Inside someone's write transaction (a group commit): writes the drain's next slice with it. */
@@ -513,7 +515,7 @@ export class SqliteReadStore implements ReadStore {
     } catch (error) {
       this.options.onWriteBackError?.(error);
     }
-    if (!this.overlay.empty) this.flushTimer ??= setTimeout(() => this.flushOnTimer(), wait).unref();
+    if (!this.overlay.empty && !this.closed) this.flushTimer ??= setTimeout(() => this.flushOnTimer(), wait).unref();
     else this.drainDue = false;
   }
 
@@ -591,6 +593,7 @@ export class SqliteReadStore implements ReadStore {
 
   /** Writes back what waits; the database handle is shared with the event store, whoever opened it closes it. */
   async close(): Promise<void> {
+    this.closed = true;
     this.flushWriteBackSync();
   }
 
