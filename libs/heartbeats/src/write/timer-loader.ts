@@ -13,9 +13,10 @@ export interface LoadedTimer {
 }
 
 /**
- * A check's committed timer: the timer document plus whatever the stream holds beyond it (none in
- * embedded mode, where the document commits with the event; a few in production, where the daemon
- * may lag). Never a fold of the whole stream.
+ * A check's committed timer: the timer document plus whatever the stream holds beyond it (in
+ * embedded mode none of this process's own events, applied as their batch commits, only another
+ * process's not caught up yet; a few in production, where the daemon may lag). Never a fold of the
+ * whole stream.
  */
 @Injectable()
 export class TimerLoader {
