@@ -121,15 +121,24 @@ describe('SSE encoding', () => {
 
 describe('SSE keep-alive', () => {
   it('sends a comment while the next chunk is slow, never between quick ones', async () => {
+    // The slow chunk waits for the test, not for a clock: only the keep-alive timer can answer meanwhile.
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
     async function* slow(): AsyncGenerator<UiMessageChunk> {
       yield { type: 'start', messageId: 'm1' };
-      await new Promise((resolve) => setTimeout(resolve, 120));
+      await released;
       yield { type: 'finish', finishReason: 'stop' };
     }
-    const parts = await collect(encodeSse(slow(), 50));
-    expect(parts[0]).toBe('data: {"type":"start","messageId":"m1"}\n\n');
-    expect(parts.slice(1, -2)).toEqual([SSE_KEEP_ALIVE, SSE_KEEP_ALIVE]);
-    expect(parts.slice(-2)).toEqual(['data: {"type":"finish","finishReason":"stop"}\n\n', SSE_DONE]);
+    const encoder = encodeSse(slow(), 10);
+    expect((await encoder.next()).value).toBe('data: {"type":"start","messageId":"m1"}\n\n');
+    expect((await encoder.next()).value).toBe(SSE_KEEP_ALIVE);
+    expect((await encoder.next()).value).toBe(SSE_KEEP_ALIVE);
+    release();
+    const rest: string[] = [];
+    for (let next = await encoder.next(); !next.done; next = await encoder.next()) rest.push(next.value);
+    // A keep-alive may still have been due as the chunk arrived; after it, only the chunk and the end.
+    expect(rest.filter((part) => part !== SSE_KEEP_ALIVE)).toEqual(['data: {"type":"finish","finishReason":"stop"}\n\n', SSE_DONE]);
+    expect(rest.slice(-2)).toEqual(['data: {"type":"finish","finishReason":"stop"}\n\n', SSE_DONE]);
     expect(SSE_KEEP_ALIVE.startsWith(':')).toBe(true);
 
     const quick = await collect(encodeSse(from<UiMessageChunk>([{ type: 'start', messageId: 'm1' }, { type: 'finish', finishReason: 'stop' }]), 50));
