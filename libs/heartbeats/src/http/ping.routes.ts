@@ -62,7 +62,9 @@ export function registerPingRoutes(fastify: FastifyInstance, intake: PingIntake,
     };
 
     for (const url of PING_PATHS) {
-      scope.route({ method: ['GET', 'POST'], url, exposeHeadRoute: false, handler });
+      // The per-key limit does not apply to pings (they have the per-token one above): with `rateLimit: false`
+      // @fastify/rate-limit adds no hook to these routes at all, instead of one that computes a key to skip it.
+      scope.route({ method: ['GET', 'POST'], url, exposeHeadRoute: false, config: { rateLimit: false }, handler });
     }
   });
 }
