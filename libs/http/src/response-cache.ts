@@ -79,8 +79,7 @@ export class ResponseCache {
     build: () => Promise<BuiltResponse>,
   ): Promise<Buffer | string> {
     void reply.type(JSON_TYPE);
-    const token = route.keeps && !route.keeps(request) ? null : route.token();
-    const key = `${accountId} ${request.url}`;
+    const { key, token } = this.lookup(request, accountId, route);
     if (token !== null) {
       const entry = this.hit(key, token);
       if (entry) {
@@ -120,10 +119,9 @@ export class ResponseCache {
   /** Sends the kept answer to this request if there is one and it is current; false leaves the request to its route. */
   sendKept(request: FastifyRequest, reply: FastifyReply, accountId: string): boolean {
     const route = this.routes.get(request.routeOptions.url ?? '');
-    if (!route || (route.keeps && !route.keeps(request))) return false;
-    const token = route.token();
-    if (token === null) return false;
-    const entry = this.hit(`${accountId} ${request.url}`, token);
+    if (!route) return false;
+    const { key, token } = this.lookup(request, accountId, route);
+    const entry = token === null ? undefined : this.hit(key, token);
     if (!entry) return false;
     this.earlyCount += 1;
     void reply.type(JSON_TYPE);
@@ -138,6 +136,11 @@ export class ResponseCache {
 
   get stats(): { entries: number; bytes: number; hits: number; misses: number; servedBeforeRouting: number } {
     return { entries: this.entries.size, bytes: this.bytes, hits: this.hitCount, misses: this.missCount, servedBeforeRouting: this.earlyCount };
+  }
+
+  /** Where this request's answer is kept, and the token it must carry (null: never kept). */
+  private lookup(request: FastifyRequest, accountId: string, route: KeptRoute): { key: string; token: string | null } {
+    return { key: `${accountId} ${request.url}`, token: route.keeps && !route.keeps(request) ? null : route.token() };
   }
 
   private hit(key: string, token: string): Entry | undefined {

@@ -483,11 +483,8 @@ export class ProjectionEngine {
       if (page.length === 0) break;
       for (const event of page) {
         if (event.position > to) break;
-        if (projection.handles.includes(event.type)) {
-          const staged = new Map<string, Map<string, BatchDoc>>();
-          this.stageInline(projection, collection, event, staged);
-          for (const [id, doc] of staged.get(collection) ?? []) docs.set(id, doc);
-        }
+        // Committed events: nothing to roll back, so they change the batch's documents directly.
+        if (projection.handles.includes(event.type)) this.evolveInto(projection, collection, event, docs, docs);
       }
       after = page[page.length - 1].position;
     }
@@ -500,39 +497,36 @@ export class ProjectionEngine {
     const docs = new Map<string, BatchDoc>();
     for (const event of page) {
       if ((current !== null && event.position <= current) || !projection.handles.includes(event.type)) continue;
-      for (const id of projection.ids(event)) {
-        let doc = docs.get(id);
-        if (!doc) {
-          const stored = sync.peekSync(collection, id);
-          doc = { doc: stored?.doc ?? null, revision: stored?.revision ?? -1n, changed: false, write: null };
-        }
-        if (doc.doc && doc.revision >= event.revision) continue;
-        const next = projection.evolve(doc.doc, event, id);
-        if (!next && !doc.doc) continue;
-        sync.checkWriteSync(collection, id, next, event.revision);
-        docs.set(id, { doc: next, revision: event.revision, changed: true, write: null });
-      }
+      this.evolveInto(projection, collection, event, docs, docs);
     }
     const last = page[page.length - 1].position;
     sync.writeBackSync(collection, changedDocs(docs), current === null || current < last ? last : null);
   }
 
-  /** applySync on the batch's documents: the same revision guard, the same puts and deletes, deferred. */
+  /** One event of an append, onto the batch's documents; its changes go to `staged` (the append's own). */
   private stageInline(projection: Projection, collection: string, event: RecordedEvent, staged: Map<string, Map<string, BatchDoc>>): void {
-    const sync = this.sync!;
     let mine = staged.get(collection);
     if (!mine) {
       mine = new Map();
       staged.set(collection, mine);
     }
-    const batch = this.batchDocs(collection);
+    this.evolveInto(projection, collection, event, this.batchDocs(collection), mine);
+  }
+
+  /**
+   * applySync on documents in memory: the same revision guard, the same puts and deletes, deferred.
+   * Documents are looked up in `changes`, then `read` (where what the store holds is added as it is
+   * first read: reading changes nothing); what the event changes goes to `changes`. An append's
+   * changes are kept apart from the batch's until all its events applied, so a failed one leaves none.
+   */
+  private evolveInto(projection: Projection, collection: string, event: RecordedEvent, read: Map<string, BatchDoc>, changes: Map<string, BatchDoc>): void {
+    const sync = this.sync!;
     for (const id of projection.ids(event)) {
-      let current = mine.get(id) ?? batch.get(id);
+      let current = changes.get(id) ?? read.get(id);
       if (!current) {
-        // What the store holds (reading it changes nothing, so it joins the batch at once).
         const stored = projection.immutable ? null : sync.peekSync(collection, id);
         current = { doc: stored?.doc ?? null, revision: stored?.revision ?? -1n, changed: false, write: null };
-        batch.set(id, current);
+        read.set(id, current);
       }
       if (current.doc && current.revision >= event.revision) continue;
       const next = projection.evolve(current.doc, event, id);
@@ -542,7 +536,7 @@ export class ProjectionEngine {
       const encodeLater = projection.writeBack && !projection.immutable;
       if (encodeLater) sync.checkWriteSync(collection, id, next, event.revision);
       const write = encodeLater ? null : sync.prepareWriteSync(collection, id, next, event.revision);
-      mine.set(id, { doc: next, revision: event.revision, changed: true, write });
+      changes.set(id, { doc: next, revision: event.revision, changed: true, write });
     }
   }
 

@@ -101,11 +101,6 @@ export class WriteBackOverlay {
     return this.pending.get(collection)?.docs.values() ?? [];
   }
 
-  /** The collection's pending documents, in key order. */
-  docsOf(collection: string): WriteBackDoc[] {
-    return sortById([...(this.pending.get(collection)?.docs.values() ?? [])]);
-  }
-
   /** Everything pending; `written` then forgets it (the caller has committed it). */
   everything(): WriteBackSlice {
     this.inFlight = null;

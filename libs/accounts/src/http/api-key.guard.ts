@@ -43,10 +43,8 @@ export class ApiKeyGuard implements CanActivate {
     if (route.isPublic) return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
 
-    const match = BEARER.exec(request.headers.authorization ?? '');
-    if (!match) throw new UnauthorizedError('Missing or malformed Authorization header; expected "Bearer <API key>"');
-    // The same SHA-256 as hashApiKey, shared with the rate limit that hashed this token a moment ago.
-    const hash = bearerTokenHash(request, match[1]);
+    const hash = this.keyHashOf(request);
+    if (hash === undefined) throw new UnauthorizedError('Missing or malformed Authorization header; expected "Bearer <API key>"');
     const cached = this.keys.cached(hash);
     if (cached) return this.admit(request, route, cached);
     return this.keys.byHash(hash).then((key) => this.admit(request, route, key));
@@ -59,17 +57,21 @@ export class ApiKeyGuard implements CanActivate {
    * is undefined, and the request goes the whole way through this guard, which answers it properly.
    */
   accountOfCachedKey(request: FastifyRequest): string | undefined {
-    const match = BEARER.exec(request.headers.authorization ?? '');
-    if (!match) return undefined;
-    const key = this.keys.cached(bearerTokenHash(request, match[1]));
+    const hash = this.keyHashOf(request);
+    const key = hash === undefined ? undefined : this.keys.cached(hash);
     if (!key) return undefined;
     try {
       this.admit(request, DEFAULT_AUTH, key);
     } catch {
-      request.account = undefined;
       return undefined;
     }
     return request.account?.accountId;
+  }
+
+  /** The SHA-256 of the bearer token (as hashApiKey, shared with the rate limit that hashed it a moment ago). */
+  private keyHashOf(request: FastifyRequest): string | undefined {
+    const match = BEARER.exec(request.headers.authorization ?? '');
+    return match ? bearerTokenHash(request, match[1]) : undefined;
   }
 
   private admit(request: FastifyRequest, route: RouteAuth, key: ApiKeyDoc | null): boolean {

@@ -27,9 +27,8 @@ export class ApiKeyLookup {
   }
 
   async byHash(hash: string): Promise<ApiKeyDoc | null> {
-    const now = Date.now();
-    const hit = this.cache.get(hash);
-    if (hit && hit.until > now) return hit.key;
+    const hit = this.cached(hash);
+    if (hit) return hit;
     const [key] = await this.store.find<ApiKeyDoc>(this.engine.collection('api_keys'), {
       filters: [{ field: 'hash', op: 'eq', value: hash }],
       limit: 1,
@@ -39,7 +38,7 @@ export class ApiKeyLookup {
       return null;
     }
     if (this.cache.size >= ApiKeyLookup.MAX_ENTRIES) this.cache.clear();
-    this.cache.set(hash, { key, until: now + ApiKeyLookup.TTL_MS });
+    this.cache.set(hash, { key, until: Date.now() + ApiKeyLookup.TTL_MS });
     return key;
   }
 }

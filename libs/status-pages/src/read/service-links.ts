@@ -16,19 +16,17 @@ export type UsageSource = (accountId: string, serviceId: string) => Promise<stri
  */
 @Injectable()
 export class ServiceLinks {
-  private readonly checksSources: ChecksSource[] = [];
-  private readonly checksCollections: (() => readonly string[])[] = [];
+  private readonly checksSources: { read: ChecksSource; collections: () => readonly string[] }[] = [];
   private readonly usageSources: UsageSource[] = [];
 
   /** `collections`: the read-model collections the source answers from now (for change tokens). */
-  addChecksSource(source: ChecksSource, collections: () => readonly string[]): void {
-    this.checksSources.push(source);
-    this.checksCollections.push(collections);
+  addChecksSource(read: ChecksSource, collections: () => readonly string[]): void {
+    this.checksSources.push({ read, collections });
   }
 
   /** Every collection a service's `checks` are read from, as the sources name them now. */
   checksReadFrom(): string[] {
-    return this.checksCollections.flatMap((collections) => collections());
+    return this.checksSources.flatMap((source) => source.collections());
   }
 
   addUsageSource(source: UsageSource): void {
@@ -39,7 +37,7 @@ export class ServiceLinks {
     const merged = new Map<string, CheckRef[]>();
     if (serviceIds.length === 0) return merged;
     for (const source of this.checksSources) {
-      for (const [serviceId, checks] of await source(accountId, serviceIds)) {
+      for (const [serviceId, checks] of await source.read(accountId, serviceIds)) {
         merged.set(serviceId, [...(merged.get(serviceId) ?? []), ...checks]);
       }
     }
