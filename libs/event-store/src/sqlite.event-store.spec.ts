@@ -35,8 +35,25 @@ const freshStore: EventStoreFactory = async () => {
   };
 };
 
+/** The same contract with the stream index taking in the tail at every commit (and idle, every 50 ms). */
+const indexingStore: EventStoreFactory = async () => {
+  const { file, remove } = tempDir();
+  const db = openSqliteDatabase(file);
+  const store = new SqliteEventStore(db, { indexIntervalMs: 0, indexSliceEvents: 3 });
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      db.close();
+      remove();
+    },
+  };
+};
+
 eventStoreContract('SQLite', freshStore);
 embeddedEventStoreContract('SQLite', freshStore);
+eventStoreContract('SQLite, stream index at every commit', indexingStore);
+embeddedEventStoreContract('SQLite, stream index at every commit', indexingStore);
 
 describe('SQLite event store', () => {
   let dir: ReturnType<typeof tempDir>;
@@ -319,6 +336,124 @@ describe('SQLite event store', () => {
       expect(await store.readStream('heartbeat-1')).toEqual([]);
       expect(await store.streamRevision('heartbeat-1')).toBe(2n);
       expect((await store.appendToStream('heartbeat-1', [ping(4)], { expectedRevision: 2n })).nextRevision).toBe(3n);
+    });
+  });
+
+  describe('stream index', () => {
+    /** Waits until the store's tail has gone into the index (its idle cycles run every 50 ms). */
+    async function indexed(store: SqliteEventStore): Promise<void> {
+      for (let i = 0; i < 200 && store.unindexedEvents > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(store.unindexedEvents).toBe(0);
+    }
+    const indexedThrough = (db: SqliteDatabase) => db.prepare('SELECT indexed_through FROM stream_index_state').pluck().get();
+    const indexRows = (db: SqliteDatabase) => db.prepare('SELECT stream, revision, position FROM stream_index ORDER BY stream, revision').raw().all();
+
+    it('an append writes the log only; the index takes the events in later, in slices, and reads see the same either way', async () => {
+      const { db, store } = open(() => ({ indexIntervalMs: 0, indexSliceEvents: 2 }));
+      for (let i = 0; i < 3; i++) await Promise.all(['a', 'b', 'c', 'd'].map((s) => store.appendToStream(`check-${s}`, [ping(i)])));
+      const before = await store.readStream('check-b');
+      expect(before.map((e) => e.revision)).toEqual([0n, 1n, 2n]);
+
+      await indexed(store);
+
+      expect(indexRows(db)).toHaveLength(12);
+      expect(indexedThrough(db)).toBe(12);
+      expect(await store.readStream('check-b')).toEqual(before);
+      expect(await store.readStream('check-b', { fromRevision: 1n })).toEqual(before.slice(1));
+      expect(await store.streamRevision('check-b')).toBe(2n);
+      await expect(store.appendToStream('check-b', [ping(9)], { expectedRevision: 1n })).rejects.toBeInstanceOf(ConcurrencyError);
+      expect((await store.appendToStream('check-b', [ping(9)], { expectedRevision: 2n })).nextRevision).toBe(3n);
+    });
+
+    it('a read halfway through a cycle (part of a stream indexed, the rest in the tail) returns each event once', async () => {
+      const { db, store } = open(() => ({ indexIntervalMs: 60_000 }));
+      for (let i = 0; i < 4; i++) await store.appendToStream('check-1', [ping(i)]);
+      // What a cycle of another process leaves halfway: two of the four events indexed, indexed_through unmoved.
+      db.prepare("INSERT INTO stream_index (stream, revision, position) SELECT stream, revision, position FROM events WHERE revision < 2").run();
+
+      const events = await store.readStream('check-1');
+
+      expect(events.map((e) => e.revision)).toEqual([0n, 1n, 2n, 3n]);
+      expect(events.map((e) => (e.data as { n: number }).n)).toEqual([0, 1, 2, 3]);
+    });
+
+    it('another process sees this one\'s unindexed appends, indexes them itself, and both read and append right after', async () => {
+      const first = open(() => ({ indexIntervalMs: 60_000 }));
+      const second = open(() => ({ indexIntervalMs: 0 }));
+      await first.store.appendToStream('check-1', [ping(1), ping(2)]);
+      await first.store.appendToStream('check-2', [ping(3)]);
+
+      expect(await second.store.readStream('check-1')).toHaveLength(2);
+      await expect(second.store.appendToStream('check-1', [ping(4)], { expectedRevision: 0n })).rejects.toBeInstanceOf(ConcurrencyError);
+      await second.store.appendToStream('check-1', [ping(4)], { expectedRevision: 1n });
+      await indexed(second.store);
+      expect(indexRows(first.db)).toHaveLength(4);
+
+      // The first process still holds the events in its tail; the index now has them too.
+      const read = await first.store.readStream('check-1');
+      expect(read.map((e) => (e.data as { n: number }).n)).toEqual([1, 2, 4]);
+      expect(first.store.unindexedEvents).toBe(0);
+      expect((await first.store.appendToStream('check-1', [ping(5)], { expectedRevision: 2n })).position).toBe(5n);
+      expect((await second.store.readStream('check-1')).map((e) => e.revision)).toEqual([0n, 1n, 2n, 3n]);
+    });
+
+    it('pruning finds events in the index and in the tail, and drops their index rows', async () => {
+      const { db, store } = open(() => ({ indexIntervalMs: 0 }));
+      await store.appendToStream('heartbeat-1', [ping(1), ping(2)]);
+      await indexed(store);
+      await store.appendToStream('heartbeat-1', [ping(3)]);
+      await store.appendToStream('heartbeat-2', [ping(4)]);
+
+      expect(await store.pruneStream('heartbeat-1', new Date('2026-02-01T00:00:00.000Z'))).toBe(3);
+
+      expect(await store.readStream('heartbeat-1')).toEqual([]);
+      expect(await store.streamRevision('heartbeat-1')).toBe(2n);
+      await indexed(store);
+      expect(indexRows(db)).toEqual([['heartbeat-2', 0, 4]]);
+      expect((await store.appendToStream('heartbeat-1', [ping(5)], { expectedRevision: 2n })).nextRevision).toBe(3n);
+      expect(await store.readStream('heartbeat-2')).toHaveLength(1);
+    });
+
+    it('after a restart, the events the index had not taken in yet are read back into the tail', async () => {
+      const before = open(() => ({ indexIntervalMs: 60_000 }));
+      await before.store.appendToStream('check-1', [ping(1), ping(2)]);
+      await before.store.close();
+      before.db.close();
+
+      const after = open(() => ({ indexIntervalMs: 60_000 }));
+
+      expect(await after.store.readStream('check-1')).toHaveLength(2);
+      expect(after.store.unindexedEvents).toBe(2);
+      await expect(after.store.appendToStream('check-1', [ping(3)], { expectedRevision: 'no_stream' })).rejects.toBeInstanceOf(ConcurrencyError);
+    });
+
+    it('moves a log written with a UNIQUE (stream, revision) index to the stream index, keeping positions and the position mark', async () => {
+      const db = openSqliteDatabase(dir.file);
+      db.exec(`CREATE TABLE events (position INTEGER PRIMARY KEY AUTOINCREMENT, stream TEXT NOT NULL, revision INTEGER NOT NULL,
+                 type TEXT NOT NULL, data TEXT NOT NULL, metadata TEXT NOT NULL, UNIQUE (stream, revision));
+               CREATE TABLE streams (stream TEXT PRIMARY KEY, revision INTEGER NOT NULL);`);
+      const insert = db.prepare("INSERT INTO events (stream, revision, type, data, metadata) VALUES (?, ?, 'HeartbeatPingReceived', '{\"n\":1}', '{}')");
+      insert.run('check-1', 0);
+      insert.run('check-2', 0);
+      insert.run('check-1', 1);
+      // The newest event was pruned: its position (3) is never given out again.
+      db.exec('DELETE FROM events WHERE position = 3');
+      db.close();
+
+      const { db: migrated, store } = open();
+
+      const table = migrated.prepare("SELECT sql FROM sqlite_master WHERE name = 'events'").pluck().get() as string;
+      expect(table).not.toMatch(/UNIQUE/);
+      expect(indexRows(migrated)).toEqual([['check-1', 0, 1], ['check-2', 0, 2]]);
+      expect(indexedThrough(migrated)).toBe(2);
+      expect(await store.readStream('check-1')).toHaveLength(1);
+      expect(await store.streamRevision('check-1')).toBe(0n);
+      const next = await store.appendToStream('check-1', [ping(2)], { expectedRevision: 0n });
+      expect(next).toMatchObject({ nextRevision: 1n, position: 4n });
+      // Opening it again changes nothing.
+      await store.close();
+      expect(open().store).toBeDefined();
+      expect(indexRows(migrated)).toHaveLength(2);
     });
   });
 

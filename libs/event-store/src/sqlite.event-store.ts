@@ -13,6 +13,7 @@ import {
   SubscribeOptions,
 } from './event-store.port';
 import { checkExpectedRevision } from './expected-revision';
+import { StreamTail } from './stream-tail';
 
 const MAX_APPENDS_PER_BATCH = 2000;
 const DEFAULT_READ_ALL_COUNT = 1000;
@@ -20,16 +21,42 @@ const SUBSCRIPTION_PAGE_SIZE = 500;
 const POLL_INTERVAL_MS = 200;
 /** AUTOINCREMENT positions start at 1. */
 const BEFORE_FIRST_POSITION = 0n;
+/** The stream index takes in the tail this long after its last cycle ended… */
+const INDEX_INTERVAL_MS = 1000;
+/** …or at once when the tail holds this many events. */
+const MAX_TAIL_EVENTS = 50_000;
+/** About this many tail events go into the index with each group commit while a cycle is under way. */
+const INDEX_SLICE_EVENTS = 500;
+/** A cycle that no append carries on asks for a transaction of its own after this long. */
+const INDEX_IDLE_STEP_MS = 50;
 
-const SCHEMA = `
-  CREATE TABLE IF NOT EXISTS events (
+function eventsTable(name: string): string {
+  return `CREATE TABLE ${name} (
     position INTEGER PRIMARY KEY AUTOINCREMENT,
     stream TEXT NOT NULL,
     revision INTEGER NOT NULL,
     type TEXT NOT NULL,
     data TEXT NOT NULL,
-    metadata TEXT NOT NULL,
-    UNIQUE (stream, revision)
+    metadata TEXT NOT NULL
+  )`;
+}
+
+/**
+ * The log is one table keyed by position, written in position order. Streams are found through
+ * `stream_index`, which is filled behind the log (see SqliteEventStore) so that an append writes no
+ * page at a per-stream place in the file.
+ */
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS stream_index (
+    stream TEXT NOT NULL,
+    revision INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    PRIMARY KEY (stream, revision)
+  ) WITHOUT ROWID;
+  -- Every event at or before indexed_through is in stream_index.
+  CREATE TABLE IF NOT EXISTS stream_index_state (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    indexed_through INTEGER NOT NULL
   );
   -- The revision of a stream whose newest events were pruned (written by pruneStream only; databases
   -- written before that change hold a row for every stream, which stays correct: see currentRevision).
@@ -38,6 +65,9 @@ const SCHEMA = `
     revision INTEGER NOT NULL
   );
 `;
+
+/** Databases written before the stream index kept a UNIQUE (stream, revision) index on the log itself. */
+const OLD_EVENTS_TABLE = /UNIQUE\s*\(\s*stream\s*,\s*revision\s*\)/i;
 
 export interface SqliteEventStoreOptions {
   /**
@@ -51,6 +81,10 @@ export interface SqliteEventStoreOptions {
   onBatchEnd?: (headAfter: bigint | null) => void;
   /** Called once the batch has committed, before any of its callers is answered. */
   onBatchCommitted?: () => void;
+  /** How long the stream index waits after a cycle before taking in the tail again (default 1 s). */
+  indexIntervalMs?: number;
+  /** About how many tail events one group commit writes to the stream index (default 500). */
+  indexSliceEvents?: number;
 }
 
 export interface GroupCommitStats {
@@ -80,15 +114,41 @@ interface EventRow {
   metadata: string;
 }
 
+/** What a batch changes in memory once it commits: its events join the tail, a cycle moves on. */
+interface BatchEffects {
+  /** Each stream's revision after the batch's appends so far (the next append builds on it). */
+  heads: Map<string, bigint>;
+  appended: { stream: string; revision: bigint; position: bigint }[];
+  /** The index cycle's slice this batch wrote, if any. */
+  sliceWritten: boolean;
+}
+
+/** An indexing cycle: the tail up to `through`, written to the index stream range by stream range. */
+interface IndexCycle {
+  through: bigint;
+  slices: string[][];
+  next: number;
+}
+
 /**
  * The embedded event store. Appends queue up and are group-committed on the next tick: one
  * transaction (one fsync) per batch, one savepoint per append, each caller answered after the commit.
+ *
+ * The log is written in position order only. Which events belong to a stream is kept in
+ * `stream_index`, filled *behind* the log: every process holds the events after the index's
+ * `indexed_through` (the tail) in memory, by stream, read from the log when another process has
+ * committed (`PRAGMA data_version`) and added by its own commits. Once a second, the tail goes into
+ * the index in key order, a slice of streams with each group commit, so each index page is written
+ * once per second instead of once per append (an append to a random stream used to write a page of
+ * the stream's own). Reads and revisions combine the index with the tail; every append runs under the
+ * write lock after the tail has caught up, so the revision it checks is the stream's true head.
  */
 export class SqliteEventStore implements EventStore {
   private readonly statements: ReturnType<typeof prepareStatements>;
   private readonly appendInSavepoint: Database.Transaction<(append: PendingAppend) => AppendResult>;
   private readonly commitBatch: Database.Transaction<(batch: PendingAppend[]) => AppendOutcome[]>;
   private readonly pruneInTransaction: Database.Transaction<(stream: string, before: Date) => number>;
+  private readonly readTransaction: Database.Transaction<(read: () => unknown) => unknown>;
   private readonly notifier = new AppendNotifier();
   private queue: PendingAppend[] = [];
   private scheduledFlush: NodeJS.Immediate | null = null;
@@ -99,30 +159,52 @@ export class SqliteEventStore implements EventStore {
   private batchRequested = false;
   private readonly counters: GroupCommitStats = { batches: 0, appends: 0 };
 
+  /** Events after `indexedThrough`, as far as `seenThrough`. */
+  private readonly tail = new StreamTail();
+  private indexedThrough = BEFORE_FIRST_POSITION;
+  /** Null until the tail was first read. */
+  private seenThrough: bigint | null = null;
+  private dataVersion: unknown = undefined;
+  private batch: BatchEffects | null = null;
+  private cycle: IndexCycle | null = null;
+  private lastCycleEnd = Date.now();
+  private indexTimer: NodeJS.Timeout | null = null;
+
   constructor(
     private readonly db: SqliteDatabase,
     private readonly options: SqliteEventStoreOptions = {},
   ) {
-    db.exec(SCHEMA);
+    db.transaction(() => createOrMigrate(db)).immediate();
     this.statements = prepareStatements(db);
     // Called inside commitBatch, better-sqlite3 runs this one as a savepoint.
     this.appendInSavepoint = db.transaction((append: PendingAppend) => this.write(append));
-    this.pruneInTransaction = db.transaction((stream: string, before: Date) => {
-      // The stream keeps its revision even when its newest events go.
-      const current = this.currentRevision(stream);
-      if (current !== null) this.statements.keepRevision.run(stream, current);
-      return this.statements.prune.run(stream, iso(before)).changes;
+    this.pruneInTransaction = db.transaction((stream: string, before: Date) => this.prune(stream, before));
+    this.readTransaction = db.transaction((read: () => unknown) => {
+      this.catchUpTail();
+      return read();
     });
     this.commitBatch = db.transaction((batch: PendingAppend[]) => {
+      this.catchUpTail();
+      this.batch = { heads: new Map(), appended: [], sliceWritten: false };
       this.options.onBatchStart?.(this.statements.headPosition.get() ?? null);
       const outcomes = batch.map((append) => this.attempt(append));
       this.options.onBatchEnd?.(this.statements.headPosition.get() ?? null);
+      this.indexStep();
       return outcomes;
     });
   }
 
+  private get indexIntervalMs(): number {
+    return this.options.indexIntervalMs ?? INDEX_INTERVAL_MS;
+  }
+
   get stats(): GroupCommitStats {
     return { ...this.counters };
+  }
+
+  /** How many events the stream index does not hold yet (for tests and diagnostics). */
+  get unindexedEvents(): number {
+    return this.tail.size;
   }
 
   appendToStream(stream: string, events: EventToAppend[], options: AppendOptions = {}): Promise<AppendResult> {
@@ -153,7 +235,8 @@ export class SqliteEventStore implements EventStore {
 
   /**
    * Runs one batch transaction soon even if no append is queued (after any pause), so the batch
-   * hooks can write what rides along with appends (written-back read models) in an idle process.
+   * hooks can write what rides along with appends (written-back read models, the stream index) in an
+   * idle process.
    */
   requestBatch(): void {
     if (this.closed) return;
@@ -162,11 +245,30 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readStream(stream: string, options: { fromRevision?: bigint } = {}): Promise<RecordedEvent[]> {
-    return this.statements.readStream.all(stream, options.fromRevision ?? 0n).map(toRecorded);
+    const from = options.fromRevision ?? 0n;
+    return this.readInTransaction(() => {
+      const events = this.statements.readIndexed.all(stream, from).map(toRecorded);
+      // A cycle under way (here or in another process) may have indexed some of the tail already.
+      let after = events.length > 0 ? events[events.length - 1].revision : from - 1n;
+      for (const { revision, position } of this.tail.of(stream)) {
+        if (revision <= after) continue;
+        const row = this.statements.readPosition.get(position);
+        // Pruned since the tail was read.
+        if (!row) continue;
+        events.push(toRecorded(row));
+        after = revision;
+      }
+      return events;
+    });
   }
 
   async streamRevision(stream: string): Promise<bigint | null> {
-    return this.currentRevision(stream);
+    return this.readInTransaction(() => this.currentRevision(stream));
+  }
+
+  /** Runs a read in one read transaction, once the tail has caught up: the index and the tail as of one commit. */
+  private readInTransaction<T>(read: () => T): T {
+    return this.readTransaction(read) as T;
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
@@ -209,6 +311,8 @@ export class SqliteEventStore implements EventStore {
     this.closed = true;
     if (this.scheduledFlush) clearImmediate(this.scheduledFlush);
     this.scheduledFlush = null;
+    if (this.indexTimer) clearTimeout(this.indexTimer);
+    this.indexTimer = null;
     while (this.queue.length > 0) this.flushBatch();
     this.notifier.notify();
   }
@@ -230,10 +334,12 @@ export class SqliteEventStore implements EventStore {
       // instead of failing with SQLITE_BUSY halfway through the batch.
       outcomes = this.commitBatch.immediate(batch);
     } catch (error) {
+      this.batch = null;
       const failure = new StoreUnavailableError('The event store could not commit', error);
       for (const append of batch) append.reject(failure);
       return;
     }
+    this.batchCommitted();
     if (batch.length > 0) this.counters.batches += 1;
     this.options.onBatchCommitted?.();
     outcomes.forEach((outcome, index) => {
@@ -245,6 +351,7 @@ export class SqliteEventStore implements EventStore {
       }
     });
     this.notifier.notify();
+    this.scheduleIndexing();
   }
 
   private attempt(append: PendingAppend): AppendOutcome {
@@ -281,18 +388,169 @@ export class SqliteEventStore implements EventStore {
       };
     });
     this.options.onAppendInTransaction?.(recorded);
+    // Past the hook: the savepoint is released, so the append is part of the batch.
+    const batch = this.batch!;
+    batch.heads.set(stream, revision);
+    for (const event of recorded) batch.appended.push({ stream, revision: event.revision, position: event.position });
     return { nextRevision: revision, position: recorded[recorded.length - 1].position, events: recorded };
   }
 
   /**
-   * The newest revision in the events' (stream, revision) index — the page the append writes next
-   * anyway — or the one pruneStream kept, whichever is greater. Appends do not write a streams row:
-   * that was one more random page in every commit.
+   * The stream's newest revision: this batch's appends, else the tail, else the index or the
+   * revision pruneStream kept, whichever is greater. Called once the tail has caught up.
    */
   private currentRevision(stream: string): bigint | null {
+    const inBatch = this.batch?.heads.get(stream);
+    if (inBatch !== undefined) return inBatch;
+    const inTail = this.tail.lastRevision(stream);
+    if (inTail !== undefined) return inTail;
     const revision = this.statements.streamRevision.get(stream, stream)!;
     return revision < 0n ? null : revision;
   }
+
+  /**
+   * Brings the tail up to the log's head: events other processes committed since it was last read
+   * (none when `data_version` is unchanged: this connection's own commits are added as they commit),
+   * less what another process has indexed meanwhile.
+   */
+  private catchUpTail(): void {
+    const version = this.statements.dataVersion.get();
+    if (this.seenThrough !== null && version === this.dataVersion) return;
+    this.dataVersion = version;
+    const indexed = this.statements.indexedThrough.get() ?? BEFORE_FIRST_POSITION;
+    if (indexed > this.indexedThrough) {
+      this.indexedThrough = indexed;
+      this.tail.dropThrough(indexed);
+    }
+    let seen = this.seenThrough === null || this.seenThrough < this.indexedThrough ? this.indexedThrough : this.seenThrough;
+    for (const row of this.statements.readTailAfter.iterate(seen) as IterableIterator<TailRow>) {
+      this.tail.add(row.stream, row.revision, row.position);
+      seen = row.position;
+    }
+    this.seenThrough = seen;
+  }
+
+  /** Once a batch has committed: its events join the tail; a slice it wrote moves the cycle on. */
+  private batchCommitted(): void {
+    const batch = this.batch;
+    this.batch = null;
+    if (!batch) return;
+    for (const { stream, revision, position } of batch.appended) {
+      this.tail.add(stream, revision, position);
+      this.seenThrough = position;
+    }
+    const cycle = this.cycle;
+    if (!batch.sliceWritten || !cycle) return;
+    cycle.next += 1;
+    if (cycle.next < cycle.slices.length) return;
+    this.cycle = null;
+    this.lastCycleEnd = Date.now();
+    if (cycle.through > this.indexedThrough) {
+      this.indexedThrough = cycle.through;
+      this.tail.dropThrough(cycle.through);
+    }
+  }
+
+  /**
+   * Inside the batch, after its appends: starts a cycle when one is due, and writes the cycle's next
+   * slice — every tail event at or before the cycle's start, of a range of streams, in key order.
+   * The last slice moves `indexed_through`. INSERT OR IGNORE: another process's cycle may have
+   * written some of the same events.
+   */
+  private indexStep(): void {
+    if (!this.cycle) {
+      const due = this.tail.size >= MAX_TAIL_EVENTS || (this.tail.size > 0 && Date.now() - this.lastCycleEnd >= this.indexIntervalMs);
+      if (!due || this.seenThrough === null) return;
+      this.cycle = { through: this.seenThrough, slices: this.slices(this.seenThrough), next: 0 };
+    }
+    const cycle = this.cycle;
+    if (cycle.next < cycle.slices.length) {
+      for (const stream of cycle.slices[cycle.next]) {
+        for (const { revision, position } of this.tail.of(stream)) {
+          if (position > cycle.through) break;
+          this.statements.insertIndex.run(stream, revision, position);
+        }
+      }
+    }
+    if (cycle.next >= cycle.slices.length - 1) this.statements.setIndexedThrough.run(cycle.through);
+    this.batch!.sliceWritten = true;
+  }
+
+  /** The tail's streams up to `through`, in key order, cut into slices of about `indexSliceEvents` events. */
+  private slices(through: bigint): string[][] {
+    const slices: string[][] = [];
+    let slice: string[] = [];
+    let events = 0;
+    for (const stream of this.tail.streamsThrough(through)) {
+      slice.push(stream);
+      events += this.tail.of(stream).length;
+      if (events >= (this.options.indexSliceEvents ?? INDEX_SLICE_EVENTS)) {
+        slices.push(slice);
+        slice = [];
+        events = 0;
+      }
+    }
+    if (slice.length > 0 || slices.length === 0) slices.push(slice);
+    return slices;
+  }
+
+  /** A cycle under way, or a tail waiting for one, gets a transaction of its own when no append carries it. */
+  private scheduleIndexing(): void {
+    if (this.closed || this.indexTimer || (!this.cycle && this.tail.size === 0)) return;
+    const batches = this.counters.batches;
+    const wait = this.cycle ? INDEX_IDLE_STEP_MS : Math.max(INDEX_IDLE_STEP_MS, this.indexIntervalMs - (Date.now() - this.lastCycleEnd));
+    this.indexTimer = setTimeout(() => {
+      this.indexTimer = null;
+      if (this.counters.batches === batches) this.requestBatch();
+      else this.scheduleIndexing();
+    }, wait);
+    this.indexTimer.unref();
+  }
+
+  /**
+   * Deletes the stream's events older than `before`. The stream's tail goes into the index first, so
+   * one indexed delete finds them all; the stream keeps its revision in `streams`.
+   */
+  private prune(stream: string, before: Date): number {
+    this.catchUpTail();
+    const current = this.currentRevision(stream);
+    if (current === null) return 0;
+    this.statements.keepRevision.run(stream, current);
+    for (const { revision, position } of this.tail.of(stream)) this.statements.insertIndex.run(stream, revision, position);
+    const deleted = this.statements.prune.run(stream, iso(before)).changes;
+    this.statements.pruneIndex.run(stream);
+    return deleted;
+  }
+}
+
+interface TailRow {
+  position: bigint;
+  stream: string;
+  revision: bigint;
+}
+
+/** Creates the tables, or moves a log written with a UNIQUE (stream, revision) index to the stream index. */
+function createOrMigrate(db: SqliteDatabase): void {
+  const existing = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'events'").pluck().get() as string | undefined;
+  db.exec(SCHEMA);
+  if (existing === undefined) {
+    db.exec(eventsTable('events'));
+    return;
+  }
+  if (!OLD_EVENTS_TABLE.test(existing)) return;
+  // Positions of pruned newest events are never given out again: the AUTOINCREMENT mark moves over.
+  const mark = (db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'events'").pluck().get() as number | undefined) ?? 0;
+  db.exec(eventsTable('events_moved'));
+  db.exec(`INSERT INTO events_moved (position, stream, revision, type, data, metadata)
+           SELECT position, stream, revision, type, data, metadata FROM events ORDER BY position`);
+  db.exec('INSERT OR IGNORE INTO stream_index (stream, revision, position) SELECT stream, revision, position FROM events');
+  db.exec('DROP TABLE events');
+  db.exec('ALTER TABLE events_moved RENAME TO events');
+  const moved = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'events'").pluck().get() as number | undefined;
+  if (moved === undefined) db.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES ('events', ?)").run(mark);
+  else if (moved < mark) db.prepare("UPDATE sqlite_sequence SET seq = ? WHERE name = 'events'").run(mark);
+  db.exec(`INSERT INTO stream_index_state (id, indexed_through) VALUES (1, coalesce((SELECT max(position) FROM events), 0))
+           ON CONFLICT (id) DO UPDATE SET indexed_through = excluded.indexed_through`);
 }
 
 function prepareStatements(db: SqliteDatabase) {
@@ -303,22 +561,38 @@ function prepareStatements(db: SqliteDatabase) {
         'INSERT INTO events (stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?)',
       )
       .safeIntegers(true),
+    insertIndex: db.prepare<[string, bigint, bigint]>('INSERT OR IGNORE INTO stream_index (stream, revision, position) VALUES (?, ?, ?)'),
+    indexedThrough: db
+      .prepare<[], bigint>('SELECT indexed_through FROM stream_index_state WHERE id = 1')
+      .pluck()
+      .safeIntegers(true),
+    setIndexedThrough: db.prepare<[bigint]>(
+      `INSERT INTO stream_index_state (id, indexed_through) VALUES (1, ?)
+       ON CONFLICT (id) DO UPDATE SET indexed_through = max(indexed_through, excluded.indexed_through)`,
+    ),
+    dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
+    readTailAfter: db
+      .prepare<[bigint], TailRow>('SELECT position, stream, revision FROM events WHERE position > ? ORDER BY position')
+      .safeIntegers(true),
     keepRevision: db.prepare<[string, bigint]>(
       `INSERT INTO streams (stream, revision) VALUES (?, ?)
        ON CONFLICT (stream) DO UPDATE SET revision = max(revision, excluded.revision)`,
     ),
     streamRevision: db
       .prepare<[string, string], bigint>(
-        `SELECT max(coalesce((SELECT max(revision) FROM events WHERE stream = ?), -1),
+        `SELECT max(coalesce((SELECT max(revision) FROM stream_index WHERE stream = ?), -1),
                     coalesce((SELECT revision FROM streams WHERE stream = ?), -1))`,
       )
       .pluck()
       .safeIntegers(true),
-    readStream: db
+    readIndexed: db
       .prepare<[string, bigint], EventRow>(
-        `SELECT ${columns} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision`,
+        `SELECT e.position, e.stream, e.revision, e.type, e.data, e.metadata
+           FROM stream_index i JOIN events e ON e.position = i.position
+          WHERE i.stream = ? AND i.revision >= ? ORDER BY i.revision`,
       )
       .safeIntegers(true),
+    readPosition: db.prepare<[bigint], EventRow>(`SELECT ${columns} FROM events WHERE position = ?`).safeIntegers(true),
     readAll: db
       .prepare<[bigint, number], EventRow>(`SELECT ${columns} FROM events WHERE position > ? ORDER BY position LIMIT ?`)
       .safeIntegers(true),
@@ -328,7 +602,13 @@ function prepareStatements(db: SqliteDatabase) {
       .safeIntegers(true),
     // julianday() compares instants, whatever offset notation occurredAt was written with.
     prune: db.prepare<[string, string]>(
-      `DELETE FROM events WHERE stream = ? AND julianday(json_extract(metadata, '$.occurredAt')) < julianday(?)`,
+      `DELETE FROM events WHERE position IN (
+         SELECT i.position FROM stream_index i JOIN events e ON e.position = i.position
+          WHERE i.stream = ? AND julianday(json_extract(e.metadata, '$.occurredAt')) < julianday(?))`,
+    ),
+    // Index rows whose events are gone (pruned just now, or by another process before a cycle wrote them).
+    pruneIndex: db.prepare<[string]>(
+      'DELETE FROM stream_index WHERE stream = ? AND NOT EXISTS (SELECT 1 FROM events e WHERE e.position = stream_index.position)',
     ),
   };
 }
