@@ -345,6 +345,49 @@ describe('ProjectionEngine on the embedded SQLite stores', () => {
     }, 15_000);
   });
 
+  describe('listeners', () => {
+    const positions = (seen: { position: bigint }[]) => seen.map((event) => Number(event.position));
+
+    it('get this process\'s appends once their batch has committed, without the daemon, failed appends left out', async () => {
+      const stores = await open([tally()]);
+      const seen: { position: bigint; type: string }[] = [];
+      let committedWhenSeen: number | null = null;
+      stores.engine.onEvent((event) => {
+        seen.push(event);
+        committedWhenSeen ??= (stores.db!.prepare('SELECT count(*) FROM events').pluck().get() as number);
+      });
+
+      await Promise.all([
+        stores.eventStore.appendToStream('s-1', [added(1), added(2)]),
+        stores.eventStore.appendToStream('s-2', [added(3), typed('Exploded')]).catch(() => undefined),
+        stores.eventStore.appendToStream('s-3', [typed('Unhandled')]),
+      ]);
+
+      expect(positions(seen)).toEqual([1, 2, 3]);
+      expect(seen.map((event) => event.type)).toEqual(['Added', 'Added', 'Unhandled']);
+      expect(committedWhenSeen).toBe(3);
+    });
+
+    it('get another process\'s events from the log first, in order, each once, when it appended in between', async () => {
+      const server = await open([tally()]);
+      const seen: { position: bigint }[] = [];
+      server.engine.onEvent((event) => seen.push(event));
+      await server.eventStore.appendToStream('s-1', [added(1)]);
+      const other = await open();
+      await other.eventStore.appendToStream('s-2', [added(2)]);
+
+      // The server's next batch follows an event its listeners have not seen: it leaves them to the daemon.
+      await server.eventStore.appendToStream('s-1', [added(3)]);
+      expect(positions(seen)).toEqual([1]);
+
+      await server.engine.catchUp();
+      expect(positions(seen)).toEqual([1, 2, 3]);
+      await server.eventStore.appendToStream('s-1', [added(4)]);
+      await server.engine.catchUp();
+      expect(positions(seen)).toEqual([1, 2, 3, 4]);
+    });
+  });
+
   describe('daemon', () => {
     it('applies events another store instance appended to the same file, within 2 s', async () => {
       const server = await open([tally()]);

@@ -132,6 +132,8 @@ export class ProjectionEngine {
   private inlineDocs = new Map<string, Map<string, BatchDoc>>();
   /** Write-back collections of the batch under way: their documents and checkpoint go to memory once it commits. */
   private writeBackBatch: { collection: string; docs: WriteBackDoc[]; checkpoint: bigint }[] = [];
+  /** The batch under way: the log head before it, and the events of its appends so far, for the listeners. */
+  private listenerBatch: { headBefore: bigint | null; events: RecordedEvent[] } | null = null;
   private lastMetaRefresh = 0;
 
   constructor(
@@ -200,6 +202,7 @@ export class ProjectionEngine {
   beginInlineBatch(headBefore: bigint | null): void {
     if (!this.sync) return;
     const sync = this.sync;
+    this.listenerBatch = this.listeners.length > 0 ? { headBefore, events: [] } : null;
     // Whatever a batch that failed before its end left behind was rolled back with it.
     this.inlineDocs = new Map();
     this.writeBackBatch = [];
@@ -232,7 +235,11 @@ export class ProjectionEngine {
    * projection throws, the append is rolled back and its changes never join the batch.
    */
   applyInline(events: RecordedEvent[]): void {
-    if (!this.sync || !this.inlineEligible) return;
+    if (!this.sync) return;
+    if (!this.inlineEligible) {
+      this.listenerBatch?.events.push(...events);
+      return;
+    }
     const staged = new Map<string, Map<string, BatchDoc>>();
     for (const event of events) {
       const projections = this.byType.get(event.type);
@@ -245,6 +252,7 @@ export class ProjectionEngine {
       const batch = this.batchDocs(collection);
       for (const [id, doc] of docs) batch.set(id, doc);
     }
+    this.listenerBatch?.events.push(...events);
   }
 
   endInlineBatch(headAfter: bigint | null): void {
@@ -274,12 +282,20 @@ export class ProjectionEngine {
     this.wake?.();
   }
 
-  /** Called once the batch has committed: its write-back documents join this process's memory. */
+  /**
+   * Called once the batch has committed: its write-back documents join this process's memory, and
+   * listeners get its events from memory when they have seen everything before them (the log head
+   * before the batch); otherwise the daemon feeds them from the log, in order, as before.
+   */
   commitInlineBatch(): void {
     if (!this.sync) return;
     const committed = this.writeBackBatch;
     this.writeBackBatch = [];
     for (const { collection, docs, checkpoint } of committed) this.sync.writeBackSync(collection, docs, checkpoint);
+    const batch = this.listenerBatch;
+    this.listenerBatch = null;
+    if (!batch || batch.events.length === 0 || batch.headBefore !== this.listenerCursor) return;
+    this.deliver(batch.events);
   }
 
   // ---- inline, production: after the append, from the stream's whole history ----
@@ -322,14 +338,16 @@ export class ProjectionEngine {
 
   /** Applies everything between each collection's checkpoint and the log head. Returns events applied. */
   async catchUp(): Promise<number> {
+    // Collections (and listeners) already at the head read nothing: the daemon wakes after every batch.
+    const head = await this.eventStore.headPosition();
     let applied = 0;
     for (const projection of this.projections.values()) {
       const meta = this.meta.get(projection.name)!;
       for (const generation of [meta.active, meta.building]) {
-        if (generation) applied += await this.catchUpCollection(projection, collectionName(projection.name, generation));
+        if (generation) applied += await this.catchUpCollection(projection, collectionName(projection.name, generation), head);
       }
     }
-    await this.notifyListeners();
+    if (head !== null && this.listenerCursor !== head) await this.notifyListeners();
     return applied;
   }
 
@@ -433,8 +451,10 @@ export class ProjectionEngine {
     }
   }
 
-  private async catchUpCollection(projection: Projection, collection: string): Promise<number> {
+  /** `head`, when given, is a log head read just before: a collection at it has nothing to read. */
+  private async catchUpCollection(projection: Projection, collection: string, head?: bigint | null): Promise<number> {
     let checkpoint = await this.readStore.getCheckpoint(collection);
+    if (head !== undefined && (head === null || (checkpoint !== null && checkpoint >= head))) return 0;
     let applied = 0;
     for (;;) {
       const page = await this.eventStore.readAll({ after: checkpoint ?? undefined, maxCount: PAGE });
@@ -682,16 +702,22 @@ export class ProjectionEngine {
     for (;;) {
       const page = await this.eventStore.readAll({ after: this.listenerCursor ?? undefined, maxCount: PAGE });
       if (page.length === 0) return;
-      for (const event of page) {
-        for (const listener of this.listeners) {
-          try {
-            listener(event);
-          } catch (error) {
-            this.logger.error('event listener failed', { error: String(error), type: event.type });
-          }
+      this.deliver(page);
+    }
+  }
+
+  /** Feeds listeners the events after their cursor, in order, and moves it. */
+  private deliver(events: RecordedEvent[]): void {
+    for (const event of events) {
+      if (this.listenerCursor !== null && event.position <= this.listenerCursor) continue;
+      for (const listener of this.listeners) {
+        try {
+          listener(event);
+        } catch (error) {
+          this.logger.error('event listener failed', { error: String(error), type: event.type });
         }
       }
-      this.listenerCursor = page[page.length - 1].position;
+      this.listenerCursor = event.position;
     }
   }
 
