@@ -21,34 +21,26 @@ function tempDir(): { file: string; remove: () => void } {
   return { file: join(dir, 'vigil.db'), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-const freshStore: EventStoreFactory = async () => {
-  const { file, remove } = tempDir();
-  const db = openSqliteDatabase(file);
-  const store = new SqliteEventStore(db);
-  return {
-    store,
-    cleanup: async () => {
-      await store.close();
-      db.close();
-      remove();
-    },
+/** A store on a fresh temp file, with the given options. */
+const storeFactory =
+  (options: SqliteEventStoreOptions = {}): EventStoreFactory =>
+  async () => {
+    const { file, remove } = tempDir();
+    const db = openSqliteDatabase(file);
+    const store = new SqliteEventStore(db, options);
+    return {
+      store,
+      cleanup: async () => {
+        await store.close();
+        db.close();
+        remove();
+      },
+    };
   };
-};
 
+const freshStore = storeFactory();
 /** The same contract with the stream index taking in the tail at every commit (and idle, every 50 ms). */
-const indexingStore: EventStoreFactory = async () => {
-  const { file, remove } = tempDir();
-  const db = openSqliteDatabase(file);
-  const store = new SqliteEventStore(db, { indexIntervalMs: 0, indexSliceEvents: 3 });
-  return {
-    store,
-    cleanup: async () => {
-      await store.close();
-      db.close();
-      remove();
-    },
-  };
-};
+const indexingStore = storeFactory({ indexIntervalMs: 0, indexSliceEvents: 3 });
 
 eventStoreContract('SQLite', freshStore);
 embeddedEventStoreContract('SQLite', freshStore);
