@@ -118,6 +118,7 @@ interface EventRow {
 interface BatchEffects {
   /** Each stream's revision after the batch's appends so far (the next append builds on it). */
   heads: Map<string, bigint>;
+  /** Small records of their own: keeping the recorded events (data and all) here measured ~5% fewer pings/s. */
   appended: { stream: string; revision: bigint; position: bigint }[];
   /** The index cycle's slice this batch wrote, if any. */
   sliceWritten: boolean;
@@ -435,10 +436,8 @@ export class SqliteEventStore implements EventStore {
     const batch = this.batch;
     this.batch = null;
     if (!batch) return;
-    for (const { stream, revision, position } of batch.appended) {
-      this.tail.add(stream, revision, position);
-      this.seenThrough = position;
-    }
+    for (const { stream, revision, position } of batch.appended) this.tail.add(stream, revision, position);
+    if (batch.appended.length > 0) this.seenThrough = batch.appended[batch.appended.length - 1].position;
     const cycle = this.cycle;
     if (!batch.sliceWritten || !cycle) return;
     cycle.next += 1;
@@ -463,28 +462,28 @@ export class SqliteEventStore implements EventStore {
       if (!due || this.seenThrough === null) return;
       this.cycle = { through: this.seenThrough, slices: this.slices(this.seenThrough), next: 0 };
     }
+    // A cycle ends (batchCommitted) once its last slice has committed, so `next` is always a slice.
     const cycle = this.cycle;
-    if (cycle.next < cycle.slices.length) {
-      for (const stream of cycle.slices[cycle.next]) {
-        for (const { revision, position } of this.tail.of(stream)) {
-          if (position > cycle.through) break;
-          this.statements.insertIndex.run(stream, revision, position);
-        }
+    for (const stream of cycle.slices[cycle.next]) {
+      for (const { revision, position } of this.tail.of(stream)) {
+        if (position > cycle.through) break;
+        this.statements.insertIndex.run(stream, revision, position);
       }
     }
-    if (cycle.next >= cycle.slices.length - 1) this.statements.setIndexedThrough.run(cycle.through);
+    if (cycle.next === cycle.slices.length - 1) this.statements.setIndexedThrough.run(cycle.through);
     this.batch!.sliceWritten = true;
   }
 
   /** The tail's streams up to `through`, in key order, cut into slices of about `indexSliceEvents` events. */
   private slices(through: bigint): string[][] {
+    const size = this.options.indexSliceEvents ?? INDEX_SLICE_EVENTS;
     const slices: string[][] = [];
     let slice: string[] = [];
     let events = 0;
     for (const stream of this.tail.streamsThrough(through)) {
       slice.push(stream);
       events += this.tail.of(stream).length;
-      if (events >= (this.options.indexSliceEvents ?? INDEX_SLICE_EVENTS)) {
+      if (events >= size) {
         slices.push(slice);
         slice = [];
         events = 0;

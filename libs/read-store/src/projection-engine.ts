@@ -236,15 +236,12 @@ export class ProjectionEngine {
    */
   applyInline(events: RecordedEvent[]): void {
     if (!this.sync) return;
-    if (!this.inlineEligible) {
-      this.listenerBatch?.events.push(...events);
-      return;
-    }
     const staged = new Map<string, Map<string, BatchDoc>>();
+    const eligible = this.inlineEligible ?? [];
     for (const event of events) {
       const projections = this.byType.get(event.type);
       if (!projections) continue;
-      for (const { collection, projection } of this.inlineEligible) {
+      for (const { collection, projection } of eligible) {
         if (projections.includes(projection)) this.stageInline(projection, collection, event, staged);
       }
     }
@@ -252,6 +249,7 @@ export class ProjectionEngine {
       const batch = this.batchDocs(collection);
       for (const [id, doc] of docs) batch.set(id, doc);
     }
+    // Only once every projection took the events: an append that throws never reaches the listeners.
     this.listenerBatch?.events.push(...events);
   }
 
