@@ -18,16 +18,28 @@ function toDoc(event: HeartbeatEvent): HeartbeatEventDoc | null {
     case 'HeartbeatPingReceived': {
       const d = event.data;
       const at = Date.parse(d.at);
-      return { id: eventDocId(d.checkId, false, at, d.eventId), eventId: d.eventId, checkId: d.checkId, state: d.state, timestamp: d.at, source: d.source, userAgent: d.userAgent };
+      return { id: eventDocId(d.checkId, false, at, d.eventId, d.at), eventId: d.eventId, checkId: d.checkId, state: d.state, timestamp: d.at, source: d.source, userAgent: d.userAgent };
     }
     case 'HeartbeatFailed': {
       const d = event.data;
       const at = Date.parse(d.deadline);
-      return { id: eventDocId(d.checkId, true, at, d.eventId), eventId: d.eventId, checkId: d.checkId, state: 'FAILING', timestamp: d.deadline, source: 'watchdog', userAgent: null };
+      return { id: eventDocId(d.checkId, true, at, d.eventId, d.deadline), eventId: d.eventId, checkId: d.checkId, state: 'FAILING', timestamp: d.deadline, source: 'watchdog', userAgent: null };
     }
     default:
       return null;
   }
+}
+
+// The engine asks for an event's id, then evolves its document with it: build that once.
+let lastEvent: unknown = null;
+let lastDoc: HeartbeatEventDoc | null = null;
+
+function docOf(event: HeartbeatEvent): HeartbeatEventDoc | null {
+  if (event !== lastEvent) {
+    lastDoc = toDoc(event);
+    lastEvent = event;
+  }
+  return lastDoc;
 }
 
 /** Raw pings and failures, one document each, until retention removes them. */
@@ -41,9 +53,9 @@ export const heartbeatEventsProjection: Projection<HeartbeatEventDoc> = {
   // One per ping: written back in bulk, a check's documents side by side, not in each ping's commit.
   writeBack: true,
   ids: (event) => {
-    const doc = toDoc(event as unknown as HeartbeatEvent);
+    const doc = docOf(event as unknown as HeartbeatEvent);
     return doc ? [doc.id] : [];
   },
   // An event document never changes once written.
-  evolve: (doc, event) => doc ?? toDoc(event as unknown as HeartbeatEvent),
+  evolve: (doc, event) => doc ?? docOf(event as unknown as HeartbeatEvent),
 };

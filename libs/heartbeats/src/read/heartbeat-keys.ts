@@ -22,8 +22,20 @@ export function timestampOfEventId(eventId: string): number | null {
 
 export const eventKindOf = (failing: boolean) => (failing ? 'F' : 'P');
 
-export function eventDocId(checkId: string, failing: boolean, timestampMs: number, eventId: string): string {
-  return `${checkId}|${eventKindOf(failing)}|${new Date(timestampMs).toISOString()}|${eventId}`;
+const CANONICAL_ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+/**
+ * `ms` as `Date.toISOString` writes it. `text`, when given, is a timestamp known to stand for `ms`
+ * (the one it was parsed from): taken as it is when already in that form, which events written by
+ * Vigil always are, and formatting a date costs more than checking one.
+ */
+export function isoOf(ms: number, text?: string): string {
+  return text !== undefined && CANONICAL_ISO.test(text) ? text : new Date(ms).toISOString();
+}
+
+/** `timestamp`: the event's own ISO text for `timestampMs`, if the caller has it. */
+export function eventDocId(checkId: string, failing: boolean, timestampMs: number, eventId: string, timestamp?: string): string {
+  return `${checkId}|${eventKindOf(failing)}|${isoOf(timestampMs, timestamp)}|${eventId}`;
 }
 
 /** Lower bound (inclusive) of the events of one kind at or after `ms`. */
@@ -35,5 +47,18 @@ export const bucketStart = (ms: number, granularity: Granularity) => {
   return Math.floor(ms / size) * size;
 };
 
-export const rollupId = (checkId: string, granularity: Granularity, startMs: number) =>
-  `${checkId}|${granularity}|${new Date(startMs).toISOString()}`;
+/** Bucket starts recur for every ping of an hour or a day: their names are formatted once. */
+const bucketNames = new Map<number, string>();
+const MAX_BUCKET_NAMES = 4096;
+
+export function bucketName(startMs: number): string {
+  let name = bucketNames.get(startMs);
+  if (name === undefined) {
+    if (bucketNames.size >= MAX_BUCKET_NAMES) bucketNames.clear();
+    name = new Date(startMs).toISOString();
+    bucketNames.set(startMs, name);
+  }
+  return name;
+}
+
+export const rollupId = (checkId: string, granularity: Granularity, startMs: number) => `${checkId}|${granularity}|${bucketName(startMs)}`;

@@ -4,10 +4,11 @@ import { loadConfig } from '../../../platform/src/config';
 import { HARNESS_ADAPTERS, ProjectionHarness } from '../../../testing/src/projection-harness';
 import { project, recorded } from '../../../testing/src/given-when-then';
 import { HeartbeatEventDoc, heartbeatEventsProjection } from './heartbeat-events.projection';
-import { eventDocId, HOUR_MS, newEventId, rollupId, timestampOfEventId } from './heartbeat-keys';
+import { bucketName, eventDocId, HOUR_MS, isoOf, newEventId, rollupId, timestampOfEventId } from './heartbeat-keys';
 import { heartbeatRollupsProjection, RollupDoc } from './heartbeat-rollups.projection';
 import { HeartbeatStats } from './heartbeat-stats';
 import { heartbeatTimersProjection, TimerDoc } from './heartbeat-timers.projection';
+import { EVENT_STATES } from '../domain/heartbeat-timer';
 
 const CHECK = '01900000-0000-7000-8000-0000000000c1';
 const STREAM = `heartbeat-${CHECK}`;
@@ -34,6 +35,18 @@ describe('heartbeat keys', () => {
   it('other UUIDs carry none', () => {
     expect(timestampOfEventId('6f1c5e8a-3b1d-4c2e-9f00-000000000000')).toBeNull();
     expect(timestampOfEventId('not-a-uuid')).toBeNull();
+  });
+  it('a timestamp in toISOString form is kept; any other is formatted from its time', () => {
+    const text = '2026-03-01T10:00:00.000Z';
+    expect(isoOf(Date.parse(text), text)).toBe(text);
+    expect(isoOf(T0, '2026-03-01T11:00:00+01:00')).toBe(text);
+    expect(isoOf(T0, '2026-03-01T10:00:00Z')).toBe(text);
+    expect(isoOf(T0)).toBe(text);
+    expect(eventDocId(CHECK, false, T0, 'e', '2026-03-01T11:00:00+01:00')).toBe(eventDocId(CHECK, false, T0, 'e'));
+  });
+  it('bucket names are the ISO form of the bucket start, also once the name cache was emptied', () => {
+    for (let hour = 0; hour < 5000; hour++) expect(bucketName(T0 + hour * HOUR_MS)).toBe(new Date(T0 + hour * HOUR_MS).toISOString());
+    expect(rollupId(CHECK, 'h', T0)).toBe(`${CHECK}|h|2026-03-01T10:00:00.000Z`);
   });
 });
 
@@ -76,6 +89,39 @@ describe('heartbeat rollups projection', () => {
     expect(docs.get(rollupId(CHECK, 'h', T0))).toMatchObject({ total: 2, counts: { RECEIVED: 1, LATE: 1, FAILING: 0 } });
     expect(docs.get(rollupId(CHECK, 'h', T0 + HOUR_MS))).toMatchObject({ total: 2, counts: { RECEIVED: 1, FAILING: 1 } });
     expect(docs.get(rollupId(CHECK, 'd', Date.parse('2026-03-01T00:00:00.000Z')))).toMatchObject({ total: 4, counts: { FAILING: 1 } });
+  });
+
+  it('keeps a count per minute in hourly documents only, and leaves the document it was given unchanged', () => {
+    const events = recorded(STREAM, [schedule, ping(T0 + 5 * MIN), ping(T0 + 5 * MIN + 1000, 'LATE'), failed(T0 + 7 * MIN)]);
+    const docs = project(heartbeatRollupsProjection, events);
+    const hour = docs.get(rollupId(CHECK, 'h', T0))!;
+    expect(hour).toEqual({
+      id: rollupId(CHECK, 'h', T0),
+      checkId: CHECK,
+      granularity: 'h',
+      bucket: '2026-03-01T10:00:00.000Z',
+      total: 3,
+      counts: { EARLY: 0, RECEIVED: 1, GRACE: 0, LATE: 1, FAILING: 1 },
+      minutes: { '5': [2, 0], '7': [1, 1] },
+    });
+    expect(Object.keys(hour.counts)).toEqual([...EVENT_STATES]);
+    expect(docs.get(rollupId(CHECK, 'd', Date.parse('2026-03-01T00:00:00.000Z')))!.minutes).toBeUndefined();
+    const before = JSON.stringify(hour);
+    const [hourId] = heartbeatRollupsProjection.ids(events[1]);
+    heartbeatRollupsProjection.evolve(hour, { ...events[1], revision: 9n }, hourId);
+    expect(JSON.stringify(hour)).toBe(before);
+  });
+
+  it('reads each event afresh when the engine moves between events (ids of one, evolve of another)', () => {
+    const [, a, b] = recorded(STREAM, [schedule, ping(T0, 'EARLY'), ping(T0 + 2 * HOUR_MS, 'LATE')]);
+    const idsA = heartbeatRollupsProjection.ids(a);
+    const idsB = heartbeatRollupsProjection.ids(b);
+    expect(idsA).not.toEqual(idsB);
+    expect(heartbeatRollupsProjection.evolve(null, a, idsA[0])).toMatchObject({ bucket: '2026-03-01T10:00:00.000Z', counts: { EARLY: 1, LATE: 0 } });
+    expect(heartbeatRollupsProjection.evolve(null, b, idsB[0])).toMatchObject({ bucket: '2026-03-01T12:00:00.000Z', counts: { EARLY: 0, LATE: 1 } });
+    const [eventIdA] = heartbeatEventsProjection.ids(a);
+    heartbeatEventsProjection.ids(b);
+    expect(heartbeatEventsProjection.evolve(null, a, eventIdA)).toMatchObject({ id: eventIdA, state: 'EARLY' });
   });
 });
 
