@@ -79,6 +79,13 @@ interface BatchDoc {
   write: PreparedWrite | null;
 }
 
+/** One change an append made to the batch's documents: the entry it replaced. */
+interface UndoEntry {
+  docs: Map<string, BatchDoc>;
+  id: string;
+  before: BatchDoc;
+}
+
 const PAGE = 1000;
 const META_PREFIX = 'projection:';
 /** How long a retired generation stays readable for processes that have not noticed the switch. */
@@ -130,6 +137,8 @@ export class ProjectionEngine {
   private inlineEligible: { collection: string; projection: Projection; checkpoint: bigint }[] | null = null;
   /** The inline batch's documents by collection and id: each read once, written once, at the batch's end. */
   private inlineDocs = new Map<string, Map<string, BatchDoc>>();
+  /** The current append's changes to inlineDocs (applyInline), kept to take them back if it fails. */
+  private readonly undo: UndoEntry[] = [];
   /** Write-back collections of the batch under way: their documents and checkpoint go to memory once it commits. */
   private writeBackBatch: { collection: string; docs: WriteBackDoc[]; checkpoint: bigint }[] = [];
   /** The batch under way: the log head before it, and the events of its appends so far, for the listeners. */
@@ -236,19 +245,27 @@ export class ProjectionEngine {
    */
   applyInline(events: RecordedEvent[]): void {
     if (!this.sync) return;
-    const staged = new Map<string, Map<string, BatchDoc>>();
     const eligible = this.inlineEligible ?? [];
-    for (const event of events) {
-      const projections = this.byType.get(event.type);
-      if (!projections) continue;
-      for (const { collection, projection } of eligible) {
-        if (projections.includes(projection)) this.stageInline(projection, collection, event, staged);
+    const undo = this.undo;
+    undo.length = 0;
+    try {
+      for (const event of events) {
+        const projections = this.byType.get(event.type);
+        if (!projections) continue;
+        for (const { collection, projection } of eligible) {
+          if (projections.includes(projection)) this.evolveInto(projection, collection, event, this.batchDocs(collection), undo);
+        }
       }
+    } catch (error) {
+      // Back to the batch's documents as they were before this append, newest change first.
+      for (let i = undo.length - 1; i >= 0; i--) {
+        const { docs, id, before } = undo[i];
+        docs.set(id, before);
+      }
+      undo.length = 0;
+      throw error;
     }
-    for (const [collection, docs] of staged) {
-      const batch = this.batchDocs(collection);
-      for (const [id, doc] of docs) batch.set(id, doc);
-    }
+    undo.length = 0;
     // Only once every projection took the events: an append that throws never reaches the listeners.
     this.listenerBatch?.events.push(...events);
   }
@@ -502,7 +519,7 @@ export class ProjectionEngine {
       for (const event of page) {
         if (event.position > to) break;
         // Committed events: nothing to roll back, so they change the batch's documents directly.
-        if (projection.handles.includes(event.type)) this.evolveInto(projection, collection, event, docs, docs);
+        if (projection.handles.includes(event.type)) this.evolveInto(projection, collection, event, docs, null);
       }
       after = page[page.length - 1].position;
     }
@@ -515,36 +532,26 @@ export class ProjectionEngine {
     const docs = new Map<string, BatchDoc>();
     for (const event of page) {
       if ((current !== null && event.position <= current) || !projection.handles.includes(event.type)) continue;
-      this.evolveInto(projection, collection, event, docs, docs);
+      this.evolveInto(projection, collection, event, docs, null);
     }
     const last = page[page.length - 1].position;
     sync.writeBackSync(collection, changedDocs(docs), current === null || current < last ? last : null);
   }
 
-  /** One event of an append, onto the batch's documents; its changes go to `staged` (the append's own). */
-  private stageInline(projection: Projection, collection: string, event: RecordedEvent, staged: Map<string, Map<string, BatchDoc>>): void {
-    let mine = staged.get(collection);
-    if (!mine) {
-      mine = new Map();
-      staged.set(collection, mine);
-    }
-    this.evolveInto(projection, collection, event, this.batchDocs(collection), mine);
-  }
-
   /**
    * applySync on documents in memory: the same revision guard, the same puts and deletes, deferred.
-   * Documents are looked up in `changes`, then `read` (where what the store holds is added as it is
-   * first read: reading changes nothing); what the event changes goes to `changes`. An append's
-   * changes are kept apart from the batch's until all its events applied, so a failed one leaves none.
+   * Documents are looked up in `docs`, where what the store holds is added as it is first read
+   * (reading changes nothing). With `undo`, each change records the entry it replaced, so that an
+   * append whose projections throw can be taken back out of the batch (applyInline).
    */
-  private evolveInto(projection: Projection, collection: string, event: RecordedEvent, read: Map<string, BatchDoc>, changes: Map<string, BatchDoc>): void {
+  private evolveInto(projection: Projection, collection: string, event: RecordedEvent, docs: Map<string, BatchDoc>, undo: UndoEntry[] | null): void {
     const sync = this.sync!;
     for (const id of projection.ids(event)) {
-      let current = changes.get(id) ?? read.get(id);
+      let current = docs.get(id);
       if (!current) {
         const stored = projection.immutable ? null : sync.peekSync(collection, id);
         current = { doc: stored?.doc ?? null, revision: stored?.revision ?? -1n, changed: false, write: null };
-        read.set(id, current);
+        docs.set(id, current);
       }
       if (current.doc && current.revision >= event.revision) continue;
       const next = projection.evolve(current.doc, event, id);
@@ -554,7 +561,8 @@ export class ProjectionEngine {
       const encodeLater = projection.writeBack && !projection.immutable;
       if (encodeLater) sync.checkWriteSync(collection, id, next, event.revision);
       const write = encodeLater ? null : sync.prepareWriteSync(collection, id, next, event.revision);
-      changes.set(id, { doc: next, revision: event.revision, changed: true, write });
+      undo?.push({ docs, id, before: current });
+      docs.set(id, { doc: next, revision: event.revision, changed: true, write });
     }
   }
 
