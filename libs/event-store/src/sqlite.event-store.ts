@@ -21,10 +21,13 @@ const SUBSCRIPTION_PAGE_SIZE = 500;
 const POLL_INTERVAL_MS = 200;
 /** AUTOINCREMENT positions start at 1. */
 const BEFORE_FIRST_POSITION = 0n;
-/** The stream index takes in the tail this long after its last cycle ended… */
-const INDEX_INTERVAL_MS = 1000;
+/**
+ * The stream index takes in the tail this long after its last cycle ended (each index page is written
+ * once per cycle however many of its streams' events arrived)…
+ */
+const INDEX_INTERVAL_MS = 2000;
 /** …or at once when the tail holds this many events. */
-const MAX_TAIL_EVENTS = 50_000;
+const MAX_TAIL_EVENTS = 100_000;
 /** About this many tail events go into the index with each group commit while a cycle is under way. */
 const INDEX_SLICE_EVENTS = 500;
 /** A cycle that no append carries on asks for a transaction of its own after this long. */
@@ -81,7 +84,7 @@ export interface SqliteEventStoreOptions {
   onBatchEnd?: (headAfter: bigint | null) => void;
   /** Called once the batch has committed, before any of its callers is answered. */
   onBatchCommitted?: () => void;
-  /** How long the stream index waits after a cycle before taking in the tail again (default 1 s). */
+  /** How long the stream index waits after a cycle before taking in the tail again (default 2 s). */
   indexIntervalMs?: number;
   /** About how many tail events one group commit writes to the stream index (default 500). */
   indexSliceEvents?: number;
