@@ -1,6 +1,6 @@
 import { Projection } from '../../../core/src/projection';
 import { HeartbeatEvent, HeartbeatState } from '../domain/heartbeat-timer';
-import { eventDocId } from './heartbeat-keys';
+import { eventDocId, onceForLastEvent } from './heartbeat-keys';
 
 export interface HeartbeatEventDoc {
   id: string;
@@ -30,17 +30,7 @@ function toDoc(event: HeartbeatEvent): HeartbeatEventDoc | null {
   }
 }
 
-// The engine asks for an event's id, then evolves its document with it: build that once.
-let lastEvent: unknown = null;
-let lastDoc: HeartbeatEventDoc | null = null;
-
-function docOf(event: HeartbeatEvent): HeartbeatEventDoc | null {
-  if (event !== lastEvent) {
-    lastDoc = toDoc(event);
-    lastEvent = event;
-  }
-  return lastDoc;
-}
+const docOf = onceForLastEvent(toDoc);
 
 /** Raw pings and failures, one document each, until retention removes them. */
 export const heartbeatEventsProjection: Projection<HeartbeatEventDoc> = {

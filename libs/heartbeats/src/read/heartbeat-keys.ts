@@ -62,3 +62,19 @@ export function bucketName(startMs: number): string {
 }
 
 export const rollupId = (checkId: string, granularity: Granularity, startMs: number) => `${checkId}|${granularity}|${bucketName(startMs)}`;
+
+/**
+ * `read` of an event, computed once per event: the engine asks for an event's ids, then evolves each
+ * of its documents with it, and every step needs the same values. Keeps only the last event.
+ */
+export function onceForLastEvent<E, T>(read: (event: E) => T): (event: E) => T {
+  let last: E | null = null;
+  let value: T;
+  return (event) => {
+    if (event !== last) {
+      value = read(event);
+      last = event;
+    }
+    return value;
+  };
+}

@@ -1,6 +1,6 @@
 import { Projection } from '../../../core/src/projection';
 import { HeartbeatEvent, HeartbeatState } from '../domain/heartbeat-timer';
-import { bucketName, bucketStart, Granularity, HOUR_MS, MINUTE_MS, rollupId } from './heartbeat-keys';
+import { bucketName, bucketStart, Granularity, HOUR_MS, MINUTE_MS, onceForLastEvent, rollupId } from './heartbeat-keys';
 
 export interface RollupDoc {
   id: string;
@@ -26,17 +26,7 @@ function readStateAndTime(event: HeartbeatEvent): Counted | null {
   return null;
 }
 
-// The engine asks for an event's ids, then evolves each of its two documents with it: read it once.
-let lastEvent: unknown = null;
-let lastCounted: Counted | null = null;
-
-function stateAndTime(event: HeartbeatEvent): Counted | null {
-  if (event !== lastEvent) {
-    lastCounted = readStateAndTime(event);
-    lastEvent = event;
-  }
-  return lastCounted;
-}
+const stateAndTime = onceForLastEvent(readStateAndTime);
 
 // A literal (in EVENT_STATES order), so every counts object shares one shape.
 const emptyCounts = (): Record<HeartbeatState, number> => ({ EARLY: 0, RECEIVED: 0, GRACE: 0, LATE: 0, FAILING: 0 });
