@@ -34,7 +34,7 @@ const WRITE_BACK_FLUSH_MS = 2000;
 /** So many documents waiting are written at once (a bound on memory; ~2 s of pings at 18,000/s is ~40,000). */
 const WRITE_BACK_MAX_DOCS = 100_000;
 /** A drain of written-back documents is spread over about this many transactions… */
-const WRITE_BACK_DRAIN_PARTS = 32;
+const WRITE_BACK_DRAIN_PARTS = 64;
 /** …each writing at least this many. */
 const WRITE_BACK_MIN_SLICE = 128;
 
