@@ -33,9 +33,10 @@ export interface Projection<Doc extends ReadModelDoc = ReadModelDoc> {
   immutable?: boolean;
   /**
    * Embedded mode: documents applied by this process stay in its memory and are written to the
-   * database about once a second, each once however often it changed (hot read models such as heartbeat
-   * timers and rollups). This process reads them at once; others after the write or their own
-   * catch-up. The events are durable before any of it; a crash replays from the written checkpoint.
+   * database every 2 s or so (riding in group commits), each once however often it changed (hot read
+   * models such as heartbeat timers and rollups). This process reads them at once; others after the
+   * write or their own catch-up. The events are durable before any of it; a crash replays from the
+   * written checkpoint.
    */
   writeBack?: boolean;
   /** Documents the event touches (usually one). */

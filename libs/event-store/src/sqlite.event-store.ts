@@ -141,9 +141,9 @@ interface IndexCycle {
  * The log is written in position order only. Which events belong to a stream is kept in
  * `stream_index`, filled *behind* the log: every process holds the events after the index's
  * `indexed_through` (the tail) in memory, by stream, read from the log when another process has
- * committed (`PRAGMA data_version`) and added by its own commits. Once a second, the tail goes into
- * the index in key order, a slice of streams with each group commit, so each index page is written
- * once per second instead of once per append (an append to a random stream used to write a page of
+ * committed (`PRAGMA data_version`) and added by its own commits. Every `indexIntervalMs` (2 s) the
+ * tail goes into the index in key order, a slice of streams with each group commit, so each index
+ * page is written once per cycle instead of once per append (an append to a random stream used to write a page of
  * the stream's own). Reads and revisions combine the index with the tail; every append runs under the
  * write lock after the tail has caught up, so the revision it checks is the stream's true head.
  */

@@ -221,7 +221,7 @@ export class ProjectionEngine {
     for (const projection of this.projections.values()) {
       const collection = this.collection(projection.name);
       const checkpoint = sync.getCheckpointSync(collection) ?? 0n;
-      if (checkpoint !== head && projection.writeBack && checkpoint < head) {
+      if (projection.writeBack && checkpoint < head) {
         // Its documents live in this process's memory, which other processes' appends never reach:
         // the batch first applies what they appended since (committed events, so never undone).
         try {
@@ -272,27 +272,24 @@ export class ProjectionEngine {
 
   endInlineBatch(headAfter: bigint | null): void {
     if (!this.sync || !this.inlineEligible) return;
-    const writeBack = new Set<string>();
+    // Every collection with documents in the batch is eligible (catchUpInBatch drops those it could not bring along).
     for (const { collection, projection, checkpoint } of this.inlineEligible) {
-      if (!projection.writeBack) continue;
-      writeBack.add(collection);
-      if (headAfter === null) continue;
-      const docs = changedDocs(this.inlineDocs.get(collection));
-      // A transaction without appends (one that carries written-back documents) moves nothing.
-      if (docs.length > 0 || headAfter !== checkpoint) this.writeBackBatch.push({ collection, docs, checkpoint: headAfter });
-    }
-    for (const [collection, docs] of this.inlineDocs) {
-      if (writeBack.has(collection)) continue;
+      const docs = this.inlineDocs.get(collection);
+      if (projection.writeBack) {
+        if (headAfter === null) continue;
+        const changed = changedDocs(docs);
+        // A transaction without appends (one that carries written-back documents) moves nothing.
+        if (changed.length > 0 || headAfter !== checkpoint) this.writeBackBatch.push({ collection, docs: changed, checkpoint: headAfter });
+        continue;
+      }
       const writes: PreparedWrite[] = [];
-      for (const doc of docs.values()) if (doc.write) writes.push(doc.write);
+      for (const doc of docs?.values() ?? []) if (doc.write) writes.push(doc.write);
       // In key order: neighbouring documents share pages.
       writes.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       if (writes.length > 0) this.sync.writeManySync(collection, writes);
+      if (headAfter !== null) this.sync.setCheckpointSync(collection, headAfter);
     }
     this.inlineDocs = new Map();
-    if (headAfter !== null) {
-      for (const { collection } of this.inlineEligible) if (!writeBack.has(collection)) this.sync.setCheckpointSync(collection, headAfter);
-    }
     this.inlineEligible = null;
     this.wake?.();
   }

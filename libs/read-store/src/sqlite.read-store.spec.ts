@@ -225,6 +225,8 @@ describe('SqliteReadStore', () => {
       (store.getSync(INCIDENTS.name, 'inc-1')!.doc.tags as string[]).push('b');
       (store.findSync(INCIDENTS.name, { limit: 1 })[0].tags as string[]).push('c');
       expect(store.getSync(INCIDENTS.name, 'inc-1')!.doc.tags).toEqual(['a']);
+      (store.getManySync(INCIDENTS.name, ['inc-1', 'inc-9'])[0].doc.tags as string[]).push('d');
+      expect(store.getSync(INCIDENTS.name, 'inc-1')!.doc.tags).toEqual(['a']);
     });
 
     it('holds deletes as tombstones that hide the stored document', () => {

@@ -249,10 +249,10 @@ export class SqliteReadStore implements ReadStore {
 
   getSync<Doc extends ReadModelDoc>(collection: string, id: string): StoredDoc<Doc> | null {
     const pending = this.overlay.get(collection, id);
-    // A copy, as a read from the table would be.
     if (pending) {
-      const doc = pending.json === undefined ? pending.doc && copy(pending.doc) : JSON.parse(pending.json);
-      return doc === null ? null : { doc: doc as Doc, revision: pending.revision };
+      const doc = valueOf(pending);
+      // A copy, as a read from the table would be (a document held as JSON is decoded afresh already).
+      return doc === null ? null : { doc: (pending.json === undefined ? copy(doc) : doc) as Doc, revision: pending.revision };
     }
     const row = this.collection(collection).get.get(id) as Omit<DocRow, 'id'> | undefined;
     return row ? { doc: JSON.parse(row.doc) as Doc, revision: row.revision } : null;
@@ -280,11 +280,11 @@ export class SqliteReadStore implements ReadStore {
       const one = this.getSync<Doc>(collection, wanted[0]);
       return one ? [one] : [];
     }
-    const pending = this.overlay.has(collection);
-    const stored = pending ? wanted.filter((id) => !this.overlay.get(collection, id)) : wanted;
+    const held = this.overlay.has(collection) ? new Set(wanted.filter((id) => this.overlay.get(collection, id))) : null;
+    const stored = held ? wanted.filter((id) => !held.has(id)) : wanted;
     const rows = new Map(stored.length === 0 ? [] : (getMany.all(JSON.stringify(stored)) as DocRow[]).map((row) => [row.id, row]));
     return wanted.flatMap((id) => {
-      if (pending && this.overlay.get(collection, id)) {
+      if (held?.has(id)) {
         const one = this.getSync<Doc>(collection, id);
         return one ? [one] : [];
       }
@@ -319,9 +319,11 @@ export class SqliteReadStore implements ReadStore {
     const keyOf = (doc: ReadModelDoc): SortKey => [sort.field === 'id' ? null : scalarAt(doc, sort.field), doc.id];
     const compare = (a: SortKey, b: SortKey) => sign * (compareValues(a[0], b[0]) || compareStrings(a[1], b[1]));
     const cursor: SortKey | undefined = after && [sort.field === 'id' ? null : after.value, after.id];
-    const held = pending.docs.filter((doc) => !cursor || compare(keyOf(doc), cursor) > 0).map((doc) => copy(doc) as Doc);
+    const held = pending.docs.filter((doc) => !cursor || compare(keyOf(doc), cursor) > 0) as Doc[];
     if (held.length === 0) return docs;
-    return [...docs, ...held].sort((a, b) => compare(keyOf(a), keyOf(b))).slice(0, limit);
+    const page = [...docs, ...held].sort((a, b) => compare(keyOf(a), keyOf(b))).slice(0, limit);
+    // Copies, as reads from the table would be, of the held documents that made the page and are shared.
+    return page.map((doc) => (pending.shared.has(doc) ? (copy(doc) as Doc) : doc));
   }
 
   countSync(collection: string, filters?: Filter[]): number {
@@ -338,23 +340,32 @@ export class SqliteReadStore implements ReadStore {
    * For a query of a collection with documents held in memory: leaves out of the SQL (adds to
    * `where`) the stored versions of those the query may match, and returns the held ones it does.
    */
-  private pendingFor(collection: string, filters: CheckedFilter[], where: string[], params: unknown[]): { docs: ReadModelDoc[] } | null {
+  private pendingFor(
+    collection: string,
+    filters: CheckedFilter[],
+    where: string[],
+    params: unknown[],
+  ): { docs: ReadModelDoc[]; shared: Set<ReadModelDoc> } | null {
     if (!this.overlay.has(collection)) return null;
     // Only a filter on the id tells, without the stored version, that it cannot match.
     const idFilters = filters.filter((filter) => filter.field === 'id');
     const shadowed: string[] = [];
     const docs: ReadModelDoc[] = [];
+    // The held documents themselves (not decoded from JSON): a caller that hands them out copies them.
+    const shared = new Set<ReadModelDoc>();
     for (const held of this.overlay.held(collection)) {
       const { id } = held;
       if (!idFilters.every((filter) => matches({ id }, filter))) continue;
       shadowed.push(id);
       const doc = valueOf(held);
-      if (doc && filters.every((filter) => matches(doc, filter))) docs.push(doc);
+      if (!doc || !filters.every((filter) => matches(doc, filter))) continue;
+      docs.push(doc);
+      if (held.json === undefined) shared.add(doc);
     }
     if (shadowed.length === 0) return null;
     params.push(JSON.stringify(shadowed));
     where.push('id NOT IN (SELECT value FROM json_each(?))');
-    return { docs };
+    return { docs, shared };
   }
 
   putSync(collection: string, doc: ReadModelDoc, revision: bigint): boolean {
