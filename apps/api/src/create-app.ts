@@ -7,18 +7,14 @@ import { IdempotencyGuard, installIdempotencyHooks } from '../../../libs/http/sr
 import { MAX_BODY_BYTES, registerJsonParser } from '../../../libs/http/src/json-body';
 import { installRateLimit } from '../../../libs/http/src/rate-limit';
 import { requestIdFor } from '../../../libs/http/src/request-id';
+import { logRequest } from '../../../libs/http/src/request-log';
+import { EarlyRequests } from '../../../libs/http/src/early-requests';
 import { BodyValidationPipe } from '../../../libs/http/src/validation';
 import { installKeptAnswers, ResponseCache } from '../../../libs/http/src/response-cache';
 import { ApiKeyGuard } from '../../../libs/accounts/src/http/api-key.guard';
 import { createLogger, NestPinoLogger, VigilLogger } from '../../../libs/platform/src/logger';
 import { PlatformOptions } from '../../../libs/platform/src/platform.options';
 import { AppModule } from './app.module';
-
-/** Paths whose last segment is a secret (ping tokens) are logged without it. */
-function loggedPath(url: string): string {
-  const path = url.split('?')[0];
-  return path.replace(/^\/(heartbeats\/)?ping\/[^/]+/, '/$1ping/:token');
-}
 
 /** Callback-style hooks: an async hook costs every request a promise and a microtask turn. */
 function installRequestLog(fastify: FastifyInstance, logger: VigilLogger): void {
@@ -27,19 +23,15 @@ function installRequestLog(fastify: FastifyInstance, logger: VigilLogger): void 
     done();
   });
   fastify.addHook('onResponse', (request, reply, done) => {
-    if (!logger.isLevelEnabled('info')) return done();
-    logger.info(
-      {
-        reqId: request.id,
-        method: request.method,
-        path: loggedPath(request.url),
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime * 100) / 100,
-        accountId: request.account?.accountId,
-        keyId: request.account?.keyId,
-      },
-      'request',
-    );
+    logRequest(logger, {
+      reqId: String(request.id),
+      method: request.method,
+      url: request.url,
+      status: reply.statusCode,
+      ms: reply.elapsedTime,
+      accountId: request.account?.accountId,
+      keyId: request.account?.keyId,
+    });
     done();
   });
 }
@@ -47,6 +39,7 @@ function installRequestLog(fastify: FastifyInstance, logger: VigilLogger): void 
 /** Builds the whole API on the configured stores; `listen` is the caller's. */
 export async function createApp(options: PlatformOptions): Promise<NestFastifyApplication> {
   const logger = options.logger ?? createLogger(options.config.logLevel);
+  const earlyRequests = new EarlyRequests();
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
     // One line per request is written by installRequestLog, with the account and key.
@@ -55,13 +48,20 @@ export async function createApp(options: PlatformOptions): Promise<NestFastifyAp
     genReqId: requestIdFor,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
+    // The server Fastify listens on, with the ping fast path in front (early-requests.ts).
+    serverFactory: earlyRequests.serverFactory,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ ...options, logger }), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ ...options, logger, earlyRequests }), adapter, {
     bodyParser: false,
     logger: new NestPinoLogger(logger),
     abortOnError: false,
   });
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  // Closing: Fastify answers every request (503) from now on.
+  fastify.addHook('preClose', (done) => {
+    earlyRequests.closing();
+    done();
+  });
   registerJsonParser(fastify);
   installRequestLog(fastify, logger);
   await installRateLimit(fastify, options.config.rateLimitPerMinute);

@@ -4,11 +4,14 @@ import { FastifyInstance } from 'fastify';
 import { CLOCK, Clock } from '../../core/src/clock';
 import { ProjectionEngine } from '../../read-store/src/projection-engine';
 import { VIGIL_CONFIG, VigilConfig } from '../../platform/src/config';
-import { PROJECTION_ENGINE } from '../../platform/src/tokens';
+import { EARLY_REQUESTS, PROJECTION_ENGINE } from '../../platform/src/tokens';
+import { LOGGER, VigilLogger } from '../../platform/src/logger';
+import { EarlyRequests } from '../../http/src/early-requests';
 import { ServiceLinks } from '../../status-pages/src/read/service-links';
 import { StatusPagesModule } from '../../status-pages/src/status-pages.module';
 import { ChecksController } from './http/checks.controller';
 import { registerPingRoutes } from './http/ping.routes';
+import { pingFastPath } from './http/ping-fast-path';
 import { CheckDirectory } from './read/check-directory';
 import { heartbeatChecksProjection } from './read/heartbeat-checks.projection';
 import { heartbeatEventsProjection } from './read/heartbeat-events.projection';
@@ -68,6 +71,8 @@ export class HeartbeatsModule implements OnModuleInit {
     @Inject(CLOCK) private readonly clock: Clock,
     triggers: HeartbeatIncidentTriggers,
     incidents: IncidentsBridge,
+    @Inject(EARLY_REQUESTS) private readonly earlyRequests: EarlyRequests | null,
+    @Inject(LOGGER) private readonly logger: VigilLogger,
   ) {
     // Outages open and resolve incidents through the incidents context's own commands.
     triggers.register(incidents);
@@ -80,10 +85,15 @@ export class HeartbeatsModule implements OnModuleInit {
     );
   }
 
-  /** The ping routes live on Fastify itself (see ping.routes.ts); the worker and the CLI have no HTTP. */
+  /**
+   * The ping routes live on Fastify itself (see ping.routes.ts), their common case ahead of it
+   * (ping-fast-path.ts); the worker and the CLI have no HTTP.
+   */
   onModuleInit(): void {
     const adapter = this.adapterHost.httpAdapter;
     if (!adapter) return;
-    registerPingRoutes(adapter.getInstance() as FastifyInstance, this.intake, this.limiter, this.clock);
+    const deps = { intake: this.intake, limiter: this.limiter, clock: this.clock };
+    registerPingRoutes(adapter.getInstance() as FastifyInstance, deps);
+    this.earlyRequests?.add(pingFastPath(deps, this.logger));
   }
 }

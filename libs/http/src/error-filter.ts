@@ -12,6 +12,13 @@ const STATUS_MESSAGES: Record<number, string> = {
   415: 'Content-Type must be application/json',
 };
 
+/** What mapping an error needs of its request (a FastifyRequest, or the ping fast path's own). */
+export interface ErrorRequest {
+  id: unknown;
+  method: string;
+  url: string;
+}
+
 export interface MappedError {
   body: ErrorBody;
   headers: Record<string, string>;
@@ -21,7 +28,7 @@ export interface MappedError {
  * Maps anything thrown to the one error shape. 5xx bodies say nothing of internals; the log has the
  * error under the same request id.
  */
-export function mapError(error: unknown, request: FastifyRequest, fastify: FastifyInstance): MappedError {
+export function mapError(error: unknown, request: ErrorRequest, fastify: FastifyInstance | null): MappedError {
   const headers: Record<string, string> = {};
   if (error instanceof ValidationError) {
     return { body: errorBody(400, error.message, error.details.length > 0 ? { details: error.details } : {}), headers };
@@ -33,7 +40,7 @@ export function mapError(error: unknown, request: FastifyRequest, fastify: Fasti
   if (error instanceof HttpException) {
     const status = error.getStatus();
     if (status === 404) {
-      const allowed = allowedMethods(fastify, request);
+      const allowed = fastify ? allowedMethods(fastify, request) : [];
       if (allowed.length > 0) {
         headers.allow = allowed.join(', ');
         return { body: errorBody(405, `Method ${request.method} is not allowed here`), headers };
@@ -63,7 +70,7 @@ function httpExceptionMessage(error: HttpException): string {
   return typeof message === 'string' ? message : error.message;
 }
 
-function allowedMethods(fastify: FastifyInstance, request: FastifyRequest): string[] {
+function allowedMethods(fastify: FastifyInstance, request: ErrorRequest): string[] {
   const path = request.url.split('?')[0];
   return METHODS.filter((method) => method !== request.method && fastify.findRoute({ method, url: path }) !== null);
 }

@@ -13,7 +13,7 @@ import { VIGIL_CONFIG } from './config';
 import { createLogger, LOGGER, VigilLogger } from './logger';
 import { PlatformOptions } from './platform.options';
 import { openStores, Stores } from './stores';
-import { COMMAND_RUNNER, DAEMON_ENABLED, PROJECTION_ENGINE } from './tokens';
+import { COMMAND_RUNNER, DAEMON_ENABLED, EARLY_REQUESTS, PROJECTION_ENGINE } from './tokens';
 
 const STORES = Symbol('STORES');
 
@@ -66,6 +66,7 @@ export class PlatformModule {
         { provide: ID_GENERATOR, useValue: options.ids ?? new UuidV7Generator() },
         { provide: LOGGER, useValue: logger },
         { provide: DAEMON_ENABLED, useValue: options.daemon ?? options.config.daemon },
+        { provide: EARLY_REQUESTS, useValue: options.earlyRequests ?? null },
         { provide: STORES, useFactory: () => openStores(options.config, logger, clock) },
         { provide: EVENT_STORE, useFactory: (s: Stores) => s.eventStore, inject: [STORES] },
         { provide: READ_STORE, useFactory: (s: Stores) => s.readStore, inject: [STORES] },
@@ -102,6 +103,7 @@ export class PlatformModule {
         COMMAND_RUNNER,
         CURSOR_CODEC,
         DAEMON_ENABLED,
+        EARLY_REQUESTS,
         ResponseCache,
       ],
     };

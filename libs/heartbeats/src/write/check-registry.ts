@@ -63,6 +63,16 @@ export class CheckRegistry {
     return entry;
   }
 
+  /**
+   * The check a token pings when memory alone can say so (known, fresh, live), else null: resolve
+   * then loads, refreshes or says no. For the ping fast path, which must decide without waiting.
+   */
+  peek(token: string): CheckEntry | null {
+    const entry = this.byToken.get(token);
+    if (!entry || entry.stale || entry.timer.deleted || entry.timer.pingToken !== token) return null;
+    return entry;
+  }
+
   /** Reloads the committed timer after a conflict or a failure. */
   async refresh(entry: CheckEntry): Promise<void> {
     const loaded = await this.timers.load(entry.checkId);

@@ -41,6 +41,11 @@ export class PingIntake {
     return this.registry.resolve(token);
   }
 
+  /** The live check a token pings if memory alone tells (see CheckRegistry.peek), else null. */
+  peek(token: string): CheckEntry | null {
+    return this.registry.peek(token);
+  }
+
   /** Throws NotFoundError for an unknown token. */
   async ping(request: PingRequest): Promise<PingOutcome> {
     const entry = await this.registry.resolve(request.token);
