@@ -8,6 +8,13 @@ import { FailedData, PingReceivedData } from '../domain/heartbeat-timer';
 import { CheckDoc } from '../read/heartbeat-checks.projection';
 import { HeartbeatIncidentTriggers } from './incident-trigger';
 
+/** An outage's first FAILING, or the first ping after an outage. */
+function opensOrResolves(event: RecordedEvent): boolean {
+  if (event.type === 'HeartbeatFailed') return Boolean((event.data as unknown as FailedData).first);
+  if (event.type === 'HeartbeatPingReceived') return Boolean((event.data as unknown as PingReceivedData).recoveredFrom);
+  return false;
+}
+
 /**
  * Turns outages into incidents: the first FAILING of an outage opens the check's `triggerIncident`,
  * the first ping after it resolves it. Fed by the projection daemon's event feed, so it runs where
@@ -26,7 +33,8 @@ export class IncidentReactor {
 
   start(): void {
     this.engine.onEvent((event) => {
-      if (event.type !== 'HeartbeatFailed' && event.type !== 'HeartbeatPingReceived') return;
+      // Most events change no incident (every ping but an outage's first): they skip the queue's promises.
+      if (!opensOrResolves(event)) return;
       // One at a time, in log order, so an outage's open always precedes its resolve.
       this.queue = this.queue.then(() => this.react(event)).catch((error) => {
         this.logger.error({ err: error, type: event.type }, 'incident trigger failed');
