@@ -307,6 +307,50 @@ describe('ProjectionEngine on the embedded SQLite stores', () => {
       expect(await fromFile(a.engine.collection('tallies'), 's-1')).toEqual({ doc: { doc: { id: 's-1', total: 10, events: 4, seen: [1, 2, 3, 4] }, revision: 3n }, checkpoint: head });
     });
 
+    it('holds an immutable projection\'s documents append-only, applied inline or caught up; a replay writes nothing new', async () => {
+      const notes: Projection = {
+        name: 'notes',
+        version: 1,
+        handles: ['Added'],
+        indexes: [],
+        immutable: true,
+        writeBack: true,
+        ids: (event) => [`${event.stream}|${event.revision}`],
+        evolve: (existing, event, id) => existing ?? { id, amount: (event.data as { amount: number }).amount },
+      };
+      const server = await open([notes]);
+      const other = await open();
+      const collection = server.engine.collection('notes');
+      const writeBacks = jest.spyOn(written(server), 'writeBackSync');
+      await server.eventStore.appendToStream('s-2', [added(2), added(20)]);
+      await other.eventStore.appendToStream('s-3', [added(3)]);
+      await server.engine.catchUp();
+      await server.eventStore.appendToStream('s-1', [added(1)]);
+
+      expect(new Set(writeBacks.mock.calls.map(([name, , , appendOnly]) => name === collection && appendOnly))).toEqual(new Set([true]));
+      const all = [
+        { id: 's-1|0', amount: 1 },
+        { id: 's-2|0', amount: 2 },
+        { id: 's-2|1', amount: 20 },
+        { id: 's-3|0', amount: 3 },
+      ];
+      expect(await server.readStore.find(collection, { limit: 10 })).toEqual(all);
+      expect(await server.readStore.get(collection, 's-2|1')).toEqual({ doc: { id: 's-2|1', amount: 20 }, revision: 1n });
+      expect(await other.readStore.count(collection)).toBe(0);
+
+      written(server).flushWriteBackSync();
+      expect(await other.readStore.find(collection, { limit: 10 })).toEqual(all);
+      expect(await other.readStore.getCheckpoint(collection)).toBe(await server.eventStore.headPosition());
+
+      // Another process replays the whole log: the same documents again, written over nothing.
+      const replayed = await open([notes]);
+      await replayed.readStore.setCheckpoint(collection, 0n);
+      await replayed.engine.catchUp();
+      expect(await replayed.readStore.find(collection, { limit: 10 })).toEqual(all);
+      written(replayed).flushWriteBackSync();
+      expect(await other.readStore.find(collection, { limit: 10 })).toEqual(all);
+    });
+
     it('is written back on close, so a stopped server leaves a complete file', async () => {
       const first = await open([heldTally()]);
       for (let i = 1; i <= 5; i++) await first.eventStore.appendToStream(`s-${i % 2}`, [added(i)]);

@@ -43,8 +43,11 @@ export interface SyncReadAccess {
   getMetaSync<T>(key: string): T | null;
   setMetaSync<T>(key: string, value: T): void;
   transactionSync<T>(fn: () => T): T;
-  /** Keeps documents of committed events, and the position they bring the collection to, in memory; written later. */
-  writeBackSync(collection: string, docs: readonly WriteBackDoc[], checkpoint: bigint | null): void;
+  /**
+   * Keeps documents of committed events, and the position they bring the collection to, in memory;
+   * written later. `appendOnly`: the documents are new ids that never change (an immutable projection's).
+   */
+  writeBackSync(collection: string, docs: readonly WriteBackDoc[], checkpoint: bigint | null, appendOnly?: boolean): void;
   /** Writes what writeBackSync keeps, outside any transaction. */
   flushWriteBackSync(): void;
 }
@@ -140,7 +143,7 @@ export class ProjectionEngine {
   /** The current append's changes to inlineDocs (applyInline), kept to take them back if it fails. */
   private readonly undo: UndoEntry[] = [];
   /** Write-back collections of the batch under way: their documents and checkpoint go to memory once it commits. */
-  private writeBackBatch: { collection: string; docs: WriteBackDoc[]; checkpoint: bigint }[] = [];
+  private writeBackBatch: { collection: string; docs: WriteBackDoc[]; checkpoint: bigint; appendOnly: boolean }[] = [];
   /** The batch under way: the log head before it, and the events of its appends so far, for the listeners. */
   private listenerBatch: { headBefore: bigint | null; events: RecordedEvent[] } | null = null;
   private lastMetaRefresh = 0;
@@ -279,7 +282,9 @@ export class ProjectionEngine {
         if (headAfter === null) continue;
         const changed = changedDocs(docs);
         // A transaction without appends (one that carries written-back documents) moves nothing.
-        if (changed.length > 0 || headAfter !== checkpoint) this.writeBackBatch.push({ collection, docs: changed, checkpoint: headAfter });
+        if (changed.length > 0 || headAfter !== checkpoint) {
+          this.writeBackBatch.push({ collection, docs: changed, checkpoint: headAfter, appendOnly: projection.immutable === true });
+        }
         continue;
       }
       const writes: PreparedWrite[] = [];
@@ -303,7 +308,7 @@ export class ProjectionEngine {
     if (!this.sync) return;
     const committed = this.writeBackBatch;
     this.writeBackBatch = [];
-    for (const { collection, docs, checkpoint } of committed) this.sync.writeBackSync(collection, docs, checkpoint);
+    for (const { collection, docs, checkpoint, appendOnly } of committed) this.sync.writeBackSync(collection, docs, checkpoint, appendOnly);
     const batch = this.listenerBatch;
     this.listenerBatch = null;
     if (!batch || batch.events.length === 0 || batch.headBefore !== this.listenerCursor) return;
@@ -532,7 +537,7 @@ export class ProjectionEngine {
       this.evolveInto(projection, collection, event, docs, null);
     }
     const last = page[page.length - 1].position;
-    sync.writeBackSync(collection, changedDocs(docs), current === null || current < last ? last : null);
+    sync.writeBackSync(collection, changedDocs(docs), current === null || current < last ? last : null, projection.immutable === true);
   }
 
   /**

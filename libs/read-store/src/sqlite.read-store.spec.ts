@@ -37,9 +37,10 @@ readStoreContract('sqlite', async () => {
 /**
  * The same contract with the documents written through the write-back path (as the inline runner
  * writes heartbeat read models): now and then (every seventh write) they are flushed to the table,
- * the rest stay in memory, so reads merge both.
+ * the rest stay in memory, so reads merge both. Then again held append-only, as an immutable
+ * projection's documents are: that mode too must answer right for documents that change.
  */
-readStoreContract('sqlite, written back', async () => {
+const writtenBack = (appendOnly: boolean) => async () => {
   const temp = tempDatabase();
   const sqlite = new SqliteReadStore(temp.db);
   const revisions = new Map<string, bigint>();
@@ -51,7 +52,7 @@ readStoreContract('sqlite, written back', async () => {
     if (known !== undefined && known >= revision) return false;
     revisions.set(key, revision);
     // Held as a read would return it (JSON), like the documents evolve makes.
-    sqlite.writeBackSync(collection, [{ id, revision, doc: doc && JSON.parse(JSON.stringify(doc)) }], null);
+    sqlite.writeBackSync(collection, [{ id, revision, doc: doc && JSON.parse(JSON.stringify(doc)) }], null, appendOnly);
     if (++writes % 7 === 3) sqlite.flushWriteBackSync();
     return true;
   };
@@ -84,7 +85,9 @@ readStoreContract('sqlite, written back', async () => {
       temp.remove();
     },
   };
-});
+};
+readStoreContract('sqlite, written back', writtenBack(false));
+readStoreContract('sqlite, written back append-only', writtenBack(true));
 
 describe('SqliteReadStore', () => {
   const INCIDENTS: CollectionSpec = {
@@ -273,6 +276,39 @@ describe('SqliteReadStore', () => {
       expect(other.countSync(INCIDENTS.name)).toBe(2);
       expect(other.getCheckpointSync(INCIDENTS.name)).toBe(7n);
       expect(store.getCheckpointSync(INCIDENTS.name)).toBe(7n);
+    });
+
+    it('holds documents of new ids append-only for every read of this store, until a drain writes them to the table', () => {
+      const event = (id: string, accountId: string) => ({ id, revision: 0n, json: JSON.stringify({ id, accountId }) });
+      store.putSync(INCIDENTS.name, { id: 'inc-0', accountId: 'acc-a' }, 0n);
+      store.writeBackSync(INCIDENTS.name, [event('inc-2', 'acc-a'), event('inc-1', 'acc-b')], 20n, true);
+      // inc-2 again: an event applied twice.
+      store.writeBackSync(INCIDENTS.name, [event('inc-3', 'acc-a'), event('inc-2', 'acc-a')], 30n, true);
+      const other = otherStore();
+      const accountA = [{ field: 'accountId', op: 'eq' as const, value: 'acc-a' }];
+      const reads = () => ({
+        one: store.getSync(INCIDENTS.name, 'inc-1'),
+        many: store.getManySync(INCIDENTS.name, ['inc-3', 'inc-0', 'inc-2']).map((stored) => stored.doc.id),
+        found: store.findSync(INCIDENTS.name, { filters: accountA, limit: 10 }).map((doc) => doc.id),
+        counted: [store.countSync(INCIDENTS.name), store.countSync(INCIDENTS.name, accountA)],
+      });
+      const held = reads();
+
+      expect(held).toEqual({
+        one: { doc: { id: 'inc-1', accountId: 'acc-b' }, revision: 0n },
+        many: ['inc-3', 'inc-0', 'inc-2'],
+        found: ['inc-0', 'inc-2', 'inc-3'],
+        counted: [4, 3],
+      });
+      expect(other.countSync(INCIDENTS.name)).toBe(1);
+
+      (store as unknown as { overlay: { startDrain(): void } }).overlay.startDrain();
+      store.transactionSync(() => store.writeBackStepSync());
+      store.writeBackStepCommitted();
+      expect((store as unknown as { overlay: { empty: boolean } }).overlay.empty).toBe(true);
+      expect(reads()).toEqual(held);
+      expect(other.countSync(INCIDENTS.name)).toBe(4);
+      expect(other.getCheckpointSync(INCIDENTS.name)).toBe(30n);
     });
 
     it('forgets what it holds for a dropped collection', () => {

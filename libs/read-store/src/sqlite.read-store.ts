@@ -456,10 +456,13 @@ export class SqliteReadStore implements ReadStore {
    * Every writeBackFlushMs a drain starts, which writeBackStepSync spreads over the next transactions
    * of the event store (no commit of its own, no pause); an idle process, a drain left unfinished, or
    * writeBackMaxDocs waiting make one transaction write everything instead.
+   *
+   * `appendOnly`: documents of new ids that never change (an immutable projection's), held in a
+   * plain list rather than a map entry each.
    */
-  writeBackSync(collection: string, docs: readonly WriteBackDoc[], checkpoint: bigint | null): void {
+  writeBackSync(collection: string, docs: readonly WriteBackDoc[], checkpoint: bigint | null, appendOnly = false): void {
     if (docs.length > 0) this.changes.touch(collection);
-    this.overlay.add(collection, docs, checkpoint);
+    this.overlay.add(collection, docs, checkpoint, appendOnly);
     if (this.overlay.size >= this.writeBackMaxDocs && !this.db.inTransaction) {
       this.flushWriteBackSync();
       return;

@@ -124,4 +124,174 @@ describe('WriteBackOverlay', () => {
       expect(overlay.slice(1, 1)).toBeNull();
     });
   });
+
+  describe('append-only (documents of new ids, an immutable projection\'s)', () => {
+    const event = (id: string, revision = 1n): WriteBackDoc => ({ id, revision, json: JSON.stringify({ id, revision: Number(revision) }) });
+    const append = (overlay: WriteBackOverlay, docs: WriteBackDoc[], checkpoint: bigint | null, collection = 'c') => overlay.add(collection, docs, checkpoint, true);
+    const heldIds = (overlay: WriteBackOverlay, collection = 'c') => [...overlay.held(collection)].map((d) => `${d.id}@${d.revision}`).sort();
+
+    it('holds documents of new ids for every read until they are written', () => {
+      const overlay = new WriteBackOverlay();
+      append(overlay, [event('b'), event('a')], 4n);
+      append(overlay, [event('c')], 5n);
+
+      expect(overlay.get('c', 'a')?.revision).toBe(1n);
+      expect(overlay.get('c', 'z')).toBeUndefined();
+      expect(heldIds(overlay)).toEqual(['a@1', 'b@1', 'c@1']);
+      expect(overlay.size).toBe(3);
+      expect(overlay.checkpoint('c')).toBe(5n);
+      expect(overlay.has('c')).toBe(true);
+    });
+
+    it('holds an id that comes twice (an event applied again) once for reads, in its newest version', () => {
+      const overlay = new WriteBackOverlay();
+      append(overlay, [event('a', 2n), event('b')], 3n);
+      append(overlay, [event('a', 1n), event('b'), event('b', 2n)], 3n);
+
+      expect(overlay.get('c', 'a')?.revision).toBe(2n);
+      expect(overlay.get('c', 'b')?.revision).toBe(2n);
+      expect(heldIds(overlay)).toEqual(['a@2', 'b@2']);
+      // Counted until a drain drops the second copies.
+      expect(overlay.size).toBe(5);
+      overlay.startDrain();
+      expect(overlay.size).toBe(2);
+      expect(ids(overlay.slice(1, 10))).toEqual(['a@2', 'b@2']);
+    });
+
+    it('is drained in slices in key order, the checkpoint with the last; written documents leave memory', () => {
+      const overlay = new WriteBackOverlay();
+      append(overlay, ['d', 'b', 'e', 'a', 'c'].map((id) => event(id)), 7n);
+      overlay.startDrain();
+
+      const first = overlay.slice(2, 2);
+      expect(ids(first)).toEqual(['a@1', 'b@1', 'c@1']);
+      expect(first!.checkpoints.size).toBe(0);
+      overlay.sliceWritten();
+      expect(overlay.get('c', 'a')).toBeUndefined();
+      expect(heldIds(overlay)).toEqual(['d@1', 'e@1']);
+      expect(overlay.size).toBe(2);
+
+      const last = overlay.slice(2, 2);
+      expect(ids(last)).toEqual(['d@1', 'e@1']);
+      expect(last!.checkpoints.get('c')).toBe(7n);
+      overlay.sliceWritten();
+      expect(overlay.draining).toBe(false);
+      expect(overlay.size).toBe(0);
+      expect(overlay.empty).toBe(true);
+    });
+
+    it('takes a slice again when its transaction did not commit', () => {
+      const overlay = new WriteBackOverlay();
+      append(overlay, [event('b'), event('a')], 3n);
+      overlay.startDrain();
+
+      expect(ids(overlay.slice(2, 1))).toEqual(['a@1']);
+      // No sliceWritten: the batch rolled back.
+      expect(ids(overlay.slice(2, 1))).toEqual(['a@1']);
+      expect(overlay.get('c', 'a')?.revision).toBe(1n);
+      overlay.sliceWritten();
+      expect(ids(overlay.slice(2, 1))).toEqual(['b@1']);
+    });
+
+    it('keeps documents added during a drain out of it, and visible, for the next one', () => {
+      const overlay = new WriteBackOverlay();
+      append(overlay, [event('b')], 3n);
+      overlay.startDrain();
+      append(overlay, [event('a')], 4n);
+
+      const slice = overlay.slice(1, 10);
+      expect(ids(slice)).toEqual(['b@1']);
+      expect(slice!.checkpoints.get('c')).toBe(3n);
+      overlay.sliceWritten();
+      expect(overlay.draining).toBe(false);
+      expect(heldIds(overlay)).toEqual(['a@1']);
+      expect(overlay.checkpoint('c')).toBe(4n);
+
+      overlay.startDrain();
+      const next = overlay.slice(1, 10);
+      expect(ids(next)).toEqual(['a@1']);
+      expect(next!.checkpoints.get('c')).toBe(4n);
+      overlay.sliceWritten();
+      expect(overlay.empty).toBe(true);
+    });
+
+    it('covers, in a drain started before the last one finished, what that one left unwritten', () => {
+      const overlay = new WriteBackOverlay();
+      append(overlay, ['a', 'b', 'c'].map((id) => event(id)), 3n);
+      overlay.startDrain();
+      overlay.slice(3, 1);
+      overlay.sliceWritten();
+      append(overlay, [event('a0'), event('d')], 4n);
+
+      overlay.startDrain();
+      expect(ids(overlay.slice(1, 10))).toEqual(['a0@1', 'b@1', 'c@1', 'd@1']);
+    });
+
+    it('writes everything at once in key order, each id once, then forgets it', () => {
+      const overlay = new WriteBackOverlay();
+      append(overlay, [event('b'), event('a')], 5n);
+      overlay.startDrain();
+      append(overlay, [event('c'), event('a', 2n)], 6n);
+
+      const all = overlay.everything();
+      expect(ids(all)).toEqual(['a@2', 'b@1', 'c@1']);
+      expect(all.checkpoints.get('c')).toBe(6n);
+      overlay.written();
+      expect(overlay.empty).toBe(true);
+      expect(overlay.size).toBe(0);
+      expect(overlay.slice(1, 1)).toBeNull();
+    });
+
+    it('forgets a collection dropped while a drain writes it', () => {
+      const overlay = new WriteBackOverlay();
+      append(overlay, ['a', 'b', 'c'].map((id) => event(id)), 3n);
+      append(overlay, [event('a')], 3n, 'd');
+      overlay.startDrain();
+      expect(ids(overlay.slice(4, 1))).toEqual(['a@1']);
+      overlay.discard('c');
+
+      expect(overlay.has('c')).toBe(false);
+      expect(overlay.size).toBe(1);
+      const slice = overlay.slice(4, 1);
+      expect([...slice!.docs.keys()]).toEqual(['d']);
+      overlay.sliceWritten();
+      expect(overlay.empty).toBe(true);
+    });
+
+    it('shares a drain with collections held by id: each gets its checkpoint with its own last slice', () => {
+      const overlay = new WriteBackOverlay();
+      append(overlay, ['a', 'b', 'c'].map((id) => event(id)), 8n, 'events');
+      overlay.add('timers', [doc('x', 1n), doc('y', 1n)], 8n);
+      overlay.startDrain();
+      overlay.add('timers', [doc('x', 2n)], 9n);
+
+      const first = overlay.slice(2, 1);
+      expect(ids(first, 'events')).toEqual(['a@1', 'b@1', 'c@1']);
+      expect(first!.docs.has('timers')).toBe(false);
+      expect([...first!.checkpoints]).toEqual([['events', 8n]]);
+      overlay.sliceWritten();
+      expect(overlay.has('events')).toBe(false);
+
+      const last = overlay.slice(2, 1);
+      expect(ids(last, 'timers')).toEqual(['x@2', 'y@1']);
+      expect([...last!.checkpoints]).toEqual([['timers', 8n]]);
+      overlay.sliceWritten();
+      expect(overlay.draining).toBe(false);
+      expect(overlay.checkpoint('timers')).toBe(9n);
+      expect(overlay.size).toBe(0);
+    });
+
+    it('keeps the mode a collection was first held in until it is all written', () => {
+      const overlay = new WriteBackOverlay();
+      overlay.add('c', [doc('a', 1n)], 1n);
+      append(overlay, [event('a', 2n), event('b')], 2n);
+      expect(overlay.size).toBe(2);
+      expect(overlay.get('c', 'a')?.revision).toBe(2n);
+
+      append(overlay, [event('e')], 1n, 'events');
+      overlay.add('events', [doc('e', 2n)], 2n);
+      expect(heldIds(overlay, 'events')).toEqual(['e@2']);
+      expect(ids(overlay.everything(), 'events')).toEqual(['e@2']);
+    });
+  });
 });
