@@ -28,7 +28,7 @@ function bodiless(request: IncomingMessage): boolean {
  * other than a link-preview bot — answered straight from Node's request event (EarlyRequests),
  * without Fastify's routing, hooks and reply: the same rate limit, the same append (the 200 still
  * waits for the commit), the same status, headers and body as the route in ping.routes.ts, the same
- * request log line. That is ~6 µs of CPU less per ping (docs/benchmarks.md). Every other request to
+ * request log line. That is ~3 µs of CPU less per ping (docs/benchmarks.md). Every other request to
  * these paths — a body, another method, an unknown or not yet loaded token, a bot — is not claimed,
  * and the Fastify route answers it.
  */
