@@ -1,5 +1,5 @@
 import { CheckConfig } from './heartbeat-check.decider';
-import { deadlineOf, evolveTimer, initialTimer, isDue, pingState, scheduleChange, TimerState, tolerance } from './heartbeat-timer';
+import { deadlineOf, evolveTimer, initialTimer, isDue, pingedTimer, pingState, scheduleChange, TimerState, tolerance } from './heartbeat-timer';
 
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
 const MIN = 60_000;
@@ -88,6 +88,12 @@ describe('deadline and watchdog due', () => {
   it('a second FAILING keeps the outage begun by the first', () => {
     const next = evolveTimer(evolveTimer(timer, failed(deadline, 'first')), failed(deadline + 7 * MIN, 'second'));
     expect(next.failingSince).toBe('first');
+  });
+
+  it('pingedTimer is the ping case of evolveTimer, every field alike', () => {
+    const failing = evolveTimer(timer, failed(deadline));
+    expect(pingedTimer(failing, deadline + 5000)).toEqual(evolveTimer(failing, ping(deadline + 5000)));
+    expect(Object.keys(pingedTimer(failing, deadline + 5000))).toEqual(Object.keys(initialTimer()));
   });
 
   it('a ping restarts the timer at the ping and ends the outage', () => {

@@ -1,6 +1,6 @@
 import { Projection } from '../../../core/src/projection';
 import { HeartbeatEvent, HeartbeatState } from '../domain/heartbeat-timer';
-import { eventDocId, onceForLastEvent } from './heartbeat-keys';
+import { eventDocId, eventTime, onceForLastEvent } from './heartbeat-keys';
 
 export interface HeartbeatEventDoc {
   id: string;
@@ -17,12 +17,12 @@ function toDoc(event: HeartbeatEvent): HeartbeatEventDoc | null {
   switch (event.type) {
     case 'HeartbeatPingReceived': {
       const d = event.data;
-      const at = Date.parse(d.at);
+      const at = eventTime(event)!;
       return { id: eventDocId(d.checkId, false, at, d.eventId, d.at), eventId: d.eventId, checkId: d.checkId, state: d.state, timestamp: d.at, source: d.source, userAgent: d.userAgent };
     }
     case 'HeartbeatFailed': {
       const d = event.data;
-      const at = Date.parse(d.deadline);
+      const at = eventTime(event)!;
       return { id: eventDocId(d.checkId, true, at, d.eventId, d.deadline), eventId: d.eventId, checkId: d.checkId, state: 'FAILING', timestamp: d.deadline, source: 'watchdog', userAgent: null };
     }
     default:

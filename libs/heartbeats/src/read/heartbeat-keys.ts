@@ -1,5 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import { isUuid } from '../../../core/src/ids';
+import type { HeartbeatEvent } from '../domain/heartbeat-timer';
 
 /**
  * Read-model keys that make every heartbeat query a primary-key range: events sort by
@@ -78,3 +79,13 @@ export function onceForLastEvent<E, T>(read: (event: E) => T): (event: E) => T {
     return value;
   };
 }
+
+/**
+ * When a ping or failure happened, in ms (its `at` or its `deadline`), null for other events: parsed
+ * once per event for every heartbeat projection (a date parse is the dearest step of a ping's `ids`).
+ */
+export const eventTime = onceForLastEvent((event: HeartbeatEvent): number | null => {
+  if (event.type === 'HeartbeatPingReceived') return Date.parse(event.data.at);
+  if (event.type === 'HeartbeatFailed') return Date.parse(event.data.deadline);
+  return null;
+});

@@ -4,7 +4,8 @@ import { loadConfig } from '../../../platform/src/config';
 import { HARNESS_ADAPTERS, ProjectionHarness } from '../../../testing/src/projection-harness';
 import { project, recorded } from '../../../testing/src/given-when-then';
 import { HeartbeatEventDoc, heartbeatEventsProjection } from './heartbeat-events.projection';
-import { bucketName, eventDocId, HOUR_MS, isoOf, newEventId, rollupId, timestampOfEventId } from './heartbeat-keys';
+import { bucketName, eventDocId, eventTime, HOUR_MS, isoOf, newEventId, rollupId, timestampOfEventId } from './heartbeat-keys';
+import { HeartbeatEvent } from '../domain/heartbeat-timer';
 import { heartbeatRollupsProjection, RollupDoc } from './heartbeat-rollups.projection';
 import { HeartbeatStats } from './heartbeat-stats';
 import { heartbeatTimersProjection, TimerDoc } from './heartbeat-timers.projection';
@@ -43,6 +44,13 @@ describe('heartbeat keys', () => {
     expect(isoOf(T0, '2026-03-01T10:00:00Z')).toBe(text);
     expect(isoOf(T0)).toBe(text);
     expect(eventDocId(CHECK, false, T0, 'e', '2026-03-01T11:00:00+01:00')).toBe(eventDocId(CHECK, false, T0, 'e'));
+  });
+  it("an event's time is its ping's `at` or its failure's deadline, for each event in turn", () => {
+    const [pinged, failure, scheduled] = recorded(STREAM, [ping(T0 + 5), failed(T0 + 6 * MIN), schedule]) as unknown as HeartbeatEvent[];
+    expect(eventTime(pinged)).toBe(T0 + 5);
+    expect(eventTime(failure)).toBe(T0 + 6 * MIN);
+    expect(eventTime(scheduled)).toBeNull();
+    expect(eventTime(pinged)).toBe(T0 + 5);
   });
   it('bucket names are the ISO form of the bucket start, also once the name cache was emptied', () => {
     for (let hour = 0; hour < 5000; hour++) expect(bucketName(T0 + hour * HOUR_MS)).toBe(new Date(T0 + hour * HOUR_MS).toISOString());

@@ -1,6 +1,6 @@
 import { Projection } from '../../../core/src/projection';
 import { HeartbeatEvent, HeartbeatState } from '../domain/heartbeat-timer';
-import { bucketName, bucketStart, Granularity, HOUR_MS, MINUTE_MS, onceForLastEvent, rollupId } from './heartbeat-keys';
+import { bucketName, bucketStart, eventTime, Granularity, HOUR_MS, MINUTE_MS, onceForLastEvent, rollupId } from './heartbeat-keys';
 
 export interface RollupDoc {
   id: string;
@@ -21,8 +21,8 @@ interface Counted {
 }
 
 function readStateAndTime(event: HeartbeatEvent): Counted | null {
-  if (event.type === 'HeartbeatPingReceived') return { checkId: event.data.checkId, state: event.data.state, at: Date.parse(event.data.at) };
-  if (event.type === 'HeartbeatFailed') return { checkId: event.data.checkId, state: 'FAILING', at: Date.parse(event.data.deadline) };
+  if (event.type === 'HeartbeatPingReceived') return { checkId: event.data.checkId, state: event.data.state, at: eventTime(event)! };
+  if (event.type === 'HeartbeatFailed') return { checkId: event.data.checkId, state: 'FAILING', at: eventTime(event)! };
   return null;
 }
 

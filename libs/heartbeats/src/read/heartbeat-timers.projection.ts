@@ -1,5 +1,6 @@
 import { Projection } from '../../../core/src/projection';
-import { deadlineOf, evolveTimer, initialTimer, TimerState } from '../domain/heartbeat-timer';
+import { deadlineOf, evolveTimer, HeartbeatEvent, initialTimer, pingedTimer, TimerState } from '../domain/heartbeat-timer';
+import { eventTime } from './heartbeat-keys';
 
 export interface TimerDoc extends TimerState {
   id: string;
@@ -39,7 +40,11 @@ export const heartbeatTimersProjection: Projection<TimerDoc> = {
   writeBack: true,
   ids: (event) => [(event.data as { checkId: string }).checkId],
   evolve(doc, event, id) {
-    const timer = evolveTimer(toTimerState(doc), event);
+    // A ping, the common case, reads the document as the timer it is and the time every projection shares.
+    const timer =
+      doc && event.type === 'HeartbeatPingReceived'
+        ? pingedTimer(doc, eventTime(event as unknown as HeartbeatEvent)!)
+        : evolveTimer(toTimerState(doc), event);
     // A literal rather than a spread: all fields in the object itself, one allocation.
     return {
       checkId: timer.checkId,

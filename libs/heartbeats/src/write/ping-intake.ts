@@ -6,7 +6,7 @@ import { iso } from '../../../core/src/time';
 import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
-import { evolveTimer, heartbeatStream, PingReceivedData, pingState } from '../domain/heartbeat-timer';
+import { heartbeatStream, PingReceivedData, pingedTimer, pingState } from '../domain/heartbeat-timer';
 import { newEventId } from '../read/heartbeat-keys';
 import { CheckEntry, CheckRegistry } from './check-registry';
 
@@ -75,7 +75,7 @@ export class PingIntake {
       };
       const expectedRevision = entry.revision ?? 'no_stream';
       // Pings that follow in the same tick build on this one; a failed append unwinds them by conflict.
-      entry.timer = evolveTimer(before, event);
+      entry.timer = pingedTimer(before, now);
       entry.revision = (entry.revision ?? -1n) + 1n;
       try {
         const result = await this.events.appendToStream(heartbeatStream(entry.checkId), [event], { expectedRevision });
