@@ -36,6 +36,17 @@ const tally = (version = 1, extra: Partial<TallyDoc> = {}): Projection<TallyDoc>
   },
 });
 
+/** An immutable projection: one document per `Added` event, keyed by the event. */
+const notesProjection = (extra: Partial<Projection> = {}): Projection => ({
+  name: 'notes',
+  version: 1,
+  handles: ['Added'],
+  indexes: [],
+  immutable: true,
+  ids: (event) => [`${event.stream}|${event.revision}`],
+  evolve: (existing, event, id) => existing ?? { id, amount: (event.data as { amount: number }).amount },
+  ...extra,
+});
 const added = (amount: number): EventToAppend => ({ type: 'Added', data: { amount }, metadata: { accountId: null, occurredAt: '2026-01-01T00:00:00.000Z' } });
 const typed = (type: string): EventToAppend => ({ type, data: {}, metadata: { accountId: null, occurredAt: '2026-01-01T00:00:00.000Z' } });
 
@@ -132,15 +143,7 @@ describe('ProjectionEngine on the embedded SQLite stores', () => {
       });
 
       it('writes the documents of an immutable projection without reading them; a replay changes nothing', async () => {
-        const notes: Projection = {
-          name: 'notes',
-          version: 1,
-          handles: ['Added'],
-          indexes: [],
-          immutable: true,
-          ids: (event) => [`${event.stream}|${event.revision}`],
-          evolve: (existing, event, id) => existing ?? { id, amount: (event.data as { amount: number }).amount },
-        };
+        const notes = notesProjection();
         const stores = await open([notes]);
         const collection = stores.engine.collection('notes');
         const gets = jest.spyOn(stores.readStore as SqliteReadStore, 'getSync');
@@ -308,16 +311,7 @@ describe('ProjectionEngine on the embedded SQLite stores', () => {
     });
 
     it('holds an immutable projection\'s documents append-only, applied inline or caught up; a replay writes nothing new', async () => {
-      const notes: Projection = {
-        name: 'notes',
-        version: 1,
-        handles: ['Added'],
-        indexes: [],
-        immutable: true,
-        writeBack: true,
-        ids: (event) => [`${event.stream}|${event.revision}`],
-        evolve: (existing, event, id) => existing ?? { id, amount: (event.data as { amount: number }).amount },
-      };
+      const notes = notesProjection({ writeBack: true });
       const server = await open([notes]);
       const other = await open();
       const collection = server.engine.collection('notes');
