@@ -35,10 +35,10 @@ async function waitForHttp(url, child, getOutput) {
   }
 }
 
-async function startProcess(script, env, probePath) {
+async function startProcess(script, env, probePath, nodeFlags = []) {
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(process.execPath, [...nodeFlags, script], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'error', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -70,6 +70,9 @@ function startBareFastify() {
   return startProcess(join(__dirname, 'bare-fastify.js'), {}, '/');
 }
 
+/** The Node flags `npm start` runs the API with (package.json), so the benchmark measures what users run. */
+const START_FLAGS = require('../../package.json').scripts.start.split(/\s+/).filter((arg) => arg.startsWith('--'));
+
 /** The built Vigil API on a fresh data dir, with a bootstrap key and no effective rate limit. */
 async function startVigil(extraEnv = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
@@ -78,6 +81,7 @@ async function startVigil(extraEnv = {}) {
     join(ROOT, 'dist', 'apps', 'api', 'src', 'main.js'),
     { VIGIL_DATA_DIR: dataDir, VIGIL_BOOTSTRAP_API_KEY: apiKey, VIGIL_RATE_LIMIT_PER_MINUTE: '1000000000', ...extraEnv },
     '/healthz',
+    START_FLAGS,
   );
   const stop = server.stop;
   return {
