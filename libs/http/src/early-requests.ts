@@ -7,6 +7,8 @@ export type EarlyHandler = (request: IncomingMessage, response: ServerResponse) 
 interface ServerTimeouts {
   keepAliveTimeout?: number;
   requestTimeout?: number;
+  connectionTimeout?: number;
+  maxRequestsPerSocket?: number;
 }
 
 /**
@@ -30,9 +32,12 @@ export class EarlyRequests {
       }
       fastifyHandler(request, response);
     });
-    // What Fastify sets on a server it creates itself (keep-alive 72 s, request timeout).
+    // What Fastify sets on an HTTP/1 server it creates itself (keep-alive 72 s, the request and connection
+    // timeouts, requests per socket).
     if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
     if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
+    if (options.connectionTimeout !== undefined) server.setTimeout(options.connectionTimeout);
+    if (options.maxRequestsPerSocket !== undefined && options.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
     return server;
   };
 
