@@ -550,14 +550,21 @@ export class ProjectionEngine {
     const sync = this.sync!;
     for (const id of projection.ids(event)) {
       let current = docs.get(id);
+      // A document read now is kept in `docs` once: as read when nothing changes it, else as changed below.
+      const read = current === undefined;
       if (!current) {
         const stored = projection.immutable ? null : sync.peekSync(collection, id);
         current = { doc: stored?.doc ?? null, revision: stored?.revision ?? -1n, changed: false, write: null };
-        docs.set(id, current);
       }
-      if (current.doc && current.revision >= event.revision) continue;
+      if (current.doc && current.revision >= event.revision) {
+        if (read) docs.set(id, current);
+        continue;
+      }
       const next = projection.evolve(current.doc, event, id);
-      if (!next && !current.doc) continue;
+      if (!next && !current.doc) {
+        if (read) docs.set(id, current);
+        continue;
+      }
       // Checked (and encoded) now, so a bad document fails this append, not the batch. Written-back
       // documents are encoded once, when written: most versions of them never are.
       const encodeLater = projection.writeBack && !projection.immutable;
