@@ -157,6 +157,32 @@ describe('WriteBackOverlay', () => {
       expect(overlay.size).toBe(0);
     });
 
+    it('drains thousands of ids with long shared prefixes in key order (split before sorting), copies of one id once', () => {
+      const overlay = new WriteBackOverlay();
+      const shared = '0191a2b3-c4d5-7';
+      const arrivals: WriteBackDoc[] = [];
+      for (let i = 0; i < 6000; i++) {
+        // Runs that split again and again: a shared prefix, then ids that are prefixes of others, then digits.
+        const id = `${shared}${(i % 37).toString(16)}${i % 5 === 0 ? '' : `|${(i * 7919) % 4001}`}`;
+        arrivals.push(event(id, BigInt(i + 1)));
+      }
+      // 1,500 copies of one id: a run nothing can split.
+      for (let i = 0; i < 1500; i++) arrivals.push(event('zz-same', BigInt(10_000 + i)));
+      for (let i = 0; i < arrivals.length; i += 97) append(overlay, arrivals.slice(i, i + 97), BigInt(i + 1));
+      const newest = new Map<string, bigint>();
+      for (const doc of arrivals) if ((newest.get(doc.id) ?? -1n) < doc.revision) newest.set(doc.id, doc.revision);
+      const expected = [...newest.keys()].sort().map((id) => `${id}@${newest.get(id)}`);
+
+      overlay.startDrain();
+      const written: string[] = [];
+      while (overlay.draining) {
+        written.push(...ids(overlay.slice(40, 1)));
+        overlay.sliceWritten();
+      }
+      expect(written).toEqual(expected);
+      expect(written[written.length - 1]).toBe('zz-same@11499');
+    });
+
     it('holds documents of new ids for every read until they are written', () => {
       const overlay = new WriteBackOverlay();
       append(overlay, [event('b'), event('a')], 4n);
