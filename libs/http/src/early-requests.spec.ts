@@ -35,4 +35,18 @@ describe('early requests', () => {
     expect(await text('/early')).toBe('fastify');
     await app.close();
   });
+
+  it('leaves a request whose handler throws before answering to Fastify', async () => {
+    const requests = new EarlyRequests();
+    requests.add(() => {
+      throw new Error('broken handler');
+    });
+    const app = Fastify({ serverFactory: requests.serverFactory });
+    app.get('/thing', async () => 'fastify');
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    const response = await fetch(url + '/thing');
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('fastify');
+    await app.close();
+  });
 });

@@ -21,14 +21,22 @@ interface ServerTimeouts {
  * and closes. Once Fastify starts closing (`closing`), nothing is claimed: Fastify answers 503.
  */
 export class EarlyRequests {
-  private handlers: EarlyHandler[] = [];
+  private readonly handlers: EarlyHandler[] = [];
   private closed = false;
 
   /** For Fastify's `serverFactory` option. */
   readonly serverFactory = (fastifyHandler: RequestListener, options: ServerTimeouts): Server => {
     const server = createServer((request, response) => {
       if (!this.closed) {
-        for (const handler of this.handlers) if (handler(request, response)) return;
+        try {
+          for (const handler of this.handlers) if (handler(request, response)) return;
+        } catch {
+          // A handler that failed before answering leaves the request to Fastify, which answers every one.
+          if (response.headersSent) {
+            response.destroy();
+            return;
+          }
+        }
       }
       fastifyHandler(request, response);
     });

@@ -66,6 +66,12 @@ interface DocRow {
   doc: string;
 }
 
+/** A held document as a read from the table returns it: a copy (one held as JSON is decoded afresh already); null for a delete. */
+function storedOf<Doc extends ReadModelDoc>(pending: WriteBackDoc): StoredDoc<Doc> | null {
+  const doc = valueOf(pending);
+  return doc === null ? null : { doc: (pending.json === undefined ? copy(doc) : doc) as Doc, revision: pending.revision };
+}
+
 /** A document held in memory as a read from the table returns it: a copy, through JSON. */
 function copy(doc: ReadModelDoc): ReadModelDoc {
   return JSON.parse(JSON.stringify(doc)) as ReadModelDoc;
@@ -249,11 +255,7 @@ export class SqliteReadStore implements ReadStore {
 
   getSync<Doc extends ReadModelDoc>(collection: string, id: string): StoredDoc<Doc> | null {
     const pending = this.overlay.get(collection, id);
-    if (pending) {
-      const doc = valueOf(pending);
-      // A copy, as a read from the table would be (a document held as JSON is decoded afresh already).
-      return doc === null ? null : { doc: (pending.json === undefined ? copy(doc) : doc) as Doc, revision: pending.revision };
-    }
+    if (pending) return storedOf<Doc>(pending);
     const row = this.collection(collection).get.get(id) as Omit<DocRow, 'id'> | undefined;
     return row ? { doc: JSON.parse(row.doc) as Doc, revision: row.revision } : null;
   }
@@ -280,12 +282,19 @@ export class SqliteReadStore implements ReadStore {
       const one = this.getSync<Doc>(collection, wanted[0]);
       return one ? [one] : [];
     }
-    const held = this.overlay.has(collection) ? new Set(wanted.filter((id) => this.overlay.get(collection, id))) : null;
-    const stored = held ? wanted.filter((id) => !held.has(id)) : wanted;
+    const held = new Map<string, WriteBackDoc>();
+    if (this.overlay.has(collection)) {
+      for (const id of wanted) {
+        const pending = this.overlay.get(collection, id);
+        if (pending) held.set(id, pending);
+      }
+    }
+    const stored = held.size > 0 ? wanted.filter((id) => !held.has(id)) : wanted;
     const rows = new Map(stored.length === 0 ? [] : (getMany.all(JSON.stringify(stored)) as DocRow[]).map((row) => [row.id, row]));
     return wanted.flatMap((id) => {
-      if (held?.has(id)) {
-        const one = this.getSync<Doc>(collection, id);
+      const pending = held.get(id);
+      if (pending) {
+        const one = storedOf<Doc>(pending);
         return one ? [one] : [];
       }
       const row = rows.get(id);
@@ -353,9 +362,15 @@ export class SqliteReadStore implements ReadStore {
     const docs: ReadModelDoc[] = [];
     // The held documents themselves (not decoded from JSON): a caller that hands them out copies them.
     const shared = new Set<ReadModelDoc>();
-    for (const held of this.overlay.held(collection)) {
+    // The newest held version of each id the id filters let through (usually a range: few of them).
+    const newest = new Map<string, WriteBackDoc>();
+    for (const held of this.overlay.versions(collection)) {
       const { id } = held;
       if (!idFilters.every((filter) => matches({ id }, filter))) continue;
+      const seen = newest.get(id);
+      if (!seen || held.revision > seen.revision) newest.set(id, held);
+    }
+    for (const [id, held] of newest) {
       shadowed.push(id);
       const doc = valueOf(held);
       if (!doc || !filters.every((filter) => matches(doc, filter))) continue;

@@ -128,7 +128,12 @@ describe('WriteBackOverlay', () => {
   describe('append-only (documents of new ids, an immutable projection\'s)', () => {
     const event = (id: string, revision = 1n): WriteBackDoc => ({ id, revision, json: JSON.stringify({ id, revision: Number(revision) }) });
     const append = (overlay: WriteBackOverlay, docs: WriteBackDoc[], checkpoint: bigint | null, collection = 'c') => overlay.add(collection, docs, checkpoint, true);
-    const heldIds = (overlay: WriteBackOverlay, collection = 'c') => [...overlay.held(collection)].map((d) => `${d.id}@${d.revision}`).sort();
+    // Each id once, in its newest version held, as a query sees them.
+    const heldIds = (overlay: WriteBackOverlay, collection = 'c') => {
+      const newest = new Map<string, WriteBackDoc>();
+      for (const doc of overlay.versions(collection)) if ((newest.get(doc.id)?.revision ?? -1n) < doc.revision) newest.set(doc.id, doc);
+      return [...newest.values()].map((d) => `${d.id}@${d.revision}`).sort();
+    };
 
     it('drains ids of any shape in key order, each once in its newest version, over many slices', () => {
       const overlay = new WriteBackOverlay();

@@ -148,14 +148,18 @@ class AppendedDocs {
     this.index = null;
   }
 
+  /** Every version held, in no order: an id that came twice is there twice. */
+  *versions(): Iterable<WriteBackDoc> {
+    yield* this.draining.all();
+    yield* this.arrived;
+  }
+
   byId(): Map<string, WriteBackDoc> {
     if (this.index) return this.index;
     const index = new Map<string, WriteBackDoc>();
-    for (const docs of [this.draining.all(), this.arrived]) {
-      for (const doc of docs) {
-        const current = index.get(doc.id);
-        if (!current || doc.revision > current.revision) index.set(doc.id, doc);
-      }
+    for (const doc of this.versions()) {
+      const current = index.get(doc.id);
+      if (!current || doc.revision > current.revision) index.set(doc.id, doc);
     }
     this.index = index;
     return index;
@@ -163,14 +167,14 @@ class AppendedDocs {
 
   /** Every document held, each id once (its newest version), sorted by id. */
   ascending(): WriteBackDoc[] {
-    const docs = [...this.draining.all(), ...this.arrived];
+    const docs = [...this.versions()];
     sortDescendingOnce(docs);
     return docs.reverse();
   }
 
   /** A drain covers what is held now, what an earlier one left unwritten included. */
   startDrain(): void {
-    this.draining = new DrainOrder([...this.draining.all(), ...this.arrived]);
+    this.draining = new DrainOrder([...this.versions()]);
     this.arrived = [];
     this.index = null;
   }
@@ -221,7 +225,8 @@ interface InFlight {
  * last slice, once every document that checkpoint covers is written (in this version or a newer one).
  *
  * A collection whose documents never change (an immutable projection's) can be held append-only:
- * a list in arrival order that a drain sorts once. It keeps that mode until it is all written. Both
+ * a list in arrival order that a drain sorts as its slices reach it (DrainOrder). It keeps that mode
+ * until it is all written. Both
  * modes read and write each id's newest version held, so either is right for documents that come in
  * revision order per id, as the engine's do.
  */
@@ -285,10 +290,14 @@ export class WriteBackOverlay {
     if (checkpoint !== null && (entry.checkpoint === null || checkpoint > entry.checkpoint)) entry.checkpoint = checkpoint;
   }
 
-  /** The collection's pending documents, each id once, in no order. */
-  held(collection: string): Iterable<WriteBackDoc> {
+  /**
+   * The collection's pending documents, in no order. An append-only collection's come without an id
+   * index (the one `get` builds): an id that came twice comes twice, and its newest revision is the one
+   * that counts. Queries look at every held document anyway and mostly keep a range of ids.
+   */
+  versions(collection: string): Iterable<WriteBackDoc> {
     const entry = this.pending.get(collection);
-    return (entry?.appended ? entry.appended.byId() : entry?.docs)?.values() ?? [];
+    return entry?.appended ? entry.appended.versions() : (entry?.docs.values() ?? []);
   }
 
   /** Everything pending; `written` then forgets it (the caller has committed it). */

@@ -6,7 +6,7 @@ import { mapError } from '../../../http/src/error-filter';
 import { requestIdFor } from '../../../http/src/request-id';
 import { logRequest } from '../../../http/src/request-log';
 import { isLinkPreviewBot } from '../domain/link-preview-bots';
-import { answerPing, headerValue, PingAnswer, PingDeps } from './ping.routes';
+import { answerPing, headerValue, JSON_TYPE, PingAnswer, PingDeps } from './ping.routes';
 
 /**
  * `/ping/{token}` or `/heartbeats/ping/{token}`, an optional trailing slash (the router ignores one)
@@ -47,14 +47,20 @@ export function pingFastPath(deps: PingDeps, logger: Logger): EarlyHandler {
 
     const requestId = requestIdFor(request);
     const source = headerValue(request.headers.origin) ?? headerValue(request.headers.referer);
-    answerPing(deps, entry, token, { source, userAgent, requestId }).then(
-      (answer) => send(response, requestId, answer),
-      (error: unknown) => {
-        const { body, headers } = mapError(error, { id: requestId, method, url: request.url ?? '' }, null);
-        if (body.statusCode >= 500) logger.error({ err: error, reqId: requestId }, 'request failed');
-        send(response, requestId, { status: body.statusCode, headers, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) });
-      },
-    );
+    answerPing(deps, entry, token, { source, userAgent, requestId })
+      .then(
+        (answer) => send(response, requestId, answer),
+        (error: unknown) => {
+          const { body, headers } = mapError(error, { id: requestId, method, url: request.url ?? '' }, null);
+          if (body.statusCode >= 500) logger.error({ err: error, reqId: requestId }, 'request failed');
+          send(response, requestId, { status: body.statusCode, headers, contentType: JSON_TYPE, body: JSON.stringify(body) });
+        },
+      )
+      .catch((error: unknown) => {
+        // Writing the answer failed: the connection is all that is left to end.
+        logger.error({ err: error, reqId: requestId }, 'ping answer failed');
+        response.destroy();
+      });
     if (logger.isLevelEnabled('info')) {
       const started = performance.now();
       response.once('finish', () => {

@@ -25,7 +25,7 @@ export interface PingAnswer {
   body: string;
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
+export const JSON_TYPE = 'application/json; charset=utf-8';
 
 export interface PingDeps {
   intake: PingIntake;
@@ -72,7 +72,7 @@ export function registerPingRoutes(fastify: FastifyInstance, deps: PingDeps): vo
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_PING_BODY_BYTES }, (_request, _body, done) => done(null, undefined));
     scope.setErrorHandler((error: FastifyError, request, reply) => {
       if (error.statusCode === 413) {
-        return reply.status(413).type('application/json; charset=utf-8').send(errorBody(413, 'Ping bodies may be at most 100 KB'));
+        return reply.status(413).type(JSON_TYPE).send(errorBody(413, 'Ping bodies may be at most 100 KB'));
       }
       sendError(error, request, reply, fastify);
     });

@@ -21,6 +21,11 @@ export interface CheckEntry {
   stale: boolean;
 }
 
+/** Whether the entry's check is live and still has this token. */
+function pingable(entry: CheckEntry, token: string): boolean {
+  return !entry.timer.deleted && entry.timer.pingToken === token;
+}
+
 const HEARTBEAT_TYPES = new Set(['HeartbeatScheduleChanged', 'HeartbeatPingReceived', 'HeartbeatFailed']);
 
 /**
@@ -55,7 +60,7 @@ export class CheckRegistry {
       if (!entry) return null;
     }
     if (entry.stale) await this.refresh(entry);
-    if (entry.timer.deleted || entry.timer.pingToken !== token) {
+    if (!pingable(entry, token)) {
       // The token moved to another value or the check is gone.
       if (this.byToken.get(token) === entry) this.byToken.delete(token);
       return null;
@@ -69,8 +74,7 @@ export class CheckRegistry {
    */
   peek(token: string): CheckEntry | null {
     const entry = this.byToken.get(token);
-    if (!entry || entry.stale || entry.timer.deleted || entry.timer.pingToken !== token) return null;
-    return entry;
+    return entry && !entry.stale && pingable(entry, token) ? entry : null;
   }
 
   /** Reloads the committed timer after a conflict or a failure. */
