@@ -223,30 +223,85 @@ describe('SQLite event store', () => {
       ]);
     });
 
-    it('rolls back the append whose hook throws, with its writes, and commits the rest of the batch', async () => {
+    it('takes back the append whose hook throws, all its events, and commits the rest of the batch', async () => {
       const poison = new Error('projection failed');
-      const { db: setup } = open();
-      setup.exec('CREATE TABLE projected (stream TEXT NOT NULL)');
-      const { store } = open((db) => ({
+      const seen: string[] = [];
+      const { store } = open(() => ({
         onAppendInTransaction: (events) => {
-          db.prepare('INSERT INTO projected (stream) VALUES (?)').run(events[0].stream);
-          if (events[0].stream === 'poison') throw poison;
+          seen.push(events[0].stream);
+          if (events[0].stream === 'poison' && seen.filter((stream) => stream === 'poison').length === 1) throw poison;
+        },
+      }));
+
+      const outcomes = await Promise.allSettled([
+        store.appendToStream('check-1', [ping(1)]),
+        store.appendToStream('poison', [ping(2), ping(3)]),
+        store.appendToStream('check-2', [ping(4)]),
+      ]);
+
+      expect(seen).toEqual(['check-1', 'poison', 'check-2']);
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect((outcomes[1] as PromiseRejectedResult).reason).toBe(poison);
+      expect(store.stats.batches).toBe(1);
+      const stored = await store.readAll();
+      expect(stored.map((event) => event.stream)).toEqual(['check-1', 'check-2']);
+      // Its positions are given out again, as a rolled-back savepoint would.
+      expect(stored.map((event) => event.position)).toEqual([1n, 2n]);
+      expect(await store.streamRevision('poison')).toBeNull();
+      // The stream starts afresh: nothing of the failed append counts.
+      expect((await store.appendToStream('poison', [ping(5)], { expectedRevision: 'no_stream' })).nextRevision).toBe(0n);
+    });
+
+    it('takes back the rows of an append whose later event cannot be inserted', async () => {
+      const { store } = open();
+      const bad = { ...ping(2), type: null as unknown as string };
+
+      const outcomes = await Promise.allSettled([
+        store.appendToStream('check-1', [ping(1)]),
+        store.appendToStream('broken', [ping(2), ping(3), bad]),
+        store.appendToStream('check-2', [ping(4)]),
+      ]);
+
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect((await store.readAll()).map((event) => event.stream)).toEqual(['check-1', 'check-2']);
+      expect(await store.readStream('broken')).toEqual([]);
+      expect(await store.streamRevision('broken')).toBeNull();
+    });
+
+    it('fails the whole batch when a failed append cannot be taken back', async () => {
+      const { db: setup } = open();
+      setup.exec("CREATE TRIGGER keep_events BEFORE DELETE ON events BEGIN SELECT RAISE(ABORT, 'kept'); END");
+      const { store } = open(() => ({
+        onAppendInTransaction: (events) => {
+          if (events[0].stream === 'poison') throw new Error('projection failed');
         },
       }));
 
       const outcomes = await Promise.allSettled([
         store.appendToStream('check-1', [ping(1)]),
         store.appendToStream('poison', [ping(2)]),
-        store.appendToStream('check-2', [ping(3)]),
       ]);
 
-      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-      expect((outcomes[1] as PromiseRejectedResult).reason).toBe(poison);
-      expect(store.stats.batches).toBe(1);
-      expect((await store.readAll()).map((event) => event.stream)).toEqual(['check-1', 'check-2']);
-      expect(await store.streamRevision('poison')).toBeNull();
-      const projected = setup.prepare('SELECT stream FROM projected ORDER BY rowid').pluck().all();
-      expect(projected).toEqual(['check-1', 'check-2']);
+      for (const outcome of outcomes) {
+        expect(outcome.status).toBe('rejected');
+        expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(StoreUnavailableError);
+      }
+      expect(await store.readAll()).toEqual([]);
+    });
+
+    it('writes nothing of an append with an event that cannot be encoded', async () => {
+      const { store } = open();
+      const circular: Record<string, unknown> = {};
+      circular.self = circular;
+
+      const outcomes = await Promise.allSettled([
+        store.appendToStream('broken', [ping(1), { ...ping(2), data: circular }]),
+        store.appendToStream('check-1', [ping(3)]),
+      ]);
+
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'fulfilled']);
+      expect((outcomes[0] as PromiseRejectedResult).reason).toBeInstanceOf(TypeError);
+      expect((await store.readAll()).map((event) => event.stream)).toEqual(['check-1']);
     });
   });
 

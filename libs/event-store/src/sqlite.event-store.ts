@@ -74,8 +74,10 @@ const OLD_EVENTS_TABLE = /UNIQUE\s*\(\s*stream\s*,\s*revision\s*\)/i;
 
 export interface SqliteEventStoreOptions {
   /**
-   * Called inside the append's savepoint with the recorded events, so inline projections commit with
-   * the events; if it throws, that append is rolled back and its caller gets the error.
+   * Called inside the batch transaction with each append's recorded events, so inline projections
+   * commit with the events; if it throws, the store takes that append's events back and its caller
+   * gets the error. It must not write to the database itself (no savepoint guards an append): what
+   * it changes in memory is its own to undo when it throws.
    */
   onAppendInTransaction?: (events: RecordedEvent[]) => void;
   /** Called inside the batch transaction before its first append, with the log head before the batch. */
@@ -117,6 +119,16 @@ interface EventRow {
   metadata: string;
 }
 
+/** An append failed and its rows could not be deleted again: the whole batch must fail. */
+class TakeBackError extends Error {
+  constructor(
+    readonly appendError: unknown,
+    cause: unknown,
+  ) {
+    super('A failed append could not be taken back', { cause });
+  }
+}
+
 /** What a batch changes in memory once it commits: its events join the tail, a cycle moves on. */
 interface BatchEffects {
   /** Each stream's revision after the batch's appends so far (the next append builds on it). */
@@ -136,7 +148,8 @@ interface IndexCycle {
 
 /**
  * The embedded event store. Appends queue up and are group-committed on the next tick: one
- * transaction (one fsync) per batch, one savepoint per append, each caller answered after the commit.
+ * transaction (one fsync) per batch, each caller answered after the commit. An append that fails
+ * within the batch (a conflict, its hook throwing) has its own rows taken back; the others commit.
  *
  * The log is written in position order only. Which events belong to a stream is kept in
  * `stream_index`, filled *behind* the log: every process holds the events after the index's
@@ -149,7 +162,6 @@ interface IndexCycle {
  */
 export class SqliteEventStore implements EventStore {
   private readonly statements: ReturnType<typeof prepareStatements>;
-  private readonly appendInSavepoint: Database.Transaction<(append: PendingAppend) => AppendResult>;
   private readonly commitBatch: Database.Transaction<(batch: PendingAppend[]) => AppendOutcome[]>;
   private readonly pruneInTransaction: Database.Transaction<(stream: string, before: Date) => number>;
   private readonly readTransaction: Database.Transaction<(read: () => unknown) => unknown>;
@@ -180,8 +192,6 @@ export class SqliteEventStore implements EventStore {
   ) {
     db.transaction(() => createOrMigrate(db)).immediate();
     this.statements = prepareStatements(db);
-    // Called inside commitBatch, better-sqlite3 runs this one as a savepoint.
-    this.appendInSavepoint = db.transaction((append: PendingAppend) => this.write(append));
     this.pruneInTransaction = db.transaction((stream: string, before: Date) => this.prune(stream, before));
     this.readTransaction = db.transaction((read: () => unknown) => {
       this.catchUpTail();
@@ -360,14 +370,21 @@ export class SqliteEventStore implements EventStore {
 
   private attempt(append: PendingAppend): AppendOutcome {
     try {
-      return { ok: true, result: this.appendInSavepoint(append) };
+      return { ok: true, result: this.write(append) };
     } catch (error) {
-      // Errors such as SQLITE_FULL roll back the whole transaction, not just the savepoint: fail the batch.
-      if (!this.db.inTransaction) throw error;
+      // Errors such as SQLITE_FULL roll back the whole transaction, and an append whose rows could not
+      // be taken back must not commit: fail the batch.
+      if (!this.db.inTransaction || error instanceof TakeBackError) throw error;
       return { ok: false, error };
     }
   }
 
+  /**
+   * Writes one append's events; if anything fails once its first row is in (an insert, the hook),
+   * deletes its rows again before rethrowing. No savepoint: two statements per append were ~1 µs of
+   * each ping (docs/benchmarks.md), and the append's rows are the log's last ones, so they are all
+   * that needs taking back.
+   */
   private write({ stream, events, expectedRevision }: PendingAppend): AppendResult {
     const current = this.currentRevision(stream);
     checkExpectedRevision(stream, expectedRevision, current);
@@ -375,28 +392,41 @@ export class SqliteEventStore implements EventStore {
       return { nextRevision: current ?? -1n, position: this.statements.headPosition.get() ?? 0n, events: [] };
     }
 
+    // Encoded before the first insert: an event that cannot be encoded fails with nothing written.
+    const encoded = events.map((event) => ({ type: event.type, data: JSON.stringify(event.data), metadata: JSON.stringify(event.metadata) }));
     let revision = current ?? -1n;
-    const recorded = events.map((event): RecordedEvent => {
-      revision += 1n;
-      const data = JSON.stringify(event.data);
-      const metadata = JSON.stringify(event.metadata);
-      const { lastInsertRowid } = this.statements.insertEvent.run(stream, revision, event.type, data, metadata);
-      // Parsed back from the stored text, so inline projections see exactly what a later read returns.
-      return {
-        stream,
-        revision,
-        position: BigInt(lastInsertRowid),
-        type: event.type,
-        data: JSON.parse(data),
-        metadata: JSON.parse(metadata),
-      };
-    });
-    this.options.onAppendInTransaction?.(recorded);
-    // Past the hook: the savepoint is released, so the append is part of the batch.
+    const recorded: RecordedEvent[] = [];
+    try {
+      for (const { type, data, metadata } of encoded) {
+        revision += 1n;
+        const { lastInsertRowid } = this.statements.insertEvent.run(stream, revision, type, data, metadata);
+        // Parsed back from the stored text, so inline projections see exactly what a later read returns.
+        recorded.push({ stream, revision, position: BigInt(lastInsertRowid), type, data: JSON.parse(data), metadata: JSON.parse(metadata) });
+      }
+      this.options.onAppendInTransaction?.(recorded);
+    } catch (error) {
+      if (recorded.length > 0 && this.db.inTransaction) this.takeBack(recorded[0].position, error);
+      throw error;
+    }
+    // Past the hook: the append is part of the batch.
     const batch = this.batch!;
     batch.heads.set(stream, revision);
     for (const event of recorded) batch.appended.push({ stream, revision: event.revision, position: event.position });
     return { nextRevision: revision, position: recorded[recorded.length - 1].position, events: recorded };
+  }
+
+  /**
+   * Deletes the failed append's rows (every row from its first on: nothing was written after them) and
+   * moves the AUTOINCREMENT mark back to just before them, where the append found it, so the positions
+   * are given out again as a rolled-back savepoint would.
+   */
+  private takeBack(first: bigint, cause: unknown): void {
+    try {
+      this.statements.takeBack.run(first);
+      this.statements.resetPositionMark.run(first - 1n);
+    } catch (error) {
+      throw new TakeBackError(cause, error);
+    }
   }
 
   /**
@@ -594,6 +624,8 @@ function prepareStatements(db: SqliteDatabase) {
           WHERE i.stream = ? AND i.revision >= ? ORDER BY i.revision`,
       )
       .safeIntegers(true),
+    takeBack: db.prepare<[bigint]>('DELETE FROM events WHERE position >= ?'),
+    resetPositionMark: db.prepare<[bigint]>("UPDATE sqlite_sequence SET seq = ? WHERE name = 'events'"),
     readPosition: db.prepare<[bigint], EventRow>(`SELECT ${columns} FROM events WHERE position = ?`).safeIntegers(true),
     readAll: db
       .prepare<[bigint, number], EventRow>(`SELECT ${columns} FROM events WHERE position > ? ORDER BY position LIMIT ?`)

@@ -243,8 +243,9 @@ export class ProjectionEngine {
 
   /**
    * Applies one append's events to the batch's documents in memory (write-behind: the batch writes
-   * each changed document once, in endInlineBatch). Called inside the append's savepoint: if a
-   * projection throws, the append is rolled back and its changes never join the batch.
+   * each changed document once, in endInlineBatch), writing nothing to the database, as the event
+   * store's hook must. If a projection throws, its changes are undone here and the store takes the
+   * append's events back: neither joins the batch.
    */
   applyInline(events: RecordedEvent[]): void {
     if (!this.sync) return;
