@@ -412,6 +412,23 @@ describe('SQLite event store', () => {
       expect((await store.appendToStream('check-b', [ping(9)], { expectedRevision: 2n })).nextRevision).toBe(3n);
     });
 
+    it('a slice of more events than one INSERT takes indexes every one of them, in statements of many rows and the rest one by one', async () => {
+      const { db, store } = open(() => ({ indexIntervalMs: 0, indexSliceEvents: 75 }));
+      // 5 streams × 15 events: one slice of 75 events, two INSERTs of 32 rows and 11 single rows.
+      const streams = ['a', 'b', 'c', 'd', 'e'].map((s) => `check-${s}`);
+      // One batch, so the first cycle finds all 75 in the tail.
+      await Promise.all(streams.map((stream) => store.appendToStream(stream, Array.from({ length: 15 }, (_, i) => ping(i)))));
+      const before = await Promise.all(streams.map((stream) => store.readStream(stream)));
+
+      await indexed(store);
+
+      const expected = db.prepare('SELECT stream, revision, position FROM events ORDER BY stream, revision').raw().all();
+      expect(expected).toHaveLength(75);
+      expect(indexRows(db)).toEqual(expected);
+      expect(indexedThrough(db)).toBe(75);
+      expect(await Promise.all(streams.map((stream) => store.readStream(stream)))).toEqual(before);
+    });
+
     it('a read halfway through a cycle (part of a stream indexed, the rest in the tail) returns each event once', async () => {
       const { db, store } = open(() => ({ indexIntervalMs: 60_000 }));
       for (let i = 0; i < 4; i++) await store.appendToStream('check-1', [ping(i)]);
