@@ -439,6 +439,41 @@ describe('ProjectionEngine on the embedded SQLite stores', () => {
       expect(await server.engine.caughtUp()).toBe(true);
     });
 
+    it('is woken by a batch that left it something (a lagging collection, events listeners missed), not by one inline covered', async () => {
+      const stores = await open([tally()]);
+      const seen: bigint[] = [];
+      stores.engine.onEvent((event) => seen.push(event.position));
+      const abort = new AbortController();
+      aborts.push(abort);
+      // An idle poll of a minute: anything it does within this test, a wake made it do.
+      void stores.engine.run(abort.signal, 60_000);
+      await new Promise((r) => setTimeout(r, 50));
+      const catchUp = jest.spyOn(stores.engine, 'catchUp');
+
+      for (let i = 1; i <= 3; i++) await stores.eventStore.appendToStream('s-1', [added(i)]);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(catchUp).not.toHaveBeenCalled();
+      expect(seen).toEqual([1n, 2n, 3n]);
+
+      // The collection lags (as after a crash before its documents were written): the next batch leaves it out.
+      const collection = stores.engine.collection('tallies');
+      await stores.readStore.setCheckpoint(collection, 1n);
+      await stores.eventStore.appendToStream('s-1', [added(4)]);
+      await until(async () => (await doc(stores, 's-1'))?.doc.total === 10, 1000);
+      expect(catchUp).toHaveBeenCalled();
+      expect(await stores.readStore.getCheckpoint(collection)).toBe(4n);
+      catchUp.mockClear();
+
+      // Another process appends and applies it inline too: this process's next batch covers every collection
+      // but follows an event its listeners have not seen.
+      const other = await open([tally()]);
+      await other.eventStore.appendToStream('s-2', [added(5)]);
+      await stores.eventStore.appendToStream('s-1', [added(6)]);
+      await until(async () => seen.length === 6, 1000);
+      expect(catchUp).toHaveBeenCalled();
+      expect(seen).toEqual([1n, 2n, 3n, 4n, 5n, 6n]);
+    });
+
     it('a full replay from position 0 is a no-op', async () => {
       const stores = await open([tally()]);
       for (let i = 1; i <= 5; i++) await stores.eventStore.appendToStream(`s-${i % 2}`, [added(i)]);

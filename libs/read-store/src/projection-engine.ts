@@ -146,6 +146,8 @@ export class ProjectionEngine {
   private writeBackBatch: { collection: string; docs: WriteBackDoc[]; checkpoint: bigint; appendOnly: boolean }[] = [];
   /** The batch under way: the log head before it, and the events of its appends so far, for the listeners. */
   private listenerBatch: { headBefore: bigint | null; events: RecordedEvent[] } | null = null;
+  /** The batch under way applies every projection's serving collection and none is being built. */
+  private inlineCoversAll = false;
   private lastMetaRefresh = 0;
 
   constructor(
@@ -239,6 +241,8 @@ export class ProjectionEngine {
       }
       this.inlineEligible.push({ collection, projection, checkpoint });
     }
+    this.inlineCoversAll =
+      this.inlineEligible.length === this.projections.size && [...this.meta.values()].every((meta) => meta.building === null);
   }
 
   /**
@@ -297,7 +301,6 @@ export class ProjectionEngine {
     }
     this.inlineDocs = new Map();
     this.inlineEligible = null;
-    this.wake?.();
   }
 
   /**
@@ -312,8 +315,13 @@ export class ProjectionEngine {
     for (const { collection, docs, checkpoint, appendOnly } of committed) this.sync.writeBackSync(collection, docs, checkpoint, appendOnly);
     const batch = this.listenerBatch;
     this.listenerBatch = null;
-    if (!batch || batch.events.length === 0 || batch.headBefore !== this.listenerCursor) return;
-    this.deliver(batch.events);
+    const delivered = batch !== null && batch.events.length > 0 && batch.headBefore === this.listenerCursor;
+    if (delivered) this.deliver(batch.events);
+    // The daemon is woken only when the batch left it something: a collection it did not apply (lagging,
+    // or a generation being built), or events the listeners did not get. Otherwise a wake after every
+    // batch (hundreds a second under pings) only had it read every collection's checkpoint to find them
+    // at the head. Anything it is not woken for it still finds on its next idle poll.
+    if (!this.inlineCoversAll || (batch !== null && batch.events.length > 0 && !delivered)) this.wake?.();
   }
 
   // ---- inline, production: after the append, from the stream's whole history ----
@@ -324,8 +332,10 @@ export class ProjectionEngine {
    * paths that do not read their stream) the daemon applies the events shortly after.
    */
   async applyAfterAppend(history: RecordedEvent[] | null, appended: RecordedEvent[]): Promise<void> {
+    // Embedded: the append's batch has applied it and woken the daemon if it left anything (commitInlineBatch).
+    if (this.sync) return;
     this.wake?.();
-    if (this.sync || history === null || appended.length === 0) return;
+    if (history === null || appended.length === 0) return;
     const all = [...history, ...appended];
     const touched = new Map<Projection, Set<string>>();
     for (const event of appended) {
