@@ -47,6 +47,14 @@ embeddedEventStoreContract('SQLite', freshStore);
 eventStoreContract('SQLite, stream index at every commit', indexingStore);
 embeddedEventStoreContract('SQLite, stream index at every commit', indexingStore);
 
+/** Every append of the batch was turned away because the batch could not commit. */
+function expectBatchFailed(outcomes: PromiseSettledResult<unknown>[]): void {
+  for (const outcome of outcomes) {
+    expect(outcome.status).toBe('rejected');
+    expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(StoreUnavailableError);
+  }
+}
+
 describe('SQLite event store', () => {
   let dir: ReturnType<typeof tempDir>;
   const opened: { db: SqliteDatabase; store: SqliteEventStore }[] = [];
@@ -197,10 +205,7 @@ describe('SQLite event store', () => {
         store.appendToStream('b', [ping(2)]),
       ]);
 
-      for (const outcome of outcomes) {
-        expect(outcome.status).toBe('rejected');
-        expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(StoreUnavailableError);
-      }
+      expectBatchFailed(outcomes);
       other.exec('ROLLBACK');
       expect(await store.readAll()).toEqual([]);
       expect((await store.appendToStream('a', [ping(1)])).nextRevision).toBe(0n);
@@ -282,10 +287,7 @@ describe('SQLite event store', () => {
         store.appendToStream('poison', [ping(2)]),
       ]);
 
-      for (const outcome of outcomes) {
-        expect(outcome.status).toBe('rejected');
-        expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(StoreUnavailableError);
-      }
+      expectBatchFailed(outcomes);
       expect(await store.readAll()).toEqual([]);
     });
 
