@@ -17,6 +17,7 @@ const CHECKS = Number(process.env.BENCH_CHECKS ?? 1000);
 const CONNECTIONS = 100;
 const PINGS = Number(process.env.BENCH_PINGS ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error(`BENCH_ROUNDS must be a whole number ≥ 1, not ${process.env.BENCH_ROUNDS}`);
 const ACCOUNT_ID = '01900000-0000-7000-8000-00000000b5e7';
 const DIST = join(__dirname, '..', '..', 'dist', 'libs');
 

@@ -121,13 +121,10 @@ interface EventRow {
   metadata: string;
 }
 
-/** An append failed and its rows could not be deleted again: the whole batch must fail. */
+/** An append failed (`appendError`) and its rows could not be deleted again (`cause`): the whole batch must fail. */
 class TakeBackError extends Error {
-  constructor(
-    readonly appendError: unknown,
-    cause: unknown,
-  ) {
-    super('A failed append could not be taken back', { cause });
+  constructor(appendError: unknown, cause: unknown) {
+    super(`A failed append could not be taken back (it failed with: ${String(appendError)})`, { cause });
   }
 }
 
@@ -382,8 +379,8 @@ export class SqliteEventStore implements EventStore {
   }
 
   /**
-   * Writes one append's events; if anything fails once its first row is in (an insert, the hook),
-   * deletes its rows again before rethrowing. No savepoint: two statements per append were ~1 µs of
+   * Writes one append's events; if anything fails once its first row is in (encoding or inserting a
+   * later event, the hook), deletes its rows again before rethrowing. No savepoint: two statements per append were ~1 µs of
    * each ping (docs/benchmarks.md), and the append's rows are the log's last ones, so they are all
    * that needs taking back.
    */
@@ -394,13 +391,14 @@ export class SqliteEventStore implements EventStore {
       return { nextRevision: current ?? -1n, position: this.statements.headPosition.get() ?? 0n, events: [] };
     }
 
-    // Encoded before the first insert: an event that cannot be encoded fails with nothing written.
-    const encoded = events.map((event) => ({ type: event.type, data: JSON.stringify(event.data), metadata: JSON.stringify(event.metadata) }));
     let revision = current ?? -1n;
     const recorded: RecordedEvent[] = [];
     try {
-      for (const { type, data, metadata } of encoded) {
+      for (const { type, data: value, metadata: meta } of events) {
         revision += 1n;
+        // An event that cannot be encoded fails here, its append's earlier rows taken back below.
+        const data = JSON.stringify(value);
+        const metadata = JSON.stringify(meta);
         const { lastInsertRowid } = this.statements.insertEvent.run(stream, revision, type, data, metadata);
         // Parsed back from the stored text, so inline projections see exactly what a later read returns.
         recorded.push({ stream, revision, position: BigInt(lastInsertRowid), type, data: JSON.parse(data), metadata: JSON.parse(metadata) });

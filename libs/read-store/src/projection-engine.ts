@@ -190,6 +190,12 @@ export class ProjectionEngine {
     this.inlineEligible = null;
   }
 
+  /** Whether a new generation of any projection is being built (the daemon's work, never inline). */
+  private building(): boolean {
+    for (const meta of this.meta.values()) if (meta.building) return true;
+    return false;
+  }
+
   /** The collection that serves reads of a projection now. */
   collection(name: string): string {
     const meta = this.meta.get(name);
@@ -241,8 +247,7 @@ export class ProjectionEngine {
       }
       this.inlineEligible.push({ collection, projection, checkpoint });
     }
-    this.inlineCoversAll =
-      this.inlineEligible.length === this.projections.size && [...this.meta.values()].every((meta) => meta.building === null);
+    this.inlineCoversAll = this.inlineEligible.length === this.projections.size && !this.building();
   }
 
   /**
@@ -315,13 +320,14 @@ export class ProjectionEngine {
     for (const { collection, docs, checkpoint, appendOnly } of committed) this.sync.writeBackSync(collection, docs, checkpoint, appendOnly);
     const batch = this.listenerBatch;
     this.listenerBatch = null;
-    const delivered = batch !== null && batch.events.length > 0 && batch.headBefore === this.listenerCursor;
+    const hasEvents = batch !== null && batch.events.length > 0;
+    const delivered = hasEvents && batch.headBefore === this.listenerCursor;
     if (delivered) this.deliver(batch.events);
     // The daemon is woken only when the batch left it something: a collection it did not apply (lagging,
     // or a generation being built), or events the listeners did not get. Otherwise a wake after every
     // batch (hundreds a second under pings) only had it read every collection's checkpoint to find them
     // at the head. Anything it is not woken for it still finds on its next idle poll.
-    if (!this.inlineCoversAll || (batch !== null && batch.events.length > 0 && !delivered)) this.wake?.();
+    if (!this.inlineCoversAll || (hasEvents && !delivered)) this.wake?.();
   }
 
   // ---- inline, production: after the append, from the stream's whole history ----

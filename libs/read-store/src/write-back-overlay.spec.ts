@@ -128,11 +128,23 @@ describe('WriteBackOverlay', () => {
   describe('append-only (documents of new ids, an immutable projection\'s)', () => {
     const event = (id: string, revision = 1n): WriteBackDoc => ({ id, revision, json: JSON.stringify({ id, revision: Number(revision) }) });
     const append = (overlay: WriteBackOverlay, docs: WriteBackDoc[], checkpoint: bigint | null, collection = 'c') => overlay.add(collection, docs, checkpoint, true);
+    /** Each id's newest revision among `docs`. */
+    const newestRevisions = (docs: Iterable<WriteBackDoc>) => {
+      const newest = new Map<string, bigint>();
+      for (const doc of docs) if ((newest.get(doc.id) ?? -1n) < doc.revision) newest.set(doc.id, doc.revision);
+      return newest;
+    };
     // Each id once, in its newest version held, as a query sees them.
-    const heldIds = (overlay: WriteBackOverlay, collection = 'c') => {
-      const newest = new Map<string, WriteBackDoc>();
-      for (const doc of overlay.versions(collection)) if ((newest.get(doc.id)?.revision ?? -1n) < doc.revision) newest.set(doc.id, doc);
-      return [...newest.values()].map((d) => `${d.id}@${d.revision}`).sort();
+    const heldIds = (overlay: WriteBackOverlay, collection = 'c') =>
+      [...newestRevisions(overlay.versions(collection))].map(([id, revision]) => `${id}@${revision}`).sort();
+    /** What a drain of `arrivals` must write: each id once, in its newest version, in key order. */
+    const drainOrder = (arrivals: WriteBackDoc[]) => {
+      const newest = newestRevisions(arrivals);
+      return [...newest.keys()].sort().map((id) => `${id}@${newest.get(id)}`);
+    };
+    /** `arrivals` added `size` at a time, each group with a checkpoint of its own. */
+    const appendInGroups = (overlay: WriteBackOverlay, arrivals: WriteBackDoc[], size: number) => {
+      for (let i = 0; i < arrivals.length; i += size) append(overlay, arrivals.slice(i, i + size), BigInt(i + 1));
     };
 
     it('drains ids of any shape in key order, each once in its newest version, over many slices', () => {
@@ -144,10 +156,8 @@ describe('WriteBackOverlay', () => {
       for (let round = 0; round < 40; round++) {
         for (const shape of shapes) arrivals.push(event(`${shape}${round % 7}`, BigInt(round + 1)));
       }
-      for (let i = 0; i < arrivals.length; i += 23) append(overlay, arrivals.slice(i, i + 23), BigInt(i + 1));
-      const newest = new Map<string, bigint>();
-      for (const doc of arrivals) if ((newest.get(doc.id) ?? -1n) < doc.revision) newest.set(doc.id, doc.revision);
-      const expected = [...newest.keys()].sort().map((id) => `${id}@${newest.get(id)}`);
+      appendInGroups(overlay, arrivals, 23);
+      const expected = drainOrder(arrivals);
 
       overlay.startDrain();
       const written: string[] = [];
@@ -173,10 +183,8 @@ describe('WriteBackOverlay', () => {
       }
       // 1,500 copies of one id: a run nothing can split.
       for (let i = 0; i < 1500; i++) arrivals.push(event('zz-same', BigInt(10_000 + i)));
-      for (let i = 0; i < arrivals.length; i += 97) append(overlay, arrivals.slice(i, i + 97), BigInt(i + 1));
-      const newest = new Map<string, bigint>();
-      for (const doc of arrivals) if ((newest.get(doc.id) ?? -1n) < doc.revision) newest.set(doc.id, doc.revision);
-      const expected = [...newest.keys()].sort().map((id) => `${id}@${newest.get(id)}`);
+      appendInGroups(overlay, arrivals, 97);
+      const expected = drainOrder(arrivals);
 
       overlay.startDrain();
       const written: string[] = [];
