@@ -8,8 +8,8 @@ export type SqliteDatabase = Database.Database;
  * Opens the embedded database shared by the event store and the read store. WAL lets readers run
  * beside the one writer; synchronous=FULL makes every commit durable (one fsync per commit, which
  * group commit shares between many appends); busy_timeout lets the CLI write while the server runs.
- * temp_store=MEMORY keeps the sub-journal of each append's savepoint (the original of every page the
- * append changes) in memory: on disk it cost a write() per page, a fifth of the ping path's time.
+ * temp_store=MEMORY keeps statement and savepoint sub-journals (the original of every page a statement
+ * changes) in memory: on disk each cost a write() per page, once a fifth of the ping path's time.
  */
 export function openSqliteDatabase(file: string): SqliteDatabase {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });

@@ -382,6 +382,33 @@ describe('SqliteReadStore', () => {
       ]);
     });
 
+    it('stores a document without the id its row holds, and reads it back whole, id first', () => {
+      const doc = { id: 'inc-1', accountId: 'acc-a', created_at: '2026-01-01', title: 'Down' };
+      store.putSync(INCIDENTS.name, doc, 1n);
+      const raw = temp.db.prepare(`SELECT doc FROM "rm_incidents_v1_g1" WHERE id = ?`).pluck().get('inc-1') as string;
+      expect(raw).toBe('{"accountId":"acc-a","created_at":"2026-01-01","title":"Down"}');
+      const read = store.getSync(INCIDENTS.name, 'inc-1')!.doc;
+      expect(read).toEqual(doc);
+      expect(Object.keys(read)[0]).toBe('id');
+      expect(store.getManySync(INCIDENTS.name, ['inc-1', 'none']).map((one) => one.doc)).toEqual([doc]);
+      expect(store.findSync(INCIDENTS.name, { filters: [{ field: 'accountId', op: 'eq', value: 'acc-a' }], limit: 5 })).toEqual([doc]);
+    });
+
+    it('reads rows written whole by earlier versions beside rows written without their id', () => {
+      temp.db
+        .prepare(`INSERT INTO "rm_incidents_v1_g1" (id, revision, deleted, doc) VALUES (?, 1, 0, ?)`)
+        .run('old', '{"id":"old","accountId":"acc-a","created_at":"2025-12-31"}');
+      store.putSync(INCIDENTS.name, { id: 'new', accountId: 'acc-a', created_at: '2026-01-02' }, 1n);
+      expect(store.getSync(INCIDENTS.name, 'old')?.doc).toEqual({ id: 'old', accountId: 'acc-a', created_at: '2025-12-31' });
+      const found = store.findSync(INCIDENTS.name, {
+        filters: [{ field: 'accountId', op: 'eq', value: 'acc-a' }],
+        sort: { field: 'created_at', direction: 'asc' },
+        limit: 5,
+      });
+      expect(found.map((doc) => doc.id)).toEqual(['old', 'new']);
+      expect(found[1]).toEqual({ id: 'new', accountId: 'acc-a', created_at: '2026-01-02' });
+    });
+
     it('derives table names that cannot collide or escape their quotes', () => {
       expect(sqliteTableName('incidents_v1_g1')).toBe('rm_incidents_v1_g1');
       const names = ['a-b', 'a_b', 'a.b', 'A_b', 'A-B'].map(sqliteTableName);
@@ -432,7 +459,7 @@ describe('SqliteReadStore', () => {
 
   describe('query plans', () => {
     // Captures the SQL the store prepares, then asks SQLite how it would run it.
-    function planOf(run: () => unknown, statement = 'SELECT doc FROM'): string[] {
+    function planOf(run: () => unknown, statement = 'SELECT id, doc FROM'): string[] {
       const prepared: string[] = [];
       const prepare = temp.db.prepare.bind(temp.db);
       const spy = jest.spyOn(temp.db, 'prepare').mockImplementation((sql: string) => {

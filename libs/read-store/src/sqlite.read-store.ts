@@ -8,6 +8,7 @@ import { PageSegment, pageSegments } from './keyset-page';
 import type { PreparedWrite } from './projection-engine';
 import { CollectionSpec, Filter, FindQuery, ReadStore, StoredDoc } from './read-store.port';
 import { compareStrings, compareValues, matches, scalarAt, SortKey } from './doc-match';
+import { decodeStoredDoc, encodeStoredDoc } from './stored-json';
 import { valueOf, WriteBackDoc, WriteBackOverlay, WriteBackSlice } from './write-back-overlay';
 
 interface SqliteCollection {
@@ -257,7 +258,7 @@ export class SqliteReadStore implements ReadStore {
     const pending = this.overlay.get(collection, id);
     if (pending) return storedOf<Doc>(pending);
     const row = this.collection(collection).get.get(id) as Omit<DocRow, 'id'> | undefined;
-    return row ? { doc: JSON.parse(row.doc) as Doc, revision: row.revision } : null;
+    return row ? { doc: decodeStoredDoc<Doc>(id, row.doc), revision: row.revision } : null;
   }
 
   /**
@@ -298,7 +299,7 @@ export class SqliteReadStore implements ReadStore {
         return one ? [one] : [];
       }
       const row = rows.get(id);
-      return row ? [{ doc: JSON.parse(row.doc) as Doc, revision: row.revision }] : [];
+      return row ? [{ doc: decodeStoredDoc<Doc>(id, row.doc), revision: row.revision }] : [];
     });
   }
 
@@ -318,9 +319,9 @@ export class SqliteReadStore implements ReadStore {
       const range = segmentSql(segment, sort.field, asc, segmentParams);
       // Within the null group only the id orders, and saying so spares SQLite a sort.
       const segmentOrder = segment.kind === 'nulls' ? `id ${direction}` : order;
-      const sql = `SELECT doc FROM ${entry.table} WHERE ${[...where, ...(range ? [range] : [])].join(' AND ')} ORDER BY ${segmentOrder} LIMIT ?`;
-      const rows = this.query(entry, sql).all(...segmentParams, limit - docs.length) as { doc: string }[];
-      for (const row of rows) docs.push(JSON.parse(row.doc) as Doc);
+      const sql = `SELECT id, doc FROM ${entry.table} WHERE ${[...where, ...(range ? [range] : [])].join(' AND ')} ORDER BY ${segmentOrder} LIMIT ?`;
+      const rows = this.query(entry, sql).all(...segmentParams, limit - docs.length) as { id: string; doc: string }[];
+      for (const row of rows) docs.push(decodeStoredDoc<Doc>(row.id, row.doc));
     }
     if (!pending) return docs;
     // Merged with the matching documents held in memory, in the same order.
@@ -388,7 +389,7 @@ export class SqliteReadStore implements ReadStore {
     const entry = this.collection(collection);
     entry.schema.checkDoc(doc, revision);
     this.changes.touch(collection);
-    return entry.put.run(doc.id, revision, JSON.stringify(doc)).changes > 0;
+    return entry.put.run(doc.id, revision, encodeStoredDoc(doc)).changes > 0;
   }
 
   deleteSync(collection: string, id: string, revision: bigint): boolean {
@@ -416,7 +417,7 @@ export class SqliteReadStore implements ReadStore {
       return { id, revision, doc: null };
     }
     schema.checkDoc(doc, revision);
-    return { id: doc.id, revision, doc: JSON.stringify(doc) };
+    return { id: doc.id, revision, doc: encodeStoredDoc(doc) };
   }
 
   /** Writes prepared puts and deletes, each guarded by revision like putSync and deleteSync; puts go several rows per statement. */
