@@ -12,12 +12,17 @@ const autocannon = require('autocannon');
 const Database = require('better-sqlite3');
 const { startBareFastify, startVigil, load, machine } = require('./lib');
 
-const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
-const CHECKS = Number(process.env.BENCH_CHECKS ?? 1000);
+/** A whole number ≥ 1 from the environment, or the default: a bad value stops the run instead of skewing it. */
+function setting(name, fallback) {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number ≥ 1, not ${process.env[name]}`);
+  return value;
+}
+const DURATION = setting('BENCH_SECONDS', 10);
+const CHECKS = setting('BENCH_CHECKS', 1000);
 const CONNECTIONS = 100;
-const PINGS = Number(process.env.BENCH_PINGS ?? 100_000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error(`BENCH_ROUNDS must be a whole number ≥ 1, not ${process.env.BENCH_ROUNDS}`);
+const PINGS = setting('BENCH_PINGS', 100_000);
+const ROUNDS = setting('BENCH_ROUNDS', 3);
 const ACCOUNT_ID = '01900000-0000-7000-8000-00000000b5e7';
 const DIST = join(__dirname, '..', '..', 'dist', 'libs');
 
@@ -220,7 +225,12 @@ async function main() {
       const bare = await bareFastify(rows, label);
       rounds.push(await pingIntake(rows, bare, label));
     }
-    const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    // The middle value, or the mean of the two middle ones for an even number of rounds.
+    const median = (values) => {
+      const sorted = [...values].sort((a, b) => a - b);
+      const middle = Math.floor(sorted.length / 2);
+      return sorted.length % 2 ? sorted[middle] : Math.round(((sorted[middle - 1] + sorted[middle]) / 2) * 10) / 10;
+    };
     const list = (key) => rounds.map((row) => row[key]).join(' / ');
     summary = [
       `Ping intake, ${ROUNDS} round(s), each beside the bare Fastify run just before it:`,

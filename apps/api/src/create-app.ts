@@ -39,7 +39,7 @@ function installRequestLog(fastify: FastifyInstance, logger: VigilLogger): void 
 /** Builds the whole API on the configured stores; `listen` is the caller's. */
 export async function createApp(options: PlatformOptions): Promise<NestFastifyApplication> {
   const logger = options.logger ?? createLogger(options.config.logLevel);
-  const earlyRequests = new EarlyRequests();
+  const earlyRequests = new EarlyRequests((error) => logger.error({ err: error }, 'early request handler failed'));
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
     // One line per request is written by installRequestLog, with the account and key.

@@ -49,4 +49,18 @@ describe('early requests', () => {
     expect(await response.text()).toBe('fastify');
     await app.close();
   });
+
+  it('reports a handler that threw', async () => {
+    const errors: unknown[] = [];
+    const requests = new EarlyRequests((error) => errors.push(error));
+    requests.add(() => {
+      throw new Error('broken handler');
+    });
+    const app = Fastify({ serverFactory: requests.serverFactory });
+    app.get('/thing', async () => 'fastify');
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    expect((await fetch(url + '/thing')).status).toBe(200);
+    expect(errors.map((error) => (error as Error).message)).toEqual(['broken handler']);
+    await app.close();
+  });
 });

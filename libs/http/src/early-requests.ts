@@ -24,13 +24,17 @@ export class EarlyRequests {
   private readonly handlers: EarlyHandler[] = [];
   private closed = false;
 
+  /** `onError` hears of a handler that threw (the request then goes to Fastify, or ends if answered already). */
+  constructor(private readonly onError: (error: unknown) => void = () => {}) {}
+
   /** For Fastify's `serverFactory` option. */
   readonly serverFactory = (fastifyHandler: RequestListener, options: ServerTimeouts): Server => {
     const server = createServer((request, response) => {
       if (!this.closed) {
         try {
           for (const handler of this.handlers) if (handler(request, response)) return;
-        } catch {
+        } catch (error) {
+          this.onError(error);
           // A handler that failed before answering leaves the request to Fastify, which answers every one.
           if (response.headersSent) {
             response.destroy();

@@ -355,6 +355,17 @@ describe('SqliteReadStore', () => {
       expect(store.getSync(INCIDENTS.name, 'inc-69')).toEqual({ doc: { id: 'inc-69', n: 69 }, revision: 69n });
     });
 
+    it('store their rows without the id, one at a time, many per statement, or written back', () => {
+      const raw = (id: string) => temp.db.prepare(`SELECT doc FROM "rm_incidents_v1_g1" WHERE id = ?`).pluck().get(id);
+      store.transactionSync(() => store.writeManySync(INCIDENTS.name, [store.prepareWriteSync(INCIDENTS.name, 'one', { id: 'one', n: 1 }, 1n)]));
+      const many = Array.from({ length: 3 }, (_, n) => store.prepareWriteSync(INCIDENTS.name, `m-${n}`, { id: `m-${n}`, n }, 1n));
+      store.transactionSync(() => store.writeManySync(INCIDENTS.name, many));
+      store.writeBackSync(INCIDENTS.name, [{ id: 'held', revision: 1n, json: '{"id":"held","n":7}' }], null, true);
+      store.flushWriteBackSync();
+      expect([raw('one'), raw('m-2'), raw('held')]).toEqual(['{"n":1}', '{"n":2}', '{"n":7}']);
+      expect(store.getSync(INCIDENTS.name, 'held')?.doc).toEqual({ id: 'held', n: 7 });
+    });
+
     it('are checked when prepared, as putSync and deleteSync check them', () => {
       expect(() => store.prepareWriteSync(INCIDENTS.name, 'x', { id: '' }, 1n)).toThrow(ReadStoreUsageError);
       expect(() => store.prepareWriteSync(INCIDENTS.name, 'x', { id: 'x' }, -1n)).toThrow(ReadStoreUsageError);

@@ -8,8 +8,8 @@ import { PageSegment, pageSegments } from './keyset-page';
 import type { PreparedWrite } from './projection-engine';
 import { CollectionSpec, Filter, FindQuery, ReadStore, StoredDoc } from './read-store.port';
 import { compareStrings, compareValues, matches, scalarAt, SortKey } from './doc-match';
-import { decodeStoredDoc, encodeStoredDoc } from './stored-json';
-import { valueOf, WriteBackDoc, WriteBackOverlay, WriteBackSlice } from './write-back-overlay';
+import { decodeStoredDoc, encodeStoredDoc, storedText } from './stored-json';
+import { newestById, valueOf, WriteBackDoc, WriteBackOverlay, WriteBackSlice } from './write-back-overlay';
 
 interface SqliteCollection {
   schema: CollectionSchema;
@@ -364,13 +364,7 @@ export class SqliteReadStore implements ReadStore {
     // The held documents themselves (not decoded from JSON): a caller that hands them out copies them.
     const shared = new Set<ReadModelDoc>();
     // The newest held version of each id the id filters let through (usually a range: few of them).
-    const newest = new Map<string, WriteBackDoc>();
-    for (const held of this.overlay.versions(collection)) {
-      const { id } = held;
-      if (!idFilters.every((filter) => matches({ id }, filter))) continue;
-      const seen = newest.get(id);
-      if (!seen || held.revision > seen.revision) newest.set(id, held);
-    }
+    const newest = newestById(this.overlay.versions(collection), (id) => idFilters.every((filter) => matches({ id }, filter)));
     for (const [id, held] of newest) {
       shadowed.push(id);
       const doc = valueOf(held);
@@ -417,7 +411,7 @@ export class SqliteReadStore implements ReadStore {
       return { id, revision, doc: null };
     }
     schema.checkDoc(doc, revision);
-    return { id: doc.id, revision, doc: encodeStoredDoc(doc) };
+    return { id: doc.id, revision, doc: JSON.stringify(doc) };
   }
 
   /** Writes prepared puts and deletes, each guarded by revision like putSync and deleteSync; puts go several rows per statement. */
@@ -429,10 +423,11 @@ export class SqliteReadStore implements ReadStore {
   private writeRows(collection: string, writes: readonly PreparedWrite[]): void {
     const entry = this.collection(collection);
     this.changes.touch(collection);
-    const puts: PreparedWrite[] = [];
-    for (const write of writes) {
-      if (write.doc === null) entry.delete.run(write.id, write.revision);
-      else puts.push(write);
+    // Puts as their rows hold them (storedText: the text without the id the row's key holds).
+    const puts: { id: string; revision: bigint; doc: string }[] = [];
+    for (const { id, revision, doc } of writes) {
+      if (doc === null) entry.delete.run(id, revision);
+      else puts.push({ id, revision, doc: storedText(id, doc) });
     }
     for (let start = 0; start < puts.length; start += PUT_MANY_ROWS) {
       const rows = puts.slice(start, start + PUT_MANY_ROWS);

@@ -4,22 +4,26 @@ import { ReadModelDoc } from '../../core/src/projection';
 const WITH_ID = '{"id":';
 
 /**
- * A document's text as the SQLite read store keeps it: its JSON without the leading `"id"` member,
+ * A document's JSON as the SQLite read store keeps it in a row: without the leading `"id"` member,
  * since the row's `id` column holds the id already. A heartbeat event's id is ~100 characters of a
- * ~300-character document, written once per ping. A document whose id is not its first member is
- * kept whole, and so are the rows of earlier versions: `decodeStoredDoc` reads both.
+ * ~300-character document, written once per ping. JSON whose first member is not exactly this id is
+ * kept whole, and so were the rows of earlier versions: `decodeStoredDoc` reads both. Applied where
+ * rows are written, so documents held in memory keep their plain JSON.
  */
-export function encodeStoredDoc(doc: ReadModelDoc): string {
-  const json = JSON.stringify(doc);
-  const id = JSON.stringify(doc.id);
-  const end = WITH_ID.length + id.length;
-  // Only the exact id, followed by the next member or the end: anything else stays as it is.
-  if (!json.startsWith(WITH_ID) || !json.startsWith(id, WITH_ID.length)) return json;
-  if (json[end] === ',') return '{' + json.slice(end + 1);
-  return json;
+export function storedText(id: string, json: string): string {
+  const quoted = JSON.stringify(id);
+  const end = WITH_ID.length + quoted.length;
+  // Only the exact id, followed by the next member: anything else stays as it is.
+  if (json[end] !== ',' || !json.startsWith(WITH_ID) || !json.startsWith(quoted, WITH_ID.length)) return json;
+  return '{' + json.slice(end + 1);
 }
 
-/** The document `encodeStoredDoc` (or an earlier version, whole) stored under `id`, with its id first again. */
+/** `storedText` of a document. */
+export function encodeStoredDoc(doc: ReadModelDoc): string {
+  return storedText(doc.id, JSON.stringify(doc));
+}
+
+/** The document `storedText` (or an earlier version, whole) stored under `id`, with its id first again. */
 export function decodeStoredDoc<Doc extends ReadModelDoc = ReadModelDoc>(id: string, text: string): Doc {
   if (text.startsWith(WITH_ID)) return JSON.parse(text) as Doc;
   return JSON.parse(`${WITH_ID}${JSON.stringify(id)},${text.slice(1)}`) as Doc;

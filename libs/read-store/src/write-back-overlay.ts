@@ -1,10 +1,9 @@
 import { ReadModelDoc } from '../../core/src/projection';
-import { decodeStoredDoc } from './stored-json';
 
 /**
  * A document to be written later at `revision`: `doc` (null: a delete, that is a tombstone), or, for
- * one that will not change again (an immutable projection's), its stored text alone (`encodeStoredDoc`),
- * which costs the garbage collector less while it waits.
+ * one that will not change again (an immutable projection's), its JSON alone, which costs the
+ * garbage collector less while it waits.
  */
 export type WriteBackDoc =
   | { readonly id: string; readonly revision: bigint; readonly doc: ReadModelDoc | null; readonly json?: undefined }
@@ -12,7 +11,18 @@ export type WriteBackDoc =
 
 /** The document a WriteBackDoc holds, decoded if need be; null for a delete. */
 export function valueOf(doc: WriteBackDoc): ReadModelDoc | null {
-  return doc.json === undefined ? doc.doc : decodeStoredDoc(doc.id, doc.json);
+  return doc.json === undefined ? doc.doc : (JSON.parse(doc.json) as ReadModelDoc);
+}
+
+/** Each id's newest version among `docs`, for the ids `keep` lets through. */
+export function newestById(docs: Iterable<WriteBackDoc>, keep?: (id: string) => boolean): Map<string, WriteBackDoc> {
+  const newest = new Map<string, WriteBackDoc>();
+  for (const doc of docs) {
+    if (keep && !keep(doc.id)) continue;
+    const seen = newest.get(doc.id);
+    if (!seen || doc.revision > seen.revision) newest.set(doc.id, doc);
+  }
+  return newest;
 }
 
 /** Descending by id, then each id once: its newest version (equal ids are neighbours once sorted). */
@@ -156,14 +166,8 @@ class AppendedDocs {
   }
 
   byId(): Map<string, WriteBackDoc> {
-    if (this.index) return this.index;
-    const index = new Map<string, WriteBackDoc>();
-    for (const doc of this.versions()) {
-      const current = index.get(doc.id);
-      if (!current || doc.revision > current.revision) index.set(doc.id, doc);
-    }
-    this.index = index;
-    return index;
+    this.index ??= newestById(this.versions());
+    return this.index;
   }
 
   /** Every document held, each id once (its newest version), sorted by id. */
