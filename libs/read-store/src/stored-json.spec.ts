@@ -1,4 +1,4 @@
-import { decodeStoredDoc, encodeStoredDoc } from './stored-json';
+import { decodeStoredDoc, encodeStoredDoc, storedText } from './stored-json';
 
 describe('stored document text', () => {
   it('leaves out the leading id and puts it back first', () => {
@@ -37,5 +37,29 @@ describe('stored document text', () => {
     expect(decodeStoredDoc('ab', encodeStoredDoc(doc))).toEqual(doc);
     const text = JSON.stringify({ id: 'abc', other: 1 });
     expect(decodeStoredDoc('abc', text)).toEqual({ id: 'abc', other: 1 });
+  });
+
+  const isStringified = (text: string) => {
+    try {
+      return JSON.stringify(JSON.parse(text)) === text;
+    } catch {
+      return false;
+    }
+  };
+
+  it('cuts exactly where the id and its comma end, for ids written raw or escaped alike', () => {
+    // What storedText must return, spelled out the slow way: the encoded id, then a comma, or nothing cut.
+    const expected = (id: string, json: string) => {
+      const head = `{"id":${JSON.stringify(id)},`;
+      return json.startsWith(head) ? `{${json.slice(head.length)}` : json;
+    };
+    const ids = ['', 'a', 'a","n":"x', 'a\\","n":"x', 'x\\', '\\\\', 'a\\"', 'a"', '"', '\\"b', '\ud800', 'é', 'c1|h|2026-11-22T01:00:00.000Z'];
+    for (const id of ids) {
+      const texts = [JSON.stringify({ id, n: 1 }), JSON.stringify({ id }), `{"id":"${id}","n":1}`, `{"id":"${id}"}`, `{"id":"${id}x","n":1}`, `{"id":"${id}\\\\","n":1}`, JSON.stringify({ id: 'a', n: 'x', m: 1 })];
+      // Documents' JSON as JSON.stringify writes it (what it is given): other spellings are left out.
+      for (const json of texts.filter(isStringified)) {
+        expect(storedText(id, json)).toBe(expected(id, json));
+      }
+    }
   });
 });
