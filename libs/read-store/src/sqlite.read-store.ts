@@ -7,7 +7,7 @@ import { CheckedFilter, CollectionSchema, ReadStoreUsageError, Scalar, checkColl
 import { PageSegment, pageSegments } from './keyset-page';
 import type { PreparedWrite } from './projection-engine';
 import { CollectionSpec, Filter, FindQuery, ReadStore, StoredDoc } from './read-store.port';
-import { compareStrings, compareValues, matches, scalarAt, SortKey } from './doc-match';
+import { compareStrings, compareValues, idMatcher, matches, scalarAt, SortKey } from './doc-match';
 import { decodeStoredDoc, encodeStoredDoc, storedText } from './stored-json';
 import { newestById, valueOf, WriteBackDoc, WriteBackOverlay, WriteBackSlice } from './write-back-overlay';
 
@@ -364,7 +364,7 @@ export class SqliteReadStore implements ReadStore {
     // The held documents themselves (not decoded from JSON): a caller that hands them out copies them.
     const shared = new Set<ReadModelDoc>();
     // The newest held version of each id the id filters let through (usually a range: few of them).
-    const newest = newestById(this.overlay.versions(collection), (id) => idFilters.every((filter) => matches({ id }, filter)));
+    const newest = newestById(this.overlay.versions(collection), idMatcher(idFilters));
     for (const [id, held] of newest) {
       shadowed.push(id);
       const doc = valueOf(held);

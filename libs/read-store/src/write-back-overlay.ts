@@ -14,13 +14,19 @@ export function valueOf(doc: WriteBackDoc): ReadModelDoc | null {
   return doc.json === undefined ? doc.doc : (JSON.parse(doc.json) as ReadModelDoc);
 }
 
-/** Each id's newest version among `docs`, for the ids `keep` lets through. */
-export function newestById(docs: Iterable<WriteBackDoc>, keep?: (id: string) => boolean): Map<string, WriteBackDoc> {
+/**
+ * Each id's newest version among `runs` (lists of documents, walked with plain loops: a query may look
+ * at tens of thousands), for the ids `keep` lets through.
+ */
+export function newestById(runs: readonly (readonly WriteBackDoc[])[], keep?: (id: string) => boolean): Map<string, WriteBackDoc> {
   const newest = new Map<string, WriteBackDoc>();
-  for (const doc of docs) {
-    if (keep && !keep(doc.id)) continue;
-    const seen = newest.get(doc.id);
-    if (!seen || doc.revision > seen.revision) newest.set(doc.id, doc);
+  for (const run of runs) {
+    for (let i = 0; i < run.length; i++) {
+      const doc = run[i];
+      if (keep && !keep(doc.id)) continue;
+      const seen = newest.get(doc.id);
+      if (!seen || doc.revision > seen.revision) newest.set(doc.id, doc);
+    }
   }
   return newest;
 }
@@ -89,9 +95,9 @@ class DrainOrder {
     this.length = docs.length;
   }
 
-  /** Every document left, in no order. */
-  *all(): Iterable<WriteBackDoc> {
-    for (const run of this.runs) yield* run.docs;
+  /** Every document left, in no order, as the lists that hold them. */
+  lists(): WriteBackDoc[][] {
+    return this.runs.map((run) => run.docs);
   }
 
   /** Up to `count` of the smallest ids, ascending: what the next slice writes. */
@@ -159,10 +165,9 @@ class AppendedDocs {
     this.index = null;
   }
 
-  /** Every version held, in no order: an id that came twice is there twice. */
-  *versions(): Iterable<WriteBackDoc> {
-    yield* this.draining.all();
-    yield* this.arrived;
+  /** Every version held, in no order, as the lists that hold them: an id that came twice is there twice. */
+  versions(): WriteBackDoc[][] {
+    return [...this.draining.lists(), this.arrived];
   }
 
   byId(): Map<string, WriteBackDoc> {
@@ -172,14 +177,14 @@ class AppendedDocs {
 
   /** Every document held, each id once (its newest version), sorted by id. */
   ascending(): WriteBackDoc[] {
-    const docs = [...this.versions()];
+    const docs = this.versions().flat();
     sortDescendingOnce(docs);
     return docs.reverse();
   }
 
   /** A drain covers what is held now, what an earlier one left unwritten included. */
   startDrain(): void {
-    this.draining = new DrainOrder([...this.versions()]);
+    this.draining = new DrainOrder(this.versions().flat());
     this.arrived = [];
     this.index = null;
   }
@@ -296,13 +301,15 @@ export class WriteBackOverlay {
   }
 
   /**
-   * The collection's pending documents, in no order. An append-only collection's come without an id
-   * index (the one `get` builds): an id that came twice comes twice, and its newest revision is the one
-   * that counts. Queries look at every held document anyway and mostly keep a range of ids.
+   * The collection's pending documents, in no order, as lists (for `newestById`). An append-only
+   * collection's come without an id index (the one `get` builds): an id that came twice comes twice,
+   * and its newest revision is the one that counts. Queries look at every held document anyway and
+   * mostly keep a range of ids.
    */
-  versions(collection: string): Iterable<WriteBackDoc> {
+  versions(collection: string): readonly (readonly WriteBackDoc[])[] {
     const entry = this.pending.get(collection);
-    return entry?.appended ? entry.appended.versions() : (entry?.docs.values() ?? []);
+    if (!entry) return [];
+    return entry.appended ? entry.appended.versions() : [[...entry.docs.values()]];
   }
 
   /** Everything pending; `written` then forgets it (the caller has committed it). */
