@@ -1,7 +1,7 @@
 'use strict';
 // Issue 5 benchmark: ping intake (1,000 checks, 100 connections) and availability over a year of
 // pings, beside bare Fastify in the same run. 127.0.0.1 only.
-// Run: npm run build && node test/bench/heartbeats.bench.js [ping|availability]
+// Run: npm run build && node test/bench/heartbeats.bench.js [ping|availability|reads]
 // Ping intake runs BENCH_ROUNDS rounds (default 3), each a bare Fastify run and right after it a fresh Vigil
 // taking the pings, and reports each round's share of that bare run and the medians: this machine's speed
 // swings by ±20% within minutes, so a share taken from two runs minutes apart says little on its own.
@@ -22,6 +22,8 @@ const DURATION = setting('BENCH_SECONDS', 10);
 const CHECKS = setting('BENCH_CHECKS', 1000);
 const CONNECTIONS = 100;
 const PINGS = setting('BENCH_PINGS', 100_000);
+/** The steady ping rate the reads benchmark runs beside (pings/s, over all checks). */
+const PING_RATE = setting('BENCH_PING_RATE', 6000);
 const ROUNDS = setting('BENCH_ROUNDS', 3);
 const ACCOUNT_ID = '01900000-0000-7000-8000-00000000b5e7';
 const DIST = join(__dirname, '..', '..', 'dist', 'libs');
@@ -33,8 +35,9 @@ async function api(vigil, method, path, body) {
   return json;
 }
 
+/** `count` heartbeat checks, as { id, token }. */
 async function createChecks(vigil, count) {
-  const tokens = [];
+  const checks = [];
   let next = 0;
   await Promise.all(
     Array.from({ length: 20 }, async () => {
@@ -44,11 +47,11 @@ async function createChecks(vigil, count) {
           name: `bench ${i}`,
           heartbeat: { period: 1, periodUnit: 'hours', grace: 1, graceUnit: 'hours' },
         });
-        tokens.push(check.heartbeat.pingToken);
+        checks.push({ id: check.id, token: check.heartbeat.pingToken });
       }
     }),
   );
-  return tokens;
+  return checks;
 }
 
 function storedPings(dataDir) {
@@ -73,7 +76,7 @@ async function bareFastify(rows, label) {
 async function pingIntake(rows, bare, label) {
   const vigil = await startVigil({ VIGIL_PING_RATE_BURST: '0', VIGIL_DAEMON: 'on' });
   try {
-    const tokens = await createChecks(vigil, CHECKS);
+    const tokens = (await createChecks(vigil, CHECKS)).map((check) => check.token);
     let i = 0;
     // A fixed number of requests: autocannon waits for every answer, so stored events can equal the 200s.
     // It ends such a run on its next one-second tick, so requests/s is timed here, to the last answer.
@@ -202,6 +205,64 @@ async function availability(rows) {
   }
 }
 
+/**
+ * Endpoints 9 and 10 read from one connection, each path for BENCH_SECONDS, first on an idle server, then
+ * beside a steady ping load (BENCH_PING_RATE pings/s over the checks, 100 connections): what a dashboard
+ * polling a busy Vigil sees. Under load the newest events are still held in memory, not yet written back.
+ */
+async function reads(rows) {
+  const vigil = await startVigil({ VIGIL_PING_RATE_BURST: '0' });
+  try {
+    const checks = await createChecks(vigil, CHECKS);
+    const paths = [
+      ['events', (id) => `/v1/checks/heartbeats/${id}/events`],
+      ['availability', (id) => `/v1/checks/heartbeats/${id}/availability`],
+    ];
+    const readRows = async (label) => {
+      for (const [name, path] of paths) {
+        let next = 0;
+        const result = await load({
+          url: vigil.url,
+          connections: 1,
+          duration: DURATION,
+          headers: { authorization: vigil.headers.authorization },
+          requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: path(checks[next++ % checks.length].id) }) }],
+        });
+        rows.push({ name: `GET …/${name} (1 connection, ${CHECKS} checks)${label}`, ...result, rss: vigil.rssMiB(), extra: `${result.status2xx} × 200, ${result.non2xx} other` });
+      }
+    };
+    await readRows(', idle');
+    let p = 0;
+    let pinged = 0;
+    const started = performance.now();
+    const pings = autocannon({
+      url: vigil.url,
+      connections: CONNECTIONS,
+      overallRate: PING_RATE,
+      duration: paths.length * DURATION + 3,
+      requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/ping/${checks[p++ % checks.length].token}` }) }],
+    });
+    pings.on('response', (_client, status) => {
+      if (status === 200) pinged += 1;
+    });
+    const done = new Promise((resolve) => pings.on('done', resolve));
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await readRows(`, beside ${PING_RATE.toLocaleString('en')} pings/s`);
+    const result = await done;
+    const seconds = (performance.now() - started) / 1000;
+    rows.push({
+      name: `GET /ping/{token} at ${PING_RATE.toLocaleString('en')}/s offered, beside the reads`,
+      requestsPerSec: Math.round(pinged / seconds),
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      rss: vigil.rssMiB(),
+      extra: `${result['2xx']} × 200, ${result.non2xx + result.errors + result.timeouts} other`,
+    });
+  } finally {
+    await vigil.stop();
+  }
+}
+
 function print(row) {
   console.log(`| ${row.name} | ${row.requestsPerSec} | ${row.share ?? ''}${row.share !== undefined ? '%' : ''} | ${row.p50} | ${row.p99} | ${row.rss} | ${row.extra} |`);
 }
@@ -241,6 +302,7 @@ async function main() {
     console.log(`\n${summary.join('\n')}\n`);
   }
   if (which === 'all' || which === 'availability') await availability(rows);
+  if (which === 'all' || which === 'reads') await reads(rows);
 
   console.log('\nAll rows:');
   for (const row of rows) print(row);
