@@ -136,7 +136,7 @@ describe('WriteBackOverlay', () => {
     };
     // Each id once, in its newest version held, as a query sees them.
     const heldIds = (overlay: WriteBackOverlay, collection = 'c') =>
-      [...newestRevisions(overlay.versions(collection).flat())].map(([id, revision]) => `${id}@${revision}`).sort();
+      [...newestRevisions(overlay.versions(collection).flatMap((run) => [...run]))].map(([id, revision]) => `${id}@${revision}`).sort();
     /** What a drain of `arrivals` must write: each id once, in its newest version, in key order. */
     const drainOrder = (arrivals: WriteBackDoc[]) => {
       const newest = newestRevisions(arrivals);

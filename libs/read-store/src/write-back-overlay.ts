@@ -15,14 +15,13 @@ export function valueOf(doc: WriteBackDoc): ReadModelDoc | null {
 }
 
 /**
- * Each id's newest version among `runs` (lists of documents, walked with plain loops: a query may look
- * at tens of thousands), for the ids `keep` lets through.
+ * Each id's newest version among `runs` (the lists or map values that hold them, walked directly: no
+ * generator, no copy, as a query may look at tens of thousands), for the ids `keep` lets through.
  */
-export function newestById(runs: readonly (readonly WriteBackDoc[])[], keep?: (id: string) => boolean): Map<string, WriteBackDoc> {
+export function newestById(runs: readonly Iterable<WriteBackDoc>[], keep?: (id: string) => boolean): Map<string, WriteBackDoc> {
   const newest = new Map<string, WriteBackDoc>();
   for (const run of runs) {
-    for (let i = 0; i < run.length; i++) {
-      const doc = run[i];
+    for (const doc of run) {
       if (keep && !keep(doc.id)) continue;
       const seen = newest.get(doc.id);
       if (!seen || doc.revision > seen.revision) newest.set(doc.id, doc);
@@ -301,15 +300,15 @@ export class WriteBackOverlay {
   }
 
   /**
-   * The collection's pending documents, in no order, as lists (for `newestById`). An append-only
-   * collection's come without an id index (the one `get` builds): an id that came twice comes twice,
-   * and its newest revision is the one that counts. Queries look at every held document anyway and
-   * mostly keep a range of ids.
+   * The collection's pending documents, in no order, as the lists or map values that hold them (for
+   * `newestById`). An append-only collection's come without an id index (the one `get` builds): an id
+   * that came twice comes twice, and its newest revision is the one that counts. Queries look at every
+   * held document anyway and mostly keep a range of ids.
    */
-  versions(collection: string): readonly (readonly WriteBackDoc[])[] {
+  versions(collection: string): readonly Iterable<WriteBackDoc>[] {
     const entry = this.pending.get(collection);
     if (!entry) return [];
-    return entry.appended ? entry.appended.versions() : [[...entry.docs.values()]];
+    return entry.appended ? entry.appended.versions() : [entry.docs.values()];
   }
 
   /** Everything pending; `written` then forgets it (the caller has committed it). */
