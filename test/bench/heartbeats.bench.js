@@ -54,6 +54,12 @@ async function createChecks(vigil, count) {
   return checks;
 }
 
+/** autocannon requests that GET `pathOf(item)` for each of `items` in turn, all connections sharing one round-robin. */
+function roundRobin(items, pathOf) {
+  let next = 0;
+  return [{ method: 'GET', setupRequest: (req) => ({ ...req, path: pathOf(items[next++ % items.length]) }) }];
+}
+
 function storedPings(dataDir) {
   const db = new Database(join(dataDir, 'vigil.db'), { readonly: true });
   const n = db.prepare("SELECT count(*) AS n FROM events WHERE type = 'HeartbeatPingReceived'").get().n;
@@ -76,8 +82,8 @@ async function bareFastify(rows, label) {
 async function pingIntake(rows, bare, label) {
   const vigil = await startVigil({ VIGIL_PING_RATE_BURST: '0', VIGIL_DAEMON: 'on' });
   try {
-    const tokens = (await createChecks(vigil, CHECKS)).map((check) => check.token);
-    let i = 0;
+    const checks = await createChecks(vigil, CHECKS);
+    const requests = roundRobin(checks, (check) => `/ping/${check.token}`);
     // A fixed number of requests: autocannon waits for every answer, so stored events can equal the 200s.
     // It ends such a run on its next one-second tick, so requests/s is timed here, to the last answer.
     const ping = (amount) =>
@@ -89,7 +95,7 @@ async function pingIntake(rows, bare, label) {
             url: vigil.url,
             connections: CONNECTIONS,
             amount,
-            requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/ping/${tokens[i++ % tokens.length]}` }) }],
+            requests,
           },
           (error, result) => (error ? reject(error) : resolve({ ...result, perSecond: result.requests.total / ((last - started) / 1000) })),
         );
@@ -103,7 +109,7 @@ async function pingIntake(rows, bare, label) {
     const rss = vigil.rssMiB();
     const stored = storedPings(vigil.dataDir) - before;
     const row = {
-      name: `GET /ping/{token} (${tokens.length} checks, ${CONNECTIONS} connections)${label}`,
+      name: `GET /ping/{token} (${checks.length} checks, ${CONNECTIONS} connections)${label}`,
       requestsPerSec: Math.round(result.perSecond),
       p50: result.latency.p50,
       p99: result.latency.p99,
@@ -220,19 +226,17 @@ async function reads(rows) {
     ];
     const readRows = async (label) => {
       for (const [name, path] of paths) {
-        let next = 0;
         const result = await load({
           url: vigil.url,
           connections: 1,
           duration: DURATION,
           headers: { authorization: vigil.headers.authorization },
-          requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: path(checks[next++ % checks.length].id) }) }],
+          requests: roundRobin(checks, (check) => path(check.id)),
         });
         rows.push({ name: `GET …/${name} (1 connection, ${CHECKS} checks)${label}`, ...result, rss: vigil.rssMiB(), extra: `${result.status2xx} × 200, ${result.non2xx} other` });
       }
     };
     await readRows(', idle');
-    let p = 0;
     let pinged = 0;
     const started = performance.now();
     const pings = autocannon({
@@ -240,7 +244,7 @@ async function reads(rows) {
       connections: CONNECTIONS,
       overallRate: PING_RATE,
       duration: paths.length * DURATION + 3,
-      requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/ping/${checks[p++ % checks.length].token}` }) }],
+      requests: roundRobin(checks, (check) => `/ping/${check.token}`),
     });
     pings.on('response', (_client, status) => {
       if (status === 200) pinged += 1;
