@@ -106,6 +106,25 @@ export function eventStoreContract(adapterName: string, factory: EventStoreFacto
         expect(await store.readStream(stream)).toEqual(result.events);
       });
 
+      it('records data and metadata as a read returns them (what JSON makes of them), not as the caller’s objects', async () => {
+        const stream = streamName('incident');
+        const flat = { title: 'API down', count: 2, open: true, note: null };
+        const changedByJson = { zero: -0, gone: undefined, at: new Date(OCCURRED_AT), nested: { list: [1, undefined] } };
+        const toAppend = [anEvent('Flat', flat), anEvent('ChangedByJson', changedByJson)];
+
+        const result = await store.appendToStream(stream, toAppend);
+        flat.title = 'changed after the append';
+        changedByJson.nested.list.push(3);
+
+        expect(result.events.map((event) => event.data)).toStrictEqual([
+          { title: 'API down', count: 2, open: true, note: null },
+          { zero: 0, at: OCCURRED_AT, nested: { list: [1, null] } },
+        ]);
+        expect(result.events[0].metadata).toStrictEqual(JSON.parse(JSON.stringify(toAppend[0].metadata)));
+        expect(result.events[0].metadata).not.toBe(toAppend[0].metadata);
+        expect(await store.readStream(stream)).toStrictEqual(result.events);
+      });
+
       it('continues the revisions of an existing stream', async () => {
         const stream = streamName('incident');
         await store.appendToStream(stream, events(2));

@@ -13,6 +13,7 @@ import {
   SubscribeOptions,
 } from './event-store.port';
 import { checkExpectedRevision } from './expected-revision';
+import { flatJsonCopy } from './flat-json';
 import { StreamTail } from './stream-tail';
 
 const MAX_APPENDS_PER_BATCH = 2000;
@@ -396,12 +397,22 @@ export class SqliteEventStore implements EventStore {
     try {
       for (const { type, data: value, metadata: meta } of events) {
         revision += 1n;
+        // Inline projections must see exactly what a later read returns: a flat value is recorded as a
+        // copy that reads back the same (and is what gets encoded), anything else is parsed back.
+        const dataCopy = flatJsonCopy(value);
+        const metaCopy = flatJsonCopy(meta);
         // An event that cannot be encoded fails here, its append's earlier rows taken back below.
-        const data = JSON.stringify(value);
-        const metadata = JSON.stringify(meta);
+        const data = JSON.stringify(dataCopy ?? value);
+        const metadata = JSON.stringify(metaCopy ?? meta);
         const { lastInsertRowid } = this.statements.insertEvent.run(stream, revision, type, data, metadata);
-        // Parsed back from the stored text, so inline projections see exactly what a later read returns.
-        recorded.push({ stream, revision, position: BigInt(lastInsertRowid), type, data: JSON.parse(data), metadata: JSON.parse(metadata) });
+        recorded.push({
+          stream,
+          revision,
+          position: BigInt(lastInsertRowid),
+          type,
+          data: dataCopy ?? JSON.parse(data),
+          metadata: metaCopy ?? JSON.parse(metadata),
+        });
       }
       this.options.onAppendInTransaction?.(recorded);
     } catch (error) {

@@ -64,6 +64,38 @@ export function bucketName(startMs: number): string {
 
 export const rollupId = (checkId: string, granularity: Granularity, startMs: number) => `${checkId}|${granularity}|${bucketName(startMs)}`;
 
+interface RecentRollupIds {
+  hour: number;
+  hourId: string;
+  day: number;
+  dayId: string;
+}
+
+/** Each check's rollup ids for the hour and day it was last pinged in (dropped whole past this many checks). */
+const recentRollupIds = new Map<string, RecentRollupIds>();
+const MAX_RECENT_ROLLUP_CHECKS = 100_000;
+
+/**
+ * The hourly and daily rollup ids of a check at `ms`. Every ping of an hour asks for the same two, so
+ * they are made once and handed out as the same strings: the documents' maps then find them by a hash
+ * the string already holds instead of building, flattening and hashing two ~60-character keys per
+ * ping (~0.45 µs a ping in a micro-benchmark of 1,000 checks).
+ */
+export function rollupIdsAt(checkId: string, ms: number): RecentRollupIds {
+  const hour = bucketStart(ms, 'h');
+  const day = bucketStart(ms, 'd');
+  let ids = recentRollupIds.get(checkId);
+  if (ids === undefined || ids.hour !== hour || ids.day !== day) {
+    if (ids === undefined && recentRollupIds.size >= MAX_RECENT_ROLLUP_CHECKS) recentRollupIds.clear();
+    ids = { hour, hourId: rollupId(checkId, 'h', hour), day, dayId: rollupId(checkId, 'd', day) };
+    // Flattened while young (see WriteBackOverlay.add).
+    ids.hourId.charCodeAt(0);
+    ids.dayId.charCodeAt(0);
+    recentRollupIds.set(checkId, ids);
+  }
+  return ids;
+}
+
 /**
  * `read` of an event, computed once per event: the engine asks for an event's ids, then evolves each
  * of its documents with it, and every step needs the same values. Keeps only the last event.

@@ -4,7 +4,7 @@ import { loadConfig } from '../../../platform/src/config';
 import { HARNESS_ADAPTERS, ProjectionHarness } from '../../../testing/src/projection-harness';
 import { project, recorded } from '../../../testing/src/given-when-then';
 import { HeartbeatEventDoc, heartbeatEventsProjection } from './heartbeat-events.projection';
-import { bucketName, eventDocId, eventTime, HOUR_MS, isoOf, newEventId, rollupId, timestampOfEventId } from './heartbeat-keys';
+import { bucketName, eventDocId, eventTime, HOUR_MS, isoOf, newEventId, rollupId, rollupIdsAt, timestampOfEventId } from './heartbeat-keys';
 import { HeartbeatEvent } from '../domain/heartbeat-timer';
 import { heartbeatRollupsProjection, RollupDoc } from './heartbeat-rollups.projection';
 import { HeartbeatStats } from './heartbeat-stats';
@@ -55,6 +55,16 @@ describe('heartbeat keys', () => {
   it('bucket names are the ISO form of the bucket start, also once the name cache was emptied', () => {
     for (let hour = 0; hour < 5000; hour++) expect(bucketName(T0 + hour * HOUR_MS)).toBe(new Date(T0 + hour * HOUR_MS).toISOString());
     expect(rollupId(CHECK, 'h', T0)).toBe(`${CHECK}|h|2026-03-01T10:00:00.000Z`);
+  });
+  it("a check's rollup ids at a time are its hour's and its day's, the same until the hour or the day changes", () => {
+    const first = rollupIdsAt(CHECK, T0 + 5 * MIN);
+    expect(first).toMatchObject({ hourId: rollupId(CHECK, 'h', T0), dayId: rollupId(CHECK, 'd', Date.parse('2026-03-01T00:00:00.000Z')) });
+    expect(rollupIdsAt(CHECK, T0 + 59 * MIN)).toBe(first);
+    const nextHour = rollupIdsAt(CHECK, T0 + HOUR_MS);
+    expect(nextHour).toMatchObject({ hourId: rollupId(CHECK, 'h', T0 + HOUR_MS), dayId: first.dayId });
+    // Back in time (a replay): the ids of that time again, not the last ones made.
+    expect(rollupIdsAt(CHECK, T0 - 20 * HOUR_MS)).toMatchObject({ hourId: rollupId(CHECK, 'h', T0 - 20 * HOUR_MS), dayId: rollupId(CHECK, 'd', Date.parse('2026-02-28T00:00:00.000Z')) });
+    expect(rollupIdsAt('another-check', T0).hourId).toBe(rollupId('another-check', 'h', T0));
   });
 });
 

@@ -1,6 +1,6 @@
 import { Projection } from '../../../core/src/projection';
 import { HeartbeatEvent, HeartbeatState } from '../domain/heartbeat-timer';
-import { bucketName, bucketStart, eventTime, Granularity, HOUR_MS, MINUTE_MS, onceForLastEvent, rollupId } from './heartbeat-keys';
+import { bucketName, bucketStart, eventTime, Granularity, HOUR_MS, MINUTE_MS, onceForLastEvent, rollupIdsAt } from './heartbeat-keys';
 
 export interface RollupDoc {
   id: string;
@@ -45,7 +45,8 @@ export const heartbeatRollupsProjection: Projection<RollupDoc> = {
   ids: (event) => {
     const e = stateAndTime(event as unknown as HeartbeatEvent);
     if (!e) return [];
-    return [rollupId(e.checkId, 'h', bucketStart(e.at, 'h')), rollupId(e.checkId, 'd', bucketStart(e.at, 'd'))];
+    const { hourId, dayId } = rollupIdsAt(e.checkId, e.at);
+    return [hourId, dayId];
   },
   evolve(doc, event, id) {
     const e = stateAndTime(event as unknown as HeartbeatEvent);
