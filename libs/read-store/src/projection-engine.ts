@@ -17,7 +17,8 @@ interface ProjectionMeta {
 
 /**
  * A put or delete checked and encoded by SyncReadAccess.prepareWriteSync, written later by
- * writeManySync. `doc` is the document's JSON; null makes the write a delete (a tombstone).
+ * writeManySync. `doc` is the document's text as the store keeps it (`decodeStoredDoc` reads it back);
+ * null makes the write a delete (a tombstone).
  */
 export interface PreparedWrite {
   readonly id: string;
@@ -98,7 +99,7 @@ function changedDocs(docs: Map<string, BatchDoc> | undefined): WriteBackDoc[] {
   const changed: WriteBackDoc[] = [];
   for (const [id, { changed: yes, revision, doc, write }] of docs ?? []) {
     if (!yes) continue;
-    // Encoded already (an immutable projection's): kept as JSON.
+    // Encoded already (an immutable projection's): kept as the text its row will hold.
     changed.push(write?.doc ? { id, revision, json: write.doc } : { id, revision, doc });
   }
   return changed;

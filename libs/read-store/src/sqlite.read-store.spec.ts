@@ -355,15 +355,30 @@ describe('SqliteReadStore', () => {
       expect(store.getSync(INCIDENTS.name, 'inc-69')).toEqual({ doc: { id: 'inc-69', n: 69 }, revision: 69n });
     });
 
-    it('store their rows without the id, one at a time, many per statement, or written back', () => {
+    it('store their rows without the id, one at a time, many per statement, or written back', async () => {
       const raw = (id: string) => temp.db.prepare(`SELECT doc FROM "rm_incidents_v1_g1" WHERE id = ?`).pluck().get(id);
       store.transactionSync(() => store.writeManySync(INCIDENTS.name, [store.prepareWriteSync(INCIDENTS.name, 'one', { id: 'one', n: 1 }, 1n)]));
       const many = Array.from({ length: 3 }, (_, n) => store.prepareWriteSync(INCIDENTS.name, `m-${n}`, { id: `m-${n}`, n }, 1n));
       store.transactionSync(() => store.writeManySync(INCIDENTS.name, many));
-      store.writeBackSync(INCIDENTS.name, [{ id: 'held', revision: 1n, json: '{"id":"held","n":7}' }], null, true);
+      // Held as prepareWriteSync encodes it, the text its row will hold.
+      const held = store.prepareWriteSync(INCIDENTS.name, 'held', { id: 'held', n: 7 }, 1n);
+      expect(held.doc).toBe('{"n":7}');
+      store.writeBackSync(INCIDENTS.name, [{ id: 'held', revision: 1n, json: held.doc! }], null, true);
+      expect(store.getSync(INCIDENTS.name, 'held')?.doc).toEqual({ id: 'held', n: 7 });
+      expect(await store.find(INCIDENTS.name, { filters: [{ field: 'id', op: 'eq', value: 'held' }], limit: 10 })).toEqual([{ id: 'held', n: 7 }]);
       store.flushWriteBackSync();
       expect([raw('one'), raw('m-2'), raw('held')]).toEqual(['{"n":1}', '{"n":2}', '{"n":7}']);
       expect(store.getSync(INCIDENTS.name, 'held')?.doc).toEqual({ id: 'held', n: 7 });
+    });
+
+    it('encode an id that JSON escapes into the stored text, and read it back while held and once written', () => {
+      const id = 'a"b\\c';
+      const held = store.prepareWriteSync(INCIDENTS.name, id, { id, n: 8 }, 1n);
+      expect(held.doc).toBe('{"n":8}');
+      store.writeBackSync(INCIDENTS.name, [{ id, revision: 1n, json: held.doc! }], null, true);
+      expect(store.getSync(INCIDENTS.name, id)?.doc).toEqual({ id, n: 8 });
+      store.flushWriteBackSync();
+      expect(store.getSync(INCIDENTS.name, id)?.doc).toEqual({ id, n: 8 });
     });
 
     it('are checked when prepared, as putSync and deleteSync check them', () => {

@@ -11,8 +11,8 @@ const COMMA = 0x2c;
  * A document's JSON as the SQLite read store keeps it in a row: without the leading `"id"` member,
  * since the row's `id` column holds the id already. A heartbeat event's id is ~100 characters of a
  * ~300-character document, written once per ping. JSON whose first member is not exactly this id is
- * kept whole, and so were the rows of earlier versions: `decodeStoredDoc` reads both. Applied where
- * rows are written, so documents held in memory keep their plain JSON.
+ * kept whole, and so were the rows of earlier versions: `decodeStoredDoc` reads both. Applied when a
+ * write is prepared, so a document held in memory as text (a write-back one) is held in this form.
  */
 export function storedText(id: string, json: string): string {
   // The common case first, without encoding the id (JSON.stringify of a 100-character id and two

@@ -1,9 +1,10 @@
 import { ReadModelDoc } from '../../core/src/projection';
+import { decodeStoredDoc } from './stored-json';
 
 /**
  * A document to be written later at `revision`: `doc` (null: a delete, that is a tombstone), or, for
- * one that will not change again (an immutable projection's), its JSON alone, which costs the
- * garbage collector less while it waits.
+ * one that will not change again (an immutable projection's), its text as the row will hold it
+ * (`storedText`), which costs the garbage collector less while it waits.
  */
 export type WriteBackDoc =
   | { readonly id: string; readonly revision: bigint; readonly doc: ReadModelDoc | null; readonly json?: undefined }
@@ -11,7 +12,7 @@ export type WriteBackDoc =
 
 /** The document a WriteBackDoc holds, decoded if need be; null for a delete. */
 export function valueOf(doc: WriteBackDoc): ReadModelDoc | null {
-  return doc.json === undefined ? doc.doc : (JSON.parse(doc.json) as ReadModelDoc);
+  return doc.json === undefined ? doc.doc : decodeStoredDoc(doc.id, doc.json);
 }
 
 /**

@@ -22,7 +22,7 @@ const UNLOADED = '1c6b4d63-8e2f-4a7b-8d4c-3f9e2a5b7c8d';
 class RecordingIntake {
   readonly recorded: Omit<PingRequest, 'token'>[] = [];
   failWith: unknown = null;
-  private readonly entry: CheckEntry = { checkId: 'check-1', accountId: 'account-1', timer: { ...initialTimer(), activated: true, pingToken: TOKEN }, revision: 0n, stale: false };
+  private readonly entry: CheckEntry = { checkId: 'check-1', stream: 'heartbeat-check-1', accountId: 'account-1', timer: { ...initialTimer(), activated: true, pingToken: TOKEN }, revision: 0n, stale: false };
 
   peek(token: string): CheckEntry | null {
     return token === TOKEN ? this.entry : null;

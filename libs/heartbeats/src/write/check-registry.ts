@@ -3,13 +3,15 @@ import { RecordedEvent } from '../../../core/src/event';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
-import { evolveTimer, TimerState } from '../domain/heartbeat-timer';
+import { evolveTimer, heartbeatStream, TimerState } from '../domain/heartbeat-timer';
 import { CheckDoc } from '../read/heartbeat-checks.projection';
 import { TimerLoader } from './timer-loader';
 
 /** What the ping path knows of one check. */
 export interface CheckEntry {
   checkId: string;
+  /** `heartbeat-<checkId>`, made once: every ping appends to it. */
+  stream: string;
   accountId: string;
   timer: TimerState;
   /**
@@ -123,7 +125,7 @@ export class CheckRegistry {
       return known;
     }
     const loaded = await this.timers.load(check.id);
-    const entry: CheckEntry = { checkId: check.id, accountId: check.accountId, timer: loaded.timer, revision: loaded.revision, stale: false };
+    const entry: CheckEntry = { checkId: check.id, stream: heartbeatStream(check.id), accountId: check.accountId, timer: loaded.timer, revision: loaded.revision, stale: false };
     this.byCheck.set(check.id, entry);
     this.index(entry);
     return entry;

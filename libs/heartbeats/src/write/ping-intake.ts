@@ -6,7 +6,7 @@ import { iso } from '../../../core/src/time';
 import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
-import { heartbeatStream, PingReceivedData, pingedTimer, pingState } from '../domain/heartbeat-timer';
+import { PingReceivedData, pingedTimer, pingState } from '../domain/heartbeat-timer';
 import { newEventId } from '../read/heartbeat-keys';
 import { CheckEntry, CheckRegistry } from './check-registry';
 
@@ -78,7 +78,7 @@ export class PingIntake {
       entry.timer = pingedTimer(before, now);
       entry.revision = (entry.revision ?? -1n) + 1n;
       try {
-        const result = await this.events.appendToStream(heartbeatStream(entry.checkId), [event], { expectedRevision });
+        const result = await this.events.appendToStream(entry.stream, [event], { expectedRevision });
         void this.engine.applyAfterAppend(null, result.events);
         return { recorded: true, eventId: data.eventId, state: data.state };
       } catch (error) {
