@@ -533,7 +533,7 @@ export class SqliteEventStore implements EventStore {
     let events = 0;
     for (const stream of this.tail.streamsThrough(through)) {
       slice.push(stream);
-      events += this.tail.of(stream).length;
+      events += this.tail.count(stream);
       if (events >= size) {
         slices.push(slice);
         slice = [];

@@ -160,6 +160,10 @@ class AppendedDocs {
       // An id built by concatenation is a rope. Reading a character flattens it now, while it is young:
       // flattening it later, once the GC has moved it to the old generation, doubled a drain's start.
       doc.id.charCodeAt(0);
+      // So is the held text (storedText's cut of JSON.stringify's parts): flat, it no longer keeps the
+      // whole JSON it was cut from alive. The GC then moves ~16% fewer bytes out of the young
+      // generation under the ping load, and its pauses took ~10% less time (docs/benchmarks.md).
+      doc.json?.charCodeAt(0);
       this.arrived.push(doc);
     }
     this.index = null;
