@@ -291,6 +291,22 @@ describe('SQLite event store', () => {
       expect(await store.readAll()).toEqual([]);
     });
 
+    it('refuses an append whose position would be beyond 2^53 − 1, takes its row back, and commits the rest', async () => {
+      const { db, store } = open();
+      await store.appendToStream('check-1', [ping(1)]);
+      const max = BigInt(Number.MAX_SAFE_INTEGER);
+      db.prepare("UPDATE sqlite_sequence SET seq = ? WHERE name = 'events'").run(max - 1n);
+
+      const outcomes = await Promise.allSettled([store.appendToStream('fits', [ping(2)]), store.appendToStream('too-far', [ping(3)])]);
+
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected']);
+      expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(RangeError);
+      expect((await store.readStream('fits')).map((event) => event.position)).toEqual([max]);
+      expect(await store.readStream('too-far')).toEqual([]);
+      expect(await store.streamRevision('too-far')).toBeNull();
+      expect((await store.readAll()).map((event) => event.stream)).toEqual(['check-1', 'fits']);
+    });
+
     it('writes nothing of an append with an event that cannot be encoded', async () => {
       const { store } = open();
       const circular: Record<string, unknown> = {};

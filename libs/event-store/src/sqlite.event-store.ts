@@ -394,6 +394,8 @@ export class SqliteEventStore implements EventStore {
 
     let revision = current ?? -1n;
     const recorded: RecordedEvent[] = [];
+    /** The append's first row, once one is in. */
+    let first: bigint | null = null;
     try {
       for (const { type, data: value, metadata: meta } of events) {
         revision += 1n;
@@ -405,10 +407,16 @@ export class SqliteEventStore implements EventStore {
         const data = JSON.stringify(dataCopy ?? value);
         const metadata = JSON.stringify(metaCopy ?? meta);
         const { lastInsertRowid } = this.statements.insertEvent.run(stream, revision, type, data, metadata);
+        const position = BigInt(lastInsertRowid);
+        first ??= position;
+        // Refused here, where its rows are taken back, rather than once committed, where the tail takes it in.
+        if (!StreamTail.holds(revision, position)) {
+          throw new RangeError(`Stream ${stream}: revision ${revision} at position ${position} is beyond 2^53 − 1`);
+        }
         recorded.push({
           stream,
           revision,
-          position: BigInt(lastInsertRowid),
+          position,
           type,
           data: dataCopy ?? JSON.parse(data),
           metadata: metaCopy ?? JSON.parse(metadata),
@@ -416,7 +424,7 @@ export class SqliteEventStore implements EventStore {
       }
       this.options.onAppendInTransaction?.(recorded);
     } catch (error) {
-      if (recorded.length > 0 && this.db.inTransaction) this.takeBack(recorded[0].position, error);
+      if (first !== null && this.db.inTransaction) this.takeBack(first, error);
       throw error;
     }
     // Past the hook: the append is part of the batch.

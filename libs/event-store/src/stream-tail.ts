@@ -33,8 +33,13 @@ export class StreamTail {
     return this.events;
   }
 
+  /** Whether an event at this revision and position can be held exactly (the event store refuses an append that could not). */
+  static holds(revision: bigint, position: bigint): boolean {
+    return revision <= MAX_EXACT && position <= MAX_EXACT;
+  }
+
   add(stream: string, revision: bigint, position: bigint): void {
-    if (revision > MAX_EXACT || position > MAX_EXACT) {
+    if (!StreamTail.holds(revision, position)) {
       throw new RangeError(`Stream ${stream}: revision ${revision} or position ${position} is beyond what the stream tail holds exactly`);
     }
     const list = this.byStream.get(stream);
