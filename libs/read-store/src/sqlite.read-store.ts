@@ -425,11 +425,11 @@ export class SqliteReadStore implements ReadStore {
   private writeRows(collection: string, writes: readonly PreparedWrite[]): void {
     const entry = this.collection(collection);
     this.changes.touch(collection);
-    // Puts as their rows hold them (prepareWriteSync encoded them so: the text without the id the row's key holds).
-    const puts: { id: string; revision: bigint; doc: string }[] = [];
-    for (const { id, revision, doc } of writes) {
-      if (doc === null) entry.delete.run(id, revision);
-      else puts.push({ id, revision, doc });
+    // Puts as prepareWriteSync encoded them: the text their rows hold, without the id the row's key holds.
+    const puts: PreparedWrite[] = [];
+    for (const write of writes) {
+      if (write.doc === null) entry.delete.run(write.id, write.revision);
+      else puts.push(write);
     }
     for (let start = 0; start < puts.length; start += PUT_MANY_ROWS) {
       const rows = puts.slice(start, start + PUT_MANY_ROWS);

@@ -83,10 +83,11 @@ const MAX_RECENT_ROLLUP_CHECKS = 100_000;
  */
 export function rollupIdsAt(checkId: string, ms: number): RecentRollupIds {
   const hour = bucketStart(ms, 'h');
-  const day = bucketStart(ms, 'd');
   let ids = recentRollupIds.get(checkId);
-  if (ids === undefined || ids.hour !== hour || ids.day !== day) {
+  // The hour decides the day (days are whole hours), so only the hour is compared.
+  if (ids === undefined || ids.hour !== hour) {
     if (ids === undefined && recentRollupIds.size >= MAX_RECENT_ROLLUP_CHECKS) recentRollupIds.clear();
+    const day = bucketStart(ms, 'd');
     ids = { hour, hourId: rollupId(checkId, 'h', hour), day, dayId: rollupId(checkId, 'd', day) };
     // Flattened while young (see WriteBackOverlay.add).
     ids.hourId.charCodeAt(0);
