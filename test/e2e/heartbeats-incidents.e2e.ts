@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ManualClock } from '../../libs/core/src/clock';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 
@@ -72,5 +75,42 @@ describe('triggerIncident (background watchdog and incident reactor, manual cloc
     const mutedEvents = (await server.http.get(`/v1/checks/heartbeats/${muted.id}/events`, { key: account.key })).body[0].events;
     expect(mutedEvents.some((e: { state: string }) => e.state === 'FAILING')).toBe(true);
     expect(await incidentsOf(quiet.id)).toEqual([]);
+  });
+});
+
+describe('triggerIncident across a restart', () => {
+  it('opens the incident of an outage that began while the process was down', async () => {
+    const clock = new ManualClock('2026-07-01T12:00:00.000Z');
+    const dataDir = mkdtempSync(join(tmpdir(), 'vigil-reactor-'));
+    try {
+      const first = await startTestServer({ clock, dataDir, env: { VIGIL_DAEMON: 'on' } });
+      const account = await first.account();
+      const service = (await first.http.post('/v1/status-pages/services', { name: 'Nightly' }, { key: account.key })).body;
+      const heartbeat = { period: 1, periodUnit: 'minutes', grace: 0, graceUnit: 'seconds' };
+      const check = (
+        await first.http.post(
+          '/v1/checks/heartbeat',
+          { name: 'nightly', heartbeat, triggerIncident: { serviceId: service.id, severity: 'CRITICAL', name: 'Nightly job silent' } },
+          { key: account.key },
+        )
+      ).body;
+      await first.http.get(`/ping/${check.heartbeat.pingToken}`);
+      await first.close();
+
+      clock.advance(5 * MIN); // the deadline passes while nothing runs
+      const second = await startTestServer({ clock, dataDir, env: { VIGIL_DAEMON: 'on' } });
+      try {
+        const opened = await eventually(
+          async () => (await second.http.get(`/v1/status-pages/incidents?serviceId=${service.id}`, { key: account.key })).body.entries,
+          (list: unknown[]) => list.length > 0,
+        );
+        expect(opened).toHaveLength(1);
+        expect(opened[0]).toMatchObject({ name: 'Nightly job silent', severity: 'CRITICAL', lastUpdateStatus: 'INVESTIGATING' });
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -4,7 +4,8 @@ import { FastifyInstance } from 'fastify';
 import { CLOCK, Clock } from '../../core/src/clock';
 import { ProjectionEngine } from '../../read-store/src/projection-engine';
 import { VIGIL_CONFIG, VigilConfig } from '../../platform/src/config';
-import { EARLY_REQUESTS, PROJECTION_ENGINE } from '../../platform/src/tokens';
+import { EARLY_REQUESTS, PROCESSOR_RUNNER, PROJECTION_ENGINE } from '../../platform/src/tokens';
+import { ProcessorRunner } from '../../read-store/src/processor-runner';
 import { LOGGER, VigilLogger } from '../../platform/src/logger';
 import { EarlyRequests } from '../../http/src/early-requests';
 import { ServiceLinks } from '../../status-pages/src/read/service-links';
@@ -71,11 +72,14 @@ export class HeartbeatsModule implements OnModuleInit {
     @Inject(CLOCK) private readonly clock: Clock,
     triggers: HeartbeatIncidentTriggers,
     incidents: IncidentsBridge,
+    @Inject(PROCESSOR_RUNNER) processors: ProcessorRunner,
+    reactor: IncidentReactor,
     @Inject(EARLY_REQUESTS) private readonly earlyRequests: EarlyRequests | null,
     @Inject(LOGGER) private readonly logger: VigilLogger,
   ) {
     // Outages open and resolve incidents through the incidents context's own commands.
     triggers.register(incidents);
+    processors.register(reactor);
     for (const projection of [heartbeatChecksProjection, heartbeatTimersProjection, heartbeatEventsProjection, heartbeatRollupsProjection]) {
       engine.register(projection);
     }

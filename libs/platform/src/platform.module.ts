@@ -8,26 +8,29 @@ import { CommandRunner } from '../../event-store/src/command-runner';
 import { CURSOR_CODEC, CursorCodec } from '../../http/src/pagination';
 import { ResponseCache } from '../../http/src/response-cache';
 import { ProjectionEngine } from '../../read-store/src/projection-engine';
+import { ProcessorRunner } from '../../read-store/src/processor-runner';
 import { READ_STORE } from '../../read-store/src/read-store.port';
 import { VIGIL_CONFIG } from './config';
 import { createLogger, LOGGER, VigilLogger } from './logger';
 import { PlatformOptions } from './platform.options';
 import { openStores, Stores } from './stores';
-import { COMMAND_RUNNER, DAEMON_ENABLED, EARLY_REQUESTS, PROJECTION_ENGINE } from './tokens';
+import { COMMAND_RUNNER, DAEMON_ENABLED, EARLY_REQUESTS, PROCESSOR_RUNNER, PROJECTION_ENGINE } from './tokens';
 
 const STORES = Symbol('STORES');
 
 /**
  * Starts the projection engine once every context has registered its projections, catches the
- * read models up before the server listens, then runs the daemon in the background.
+ * read models up before the server listens, then runs the daemon and the processors in the background.
  */
 @Injectable()
 export class ProjectionLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly abort = new AbortController();
   private running: Promise<void> | null = null;
+  private processing: Promise<void> | null = null;
 
   constructor(
     @Inject(STORES) private readonly stores: Stores,
+    @Inject(PROCESSOR_RUNNER) private readonly processors: ProcessorRunner,
     @Inject(DAEMON_ENABLED) private readonly daemon: boolean,
     @Inject(LOGGER) private readonly logger: VigilLogger,
   ) {}
@@ -35,8 +38,10 @@ export class ProjectionLifecycle implements OnApplicationBootstrap, OnApplicatio
   async onApplicationBootstrap(): Promise<void> {
     await this.stores.engine.start();
     await this.stores.engine.catchUp();
+    await this.processors.start();
     if (this.daemon) {
       this.running = this.stores.engine.run(this.abort.signal);
+      this.processing = this.processors.run(this.abort.signal);
       this.logger.info('projection daemon started');
     } else {
       // Reads must move to a rebuilt generation before the old one is dropped, daemon or not.
@@ -47,6 +52,7 @@ export class ProjectionLifecycle implements OnApplicationBootstrap, OnApplicatio
   async onApplicationShutdown(): Promise<void> {
     this.abort.abort();
     await this.running;
+    await this.processing;
     await this.stores.close();
   }
 }
@@ -71,6 +77,11 @@ export class PlatformModule {
         { provide: EVENT_STORE, useFactory: (s: Stores) => s.eventStore, inject: [STORES] },
         { provide: READ_STORE, useFactory: (s: Stores) => s.readStore, inject: [STORES] },
         { provide: PROJECTION_ENGINE, useFactory: (s: Stores) => s.engine, inject: [STORES] },
+        {
+          provide: PROCESSOR_RUNNER,
+          useFactory: (s: Stores) => new ProcessorRunner(s.eventStore, s.readStore, { error: (message, fields) => logger.error(fields ?? {}, message) }),
+          inject: [STORES],
+        },
         {
           provide: COMMAND_RUNNER,
           useFactory: (s: Stores, c: Clock) => new CommandRunner(s.eventStore, c, s.engine),
@@ -100,6 +111,7 @@ export class PlatformModule {
         EVENT_STORE,
         READ_STORE,
         PROJECTION_ENGINE,
+        PROCESSOR_RUNNER,
         COMMAND_RUNNER,
         CURSOR_CODEC,
         DAEMON_ENABLED,

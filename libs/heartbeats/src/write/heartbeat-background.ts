@@ -3,7 +3,6 @@ import { LOGGER, VigilLogger } from '../../../platform/src/logger';
 import { DAEMON_ENABLED } from '../../../platform/src/tokens';
 import { EventRetention } from './event-retention';
 import { HeartbeatWatchdog } from './heartbeat-watchdog';
-import { IncidentReactor } from './incident-reactor';
 
 /** Real-time cadence; the watchdog's own notion of "now" is the injected clock. */
 export const WATCHDOG_INTERVAL_MS = 500;
@@ -12,8 +11,7 @@ const RETENTION_INTERVAL_MS = 3_600_000;
 /**
  * Background heartbeat work, wherever background work runs (apps/api with the daemon on, and
  * apps/worker): a watchdog pass every half second (so FAILING lands well within 2 s of a deadline),
- * one at start that catches up what was missed while nothing ran, the incident reactor, and hourly
- * retention.
+ * one at start that catches up what was missed while nothing ran, and hourly retention.
  */
 @Injectable()
 export class HeartbeatBackground implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -25,12 +23,10 @@ export class HeartbeatBackground implements OnApplicationBootstrap, OnApplicatio
     @Inject(LOGGER) private readonly logger: VigilLogger,
     private readonly watchdog: HeartbeatWatchdog,
     private readonly retention: EventRetention,
-    private readonly reactor: IncidentReactor,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.enabled) return;
-    this.reactor.start();
     // Runs after the platform caught the read models up, before the server listens.
     const caughtUp = await this.watchdog.runOnce();
     if (caughtUp.failed > 0) this.logger.info({ failed: caughtUp.failed }, 'watchdog caught up missed deadlines');
@@ -43,7 +39,6 @@ export class HeartbeatBackground implements OnApplicationBootstrap, OnApplicatio
   async onApplicationShutdown(): Promise<void> {
     this.abort.abort();
     await Promise.all(this.loops);
-    await this.reactor.idle();
   }
 
   private async every(ms: number, work: () => Promise<unknown>, name: string): Promise<void> {

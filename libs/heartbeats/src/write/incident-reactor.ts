@@ -1,53 +1,32 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { RecordedEvent } from '../../../core/src/event';
+import { Processor } from '../../../core/src/processor';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
-import { LOGGER, VigilLogger } from '../../../platform/src/logger';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { FailedData, PingReceivedData } from '../domain/heartbeat-timer';
 import { CheckDoc } from '../read/heartbeat-checks.projection';
 import { HeartbeatIncidentTriggers } from './incident-trigger';
 
-/** An outage's first FAILING, or the first ping after an outage. */
-function opensOrResolves(event: RecordedEvent): boolean {
-  if (event.type === 'HeartbeatFailed') return Boolean((event.data as unknown as FailedData).first);
-  if (event.type === 'HeartbeatPingReceived') return Boolean((event.data as unknown as PingReceivedData).recoveredFrom);
-  return false;
-}
-
 /**
  * Turns outages into incidents: the first FAILING of an outage opens the check's `triggerIncident`,
- * the first ping after it resolves it. Fed by the projection daemon's event feed, so it runs where
- * background work runs; muted checks and checks without `triggerIncident` alert no one.
+ * the first ping after it resolves it. A processor with its own checkpoint, so an outage written while
+ * nothing reacted (a crash, a restart) still opens its incident; muted checks and checks without
+ * `triggerIncident` alert no one. Triggers treat the outage key as an idempotency key.
  */
 @Injectable()
-export class IncidentReactor {
-  private queue: Promise<void> = Promise.resolve();
+export class IncidentReactor implements Processor {
+  readonly name = 'incident-reactor';
+  readonly handles = ['HeartbeatFailed', 'HeartbeatPingReceived'] as const;
+  readonly startAt = 'head' as const;
 
   constructor(
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
-    @Inject(LOGGER) private readonly logger: VigilLogger,
     private readonly triggers: HeartbeatIncidentTriggers,
   ) {}
 
-  start(): void {
-    this.engine.onEvent((event) => {
-      // Most events change no incident (every ping but an outage's first): they skip the queue's promises.
-      if (!opensOrResolves(event)) return;
-      // One at a time, in log order, so an outage's open always precedes its resolve.
-      this.queue = this.queue.then(() => this.react(event)).catch((error) => {
-        this.logger.error({ err: error, type: event.type }, 'incident trigger failed');
-      });
-    });
-  }
-
-  /** Resolves once everything handed over so far is handled. */
-  idle(): Promise<void> {
-    return this.queue;
-  }
-
-  private async react(event: RecordedEvent): Promise<void> {
+  async handle(event: RecordedEvent): Promise<void> {
     if (event.type === 'HeartbeatFailed') {
       const data = event.data as unknown as FailedData;
       if (!data.first) return;

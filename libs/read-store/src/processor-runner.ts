@@ -1,0 +1,107 @@
+import { RecordedEvent } from '../../core/src/event';
+import { Processor } from '../../core/src/processor';
+import { EventStore } from '../../event-store/src/event-store.port';
+import { ReadStore } from './read-store.port';
+
+export interface ProcessorLogger {
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+const PAGE = 500;
+const CHECKPOINT_PREFIX = 'processor:';
+/** How long a failing processor waits before it is handed the same event again. */
+const RETRY_MS = 1000;
+
+/**
+ * Drives every registered Processor from the event log: reads a page after its stored checkpoint,
+ * hands over the events it handles one at a time, and stores the checkpoint after each one.
+ */
+export class ProcessorRunner {
+  private readonly processors: Processor[] = [];
+  private readonly retryAt = new Map<string, number>();
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly store: ReadStore,
+    private readonly logger: ProcessorLogger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  register(processor: Processor): void {
+    if (this.processors.some((p) => p.name === processor.name)) throw new Error(`Processor ${processor.name} registered twice`);
+    this.processors.push(processor);
+  }
+
+  get registered(): readonly Processor[] {
+    return this.processors;
+  }
+
+  /** Gives processors that start at the head their first checkpoint; call once at start, before any append. */
+  async start(): Promise<void> {
+    for (const processor of this.processors) {
+      if (processor.startAt !== 'head' || (await this.store.getCheckpoint(this.key(processor))) !== null) continue;
+      await this.store.setCheckpoint(this.key(processor), (await this.events.headPosition()) ?? 0n);
+    }
+  }
+
+  /** One pass over every processor; returns how many events were read. */
+  async step(): Promise<number> {
+    let read = 0;
+    for (const processor of this.processors) {
+      if ((this.retryAt.get(processor.name) ?? 0) > this.now()) continue;
+      read += await this.stepOne(processor);
+    }
+    return read;
+  }
+
+  /** Passes until every processor has read the whole log (or one fails); for shutdown and tests. */
+  async drain(): Promise<void> {
+    while ((await this.step()) > 0);
+  }
+
+  /** Tails the log until the signal aborts. */
+  async run(signal: AbortSignal, idleMs = 200): Promise<void> {
+    while (!signal.aborted) {
+      const read = await this.step();
+      if (read === 0) await sleep(idleMs, signal);
+    }
+  }
+
+  private async stepOne(processor: Processor): Promise<number> {
+    const key = this.key(processor);
+    let checkpoint: bigint | null = null;
+    let page: RecordedEvent[] = [];
+    try {
+      checkpoint = await this.store.getCheckpoint(key);
+      page = await this.events.readAll({ after: checkpoint ?? undefined, maxCount: PAGE });
+      for (const event of page) {
+        if (processor.handles.includes(event.type)) {
+          await processor.handle(event);
+          await this.store.setCheckpoint(key, event.position);
+        }
+        checkpoint = event.position;
+      }
+      if (page.length > 0) await this.store.setCheckpoint(key, checkpoint!);
+      this.retryAt.delete(processor.name);
+    } catch (error) {
+      this.logger.error('processor failed, retrying', { processor: processor.name, error: String(error) });
+      this.retryAt.set(processor.name, this.now() + RETRY_MS);
+    }
+    return page.length;
+  }
+
+  private key(processor: Processor): string {
+    return CHECKPOINT_PREFIX + processor.name;
+  }
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
