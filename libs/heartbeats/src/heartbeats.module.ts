@@ -21,6 +21,7 @@ import { HeartbeatStats } from './read/heartbeat-stats';
 import { heartbeatTimersProjection } from './read/heartbeat-timers.projection';
 import { CreateHeartbeatCheckHandler, DeleteHeartbeatCheckHandler, UpdateHeartbeatCheckHandler } from './write/check.commands';
 import { CheckRegistry } from './write/check-registry';
+import { CheckSlugClaims } from './write/check-slug-claims';
 import { EventRetention } from './write/event-retention';
 import { HeartbeatBackground } from './write/heartbeat-background';
 import { HeartbeatWatchdog } from './write/heartbeat-watchdog';
@@ -43,6 +44,7 @@ import { TimerLoader } from './write/timer-loader';
     CheckRegistry,
     PingIntake,
     PingTokenClaims,
+    CheckSlugClaims,
     ScheduleSync,
     CreateHeartbeatCheckHandler,
     UpdateHeartbeatCheckHandler,

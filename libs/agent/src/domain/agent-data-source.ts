@@ -42,7 +42,7 @@ export interface CheckSummary {
   activated: boolean;
   muted: boolean;
   /** Expected ping period and grace, in seconds. */
-  periodSeconds: number;
+  periodSeconds: number | null;
   graceSeconds: number;
   /** The service whose incidents the check opens, if any. */
   serviceId: string | null;

@@ -145,7 +145,7 @@ export interface PagesOutput {
   more: boolean;
 }
 export interface ChecksOutput {
-  checks: { id: string; name: string; state: CheckState; muted: boolean; periodSeconds: number; graceSeconds: number; lastEvent: CheckSummary['lastEvent'] }[];
+  checks: { id: string; name: string; state: CheckState; muted: boolean; periodSeconds: number | null; graceSeconds: number; lastEvent: CheckSummary['lastEvent'] }[];
   more: boolean;
 }
 export interface AvailabilityOutput {

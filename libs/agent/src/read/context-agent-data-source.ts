@@ -114,7 +114,8 @@ export class ContextAgentDataSource implements AgentDataSource {
         name: check.name,
         activated: check.activated,
         muted: check.muted,
-        periodSeconds: check.heartbeat.period * (UNIT_SECONDS[check.heartbeat.periodUnit] ?? 1),
+        // A schedule check has no period.
+        periodSeconds: check.heartbeat.period !== null && check.heartbeat.periodUnit ? check.heartbeat.period * (UNIT_SECONDS[check.heartbeat.periodUnit] ?? 1) : null,
         graceSeconds: check.heartbeat.grace * (UNIT_SECONDS[check.heartbeat.graceUnit] ?? 1),
         serviceId: check.triggerIncident?.serviceId ?? null,
         lastEvent: last ? { state: last.state, timestamp: last.timestamp } : null,

@@ -94,4 +94,39 @@ describe('HeartbeatCheck decider', () => {
       spec.given([]).when({ type: 'DeleteHeartbeatCheck', id: ID, accountId: ACCOUNT }).thenThrows(NotFoundError);
     });
   });
+
+  describe('schedule and slug', () => {
+    const scheduled = (schedule: unknown, timezone: unknown = 'Europe/Berlin', rest: Partial<CheckConfig> = {}) =>
+      config({ period: null, periodUnit: null, schedule: schedule as string, timezone: timezone as string }, rest);
+    const pathsOf = (cfg: CheckConfig) => {
+      try {
+        heartbeatCheckDecider.decide({ type: 'CreateHeartbeatCheck', id: ID, accountId: ACCOUNT, config: cfg }, heartbeatCheckDecider.initialState());
+        return [];
+      } catch (error) {
+        expect(error).toBeInstanceOf(ValidationError);
+        return (error as ValidationError).details.map((d) => d.path);
+      }
+    };
+
+    it('accepts a schedule with a zone instead of a period, and a slug', () => {
+      expect(pathsOf(scheduled('0 9 * * 1-5', 'Europe/Berlin', { slug: 'nightly_backup-2' }))).toEqual([]);
+      expect(pathsOf(scheduled('@daily', null))).toEqual([]);
+    });
+
+    it('refuses both a period and a schedule, and neither', () => {
+      expect(pathsOf(config({ schedule: '@daily' }))).toEqual(['heartbeat.schedule']);
+      expect(pathsOf(config({ period: null, periodUnit: null }))).toEqual(['heartbeat.period']);
+    });
+
+    it('names the field of a bad expression or zone', () => {
+      expect(pathsOf(scheduled('61 * * * *'))).toEqual(['heartbeat.schedule']);
+      expect(pathsOf(scheduled('@daily', 'Mars/Olympus'))).toEqual(['heartbeat.timezone']);
+      expect(pathsOf(config({ timezone: 'Europe/Berlin' }))).toEqual(['heartbeat.timezone']);
+      expect(pathsOf(config({ periodUnit: null }))).toEqual(['heartbeat.periodUnit']);
+    });
+
+    it.each(['a/b', 'x'.repeat(101), 'Upper', '', 'sp ace'])('refuses the slug %j', (slug) => {
+      expect(pathsOf(config({}, { slug }))).toEqual(['slug']);
+    });
+  });
 });

@@ -1,5 +1,6 @@
 import { Decider } from '../../../core/src/decider';
 import { ConflictError, NotFoundError, ValidationError, ViolationDetail } from '../../../core/src/errors';
+import { parseSchedule } from './schedule';
 
 export const TIME_UNITS = ['seconds', 'minutes', 'hours', 'days'] as const;
 export type TimeUnit = (typeof TIME_UNITS)[number];
@@ -10,7 +11,17 @@ const UNIT_MS: Record<TimeUnit, number> = { seconds: 1000, minutes: 60_000, hour
 export const MIN_PERIOD_MS = 30_000;
 export const MAX_SPAN_MS = 365 * 86_400_000;
 
-export const toMs = (amount: number, unit: TimeUnit): number => amount * UNIT_MS[unit];
+/**
+ * A schedule check has no period. Until the heartbeat decider computes its deadlines from the schedule,
+ * the period-based timer is given this span (100 years), so it never fails such a check.
+ */
+export const NO_PERIOD_MS = 100 * 365 * 86_400_000;
+
+export const toMs = (amount: number | null | undefined, unit: TimeUnit | null | undefined): number =>
+  amount === null || amount === undefined || !unit ? NO_PERIOD_MS : amount * UNIT_MS[unit];
+
+/** Optional per-check name in slug URLs (contract §4.1). */
+export const SLUG_PATTERN = /^[a-z0-9_-]{1,100}$/;
 
 export interface TriggerIncident {
   serviceId: string;
@@ -27,7 +38,18 @@ export interface CheckConfig {
   muted: boolean;
   tags: string[];
   description: string | null;
-  heartbeat: { period: number; periodUnit: TimeUnit; grace: number; graceUnit: TimeUnit; pingToken: string };
+  /** Either `period`+`periodUnit` or `schedule` (5-field cron or nickname) with its IANA `timezone`. */
+  heartbeat: {
+    period: number | null;
+    periodUnit: TimeUnit | null;
+    schedule?: string | null;
+    timezone?: string | null;
+    grace: number;
+    graceUnit: TimeUnit;
+    pingToken: string;
+  };
+  /** Unique per account; absent on checks created before slugs existed. */
+  slug?: string | null;
   triggerIncident: TriggerIncident | null;
   alertSettings: Record<string, unknown> | null;
   alertChannelSubscriptions: unknown[];
@@ -49,12 +71,31 @@ export interface HeartbeatCheckState {
   config: CheckConfig | null;
 }
 
-/** Period 30 s to 365 d, grace 0 to 365 d, both whole numbers of their unit. */
-export function checkTiming(heartbeat: CheckConfig['heartbeat']): void {
+/**
+ * Either a period (30 s to 365 d) or a valid schedule in a valid zone, never both; grace 0 to 365 d;
+ * amounts are whole numbers of their unit.
+ */
+export function checkTiming(heartbeat: CheckConfig['heartbeat'], slug?: string | null): void {
   const details: ViolationDetail[] = [];
-  const period = toMs(heartbeat.period, heartbeat.periodUnit);
-  if (period < MIN_PERIOD_MS || period > MAX_SPAN_MS) {
-    details.push({ path: 'heartbeat.period', message: 'period must be between 30 seconds and 365 days' });
+  const hasPeriod = heartbeat.period !== null && heartbeat.period !== undefined;
+  const hasSchedule = heartbeat.schedule !== null && heartbeat.schedule !== undefined;
+  if (hasPeriod && hasSchedule) {
+    details.push({ path: 'heartbeat.schedule', message: 'give either period and periodUnit or schedule, not both' });
+  } else if (!hasPeriod && !hasSchedule) {
+    details.push({ path: 'heartbeat.period', message: 'period and periodUnit, or schedule, are required' });
+  } else if (hasPeriod) {
+    if (!heartbeat.periodUnit) details.push({ path: 'heartbeat.periodUnit', message: 'periodUnit is required with period' });
+    const period = toMs(heartbeat.period, heartbeat.periodUnit);
+    if (heartbeat.periodUnit && (period < MIN_PERIOD_MS || period > MAX_SPAN_MS)) {
+      details.push({ path: 'heartbeat.period', message: 'period must be between 30 seconds and 365 days' });
+    }
+    if (heartbeat.timezone) details.push({ path: 'heartbeat.timezone', message: 'timezone applies to a schedule only' });
+  } else {
+    if (heartbeat.periodUnit) details.push({ path: 'heartbeat.periodUnit', message: 'periodUnit applies to a period only' });
+    details.push(...parseSchedule(heartbeat.schedule, heartbeat.timezone).details);
+  }
+  if (slug !== null && slug !== undefined && !SLUG_PATTERN.test(slug)) {
+    details.push({ path: 'slug', message: 'slug must be 1–100 lowercase letters, digits, hyphens or underscores' });
   }
   const grace = toMs(heartbeat.grace, heartbeat.graceUnit);
   if (grace < 0 || grace > MAX_SPAN_MS) {
@@ -77,11 +118,11 @@ export const heartbeatCheckDecider: Decider<HeartbeatCheckState, HeartbeatCheckC
     switch (command.type) {
       case 'CreateHeartbeatCheck':
         if (state.status !== 'absent') throw new ConflictError('Check already exists');
-        checkTiming(command.config.heartbeat);
+        checkTiming(command.config.heartbeat, command.config.slug);
         return [{ type: 'HeartbeatCheckCreated', data: { id: command.id, accountId: command.accountId, config: command.config } }];
       case 'UpdateHeartbeatCheck': {
         const current = requireOwned(state, command.accountId);
-        checkTiming(command.config.heartbeat);
+        checkTiming(command.config.heartbeat, command.config.slug);
         if (sameConfig(current, command.config)) return [];
         return [{ type: 'HeartbeatCheckUpdated', data: { id: command.id, config: command.config } }];
       }

@@ -11,26 +11,42 @@ import {
   IsOptional,
   IsString,
   IsUUID,
+  Matches,
   MaxLength,
   Min,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { Trim } from '../../../http/src/dto-helpers';
-import { SEVERITIES, Severity, TIME_UNITS, TimeUnit } from '../domain/heartbeat-check.decider';
+import { SEVERITIES, Severity, SLUG_PATTERN, TIME_UNITS, TimeUnit } from '../domain/heartbeat-check.decider';
+import { MAX_SCHEDULE_LENGTH } from '../domain/schedule';
 
 /** "" and null mean "no token given" (existing clients send `"pingToken": ""`). */
 const EmptyAsNull = () => Transform(({ value }) => (value === '' ? null : value));
 
 export class HeartbeatSettingsDto {
-  @ApiProperty({ example: 5, description: 'whole number of periodUnit; 30 s to 365 days' })
+  @ApiPropertyOptional({ type: Number, nullable: true, example: 5, description: 'whole number of periodUnit; 30 s to 365 days; or give schedule' })
+  @IsOptional()
   @IsInt()
   @Min(1)
-  period!: number;
+  period?: number | null;
 
-  @ApiProperty({ enum: TIME_UNITS, example: 'minutes' })
+  @ApiPropertyOptional({ enum: TIME_UNITS, nullable: true, example: 'minutes' })
+  @IsOptional()
   @IsIn(TIME_UNITS)
-  periodUnit!: TimeUnit;
+  periodUnit?: TimeUnit | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, example: '30 2 * * *', description: '5-field cron or @hourly|@daily|@weekly|@monthly|@yearly; instead of period' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_SCHEDULE_LENGTH)
+  schedule?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'Europe/Berlin', description: 'IANA zone of schedule; default UTC' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  timezone?: string | null;
 
   @ApiProperty({ example: 1, description: 'whole number of graceUnit; 0 to 365 days' })
   @IsInt()
@@ -108,6 +124,13 @@ export class CheckBodyDto {
   @MaxLength(500)
   description?: string | null;
 
+  @ApiPropertyOptional({ type: String, nullable: true, pattern: SLUG_PATTERN.source, description: 'for /ping/{pingKey}/{slug}; unique per account' })
+  @EmptyAsNull()
+  @IsOptional()
+  @IsString()
+  @Matches(SLUG_PATTERN, { message: 'slug must be 1–100 lowercase letters, digits, hyphens or underscores' })
+  slug?: string | null;
+
   @ApiProperty({ type: HeartbeatSettingsDto })
   @IsObject()
   @ValidateNested()
@@ -136,6 +159,8 @@ export class CheckBodyDto {
 export class HeartbeatViewDto extends HeartbeatSettingsDto {
   @ApiProperty() declare pingToken: string;
   @ApiProperty() pingUrl!: string;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time', description: 'when the next ping is expected; null before the first ping of a period check or when deactivated' })
+  nextDueAt!: string | null;
 }
 
 export class CheckDto {
@@ -146,6 +171,7 @@ export class CheckDto {
   @ApiProperty() muted!: boolean;
   @ApiProperty({ type: [String] }) tags!: string[];
   @ApiProperty({ type: String, nullable: true }) description!: string | null;
+  @ApiProperty({ type: String, nullable: true }) slug!: string | null;
   @ApiProperty({ type: HeartbeatViewDto }) heartbeat!: HeartbeatViewDto;
   @ApiProperty({ type: TriggerIncidentDto, nullable: true }) triggerIncident!: TriggerIncidentDto | null;
   @ApiProperty({ type: Object, nullable: true }) alertSettings!: Record<string, unknown> | null;

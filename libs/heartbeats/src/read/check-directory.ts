@@ -7,12 +7,15 @@ import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { CheckRef } from '../../../status-pages/src/read/service-links';
 import { CheckConfig } from '../domain/heartbeat-check.decider';
 import { CheckDoc } from './heartbeat-checks.projection';
+import { TimerDoc } from './heartbeat-timers.projection';
+import { nextDueAt, TimerFacts } from './next-due';
 
 /** A heartbeat check as every response shows it. */
-export interface CheckView extends Omit<CheckConfig, 'heartbeat'> {
+export interface CheckView extends Omit<CheckConfig, 'heartbeat' | 'slug'> {
   id: string;
   checkType: 'HEARTBEAT';
-  heartbeat: CheckConfig['heartbeat'] & { pingUrl: string };
+  slug: string | null;
+  heartbeat: CheckConfig['heartbeat'] & { schedule: string | null; timezone: string | null; pingUrl: string; nextDueAt: string | null };
   created_at: string;
   updated_at: string;
 }
@@ -32,7 +35,22 @@ export class CheckDirectory {
   async get(accountId: string, id: string): Promise<{ check: CheckView; revision: bigint } | null> {
     const stored = await this.store.get<CheckDoc>(this.collection(), id);
     if (!stored || stored.doc.accountId !== accountId) return null;
-    return { check: this.present(stored.doc), revision: stored.revision };
+    const timers = await this.timersOf([id]);
+    return { check: this.present(stored.doc, timers.get(id) ?? null), revision: stored.revision };
+  }
+
+  /** The live check of an account with this slug (slug URLs), or null. */
+  async checkBySlug(accountId: string, slug: string): Promise<CheckView | null> {
+    const [doc] = await this.store.find<CheckDoc>(this.collection(), {
+      filters: [
+        { field: 'slug', op: 'eq', value: slug },
+        { field: 'accountId', op: 'eq', value: accountId },
+      ],
+      limit: 1,
+    });
+    if (!doc) return null;
+    const timers = await this.timersOf([doc.id]);
+    return this.present(doc, timers.get(doc.id) ?? null);
   }
 
   /** True when the check exists and belongs to the account (endpoints 9 and 10). */
@@ -48,7 +66,18 @@ export class CheckDirectory {
       limit: limit + 1,
       after,
     });
-    return docs.map((doc) => this.present(doc));
+    const timers = await this.timersOf(docs.map((doc) => doc.id));
+    return docs.map((doc) => this.present(doc, timers.get(doc.id) ?? null));
+  }
+
+  /** The timers of these checks (for `nextDueAt`), read from the timers read model in one query. */
+  private async timersOf(ids: string[]): Promise<Map<string, TimerFacts>> {
+    if (ids.length === 0) return new Map();
+    const docs = await this.store.find<TimerDoc>(this.engine.collection('heartbeat_timers'), {
+      filters: [{ field: 'id', op: 'in', value: ids }],
+      limit: ids.length,
+    });
+    return new Map(docs.map((doc) => [doc.id, doc]));
   }
 
   /**
@@ -90,7 +119,8 @@ export class CheckDirectory {
     return out;
   }
 
-  present(doc: CheckDoc): CheckView {
+  present(doc: CheckDoc, timer: TimerFacts | null): CheckView {
+    const due = nextDueAt(doc, doc.created_at, timer);
     return {
       id: doc.id,
       checkType: 'HEARTBEAT',
@@ -99,7 +129,14 @@ export class CheckDirectory {
       muted: doc.muted,
       tags: doc.tags,
       description: doc.description,
-      heartbeat: { ...doc.heartbeat, pingUrl: `${this.config.publicUrl}/ping/${doc.heartbeat.pingToken}` },
+      slug: doc.slug ?? null,
+      heartbeat: {
+        ...doc.heartbeat,
+        schedule: doc.heartbeat.schedule ?? null,
+        timezone: doc.heartbeat.timezone ?? null,
+        pingUrl: `${this.config.publicUrl}/ping/${doc.heartbeat.pingToken}`,
+        nextDueAt: due ? due.toISOString() : null,
+      },
       triggerIncident: doc.triggerIncident,
       alertSettings: doc.alertSettings,
       alertChannelSubscriptions: doc.alertChannelSubscriptions,

@@ -27,7 +27,8 @@ export const heartbeatChecksProjection: Projection<CheckDoc> = {
   name: 'heartbeat_checks',
   version: 1,
   handles: ['HeartbeatCheckCreated', 'HeartbeatCheckUpdated', 'HeartbeatCheckDeleted'],
-  indexes: [{ field: 'accountId' }, { field: 'pingToken' }, { field: 'serviceId' }],
+  // slug: resolving /ping/{pingKey}/{slug} asks for (accountId, slug); no doc before slugs existed has one.
+  indexes: [{ field: 'accountId' }, { field: 'pingToken' }, { field: 'serviceId' }, { field: 'slug' }],
   sortField: 'created_at',
   ids: (event) => [(event.data as { id: string }).id],
   evolve(doc, event) {

@@ -7,6 +7,8 @@ import { Actor, CommandRunner } from '../../../event-store/src/command-runner';
 import { COMMAND_RUNNER } from '../../../platform/src/tokens';
 import { ServiceDirectory } from '../../../status-pages/src/read/service-directory';
 import { CheckConfig, checkStream, heartbeatCheckDecider } from '../domain/heartbeat-check.decider';
+import { parseSchedule } from '../domain/schedule';
+import { CheckSlugClaims } from './check-slug-claims';
 import { PingTokenClaims } from './ping-token-claims';
 import { ScheduleSync } from './schedule-sync';
 
@@ -49,6 +51,17 @@ async function requireService(services: ServiceDirectory, accountId: string, inp
   }
 }
 
+/** The configuration to store: a valid schedule in its canonical spelling, absent options as null. */
+function canonical(input: CheckInput): CheckInput {
+  const heartbeat = { ...input.heartbeat, schedule: input.heartbeat.schedule ?? null, timezone: input.heartbeat.timezone ?? null };
+  if (heartbeat.schedule !== null && heartbeat.period === null) {
+    // An invalid schedule is kept as sent: the decider names the field.
+    const parsed = parseSchedule(heartbeat.schedule, heartbeat.timezone);
+    if (parsed.schedule) Object.assign(heartbeat, { schedule: parsed.schedule.expression, timezone: parsed.schedule.timezone });
+  }
+  return { ...input, slug: input.slug ?? null, heartbeat };
+}
+
 @CommandHandler(CreateHeartbeatCheckCommand)
 export class CreateHeartbeatCheckHandler implements ICommandHandler<CreateHeartbeatCheckCommand, string> {
   constructor(
@@ -57,9 +70,11 @@ export class CreateHeartbeatCheckHandler implements ICommandHandler<CreateHeartb
     private readonly services: ServiceDirectory,
     private readonly tokens: PingTokenClaims,
     private readonly schedules: ScheduleSync,
+    private readonly slugs: CheckSlugClaims,
   ) {}
 
-  async execute({ accountId, input, actor }: CreateHeartbeatCheckCommand): Promise<string> {
+  async execute({ accountId, input: sent, actor }: CreateHeartbeatCheckCommand): Promise<string> {
+    const input = canonical(sent);
     await requireService(this.services, accountId, input);
     const id = this.ids.next();
     // Tokens are secrets: fully random, not time-ordered like ids.
@@ -67,6 +82,7 @@ export class CreateHeartbeatCheckHandler implements ICommandHandler<CreateHeartb
     const config: CheckConfig = { ...input, heartbeat: { ...input.heartbeat, pingToken } };
     heartbeatCheckDecider.decide({ type: 'CreateHeartbeatCheck', id, accountId, config }, heartbeatCheckDecider.initialState());
     await this.tokens.claim(pingToken, id, actor);
+    if (config.slug) await this.slugs.claim(accountId, config.slug, id, actor);
     await this.runner.run(checkStream(id), heartbeatCheckDecider, { type: 'CreateHeartbeatCheck', id, accountId, config }, actor);
     await this.schedules.sync(id, actor);
     return id;
@@ -80,9 +96,11 @@ export class UpdateHeartbeatCheckHandler implements ICommandHandler<UpdateHeartb
     private readonly services: ServiceDirectory,
     private readonly tokens: PingTokenClaims,
     private readonly schedules: ScheduleSync,
+    private readonly slugs: CheckSlugClaims,
   ) {}
 
-  async execute({ accountId, id, input, actor, ifMatch }: UpdateHeartbeatCheckCommand): Promise<void> {
+  async execute({ accountId, id, input: sent, actor, ifMatch }: UpdateHeartbeatCheckCommand): Promise<void> {
+    const input = canonical(sent);
     const current = await this.runner.load(checkStream(id), heartbeatCheckDecider);
     if (current.state.status !== 'active' || current.state.accountId !== accountId || !current.state.config) {
       throw new NotFoundError('Check not found');
@@ -91,10 +109,14 @@ export class UpdateHeartbeatCheckHandler implements ICommandHandler<UpdateHeartb
     const oldToken = current.state.config.heartbeat.pingToken;
     const pingToken = input.heartbeat.pingToken ?? oldToken;
     const config: CheckConfig = { ...input, heartbeat: { ...input.heartbeat, pingToken } };
+    const oldSlug = current.state.config.slug ?? null;
+    heartbeatCheckDecider.decide({ type: 'UpdateHeartbeatCheck', id, accountId, config }, current.state);
     if (pingToken !== oldToken) await this.tokens.claim(pingToken, id, actor);
+    if (config.slug && config.slug !== oldSlug) await this.slugs.claim(accountId, config.slug, id, actor);
     await this.runner.run(checkStream(id), heartbeatCheckDecider, { type: 'UpdateHeartbeatCheck', id, accountId, config }, actor, { ifMatch });
     await this.schedules.sync(id, actor);
     if (pingToken !== oldToken) await this.tokens.release(oldToken, id, actor);
+    if (oldSlug && oldSlug !== config.slug) await this.slugs.release(accountId, oldSlug, id, actor);
   }
 }
 
@@ -104,6 +126,7 @@ export class DeleteHeartbeatCheckHandler implements ICommandHandler<DeleteHeartb
     @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
     private readonly tokens: PingTokenClaims,
     private readonly schedules: ScheduleSync,
+    private readonly slugs: CheckSlugClaims,
   ) {}
 
   async execute({ accountId, id, actor, ifMatch }: DeleteHeartbeatCheckCommand): Promise<void> {
@@ -111,5 +134,7 @@ export class DeleteHeartbeatCheckHandler implements ICommandHandler<DeleteHeartb
     await this.schedules.sync(id, actor);
     const token = result.state.config?.heartbeat.pingToken;
     if (token) await this.tokens.release(token, id, actor);
+    const slug = result.state.config?.slug;
+    if (slug) await this.slugs.release(accountId, slug, id, actor);
   }
 }

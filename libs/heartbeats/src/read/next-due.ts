@@ -1,0 +1,31 @@
+import { CheckConfig, toMs } from '../domain/heartbeat-check.decider';
+import { scheduleTiming } from '../domain/schedule';
+
+/** What the timer read model knows that the next due time depends on. */
+export interface TimerFacts {
+  activated: boolean;
+  deleted: boolean;
+  timerStart: number | null;
+  periodMs: number;
+  lastPingAt: number | null;
+}
+
+/**
+ * When a check's next ping is expected (contract §4 and §4.1), or null when nothing is expected.
+ * 1. A deactivated or deleted check expects nothing.
+ * 2. A schedule check expects the first occurrence after its last ping (the occurrence that ping
+ *    stood for is done), or after its creation before any ping.
+ * 3. A period check expects timer start + period; before its first ping no timer runs.
+ */
+export function nextDueAt(config: CheckConfig, createdAt: string, timer: TimerFacts | null): Date | null {
+  if (!config.activated || timer?.deleted) return null;
+  const { schedule, timezone, grace, graceUnit } = config.heartbeat;
+  if (schedule) {
+    const lastPing = timer?.lastPingAt ?? null;
+    const since = lastPing !== null ? new Date(lastPing) : new Date(createdAt);
+    const timing = scheduleTiming({ expression: schedule, timezone: timezone ?? 'UTC' }, toMs(grace, graceUnit), since, lastPing !== null);
+    return timing?.expectedAt ?? null;
+  }
+  if (!timer || timer.timerStart === null) return null;
+  return new Date(timer.timerStart + timer.periodMs);
+}
