@@ -1,4 +1,4 @@
-import { ConflictError } from '../../../core/src/errors';
+import { ConflictError, NotFoundError } from '../../../core/src/errors';
 import { fold } from '../../../core/src/decider';
 import { specFor } from '../../../testing/src/given-when-then';
 import { accountDecider, AccountEvent, accountStream } from './account.decider';
@@ -17,8 +17,8 @@ describe('account decider', () => {
   });
 
   it('evolves to an existing account with its name', () => {
-    expect(accountDecider.initialState()).toEqual({ exists: false, name: null });
-    expect(fold(accountDecider, [created])).toEqual({ exists: true, name: 'Acme' });
+    expect(accountDecider.initialState()).toEqual({ exists: false, name: null, pingKey: null });
+    expect(fold(accountDecider, [created])).toEqual({ exists: true, name: 'Acme', pingKey: null });
   });
 
   it('ignores events it does not know', () => {
@@ -28,5 +28,29 @@ describe('account decider', () => {
 
   it('names its stream account-<id>', () => {
     expect(accountStream(ID)).toBe(`account-${ID}`);
+  });
+
+  describe('ping key', () => {
+    const KEY = 'AbCdEfGhIjKlMnOpQrSt_-';
+    const issued: AccountEvent = { type: 'AccountPingKeyIssued', data: { id: ID, pingKey: KEY } };
+
+    it('given an account without a key, when IssuePingKey, then the key is issued', () => {
+      spec.given([created]).when({ type: 'IssuePingKey', id: ID, pingKey: KEY }).then([issued]);
+    });
+
+    it('given an account with a key, when IssuePingKey, then nothing (first use only)', () => {
+      spec.given([created, issued]).when({ type: 'IssuePingKey', id: ID, pingKey: 'x'.repeat(22) }).then([]);
+    });
+
+    it('given an account with a key, when RotatePingKey, then the new key replaces it', () => {
+      const next = 'z'.repeat(22);
+      spec.given([created, issued]).when({ type: 'RotatePingKey', id: ID, pingKey: next }).then([{ type: 'AccountPingKeyIssued', data: { id: ID, pingKey: next } }]);
+      expect(fold(accountDecider, [created, issued]).pingKey).toBe(KEY);
+    });
+
+    it('refuses a key for an account that does not exist, and a key of the wrong shape', () => {
+      spec.given([]).when({ type: 'RotatePingKey', id: ID, pingKey: KEY }).thenThrows(NotFoundError);
+      spec.given([created]).when({ type: 'RotatePingKey', id: ID, pingKey: '01900000-0000-7000-8000-000000000001' }).thenThrows(Error, /22/);
+    });
   });
 });
