@@ -2,6 +2,7 @@ import { ManualClock } from '../../libs/core/src/clock';
 import { PingKeys } from '../../libs/accounts/src/read/ping-keys';
 import { CheckDirectory } from '../../libs/heartbeats/src/read/check-directory';
 import { HeartbeatWatchdog } from '../../libs/heartbeats/src/write/heartbeat-watchdog';
+import { SlugPings } from '../../libs/heartbeats/src/write/slug-pings';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 
 const scheduled = (over: Record<string, unknown> = {}, heartbeat: Record<string, unknown> = {}) => ({
@@ -209,6 +210,27 @@ describe('cron schedules, slugs and the account ping key', () => {
       expect(retry.status).toBe(200);
       expect(retry.body.pingKey).toBe(first.body.pingKey);
       expect((await server.http.get('/v1/accounts/ping-key', { key: own.key })).body.pingKey).toBe(first.body.pingKey);
+    });
+  });
+
+  describe('slug URL resolution (for the ping routes of the next step)', () => {
+    it('unknown key or slug → nothing; ?create=1 creates a day-period, hour-grace check once; concurrent creates agree', async () => {
+      const own = await server.account('Slugs');
+      const pingKey = (await server.http.get('/v1/accounts/ping-key', { key: own.key })).body.pingKey;
+      const slugs = server.app.get(SlugPings);
+      expect(await slugs.resolve('A'.repeat(22), 'job', { create: true })).toEqual({ found: false, reason: 'unknown-key' });
+      expect(await slugs.resolve(pingKey, 'job', { create: false })).toEqual({ found: false, reason: 'unknown-slug' });
+      expect(await slugs.resolve(pingKey, 'a/b', { create: true })).toEqual({ found: false, reason: 'invalid-slug' });
+
+      const [a, b] = await Promise.all([slugs.resolve(pingKey, 'job', { create: true }), slugs.resolve(pingKey, 'job', { create: true })]);
+      expect(a.found && b.found && a.checkId === b.checkId).toBe(true);
+      if (!a.found) throw new Error('not created');
+      const check = (await server.http.get(`/v1/checks/${a.checkId}`, { key: own.key })).body;
+      expect(check).toMatchObject({ name: 'job', slug: 'job', heartbeat: { period: 1, periodUnit: 'days', grace: 1, graceUnit: 'hours', pingToken: a.pingToken } });
+      const list = await server.http.get('/v1/checks', { key: own.key });
+      expect(list.body.entries).toHaveLength(1);
+      expect(await slugs.resolve(pingKey, 'job', { create: false })).toMatchObject({ found: true, checkId: a.checkId, created: false });
+      expect((await server.http.get(`/ping/${a.pingToken}`)).status).toBe(200);
     });
   });
 });

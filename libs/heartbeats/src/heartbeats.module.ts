@@ -10,6 +10,7 @@ import { LOGGER, VigilLogger } from '../../platform/src/logger';
 import { EarlyRequests } from '../../http/src/early-requests';
 import { ServiceLinks } from '../../status-pages/src/read/service-links';
 import { StatusPagesModule } from '../../status-pages/src/status-pages.module';
+import { AccountsModule } from '../../accounts/src/accounts.module';
 import { ChecksController } from './http/checks.controller';
 import { registerPingRoutes } from './http/ping.routes';
 import { pingFastPath } from './http/ping-fast-path';
@@ -22,6 +23,7 @@ import { heartbeatTimersProjection } from './read/heartbeat-timers.projection';
 import { CreateHeartbeatCheckHandler, DeleteHeartbeatCheckHandler, UpdateHeartbeatCheckHandler } from './write/check.commands';
 import { CheckRegistry } from './write/check-registry';
 import { CheckSlugClaims } from './write/check-slug-claims';
+import { SlugPings } from './write/slug-pings';
 import { EventRetention } from './write/event-retention';
 import { HeartbeatBackground } from './write/heartbeat-background';
 import { HeartbeatWatchdog } from './write/heartbeat-watchdog';
@@ -35,7 +37,7 @@ import { ScheduleSync } from './write/schedule-sync';
 import { TimerLoader } from './write/timer-loader';
 
 @Module({
-  imports: [StatusPagesModule],
+  imports: [StatusPagesModule, AccountsModule],
   controllers: [ChecksController],
   providers: [
     CheckDirectory,
@@ -45,6 +47,7 @@ import { TimerLoader } from './write/timer-loader';
     PingIntake,
     PingTokenClaims,
     CheckSlugClaims,
+    SlugPings,
     ScheduleSync,
     CreateHeartbeatCheckHandler,
     UpdateHeartbeatCheckHandler,
@@ -61,7 +64,7 @@ import { TimerLoader } from './write/timer-loader';
       inject: [VIGIL_CONFIG],
     },
   ],
-  exports: [CheckDirectory, HeartbeatStats, HeartbeatIncidentTriggers, HeartbeatWatchdog, EventRetention],
+  exports: [CheckDirectory, SlugPings, HeartbeatStats, HeartbeatIncidentTriggers, HeartbeatWatchdog, EventRetention],
 })
 export class HeartbeatsModule implements OnModuleInit {
   constructor(

@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ConflictError } from '../../../core/src/errors';
+import { Actor } from '../../../event-store/src/command-runner';
+import { PingKeys } from '../../../accounts/src/read/ping-keys';
+import { SLUG_PATTERN } from '../domain/heartbeat-check.decider';
+import { CheckDirectory } from '../read/check-directory';
+import { CheckInput, CreateHeartbeatCheckCommand } from './check.commands';
+
+const RACE_WAITS = 10;
+const RACE_WAIT_MS = 100;
+
+/** What `/ping/{pingKey}/{slug}` names. */
+export type SlugTarget =
+  | { found: true; checkId: string; accountId: string; pingToken: string; created: boolean }
+  | { found: false; reason: 'unknown-key' | 'unknown-slug' | 'invalid-slug' };
+
+/** Contract §4.1: a check created by its first ping (`?create=1`) has period 1 day and grace 1 hour. */
+export function autoCreatedCheck(slug: string): CheckInput {
+  return {
+    name: slug,
+    activated: true,
+    muted: false,
+    tags: [],
+    description: null,
+    slug,
+    heartbeat: { period: 1, periodUnit: 'days', schedule: null, timezone: null, grace: 1, graceUnit: 'hours', pingToken: null },
+    triggerIncident: null,
+    alertSettings: null,
+    alertChannelSubscriptions: [],
+  };
+}
+
+/**
+ * Resolves slug URLs to the check (and its ping token) the ping routes then record against, creating
+ * it on `?create=1`. Kept apart from the routes: `/ping/{token}/{exitCode}` and `/ping/{pingKey}/{slug}`
+ * share one path shape, so the ping routes dispatch (UUID → token route, else slug) and call this.
+ */
+@Injectable()
+export class SlugPings {
+  /** Creates in flight in this process, so concurrent first pings of one slug share one create. */
+  private readonly creating = new Map<string, Promise<SlugTarget>>();
+
+  constructor(
+    private readonly keys: PingKeys,
+    private readonly checks: CheckDirectory,
+    private readonly commands: CommandBus,
+  ) {}
+
+  async resolve(pingKey: string, slug: string, options: { create: boolean; requestId?: string }): Promise<SlugTarget> {
+    const accountId = await this.keys.resolvePingKey(pingKey);
+    if (!accountId) return { found: false, reason: 'unknown-key' };
+    if (!SLUG_PATTERN.test(slug)) return { found: false, reason: 'invalid-slug' };
+    const existing = await this.checks.checkBySlug(accountId, slug);
+    if (existing) return { found: true, checkId: existing.id, accountId, pingToken: existing.heartbeat.pingToken, created: false };
+    if (!options.create) return { found: false, reason: 'unknown-slug' };
+    const key = `${accountId}:${slug}`;
+    let pending = this.creating.get(key);
+    if (!pending) {
+      pending = this.create(accountId, slug, options.requestId).finally(() => this.creating.delete(key));
+      this.creating.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async create(accountId: string, slug: string, requestId: string | undefined): Promise<SlugTarget> {
+    const actor: Actor = { accountId, keyId: null, keyName: 'ping ?create=1', requestId: requestId ?? null };
+    try {
+      const id = await this.commands.execute<CreateHeartbeatCheckCommand, string>(new CreateHeartbeatCheckCommand(accountId, autoCreatedCheck(slug), actor));
+      const created = await this.checks.get(accountId, id);
+      return { found: true, checkId: id, accountId, pingToken: created!.check.heartbeat.pingToken, created: true };
+    } catch (error) {
+      // Another instance's first ping holds the slug: its check appears once that create commits.
+      if (!(error instanceof ConflictError)) throw error;
+      for (let attempt = 0; attempt < RACE_WAITS; attempt++) {
+        const winner = await this.checks.checkBySlug(accountId, slug);
+        if (winner) return { found: true, checkId: winner.id, accountId, pingToken: winner.heartbeat.pingToken, created: false };
+        await new Promise((resolve) => setTimeout(resolve, RACE_WAIT_MS));
+      }
+      throw error;
+    }
+  }
+}
