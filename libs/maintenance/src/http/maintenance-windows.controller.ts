@@ -1,0 +1,102 @@
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { FastifyReply } from 'fastify';
+import { NotFoundError } from '../../../core/src/errors';
+import { parseIsoDate } from '../../../core/src/time';
+import { canonicalTimeZone } from '../../../core/src/time-zone';
+import { Account, AccountContext } from '../../../http/src/account-context';
+import { parseIfMatch, setEtag } from '../../../http/src/etag';
+import { CURSOR_CODEC, CursorCodec, parseLimit } from '../../../http/src/pagination';
+import { actorOf, requireId } from '../../../http/src/params';
+import { WindowConfig } from '../domain/maintenance-window.decider';
+import { MaintenanceDirectory, MaintenanceWindowView } from '../read/maintenance-directory';
+import { CreateMaintenanceWindowCommand, DeleteMaintenanceWindowCommand, UpdateMaintenanceWindowCommand } from '../write/maintenance-window.commands';
+import { MaintenanceWindowBodyDto, MaintenanceWindowDto, MaintenanceWindowPageDto } from './maintenance-window.dto';
+
+// The DTO has checked the dates; times are stored in Vigil's one output format.
+const instant = (value: string) => parseIsoDate(value)!.toISOString();
+
+function toConfig(body: MaintenanceWindowBodyDto): WindowConfig {
+  const zone = body.timezone ?? 'UTC';
+  return {
+    name: body.name,
+    tags: body.tags ?? [],
+    startsAt: instant(body.startsAt),
+    endsAt: instant(body.endsAt),
+    repeatInterval: body.repeatInterval ?? null,
+    repeatUnit: body.repeatUnit ?? null,
+    repeatEndsAt: body.repeatEndsAt ? instant(body.repeatEndsAt) : null,
+    // An unknown zone is kept as sent: the decider names the field.
+    timezone: canonicalTimeZone(zone) ?? zone,
+    serviceIds: (body.serviceIds ?? []).map((id) => id.toLowerCase()),
+  };
+}
+
+/** Maintenance windows, in Checkly's shape (contract §4.1). */
+@ApiTags('maintenance windows')
+@ApiBearerAuth()
+@Controller('v1/maintenance-windows')
+export class MaintenanceWindowsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly windows: MaintenanceDirectory,
+    @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
+  ) {}
+
+  @Get()
+  @ApiOkResponse({ type: MaintenanceWindowPageDto })
+  @ApiQuery({ name: 'limit', required: false, type: Number })
+  @ApiQuery({ name: 'nextId', required: false, type: String })
+  async list(@Account() account: AccountContext, @Query('limit') limit?: string, @Query('nextId') nextId?: string) {
+    const scope = `maintenance-windows:${account.accountId}`;
+    const size = parseLimit(limit);
+    const rows = await this.windows.list(account.accountId, size, this.cursors.decode(scope, nextId));
+    return this.cursors.page(scope, rows, size, (w: MaintenanceWindowView) => ({ value: w.created_at, id: w.id }));
+  }
+
+  @Post()
+  @HttpCode(201)
+  @ApiCreatedResponse({ type: MaintenanceWindowDto })
+  async create(@Account() account: AccountContext, @Body() body: MaintenanceWindowBodyDto, @Res({ passthrough: true }) reply: FastifyReply) {
+    const id = await this.commands.execute<CreateMaintenanceWindowCommand, string>(
+      new CreateMaintenanceWindowCommand(account.accountId, toConfig(body), actorOf(account)),
+    );
+    return this.read(account, id, reply);
+  }
+
+  @Get(':windowId')
+  @ApiOkResponse({ type: MaintenanceWindowDto })
+  async get(@Account() account: AccountContext, @Param('windowId') windowId: string, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.read(account, requireId(windowId, 'Maintenance window'), reply);
+  }
+
+  @Put(':windowId')
+  @ApiOkResponse({ type: MaintenanceWindowDto })
+  async update(
+    @Account() account: AccountContext,
+    @Param('windowId') windowId: string,
+    @Body() body: MaintenanceWindowBodyDto,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const id = requireId(windowId, 'Maintenance window');
+    await this.commands.execute(new UpdateMaintenanceWindowCommand(account.accountId, id, toConfig(body), actorOf(account), parseIfMatch(ifMatch)));
+    return this.read(account, id, reply);
+  }
+
+  @Delete(':windowId')
+  @HttpCode(204)
+  @ApiNoContentResponse()
+  async remove(@Account() account: AccountContext, @Param('windowId') windowId: string, @Headers('if-match') ifMatch: string | undefined) {
+    const id = requireId(windowId, 'Maintenance window');
+    await this.commands.execute(new DeleteMaintenanceWindowCommand(account.accountId, id, actorOf(account), parseIfMatch(ifMatch)));
+  }
+
+  private async read(account: AccountContext, id: string, reply: FastifyReply): Promise<MaintenanceWindowView> {
+    const found = await this.windows.get(account.accountId, id);
+    if (!found) throw new NotFoundError('Maintenance window not found');
+    setEtag(reply, found.revision);
+    return found.window;
+  }
+}
