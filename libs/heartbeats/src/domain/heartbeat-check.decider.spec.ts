@@ -125,6 +125,14 @@ describe('HeartbeatCheck decider', () => {
       expect(pathsOf(config({ periodUnit: null }))).toEqual(['heartbeat.periodUnit']);
     });
 
+    it('a check stored before schedules and slugs equals the same config sent with them as null', () => {
+      const sent = config({ schedule: null, timezone: null }, { slug: null });
+      spec.given([created]).when({ type: 'UpdateHeartbeatCheck', id: ID, accountId: ACCOUNT, config: sent }).then([]);
+      spec.given([created]).when({ type: 'UpdateHeartbeatCheck', id: ID, accountId: ACCOUNT, config: { ...sent, slug: 'new' } }).then([
+        { type: 'HeartbeatCheckUpdated', data: { id: ID, config: { ...sent, slug: 'new' } } },
+      ]);
+    });
+
     it.each(['a/b', 'x'.repeat(101), 'Upper', '', 'sp ace'])('refuses the slug %j', (slug) => {
       expect(pathsOf(config({}, { slug }))).toEqual(['slug']);
     });

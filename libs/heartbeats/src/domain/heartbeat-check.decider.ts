@@ -110,7 +110,19 @@ function requireOwned(state: HeartbeatCheckState, accountId: string): CheckConfi
   return state.config;
 }
 
-const sameConfig = (a: CheckConfig, b: CheckConfig) => JSON.stringify(a) === JSON.stringify(b);
+/** Keys in sorted order at every level: the same config compares equal whatever order its keys arrived in. */
+const sortedKeys = (_key: string, value: unknown) =>
+  value && typeof value === 'object' && !Array.isArray(value)
+    ? Object.fromEntries(Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    : value;
+
+/** Every optional field present, so a config stored before the field existed equals one that sends it as null. */
+function comparable(c: CheckConfig): string {
+  const heartbeat = { ...c.heartbeat, schedule: c.heartbeat.schedule ?? null, timezone: c.heartbeat.timezone ?? null };
+  return JSON.stringify({ ...c, slug: c.slug ?? null, heartbeat }, sortedKeys);
+}
+
+const sameConfig = (a: CheckConfig, b: CheckConfig) => comparable(a) === comparable(b);
 
 export const heartbeatCheckDecider: Decider<HeartbeatCheckState, HeartbeatCheckCommand, HeartbeatCheckEvent> = {
   initialState: () => ({ status: 'absent', accountId: null, config: null }),

@@ -55,7 +55,8 @@ export class CheckDirectory {
 
   /** True when the check exists and belongs to the account (endpoints 9 and 10). */
   async owns(accountId: string, id: string): Promise<boolean> {
-    return (await this.get(accountId, id)) !== null;
+    const stored = await this.store.get<CheckDoc>(this.collection(), id);
+    return stored !== null && stored.doc.accountId === accountId;
   }
 
   /** One page, newest first, one row more than `limit`. */
