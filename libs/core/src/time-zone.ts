@@ -80,6 +80,8 @@ export function zonedInstant(local: LocalDateTime, zone: string): number {
   // The offset can only be one of the offsets in force a day either side.
   const before = offsetAt(wall - 86_400_000, zone);
   const after = offsetAt(wall + 86_400_000, zone);
+  // No change of offset within a day either side (nearly always): the wall time exists once.
+  if (before === after) return wall - before;
   const candidates = [...new Set([before, after])]
     .map((offset) => wall - offset)
     .filter((instant) => asUtc(localTime(instant, zone)) === wall)

@@ -217,6 +217,12 @@ describe('scheduleTiming', () => {
     expect(scheduleTiming(everyMinute, 0, at('2026-11-26T07:59:55Z'), true)?.expectedAt).toEqual(at('2026-11-26T08:01:00Z'));
   });
 
+  it('a ping between two close occurrences stands for the nearest; the other is expected next', () => {
+    const twice = schedule('0,1 8 * * *');
+    expect(scheduleTiming(twice, 0, at('2026-11-26T08:00:10Z'), true)?.expectedAt).toEqual(at('2026-11-26T08:01:00Z'));
+    expect(scheduleTiming(twice, 0, at('2026-11-26T08:00:50Z'), true)?.expectedAt).toEqual(at('2026-11-27T08:00:00Z'));
+  });
+
   it('after a restart at a deadline (a FAILING): the first occurrence after it', () => {
     expect(scheduleTiming(daily9, hour, at('2026-11-26T09:00:00Z'), false)?.deadline).toEqual(at('2026-11-27T09:00:00Z'));
   });

@@ -95,16 +95,29 @@ export function nextOccurrences(schedule: CronSchedule, after: Date, count: numb
  * is not near any.
  */
 export function coveredOccurrence(schedule: CronSchedule, at: Date): Date | null {
-  const cron = cronOf(schedule);
-  const from = at.getTime() - SCHEDULE_TOLERANCE_MS;
-  const until = at.getTime() + SCHEDULE_TOLERANCE_MS;
-  let best: Date | null = null;
-  let candidate = cron.nextRun(new Date(from - 1));
-  while (candidate && candidate.getTime() <= until) {
-    if (!best || Math.abs(candidate.getTime() - at.getTime()) < Math.abs(best.getTime() - at.getTime())) best = candidate;
+  return nearby(cronOf(schedule), at).covered;
+}
+
+/**
+ * The occurrence a ping covers and the first occurrence after that one (or after the ping when it
+ * covers none), with as few of croner's searches as possible: `nextRun` is the costly part.
+ */
+function nearby(cron: Cron, at: Date): { covered: Date | null; next: Date | null } {
+  const t = at.getTime();
+  // Occurrences from `at − tolerance` up to the first one past `at + tolerance` (null when none is left).
+  const seen: (Date | null)[] = [];
+  let candidate = cron.nextRun(new Date(t - SCHEDULE_TOLERANCE_MS - 1));
+  while (candidate && candidate.getTime() <= t + SCHEDULE_TOLERANCE_MS) {
+    seen.push(candidate);
     candidate = cron.nextRun(candidate);
   }
-  return best;
+  seen.push(candidate);
+  let best = -1;
+  for (let i = 0; i < seen.length - 1; i++) {
+    if (best < 0 || Math.abs(seen[i]!.getTime() - t) < Math.abs(seen[best]!.getTime() - t)) best = i;
+  }
+  // Without a covered occurrence, the first one past the window is the first after the ping.
+  return best < 0 ? { covered: null, next: candidate } : { covered: seen[best], next: seen[best + 1] };
 }
 
 /** When a schedule check is next expected and when it fails, by the timing rules of contract §4.1. */
@@ -126,8 +139,8 @@ export interface ScheduleTiming {
  * 3. The deadline is that occurrence plus grace. Null when the schedule never fires again.
  */
 export function scheduleTiming(schedule: CronSchedule, graceMs: number, since: Date, sinceIsPing: boolean): ScheduleTiming | null {
-  const anchor = (sinceIsPing ? coveredOccurrence(schedule, since) : null) ?? since;
-  const expectedAt = nextDue(schedule, anchor);
+  const cron = cronOf(schedule);
+  const expectedAt = sinceIsPing ? nearby(cron, since).next : cron.nextRun(since);
   if (!expectedAt) return null;
   return { expectedAt, deadline: new Date(expectedAt.getTime() + graceMs), toleranceMs: SCHEDULE_TOLERANCE_MS };
 }

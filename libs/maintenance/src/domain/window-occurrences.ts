@@ -27,6 +27,26 @@ function shifted(local: LocalDateTime, unit: NonNullable<WindowTiming['repeatUni
   return { ...local, year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
 }
 
+/** A window with its anchors read once: the wall-clock times of its first start and end. */
+interface Anchored {
+  window: WindowTiming;
+  start: number;
+  end: number;
+  localStart: LocalDateTime;
+  localEnd: LocalDateTime;
+}
+
+function anchored(window: WindowTiming): Anchored {
+  const start = Date.parse(window.startsAt);
+  const end = Date.parse(window.endsAt);
+  return { window, start, end, localStart: localTime(start, window.timezone), localEnd: localTime(end, window.timezone) };
+}
+
+/** When the k-th repeat (k ≥ 1) starts, ignoring repeatEndsAt. */
+function repeatStart(a: Anchored, k: number): number {
+  return zonedInstant(shifted(a.localStart, a.window.repeatUnit!, k * a.window.repeatInterval!), a.window.timezone);
+}
+
 /**
  * The k-th occurrence (k = 0 is the window as given), or null when there is none. A repeat keeps the
  * wall-clock times of `startsAt` and `endsAt` in the window's zone, so a 02:00–04:00 window stays
@@ -34,57 +54,61 @@ function shifted(local: LocalDateTime, unit: NonNullable<WindowTiming['repeatUni
  * the gap, a time that occurs twice is its first occurrence).
  */
 export function occurrence(window: WindowTiming, k: number): Occurrence | null {
-  const start = Date.parse(window.startsAt);
-  const end = Date.parse(window.endsAt);
-  if (k === 0) return { start: new Date(start), end: new Date(end) };
+  return occurrenceOf(anchored(window), k);
+}
+
+function occurrenceOf(a: Anchored, k: number): Occurrence | null {
+  const { window } = a;
+  if (k === 0) return { start: new Date(a.start), end: new Date(a.end) };
   if (k < 0 || window.repeatInterval === null || window.repeatUnit === null) return null;
-  const steps = k * window.repeatInterval;
-  const from = zonedInstant(shifted(localTime(start, window.timezone), window.repeatUnit, steps), window.timezone);
+  const from = repeatStart(a, k);
   if (window.repeatEndsAt !== null && from > Date.parse(window.repeatEndsAt)) return null;
-  let until = zonedInstant(shifted(localTime(end, window.timezone), window.repeatUnit, steps), window.timezone);
+  let until = zonedInstant(shifted(a.localEnd, window.repeatUnit, k * window.repeatInterval), window.timezone);
   // Month-end clamping can fold a window onto itself (30th–31st in February): keep its length then.
-  if (until <= from) until = from + (end - start);
+  if (until <= from) until = from + (a.end - a.start);
   return { start: new Date(from), end: new Date(until) };
 }
 
 /** The index of the last occurrence starting at or before `instant`, ignoring repeatEndsAt; -1 before the first. */
-function indexAtOrBefore(window: WindowTiming, instant: number): number {
-  const start = Date.parse(window.startsAt);
-  if (instant < start) return -1;
+function indexAtOrBefore(a: Anchored, instant: number): number {
+  const { window } = a;
+  if (instant < a.start) return -1;
   if (window.repeatInterval === null || window.repeatUnit === null) return 0;
-  const open = { ...window, repeatEndsAt: null };
-  const a = localTime(start, window.timezone);
-  const b = localTime(instant, window.timezone);
+  const from = a.localStart;
+  const to = localTime(instant, window.timezone);
   const units =
     window.repeatUnit === 'MONTH'
-      ? (b.year - a.year) * 12 + (b.month - a.month)
-      : (Date.UTC(b.year, b.month - 1, b.day) - Date.UTC(a.year, a.month - 1, a.day)) / (window.repeatUnit === 'WEEK' ? 7 * 86_400_000 : 86_400_000);
+      ? (to.year - from.year) * 12 + (to.month - from.month)
+      : (Date.UTC(to.year, to.month - 1, to.day) - Date.UTC(from.year, from.month - 1, from.day)) / (window.repeatUnit === 'WEEK' ? 7 * 86_400_000 : 86_400_000);
   let k = Math.max(0, Math.floor(units / window.repeatInterval));
   // The estimate is off by at most one either way (time of day, month clamping, DST): settle it.
-  while (k > 0 && occurrence(open, k)!.start.getTime() > instant) k--;
-  while (occurrence(open, k + 1)!.start.getTime() <= instant) k++;
+  while (k > 0 && repeatStart(a, k) > instant) k--;
+  while (repeatStart(a, k + 1) <= instant) k++;
   return k;
 }
 
 /** The last occurrence index repeatEndsAt allows (Infinity when the repeat never ends). */
-function lastIndex(window: WindowTiming): number {
+function lastIndex(a: Anchored): number {
+  const { window } = a;
   if (window.repeatInterval === null || window.repeatUnit === null) return 0;
-  return window.repeatEndsAt === null ? Infinity : indexAtOrBefore(window, Date.parse(window.repeatEndsAt));
+  return window.repeatEndsAt === null ? Infinity : indexAtOrBefore(a, Date.parse(window.repeatEndsAt));
 }
 
 /** The occurrence `instant` falls in, or null when the window is not active then. */
 export function activeAt(window: WindowTiming, instant: Date): Occurrence | null {
-  const k = Math.min(indexAtOrBefore(window, instant.getTime()), lastIndex(window));
+  const a = anchored(window);
+  const k = Math.min(indexAtOrBefore(a, instant.getTime()), lastIndex(a));
   if (k < 0) return null;
-  const found = occurrence(window, k);
+  const found = occurrenceOf(a, k);
   return found && found.end.getTime() > instant.getTime() ? found : null;
 }
 
 /** Occurrences not yet over at `from` (the active one first), in order, lazily. */
 function* occurrencesFrom(window: WindowTiming, from: Date): Generator<Occurrence> {
-  const last = lastIndex(window);
-  for (let k = Math.max(0, indexAtOrBefore(window, from.getTime())); k <= last; k++) {
-    const found = occurrence(window, k);
+  const a = anchored(window);
+  const last = lastIndex(a);
+  for (let k = Math.max(0, indexAtOrBefore(a, from.getTime())); k <= last; k++) {
+    const found = occurrenceOf(a, k);
     if (!found) return;
     if (found.end.getTime() > from.getTime()) yield found;
   }
