@@ -179,5 +179,7 @@ describe('maintenance windows API', () => {
       'Move 2026-03-29T10:00:00.000Z',
       'Nightly 2026-03-30T00:00:00.000Z',
     ]);
+    expect(await directory.maintenanceEnd(own.id, new Date('2026-03-29T01:30:00Z'), { tags: ['db'] })).toEqual(new Date('2026-03-29T02:00:00Z'));
+    expect(await directory.maintenanceEnd(own.id, new Date('2026-03-29T01:30:00Z'), { tags: ['web'] })).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { activeAt, nextOccurrences, occurrencesBetween, WindowTiming } from './window-occurrences';
+import { activeAt, maintenanceEnd, nextOccurrences, occurrencesBetween, WindowTiming } from './window-occurrences';
 
 const window = (over: Partial<WindowTiming> = {}): WindowTiming => ({
   startsAt: '2026-03-01T01:00:00.000Z', // 02:00 in Berlin (CET)
@@ -100,5 +100,16 @@ describe('maintenance window occurrences', () => {
       '2026-03-02T01:00:00.000Z',
       '2026-03-03T01:00:00.000Z',
     ]);
+  });
+
+  it('maintenanceEnd chains back-to-back and overlapping windows, and is null outside them', () => {
+    const first = window({ timezone: 'UTC' }); // 01:00–03:00Z
+    const next = window({ startsAt: '2026-03-01T03:00:00.000Z', endsAt: '2026-03-01T04:00:00.000Z', timezone: 'UTC' });
+    const overlapping = window({ startsAt: '2026-03-01T03:30:00.000Z', endsAt: '2026-03-01T05:00:00.000Z', timezone: 'UTC' });
+    const later = window({ startsAt: '2026-03-01T06:00:00.000Z', endsAt: '2026-03-01T07:00:00.000Z', timezone: 'UTC' });
+    const all = [first, next, overlapping, later];
+    expect(maintenanceEnd(all, at('2026-03-01T02:00:00Z'))).toEqual(at('2026-03-01T05:00:00Z'));
+    expect(maintenanceEnd(all, at('2026-03-01T05:30:00Z'))).toBeNull();
+    expect(maintenanceEnd([], at('2026-03-01T02:00:00Z'))).toBeNull();
   });
 });

@@ -134,3 +134,27 @@ export function occurrencesBetween(window: WindowTiming, from: Date, until: Date
   }
   return out;
 }
+
+const MAX_CHAINED = 100;
+
+/**
+ * When maintenance that covers `instant` ends, over several windows: the end of the active occurrence
+ * that ends last, then again from there while another window is active at that moment (back-to-back or
+ * overlapping windows chain). Null when no window is active at `instant`. This is where a suppressed
+ * deadline restarts (contract §4.1).
+ */
+export function maintenanceEnd(windows: WindowTiming[], instant: Date): Date | null {
+  let until: Date | null = null;
+  let at = instant;
+  for (let step = 0; step < MAX_CHAINED; step++) {
+    let latest: Date | null = null;
+    for (const window of windows) {
+      const found = activeAt(window, at);
+      if (found && (!latest || found.end > latest)) latest = found.end;
+    }
+    if (!latest) return until;
+    until = latest;
+    at = latest;
+  }
+  return until;
+}

@@ -3,7 +3,7 @@ import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { FindQuery, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { WindowConfig } from '../domain/maintenance-window.decider';
-import { activeAt, Occurrence, occurrencesBetween } from '../domain/window-occurrences';
+import { activeAt, maintenanceEnd, Occurrence, occurrencesBetween } from '../domain/window-occurrences';
 import { MaintenanceWindowDoc } from './maintenance-windows.projection';
 
 /** A maintenance window as every response shows it. */
@@ -80,6 +80,14 @@ export class MaintenanceDirectory {
       for (const found of occurrencesBetween(window, from, until)) out.push({ window, start: found.start, end: found.end });
     }
     return out.sort((a, b) => a.start.getTime() - b.start.getTime() || a.window.id.localeCompare(b.window.id));
+  }
+
+  /**
+   * When the maintenance covering `instant` (filtered, chained over back-to-back windows) ends, or null
+   * when none covers it: where a deadline the watchdog must not fail restarts.
+   */
+  async maintenanceEnd(accountId: string, instant: Date, filter: WindowFilter = {}): Promise<Date | null> {
+    return maintenanceEnd((await this.all(accountId)).filter((window) => matches(window, filter)), instant);
   }
 
   /** A window naming the service, for "still used" (409 on deleting the service), or null. */
