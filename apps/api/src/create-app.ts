@@ -2,7 +2,8 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { FastifyInstance, LogController } from 'fastify';
-import { VigilExceptionFilter } from '../../../libs/http/src/error-filter';
+import { installBodyDrain } from '../../../libs/http/src/body-drain';
+import { routerError, VigilExceptionFilter } from '../../../libs/http/src/error-filter';
 import { IdempotencyGuard, installIdempotencyHooks } from '../../../libs/http/src/idempotency';
 import { MAX_BODY_BYTES, registerJsonParser } from '../../../libs/http/src/json-body';
 import { installRateLimit } from '../../../libs/http/src/rate-limit';
@@ -48,6 +49,7 @@ export async function createApp(options: PlatformOptions): Promise<NestFastifyAp
     genReqId: requestIdFor,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
+    frameworkErrors: routerError,
     // The server Fastify listens on, with the ping fast path in front (early-requests.ts).
     serverFactory: earlyRequests.serverFactory,
   });
@@ -63,6 +65,7 @@ export async function createApp(options: PlatformOptions): Promise<NestFastifyAp
     done();
   });
   registerJsonParser(fastify);
+  installBodyDrain(fastify);
   installRequestLog(fastify, logger);
   await installRateLimit(fastify, options.config.rateLimitPerMinute);
   installIdempotencyHooks(fastify, app.get(IdempotencyGuard));

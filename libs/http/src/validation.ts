@@ -9,13 +9,36 @@ function joinPath(parent: string, property: string): string {
   return parent ? `${parent}.${property}` : property;
 }
 
+/**
+ * What to say of one property: a missing required one is only "x is required" (not every rule an absent
+ * value also breaks).
+ */
+function messagesOf(constraints: Record<string, string>): string[] {
+  if (constraints.isDefined) return [constraints.isDefined];
+  return Object.values(constraints);
+}
+
+/** EachObject's message names the entry ("services[3] must be an object {id}"); its detail points at that entry. */
+function entryPath(path: string, message: string): string {
+  const index = /^[^\s[]+\[(\d+)\] /.exec(message)?.[1];
+  return index === undefined ? path : `${path}[${index}]`;
+}
+
+function onlyNestedValidation(error: ClassValidationError): boolean {
+  const names = Object.keys(error.constraints ?? {});
+  return names.length === 1 && names[0] === 'nestedValidation' && !error.children?.length;
+}
+
 /** Flattens class-validator's tree into `details` with paths such as `services[0].id`. */
 export function toDetails(errors: ClassValidationError[], parent = ''): ViolationDetail[] {
   const out: ViolationDetail[] = [];
   for (const error of errors) {
     const path = joinPath(parent, error.property);
-    for (const message of Object.values(error.constraints ?? {})) out.push({ path, message });
-    if (error.children?.length) out.push(...toDetails(error.children, path));
+    const constraints = error.constraints ?? {};
+    for (const message of messagesOf(constraints)) out.push({ path: message === constraints.eachObject ? entryPath(path, message) : path, message });
+    // EachObject has named the entry that is not an object; class-validator's own word on it is noise.
+    const children = constraints.eachObject ? error.children?.filter((child) => !onlyNestedValidation(child)) : error.children;
+    if (children?.length) out.push(...toDetails(children, path));
   }
   return out;
 }
@@ -56,6 +79,11 @@ export function pickDeclared(value: unknown, metatype: Function): unknown {
   return out;
 }
 
+/** A body as an instance of its DTO class, built from its declared fields only. */
+export function toDto<T extends object>(metatype: new () => T, value: object): T {
+  return plainToInstance(metatype, pickDeclared(value, metatype) as object, { enableImplicitConversion: false });
+}
+
 /**
  * Validates bodies against their DTO class: every violation is reported, unknown fields are
  * dropped before anything walks them (existing clients send extras), and a body that is not an object is a 400.
@@ -72,7 +100,7 @@ export class BodyValidationPipe implements PipeTransform {
     if (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw new ValidationError('Body must be a JSON object', [{ path: '', message: 'expected a JSON object' }]);
     }
-    const instance = plainToInstance(metatype, pickDeclared(value, metatype) as object, { enableImplicitConversion: false });
+    const instance = toDto(metatype, value);
     const errors = await validate(instance, { whitelist: true, forbidUnknownValues: false, validationError: { target: false, value: false } });
     if (errors.length > 0) throw ValidationError.of(toDetails(errors));
     return instance;

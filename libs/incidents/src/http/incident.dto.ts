@@ -17,7 +17,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { parseIsoDate } from '../../../core/src/time';
-import { Trim } from '../../../http/src/dto-helpers';
+import { EachObject, Trim } from '../../../http/src/dto-helpers';
 import { SEVERITIES, Severity, UPDATE_STATUSES, UpdateStatus } from '../domain/incident-timeline';
 
 export const MAX_NAME = 255;
@@ -89,6 +89,7 @@ export class ReplaceIncidentDto {
   @ApiProperty({ type: [ServiceRefDto], minItems: 1, maxItems: MAX_SERVICES })
   @ValidateNested({ each: true })
   @Type(() => ServiceRefDto)
+  @EachObject('{id}')
   @ArrayMaxSize(MAX_SERVICES)
   @ArrayMinSize(1)
   @IsArray()
@@ -100,6 +101,7 @@ export class CreateIncidentDto extends ReplaceIncidentDto {
   @ApiProperty({ type: [IncidentUpdateBodyDto], minItems: 1, maxItems: MAX_CREATE_UPDATES })
   @ValidateNested({ each: true })
   @Type(() => IncidentUpdateBodyDto)
+  @EachObject('{description}')
   @ArrayMaxSize(MAX_CREATE_UPDATES)
   @ArrayMinSize(1)
   @IsArray()
@@ -125,6 +127,7 @@ export class PatchIncidentDto {
   @IfPresent()
   @ValidateNested({ each: true })
   @Type(() => ServiceRefDto)
+  @EachObject('{id}')
   @ArrayMaxSize(MAX_SERVICES)
   @ArrayMinSize(1)
   @IsArray()

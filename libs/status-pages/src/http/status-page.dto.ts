@@ -15,7 +15,7 @@ import {
   ValidateBy,
   ValidateNested,
 } from 'class-validator';
-import { Trim } from '../../../http/src/dto-helpers';
+import { EachObject, Trim } from '../../../http/src/dto-helpers';
 import { DEFAULT_THEME_COLORS, DEFAULT_THEMES, DefaultTheme, HEX_COLOR, ThemeColorKey } from '../domain/theme';
 import { ServiceDto } from './service.dto';
 
@@ -80,11 +80,12 @@ export class CardBodyDto {
   name!: string;
 
   @ApiProperty({ type: [ServiceRefDto], maxItems: MAX_SERVICES_PER_CARD })
+  @IsDefined({ message: '$property is required' })
   @IsArray()
   @MaxEntries(MAX_SERVICES_PER_CARD)
   @DistinctServiceIds()
   // ValidateNested alone would also walk into an array nested in the array.
-  @IsObject({ each: true, message: 'each service must be an object {id}' })
+  @EachObject('{id}')
   @ValidateNested({ each: true })
   @Type(() => ServiceRefDto)
   services!: ServiceRefDto[];
@@ -135,9 +136,10 @@ export class StatusPageBodyDto {
   url!: string;
 
   @ApiProperty({ type: [CardBodyDto], maxItems: MAX_CARDS })
+  @IsDefined({ message: '$property is required' })
   @IsArray()
   @MaxEntries(MAX_CARDS)
-  @IsObject({ each: true, message: 'each card must be an object {name, services}' })
+  @EachObject('{name, services}')
   @ValidateNested({ each: true })
   @Type(() => CardBodyDto)
   cards!: CardBodyDto[];

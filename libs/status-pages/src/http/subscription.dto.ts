@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsIn, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { EachObject } from '../../../http/src/dto-helpers';
 
 export const MAX_BULK_SUBSCRIPTIONS = 100;
 
@@ -17,10 +18,11 @@ export class SubscriptionEntryDto {
 
 export class BulkSubscriptionsDto {
   @ApiProperty({ type: [SubscriptionEntryDto], minItems: 1, maxItems: MAX_BULK_SUBSCRIPTIONS })
+  @IsDefined({ message: '$property is required' })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_BULK_SUBSCRIPTIONS)
-  @IsObject({ each: true, message: 'each subscription must be an object {type, config}' })
+  @EachObject('{type, config}')
   @ValidateNested({ each: true })
   @Type(() => SubscriptionEntryDto)
   subscriptions!: SubscriptionEntryDto[];

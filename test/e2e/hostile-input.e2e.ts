@@ -1,0 +1,157 @@
+import { rawRequest, RawResponse, uploadThenRead } from '../../libs/testing/src/raw-http';
+import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
+
+/** Issue 23: one request must never take Vigil down. Each test names the item of the issue it pins. */
+
+let server: TestServer;
+let account: TestAccount;
+let count = 0;
+
+beforeAll(async () => {
+  server = await startTestServer({ env: { VIGIL_RATE_LIMIT_PER_MINUTE: '1000000' } });
+  account = await server.account();
+});
+afterAll(() => server.close());
+
+const auth = () => ({ authorization: `Bearer ${account.key}` });
+const json = { 'content-type': 'application/json' };
+
+function send(method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return rawRequest(server.url, { method, path, body, headers: { ...(body !== undefined ? json : {}), ...headers }, timeoutMs: 20_000 });
+}
+
+function expectErrorShape(response: RawResponse, status: number) {
+  expect(response.status).toBe(status);
+  expect(response.json).toEqual(expect.objectContaining({ statusCode: status, error: expect.any(String), message: expect.any(String) }));
+  expect(response.headers['x-request-id']).toEqual(expect.any(String));
+}
+
+async function expectAlive() {
+  const health = await send('GET', '/healthz');
+  expect(health.status).toBe(200);
+}
+
+async function newPage(): Promise<{ id: string }> {
+  const response = await server.http.post('/v1/status-pages', { name: 'Acme', url: `hostile-${++count}`, cards: [] }, { key: account.key });
+  expect(response.status).toBe(201);
+  return response.body;
+}
+
+describe('hostile input', () => {
+  it('item 1: JSON nested 6,000 deep, with or without a key, on a known or unknown path, is a 400 and the process stays up', async () => {
+    const deep = '['.repeat(6000) + ']'.repeat(6000);
+    const deepObject = '{"a":'.repeat(6000) + '1' + '}'.repeat(6000);
+    for (const [path, headers] of [
+      ['/v1/status-pages', auth()],
+      ['/v1/status-pages', {}],
+      ['/no/such/path', {}],
+    ] as const) {
+      for (const body of [deep, deepObject]) {
+        const response = await send('POST', path, body, headers);
+        expectErrorShape(response, 400);
+        expect(response.json.details[0].message).toMatch(/deeper than 32 levels/);
+      }
+    }
+    await expectAlive();
+  });
+
+  it('item 2: an unknown field holding deep JSON is never a 500: refused past the depth limit, ignored within it', async () => {
+    let inside = '1';
+    for (let i = 0; i < 1500; i++) inside = `{"x":${inside}}`;
+    expectErrorShape(await send('POST', '/v1/status-pages/services', `{"name":"Api","extra":${inside}}`, auth()), 400);
+    const within = '['.repeat(30) + ']'.repeat(30);
+    const created = await send('POST', '/v1/status-pages/services', `{"name":"Api","extra":${within}}`, auth());
+    expect(created.status).toBe(201);
+    expect(created.json).not.toHaveProperty('extra');
+  });
+
+  it('item 3: a lone UTF-16 surrogate in an address is a 400, not a 500', async () => {
+    const page = await newPage();
+    for (const address of ['\\ud800', 'a\\ud800@example.com', 'a\\udfff@example.com']) {
+      const response = await send('POST', `/v1/status-pages/${page.id}/subscriptions/bulk`, `{"subscriptions":[{"type":"EMAIL","config":"${address}"}]}`, auth());
+      expectErrorShape(response, 400);
+      expect(response.json.details).toEqual([{ path: 'subscriptions[0].config', message: expect.stringMatching(/lone UTF-16 surrogate/) }]);
+    }
+    // A surrogate pair is a character like any other: the address is judged (and skipped) as usual.
+    const pair = await send('POST', `/v1/status-pages/${page.id}/subscriptions/bulk`, '{"subscriptions":[{"type":"EMAIL","config":"\\ud83d\\ude00@example.com"}]}', auth());
+    expect(pair.status).toBe(201);
+  });
+
+  it('item 4: DELETE of a subscription honours If-Match: 412 and nothing deleted on a mismatch', async () => {
+    const page = await newPage();
+    const bulk = await server.http.post(`/v1/status-pages/${page.id}/subscriptions/bulk`, { subscriptions: [{ type: 'EMAIL', config: 'a@example.com' }] }, { key: account.key });
+    expect(bulk.status).toBe(201);
+    const etag = bulk.headers.get('etag');
+    expect(etag).toMatch(/^"\d+"$/);
+    const [subscription] = (await server.http.get(`/v1/status-pages/${page.id}/subscriptions`, { key: account.key })).body;
+    const path = `/v1/status-pages/${page.id}/subscriptions/${subscription.id}`;
+    for (const wrong of ['"999"', 'garbage']) {
+      expectErrorShape(await send('DELETE', path, undefined, { ...auth(), 'if-match': wrong }), 412);
+    }
+    expect((await server.http.get(`/v1/status-pages/${page.id}/subscriptions`, { key: account.key })).body).toHaveLength(1);
+    expect((await send('DELETE', path, undefined, { ...auth(), 'if-match': etag! })).status).toBe(204);
+    expect((await server.http.get(`/v1/status-pages/${page.id}/subscriptions`, { key: account.key })).body).toHaveLength(0);
+  });
+
+  it('item 5: a path parameter over 256 characters is a 404 in the standard shape, never echoing the URL', async () => {
+    const long = 'x'.repeat(300);
+    for (const [method, path, headers] of [
+      ['GET', `/v1/status-pages/${long}`, auth()],
+      ['GET', `/v1/checks/${long}`, auth()],
+      ['GET', `/ping/${long}`, {}],
+      ['POST', `/ping/${long}`, {}],
+      ['DELETE', `/v1/status-pages/incidents/${long}`, {}],
+    ] as const) {
+      const response = await send(method, path, undefined, headers);
+      expectErrorShape(response, 404);
+      expect(response.text).not.toContain(long);
+    }
+    expectErrorShape(await send('GET', '/v1/status-pages/%zz', undefined, auth()), 400);
+  });
+
+  it('item 6: an unknown file under /docs is a 404 in the standard shape', async () => {
+    for (const path of ['/docs/unknown', '/docs/no/such/file.js']) expectErrorShape(await send('GET', path), 404);
+    expect((await send('GET', '/docs')).status).toBe(200);
+  });
+
+  it('item 8: validation messages say what is wrong', async () => {
+    const noCards = await send('POST', '/v1/status-pages', JSON.stringify({ name: 'Acme', url: `hostile-${++count}` }), auth());
+    expectErrorShape(noCards, 400);
+    expect(noCards.json.details).toEqual([{ path: 'cards', message: 'cards is required' }]);
+
+    const service = await server.http.post('/v1/status-pages/services', { name: 'Api' }, { key: account.key });
+    const bareIds = await send('POST', '/v1/status-pages', JSON.stringify({ name: 'Acme', url: `hostile-${++count}`, cards: [{ name: 'Core', services: [service.body.id] }] }), auth());
+    expectErrorShape(bareIds, 400);
+    expect(bareIds.json.details).toEqual([{ path: 'cards[0].services[0]', message: 'services[0] must be an object {id}' }]);
+
+    const incident = await send(
+      'POST',
+      '/v1/status-pages/incidents',
+      JSON.stringify({ name: 'Down', severity: 'MAJOR', services: [service.body.id], incidentUpdates: [{ description: 'x' }] }),
+      auth(),
+    );
+    expectErrorShape(incident, 400);
+    expect(incident.json.details).toEqual([{ path: 'services[0]', message: 'services[0] must be an object {id}' }]);
+  });
+
+  it('item 10: a body over the limit sent all at once gets the 413, not a reset, on the API and on the ping route', async () => {
+    const twoMiB = Buffer.alloc(2 * 1024 * 1024, 'x');
+    const api = await send('POST', '/v1/status-pages', twoMiB, auth());
+    expectErrorShape(api, 413);
+    const ping = await send('POST', `/ping/${'0'.repeat(8)}-0000-7000-8000-${'0'.repeat(12)}`, twoMiB, { 'content-type': 'text/plain' });
+    expectErrorShape(ping, 413);
+    // Without a content-length (chunked), the limit is found while reading: the same answer.
+    const chunked = await rawRequest(server.url, { method: 'POST', path: '/v1/status-pages', headers: { ...json, ...auth(), 'transfer-encoding': 'chunked' }, body: twoMiB });
+    expectErrorShape(chunked, 413);
+    // A client that reads only once it has sent everything: 8 MiB is more than loopback buffers hold, so a
+    // server that closes at once resets the connection and the client never reads the 413.
+    const eight = 8 * 1024 * 1024;
+    for (const path of ['/v1/status-pages', `/ping/${'0'.repeat(8)}-0000-7000-8000-${'0'.repeat(12)}`]) {
+      const head = `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${eight}\r\n\r\n`;
+      const answer = await uploadThenRead(server.url, head, Buffer.alloc(eight, 'x'));
+      expect(answer.statusLine).toBe('HTTP/1.1 413 Payload Too Large');
+      expect(answer.text).toContain('"statusCode":413');
+    }
+    await expectAlive();
+  });
+});
