@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { FastifyInstance, LogController } from 'fastify';
 import { installBodyDrain } from '../../../libs/http/src/body-drain';
 import { routerError, VigilExceptionFilter } from '../../../libs/http/src/error-filter';
@@ -16,6 +16,7 @@ import { ApiKeyGuard } from '../../../libs/accounts/src/http/api-key.guard';
 import { createLogger, NestPinoLogger, VigilLogger } from '../../../libs/platform/src/logger';
 import { PlatformOptions } from '../../../libs/platform/src/platform.options';
 import { AppModule } from './app.module';
+import { createOpenApiDocument } from './openapi-document';
 
 /** Callback-style hooks: an async hook costs every request a promise and a microtask turn. */
 function installRequestLog(fastify: FastifyInstance, logger: VigilLogger): void {
@@ -75,16 +76,7 @@ export async function createApp(options: PlatformOptions): Promise<NestFastifyAp
   app.useGlobalPipes(new BodyValidationPipe());
   app.enableShutdownHooks();
 
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Vigil')
-      .setDescription('Status pages, incidents and heartbeat monitoring')
-      .setVersion('1')
-      .setOpenAPIVersion('3.1.0')
-      .addBearerAuth()
-      .build(),
-  );
+  const document = createOpenApiDocument(app);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', customSiteTitle: 'Vigil API' });
   await app.init();
   return app;

@@ -56,17 +56,17 @@ export class IncidentUpdateBodyDto {
   @IsDefined({ message: '$property is required' })
   description!: string;
 
-  @ApiPropertyOptional({ enum: UPDATE_STATUSES, description: "Default: the incident's current lastUpdateStatus (INVESTIGATING for the first update)" })
+  @ApiPropertyOptional({ enum: UPDATE_STATUSES, nullable: true, description: "Default: the incident's current lastUpdateStatus (INVESTIGATING for the first update)" })
   @IsOptional()
   @IsIn(UPDATE_STATUSES)
   status?: UpdateStatus | null;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'Default: the time of the request; at most 5 minutes in the future' })
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time', description: 'Default: the time of the request; at most 5 minutes in the future' })
   @IsOptional()
   @IsIsoDateTime()
   publicIncidentUpdateDate?: string | null;
 
-  @ApiPropertyOptional({ default: false, description: 'Tell subscribers when the update is first stored (never on edits)' })
+  @ApiPropertyOptional({ type: Boolean, nullable: true, default: false, description: 'Tell subscribers when the update is first stored (never on edits)' })
   @IsOptional()
   @IsBoolean()
   notifySubscribers?: boolean | null;

@@ -68,7 +68,7 @@ export class ServiceRefDto {
 
 export class CardBodyDto {
   /** Names an existing card of the page to keep its id (and created_at); anything else is ignored. */
-  @ApiPropertyOptional({ description: 'Id of an existing card of this page, to keep it; ignored otherwise' })
+  @ApiPropertyOptional({ type: String, description: 'Id of an existing card of this page, to keep it; ignored otherwise' })
   @Allow()
   id?: unknown;
 

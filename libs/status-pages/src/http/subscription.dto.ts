@@ -27,7 +27,7 @@ export class BulkSubscriptionsDto {
   @Type(() => SubscriptionEntryDto)
   subscriptions!: SubscriptionEntryDto[];
 
-  @ApiPropertyOptional({ default: false, description: 'true: the subscriptions are VERIFIED at once, without double opt-in' })
+  @ApiPropertyOptional({ type: Boolean, nullable: true, default: false, description: 'true: the subscriptions are VERIFIED at once, without double opt-in' })
   @IsOptional()
   @IsBoolean()
   autoVerify?: boolean | null;
