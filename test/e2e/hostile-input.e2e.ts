@@ -154,4 +154,37 @@ describe('hostile input', () => {
     }
     await expectAlive();
   });
+
+  it('every body route: 1 MiB of "[", of {"a": repeated, or of deep arrays inside a known field, on one connection each → 400 or 413, and the process stays up', async () => {
+    const doc = (await server.http.get('/openapi.json')).body as { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, any> } };
+    const size = 1024 * 1024;
+    const bodies = (field: string) => {
+      const depth = Math.floor((size - field.length - 8) / 2);
+      return {
+        brackets: '['.repeat(size),
+        objects: '{"a":'.repeat(Math.floor(size / 5)),
+        deepInField: `{"${field}":${'['.repeat(depth)}${']'.repeat(depth)}}`,
+      };
+    };
+    const routes: string[] = [];
+    for (const [template, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        if (!op?.requestBody) continue;
+        const path = template.replace(/\{[^}]+\}/g, account.id);
+        const content = op.requestBody.content;
+        const type = content['application/json'] ? 'application/json' : Object.keys(content)[0].replace('*/*', 'text/plain');
+        const ref = content['application/json']?.schema?.$ref as string | undefined;
+        const schema = ref ? doc.components.schemas[ref.split('/').pop()!] : content['application/json']?.schema;
+        const field = Object.keys(schema?.properties ?? { name: 1 })[0];
+        routes.push(`${method.toUpperCase()} ${template}`);
+        for (const [kind, body] of Object.entries(bodies(field))) {
+          const response = await send(method.toUpperCase(), path, body, { ...auth(), 'content-type': type });
+          expect({ route: `${method} ${template}`, kind, status: [400, 413].includes(response.status) }).toEqual({ route: `${method} ${template}`, kind, status: true });
+          expectErrorShape(response, response.status);
+        }
+      }
+    }
+    expect(routes.length).toBeGreaterThanOrEqual(10);
+    await expectAlive();
+  });
 });
