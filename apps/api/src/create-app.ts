@@ -3,7 +3,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { SwaggerModule } from '@nestjs/swagger';
 import { FastifyInstance, LogController } from 'fastify';
 import { installBodyDrain } from '../../../libs/http/src/body-drain';
-import { routerError, VigilExceptionFilter } from '../../../libs/http/src/error-filter';
+import { clientError, routerError, VigilExceptionFilter } from '../../../libs/http/src/error-filter';
 import { IdempotencyGuard, installIdempotencyHooks } from '../../../libs/http/src/idempotency';
 import { MAX_BODY_BYTES, registerJsonParser } from '../../../libs/http/src/json-body';
 import { installRateLimit } from '../../../libs/http/src/rate-limit';
@@ -51,6 +51,7 @@ export async function createApp(options: PlatformOptions): Promise<NestFastifyAp
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
     frameworkErrors: routerError,
+    clientErrorHandler: clientError,
     // The server Fastify listens on, with the ping fast path in front (early-requests.ts).
     serverFactory: earlyRequests.serverFactory,
   });

@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import { Duplex } from 'node:stream';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
 import { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError, ValidationError, VigilError } from '../../core/src/errors';
@@ -98,6 +101,25 @@ export function routerError(error: FastifyError, request: FastifyRequest, reply:
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(new NotFoundError('Not found'), request, reply, null);
   if (error.code === 'FST_ERR_BAD_URL') return sendError(new ValidationError('The URL is not valid (a malformed percent-encoding)'), request, reply, null);
   sendError(error, request, reply, null);
+}
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node's HTTP parser refused (bytes that are not HTTP, headers
+ * too large, a request that took too long), answered in the one error shape with a request id of its own,
+ * then the connection closed (nothing after the bad bytes can be trusted).
+ */
+export function clientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const message = status === 408 ? 'The request took too long to arrive' : status === 431 ? 'The request headers are too large' : 'The request is not well-formed HTTP';
+  const body = JSON.stringify(errorBody(status, message));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `x-request-id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }
 
 /**

@@ -26,8 +26,13 @@ export interface RawRequest {
 export function rawRequest(baseUrl: string, options: RawRequest): Promise<RawResponse> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
+    const headers = { ...options.headers };
+    // Node sends a GET or DELETE body with neither length nor chunking unless told its length.
+    if (options.body !== undefined && !Object.keys(headers).some((name) => /^(content-length|transfer-encoding)$/i.test(name))) {
+      headers['content-length'] = String(Buffer.byteLength(options.body));
+    }
     const req = httpRequest(
-      { host: url.hostname, port: url.port, method: options.method, path: options.path, headers: options.headers, agent: false },
+      { host: url.hostname, port: url.port, method: options.method, path: options.path, headers, agent: false },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -1,0 +1,222 @@
+import fc from 'fast-check';
+
+/** Generators for the route fuzzer (fuzz-routes.e2e.ts), driven by nothing but the OpenAPI document. */
+
+export type Schema = Record<string, any>;
+
+export interface OpenApiDoc {
+  paths: Record<string, Record<string, any>>;
+  components: { schemas: Record<string, Schema> };
+}
+
+export interface Operation {
+  method: string;
+  template: string;
+  op: Record<string, any>;
+}
+
+/** Ids seen in 2xx answers (created resources, ping tokens), so generated ids sometimes name real things. */
+export class IdPool {
+  private readonly ids: string[] = [];
+
+  add(id: string): void {
+    if (!this.ids.includes(id)) this.ids.push(id);
+    if (this.ids.length > 300) this.ids.shift();
+  }
+
+  /** The pool changes as the run goes on; a drawn index keeps the choice itself reproducible. */
+  pick(index: number, fallback: string): string {
+    return this.ids.length === 0 ? fallback : this.ids[index % this.ids.length];
+  }
+}
+
+export interface FuzzRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+const resolve = (doc: OpenApiDoc, schema: Schema): Schema =>
+  schema?.$ref ? resolve(doc, doc.components.schemas[String(schema.$ref).split('/').pop()!]) : (schema ?? {});
+
+const uuidLike = (pool: IdPool) => fc.oneof({ weight: 3, arbitrary: fc.nat().chain((i) => fc.uuid().map((u) => pool.pick(i, u))) }, { weight: 1, arbitrary: fc.uuid() });
+
+const isoDate = fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2100, 0, 1) }).map((ms) => new Date(ms).toISOString());
+
+/** A value the schema's keywords accept. Rules only the server knows (a service must exist) may still refuse it. */
+export function validValue(doc: OpenApiDoc, raw: Schema, pool: IdPool, depth = 0): fc.Arbitrary<unknown> {
+  const schema = resolve(doc, raw);
+  if (depth > 6) return fc.constant(null);
+  const alternatives = schema.anyOf ?? schema.oneOf;
+  if (alternatives) return fc.oneof(...alternatives.map((s: Schema) => validValue(doc, s, pool, depth + 1)));
+  if (schema.allOf) return validValue(doc, schema.allOf[0], pool, depth + 1);
+  if (Array.isArray(schema.type)) return fc.oneof(...schema.type.map((type: string) => validValue(doc, { ...schema, type }, pool, depth)));
+  if (schema.enum) return fc.constantFrom(...schema.enum);
+  const examples = [schema.example, ...(schema.examples ?? [])].filter((e) => e !== undefined);
+  const own = ownValue(doc, schema, pool, depth);
+  return examples.length > 0 ? fc.oneof(fc.constantFrom(...examples), own) : own;
+}
+
+function ownValue(doc: OpenApiDoc, schema: Schema, pool: IdPool, depth: number): fc.Arbitrary<unknown> {
+  switch (schema.type) {
+    case 'null':
+      return fc.constant(null);
+    case 'boolean':
+      return fc.boolean();
+    case 'integer':
+      return fc.integer({ min: schema.minimum ?? -1000, max: schema.maximum ?? 100_000 });
+    case 'number':
+      return fc.oneof(fc.integer({ min: schema.minimum ?? -1000, max: schema.maximum ?? 100_000 }), fc.double({ min: schema.minimum ?? -1000, max: schema.maximum ?? 1000, noNaN: true }));
+    case 'string':
+      return stringValue(schema, pool);
+    case 'array': {
+      const minLength = schema.minItems ?? 0;
+      const maxLength = Math.max(minLength, Math.min(schema.maxItems ?? 4, 4));
+      return fc.array(validValue(doc, schema.items ?? {}, pool, depth + 1), { minLength, maxLength });
+    }
+    case 'object':
+    default: {
+      const properties: Record<string, Schema> = schema.properties ?? {};
+      if (Object.keys(properties).length === 0) {
+        return schema.additionalProperties ? fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }) : fc.constant({});
+      }
+      const shape = Object.fromEntries(Object.entries(properties).map(([key, s]) => [key, validValue(doc, s, pool, depth + 1)]));
+      return fc.record(shape, { requiredKeys: (schema.required ?? []).filter((key: string) => key in properties) });
+    }
+  }
+}
+
+function stringValue(schema: Schema, pool: IdPool): fc.Arbitrary<string> {
+  if (schema.format === 'uuid') return uuidLike(pool);
+  if (schema.format === 'date-time' || schema.format === 'date') return isoDate;
+  if (schema.format === 'uri') return fc.webUrl();
+  if (schema.format === 'email') return fc.emailAddress();
+  if (schema.pattern) return fc.stringMatching(new RegExp(schema.pattern)).filter((s) => s.length <= (schema.maxLength ?? 1000));
+  const minLength = schema.minLength ?? 0;
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.string({ minLength: Math.max(minLength, 1), maxLength: Math.max(minLength, 1, Math.min(schema.maxLength ?? 30, 30)) }) },
+    { weight: 1, arbitrary: uuidLike(pool) },
+  );
+}
+
+/** Values no schema of ours accepts in most places, and those that broke Vigil before (issue 23). */
+export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom<unknown>(
+    null,
+    true,
+    0,
+    -1,
+    1e308,
+    '',
+    '   ',
+    '\u0000',
+    '\ud800',
+    'a\udfff@example.com',
+    'x'.repeat(300),
+    'x'.repeat(140_000),
+    '__proto__',
+    [],
+    {},
+    JSON.parse('{"__proto__":{"polluted":true}}'),
+    JSON.parse('{"constructor":{"prototype":{"polluted":true}}}'),
+    JSON.parse('['.repeat(40) + ']'.repeat(40)),
+    Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`k${i}`, i])),
+  ),
+  fc.string({ maxLength: 20 }),
+  fc.integer(),
+  fc.double(),
+  fc.jsonValue({ maxDepth: 3 }),
+  fc.integer({ min: 2, max: 60 }).map((depth) => JSON.parse('{"a":'.repeat(depth) + '1' + '}'.repeat(depth))),
+);
+
+/** A body: valid per the schema, the same with one thing broken, or not JSON at all. */
+export function jsonBody(doc: OpenApiDoc, schema: Schema, pool: IdPool): fc.Arbitrary<{ text: string; type: string }> {
+  const valid = validValue(doc, schema, pool);
+  const asJson = (value: unknown) => ({ text: JSON.stringify(value) ?? 'null', type: 'application/json' });
+  const broken = fc.tuple(valid, fc.nat(), hostileValue, fc.constantFrom('drop', 'replace', 'add', 'whole')).map(([value, index, bad, how]) => {
+    if (how === 'whole' || value === null || typeof value !== 'object' || Array.isArray(value)) return bad;
+    const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+    const keys = Object.keys(copy);
+    const key = keys.length > 0 ? keys[index % keys.length] : 'name';
+    if (how === 'drop') delete copy[key];
+    else if (how === 'replace') copy[key] = bad;
+    else copy[`unknown${index % 3}`] = bad;
+    return copy;
+  });
+  const notJson = fc.oneof(
+    valid.chain((value) => fc.nat().map((cut) => ({ text: (JSON.stringify(value) ?? '').slice(0, cut % 40), type: 'application/json' }))),
+    fc.constantFrom(
+      { text: '', type: 'application/json' },
+      { text: '{"a":1,}', type: 'application/json' },
+      { text: '[' .repeat(5000), type: 'application/json' },
+      { text: 'name=x', type: 'application/x-www-form-urlencoded' },
+      { text: '{"name":"x"}', type: 'text/plain' },
+      { text: '{"name":"x"}', type: 'application/json; charset=latin1' },
+    ),
+  );
+  return fc.oneof({ weight: 3, arbitrary: valid.map(asJson) }, { weight: 3, arbitrary: broken.map(asJson) }, { weight: 1, arbitrary: notJson });
+}
+
+/** A path or query value, percent-encoded; lone surrogates (which encodeURIComponent refuses) as their WTF-8 bytes. */
+export function encode(value: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return value.replace(/[\s\S]/g, (ch) => {
+      try {
+        return encodeURIComponent(ch);
+      } catch {
+        return '%ED%A0%80';
+      }
+    });
+  }
+}
+
+export function pathValue(pool: IdPool): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 4, arbitrary: uuidLike(pool) },
+    { weight: 1, arbitrary: fc.constantFrom('x', 'x'.repeat(257), 'x'.repeat(5000), '..', '%zz', '%00', '%2F', 'null', '-1', '01900000-0000-7000-8000-000000000000', 'ABCDEFAB-CDEF-7ABC-8DEF-ABCDEFABCDEF') },
+    { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 40 }).map(encode) },
+  );
+}
+
+export function queryString(doc: OpenApiDoc, parameters: Schema[], pool: IdPool): fc.Arbitrary<string> {
+  const query = parameters.filter((p) => p.in === 'query');
+  const each = query.map((p) =>
+    fc.option(
+      fc.oneof(
+        { weight: 3, arbitrary: validValue(doc, p.schema ?? {}, pool).map((v) => `${p.name}=${encode(String(v))}`) },
+        { weight: 1, arbitrary: fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('', '0', '101', '2.5', 'abc', '-1', 'x'.repeat(3000), '%zz')).map((v) => `${p.name}=${v === '%zz' ? v : encode(v)}`) },
+        { weight: 1, arbitrary: fc.constant(`${p.name}=1&${p.name}=2`) },
+      ),
+      { freq: 2 },
+    ),
+  );
+  const unknown = fc.option(fc.string({ maxLength: 10 }).map((v) => `unknown=${encode(v)}`), { freq: 4 });
+  return fc.tuple(fc.tuple(...each), unknown).map(([values, extra]) => {
+    const parts = [...values, extra].filter((v): v is string => v !== null);
+    return parts.length > 0 ? `?${parts.join('&')}` : '';
+  });
+}
+
+const headerText = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 300 });
+
+/** The headers the operation documents, plus Authorization: mostly sensible values, sometimes not. */
+export function headers(parameters: Schema[], key: string, accountId: string, secured: boolean): fc.Arbitrary<Record<string, string>> {
+  const named = new Set(parameters.filter((p) => p.in === 'header').map((p) => String(p.name).toLowerCase()));
+  const pick = (name: string, values: fc.Arbitrary<string>) => (named.has(name) ? fc.option(values, { freq: 3 }) : fc.constant(null));
+  const auth = secured
+    ? fc.oneof({ weight: 8, arbitrary: fc.constant(`Bearer ${key}`) }, { weight: 1, arbitrary: fc.constantFrom('', 'Bearer', 'Bearer nope', `Basic ${key}`, `bearer ${key}`) }, { weight: 1, arbitrary: headerText })
+    : fc.option(headerText, { freq: 3 });
+  return fc
+    .record({
+      authorization: auth,
+      'x-service-account': pick('x-service-account', fc.oneof(fc.constant(accountId), fc.uuid(), headerText)),
+      'idempotency-key': pick('idempotency-key', fc.oneof(fc.uuid(), headerText)),
+      'if-match': pick('if-match', fc.oneof(fc.constantFrom('"0"', '"1"', '"999"', '*', 'W/"0"', '"abc"', '""'), headerText)),
+      'x-request-id': pick('x-request-id', headerText),
+      'user-agent': fc.option(fc.constantFrom('Slackbot-LinkExpanding 1.0', 'curl/8.0', 'x'.repeat(2000)), { freq: 4 }),
+    })
+    .map((all) => Object.fromEntries(Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== null && entry[1] !== '')));
+}

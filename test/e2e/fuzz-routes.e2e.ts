@@ -1,0 +1,149 @@
+import fc from 'fast-check';
+import { ManualClock } from '../../libs/core/src/clock';
+import { EVENT_STORE, EventStore } from '../../libs/event-store/src/event-store.port';
+import { rawRequest, RawResponse } from '../../libs/testing/src/raw-http';
+import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
+import { FuzzRequest, headers, IdPool, jsonBody, OpenApiDoc, Operation, pathValue, queryString } from './fuzz-arbitraries';
+
+/**
+ * Every operation of /openapi.json, fed generated valid and invalid bodies, query strings, headers and
+ * path parameters (docs/api-conventions.md, "Fuzzing"). For each request: no 5xx, an answer within
+ * REQUEST_TIMEOUT_MS, the error shape on every JSON 4xx, nothing appended to the event log by a
+ * rejected request; afterwards the server still answers.
+ *
+ * FUZZ_SEED (default 23; "random" for a new one each run), FUZZ_RUNS (requests per operation, default
+ * 60), FUZZ_BUDGET_MS (whole run, default 60 000), FUZZ_ONLY (operations whose "METHOD /path" contains it).
+ */
+
+const seedSetting = process.env.FUZZ_SEED ?? '23';
+const SEED = seedSetting === 'random' ? Date.now() % 2 ** 31 : Number(seedSetting);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 60);
+const BUDGET_MS = Number(process.env.FUZZ_BUDGET_MS ?? 60_000);
+const ONLY = process.env.FUZZ_ONLY;
+const REQUEST_TIMEOUT_MS = 5000;
+const METHODS = ['post', 'get', 'put', 'patch', 'delete'];
+
+let server: TestServer;
+let account: TestAccount;
+let events: EventStore;
+
+beforeAll(async () => {
+  // A clock that stands still: no watchdog failure or other timed write lands while a request is checked.
+  server = await startTestServer({ clock: new ManualClock('2026-06-01T12:00:00.000Z'), env: { VIGIL_RATE_LIMIT_PER_MINUTE: '10000000' } });
+  account = await server.account();
+  events = server.app.get(EVENT_STORE);
+});
+afterAll(() => server.close());
+
+/** Creating operations first (they fill the id pool), deleting ones last. */
+function operationsOf(doc: OpenApiDoc): Operation[] {
+  const rank = (o: Operation) => (o.method === 'post' && !o.template.includes('{') ? 0 : o.method === 'delete' ? 2 : 1);
+  return Object.entries(doc.paths)
+    .flatMap(([template, item]) => METHODS.filter((method) => item[method]).map((method) => ({ method, template, op: item[method] })))
+    .filter((o) => !ONLY || `${o.method.toUpperCase()} ${o.template}`.includes(ONLY))
+    .sort((a, b) => rank(a) - rank(b));
+}
+
+function requestFor(doc: OpenApiDoc, { method, template, op }: Operation, pool: IdPool): fc.Arbitrary<FuzzRequest> {
+  const parameters: Record<string, any>[] = op.parameters ?? [];
+  const names = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+  const secured = Array.isArray(op.security) && op.security.length > 0;
+  const content: Record<string, any> | undefined = op.requestBody?.content;
+  const body = content
+    ? content['application/json']
+      ? jsonBody(doc, content['application/json'].schema ?? {}, pool)
+      : fc.oneof(fc.string({ maxLength: 200 }), fc.constant('x'.repeat(150 * 1024))).map((text) => ({ text, type: 'text/plain' }))
+    : fc.option(fc.constantFrom({ text: '{"a":1}', type: 'application/json' }, { text: 'hi', type: 'text/plain' }), { freq: 8 });
+  return fc
+    .record({
+      params: fc.tuple(...names.map(() => pathValue(pool))),
+      query: queryString(doc, parameters, pool),
+      headers: headers(parameters, account.key, account.id, secured),
+      body,
+    })
+    .map(({ params, query, headers: given, body: sent }) => {
+      let path = template;
+      names.forEach((name, i) => (path = path.replace(`{${name}}`, params[i])));
+      const all = { ...given, ...(sent ? { 'content-type': sent.type } : {}) };
+      return { method: method.toUpperCase(), path: path + query, headers: all, body: sent?.text };
+    });
+}
+
+const describeRequest = (r: FuzzRequest) =>
+  `${r.method} ${r.path.slice(0, 300)} headers=${JSON.stringify(r.headers).slice(0, 300)} body=${(r.body ?? '').slice(0, 300)}`;
+
+function collectIds(value: unknown, pool: IdPool, depth = 0): void {
+  if (depth > 8 || value === null || typeof value !== 'object') return;
+  for (const [key, child] of Object.entries(value)) {
+    if ((key === 'id' || key === 'pingToken') && typeof child === 'string') pool.add(child);
+    else collectIds(child, pool, depth + 1);
+  }
+}
+
+/** Whether the operation documents this status with a JSON body (HTML pages and plain text are not errors in our shape). */
+function jsonDocumented(op: Record<string, any>, status: number): boolean {
+  const response = op.responses?.[status] ?? op.responses?.default;
+  return !response?.content || 'application/json' in response.content;
+}
+
+async function check(op: Operation, request: FuzzRequest, pool: IdPool): Promise<void> {
+  const before = await events.headPosition();
+  let response: RawResponse;
+  try {
+    response = await rawRequest(server.url, { ...request, timeoutMs: REQUEST_TIMEOUT_MS });
+  } catch (error) {
+    throw new Error(`no answer (${String(error)}): ${describeRequest(request)}`);
+  }
+  const where = `${response.status} for ${describeRequest(request)}\n  answer: ${response.text.slice(0, 300)}`;
+  if (response.status >= 500) throw new Error(`server error ${where}`);
+  if (response.status >= 200 && response.status < 300) return collectIds(response.json, pool);
+  if (response.status < 400) return;
+  if (jsonDocumented(op.op, response.status)) {
+    const body = response.json;
+    const shaped = body && body.statusCode === response.status && typeof body.error === 'string' && typeof body.message === 'string';
+    if (!shaped) throw new Error(`not the error shape: ${where}`);
+    if (body.details !== undefined && !(Array.isArray(body.details) && body.details.every((d: any) => typeof d.path === 'string' && typeof d.message === 'string'))) {
+      throw new Error(`bad details: ${where}`);
+    }
+  }
+  if (!response.headers['x-request-id']) throw new Error(`no x-request-id: ${where}`);
+  const after = await events.headPosition();
+  if (after !== before) throw new Error(`a rejected request wrote (log head ${String(before)} → ${String(after)}): ${where}`);
+}
+
+describe('fuzzing every route of the OpenAPI document', () => {
+  it(
+    `never a 5xx, a hang, a malformed error or a write by a rejected request (seed ${SEED})`,
+    async () => {
+      const doc = (await server.http.get('/openapi.json')).body as OpenApiDoc;
+      const operations = operationsOf(doc);
+      expect(operations.length).toBeGreaterThan(ONLY ? 0 : 20);
+      const pool = new IdPool();
+      pool.add(account.id);
+      const started = Date.now();
+      const perOperation = Math.floor(BUDGET_MS / operations.length);
+      let sent = 0;
+      for (const [index, operation] of operations.entries()) {
+        const name = `${operation.method.toUpperCase()} ${operation.template}`;
+        const remaining = BUDGET_MS - (Date.now() - started);
+        if (remaining <= 0) throw new Error(`budget of ${BUDGET_MS} ms spent before ${name}; raise FUZZ_BUDGET_MS or lower FUZZ_RUNS`);
+        const result = await fc.check(
+          fc.asyncProperty(requestFor(doc, operation, pool), async (request) => {
+            sent++;
+            await check(operation, request, pool);
+          }),
+          { seed: SEED + index, numRuns: RUNS, endOnFailure: true, interruptAfterTimeLimit: Math.min(perOperation, remaining), markInterruptAsFailure: false },
+        );
+        if (result.failed) {
+          const cause = result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance);
+          throw new Error(`${name} failed after ${result.numRuns} runs.\n${cause}\nReproduce: FUZZ_SEED=${SEED} npx jest test/e2e/fuzz-routes.e2e.ts (operation seed ${SEED + index}, path ${result.counterexamplePath})`);
+        }
+        const health = await rawRequest(server.url, { method: 'GET', path: '/healthz', timeoutMs: REQUEST_TIMEOUT_MS });
+        if (health.status !== 200) throw new Error(`the server stopped answering /healthz after ${name}`);
+      }
+      // One line for the log: how much was covered.
+      process.stdout.write(`fuzz: seed ${SEED}, ${operations.length} operations, ${sent} requests in ${Date.now() - started} ms\n`);
+    },
+    BUDGET_MS + 60_000,
+  );
+});
