@@ -15,18 +15,26 @@ export interface Operation {
   op: Record<string, any>;
 }
 
-/** Ids seen in 2xx answers (created resources, ping tokens), so generated ids sometimes name real things. */
+/**
+ * Ids seen in 2xx answers, by the path parameter that names them (`serviceId`, `pingToken`, …), so that
+ * generated path parameters and id fields often name things that exist.
+ */
 export class IdPool {
-  private readonly ids: string[] = [];
+  private readonly byKind = new Map<string, string[]>();
 
-  add(id: string): void {
-    if (!this.ids.includes(id)) this.ids.push(id);
-    if (this.ids.length > 300) this.ids.shift();
+  add(kind: string, id: string): void {
+    for (const key of [kind, '*']) {
+      const ids = this.byKind.get(key) ?? [];
+      if (!ids.includes(id)) ids.push(id);
+      if (ids.length > 200) ids.shift();
+      this.byKind.set(key, ids);
+    }
   }
 
-  /** The pool changes as the run goes on; a drawn index keeps the choice itself reproducible. */
-  pick(index: number, fallback: string): string {
-    return this.ids.length === 0 ? fallback : this.ids[index % this.ids.length];
+  /** The pool grows as the run goes on; a drawn index keeps the choice itself reproducible. */
+  pick(kind: string, index: number, fallback: string): string {
+    const ids = this.byKind.get(kind) ?? this.byKind.get('*') ?? [];
+    return ids.length === 0 ? fallback : ids[index % ids.length];
   }
 }
 
@@ -40,25 +48,36 @@ export interface FuzzRequest {
 const resolve = (doc: OpenApiDoc, schema: Schema): Schema =>
   schema?.$ref ? resolve(doc, doc.components.schemas[String(schema.$ref).split('/').pop()!]) : (schema ?? {});
 
-const uuidLike = (pool: IdPool) => fc.oneof({ weight: 3, arbitrary: fc.nat().chain((i) => fc.uuid().map((u) => pool.pick(i, u))) }, { weight: 1, arbitrary: fc.uuid() });
+const uuidLike = (pool: IdPool, kind = '*') =>
+  fc.oneof({ weight: 4, arbitrary: fc.nat().chain((i) => fc.uuid().map((u) => pool.pick(kind, i, u))) }, { weight: 1, arbitrary: fc.uuid() });
 
 const isoDate = fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2100, 0, 1) }).map((ms) => new Date(ms).toISOString());
 
-/** A value the schema's keywords accept. Rules only the server knows (a service must exist) may still refuse it. */
-export function validValue(doc: OpenApiDoc, raw: Schema, pool: IdPool, depth = 0): fc.Arbitrary<unknown> {
+/** The id kind a field probably holds: `serviceId` for itself, `services[].id` → serviceId. */
+function hintFor(key: string, parentHint: string | undefined): string | undefined {
+  if (key === 'id') return parentHint;
+  if (key.endsWith('Id')) return key;
+  return key.endsWith('s') ? `${key.slice(0, -1)}Id` : undefined;
+}
+
+/**
+ * A value the schema's keywords accept. Rules only the server knows (a service must exist) may still
+ * refuse it; id fields draw from the pool of the kind their name suggests.
+ */
+export function validValue(doc: OpenApiDoc, raw: Schema, pool: IdPool, depth = 0, hint?: string): fc.Arbitrary<unknown> {
   const schema = resolve(doc, raw);
   if (depth > 6) return fc.constant(null);
   const alternatives = schema.anyOf ?? schema.oneOf;
-  if (alternatives) return fc.oneof(...alternatives.map((s: Schema) => validValue(doc, s, pool, depth + 1)));
-  if (schema.allOf) return validValue(doc, schema.allOf[0], pool, depth + 1);
-  if (Array.isArray(schema.type)) return fc.oneof(...schema.type.map((type: string) => validValue(doc, { ...schema, type }, pool, depth)));
+  if (alternatives) return fc.oneof(...alternatives.map((s: Schema) => validValue(doc, s, pool, depth + 1, hint)));
+  if (schema.allOf) return validValue(doc, schema.allOf[0], pool, depth + 1, hint);
+  if (Array.isArray(schema.type)) return fc.oneof(...schema.type.map((type: string) => validValue(doc, { ...schema, type }, pool, depth, hint)));
   if (schema.enum) return fc.constantFrom(...schema.enum);
   const examples = [schema.example, ...(schema.examples ?? [])].filter((e) => e !== undefined);
-  const own = ownValue(doc, schema, pool, depth);
+  const own = ownValue(doc, schema, pool, depth, hint);
   return examples.length > 0 ? fc.oneof(fc.constantFrom(...examples), own) : own;
 }
 
-function ownValue(doc: OpenApiDoc, schema: Schema, pool: IdPool, depth: number): fc.Arbitrary<unknown> {
+function ownValue(doc: OpenApiDoc, schema: Schema, pool: IdPool, depth: number, hint: string | undefined): fc.Arbitrary<unknown> {
   switch (schema.type) {
     case 'null':
       return fc.constant(null);
@@ -69,11 +88,11 @@ function ownValue(doc: OpenApiDoc, schema: Schema, pool: IdPool, depth: number):
     case 'number':
       return fc.oneof(fc.integer({ min: schema.minimum ?? -1000, max: schema.maximum ?? 100_000 }), fc.double({ min: schema.minimum ?? -1000, max: schema.maximum ?? 1000, noNaN: true }));
     case 'string':
-      return stringValue(schema, pool);
+      return stringValue(schema, pool, hint);
     case 'array': {
       const minLength = schema.minItems ?? 0;
       const maxLength = Math.max(minLength, Math.min(schema.maxItems ?? 4, 4));
-      return fc.array(validValue(doc, schema.items ?? {}, pool, depth + 1), { minLength, maxLength });
+      return fc.array(validValue(doc, schema.items ?? {}, pool, depth + 1, hint), { minLength, maxLength });
     }
     case 'object':
     default: {
@@ -81,14 +100,14 @@ function ownValue(doc: OpenApiDoc, schema: Schema, pool: IdPool, depth: number):
       if (Object.keys(properties).length === 0) {
         return schema.additionalProperties ? fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }) : fc.constant({});
       }
-      const shape = Object.fromEntries(Object.entries(properties).map(([key, s]) => [key, validValue(doc, s, pool, depth + 1)]));
+      const shape = Object.fromEntries(Object.entries(properties).map(([key, s]) => [key, validValue(doc, s, pool, depth + 1, hintFor(key, hint))]));
       return fc.record(shape, { requiredKeys: (schema.required ?? []).filter((key: string) => key in properties) });
     }
   }
 }
 
-function stringValue(schema: Schema, pool: IdPool): fc.Arbitrary<string> {
-  if (schema.format === 'uuid') return uuidLike(pool);
+function stringValue(schema: Schema, pool: IdPool, hint: string | undefined): fc.Arbitrary<string> {
+  if (schema.format === 'uuid' || (hint && !schema.format && !schema.pattern)) return uuidLike(pool, hint);
   if (schema.format === 'date-time' || schema.format === 'date') return isoDate;
   if (schema.format === 'uri') return fc.webUrl();
   if (schema.format === 'email') return fc.emailAddress();
@@ -173,9 +192,9 @@ export function encode(value: string): string {
   }
 }
 
-export function pathValue(pool: IdPool): fc.Arbitrary<string> {
+export function pathValue(pool: IdPool, kind: string): fc.Arbitrary<string> {
   return fc.oneof(
-    { weight: 4, arbitrary: uuidLike(pool) },
+    { weight: 6, arbitrary: uuidLike(pool, kind) },
     { weight: 1, arbitrary: fc.constantFrom('x', 'x'.repeat(257), 'x'.repeat(5000), '..', '%zz', '%00', '%2F', 'null', '-1', '01900000-0000-7000-8000-000000000000', 'ABCDEFAB-CDEF-7ABC-8DEF-ABCDEFABCDEF') },
     { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 40 }).map(encode) },
   );
@@ -184,39 +203,43 @@ export function pathValue(pool: IdPool): fc.Arbitrary<string> {
 export function queryString(doc: OpenApiDoc, parameters: Schema[], pool: IdPool): fc.Arbitrary<string> {
   const query = parameters.filter((p) => p.in === 'query');
   const each = query.map((p) =>
-    fc.option(
+    sometimes(
       fc.oneof(
         { weight: 3, arbitrary: validValue(doc, p.schema ?? {}, pool).map((v) => `${p.name}=${encode(String(v))}`) },
         { weight: 1, arbitrary: fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('', '0', '101', '2.5', 'abc', '-1', 'x'.repeat(3000), '%zz')).map((v) => `${p.name}=${v === '%zz' ? v : encode(v)}`) },
         { weight: 1, arbitrary: fc.constant(`${p.name}=1&${p.name}=2`) },
       ),
-      { freq: 2 },
+      1,
     ),
   );
-  const unknown = fc.option(fc.string({ maxLength: 10 }).map((v) => `unknown=${encode(v)}`), { freq: 4 });
+  const unknown = sometimes(fc.string({ maxLength: 10 }).map((v) => `unknown=${encode(v)}`));
   return fc.tuple(fc.tuple(...each), unknown).map(([values, extra]) => {
     const parts = [...values, extra].filter((v): v is string => v !== null);
     return parts.length > 0 ? `?${parts.join('&')}` : '';
   });
 }
 
+/** A value one time in `1 + absent`, else null (fc.option's freq counts the other way). */
+export const sometimes = <T>(arbitrary: fc.Arbitrary<T>, absent = 3): fc.Arbitrary<T | null> =>
+  fc.oneof({ weight: 1, arbitrary }, { weight: absent, arbitrary: fc.constant(null) });
+
 const headerText = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 300 });
 
 /** The headers the operation documents, plus Authorization: mostly sensible values, sometimes not. */
 export function headers(parameters: Schema[], key: string, accountId: string, secured: boolean): fc.Arbitrary<Record<string, string>> {
   const named = new Set(parameters.filter((p) => p.in === 'header').map((p) => String(p.name).toLowerCase()));
-  const pick = (name: string, values: fc.Arbitrary<string>) => (named.has(name) ? fc.option(values, { freq: 3 }) : fc.constant(null));
+  const pick = (name: string, values: fc.Arbitrary<string>, absent = 3) => (named.has(name) ? sometimes(values, absent) : fc.constant(null));
   const auth = secured
     ? fc.oneof({ weight: 8, arbitrary: fc.constant(`Bearer ${key}`) }, { weight: 1, arbitrary: fc.constantFrom('', 'Bearer', 'Bearer nope', `Basic ${key}`, `bearer ${key}`) }, { weight: 1, arbitrary: headerText })
-    : fc.option(headerText, { freq: 3 });
+    : sometimes(headerText);
   return fc
     .record({
       authorization: auth,
-      'x-service-account': pick('x-service-account', fc.oneof(fc.constant(accountId), fc.uuid(), headerText)),
+      'x-service-account': pick('x-service-account', fc.oneof({ weight: 3, arbitrary: fc.constant(accountId) }, { weight: 1, arbitrary: fc.uuid() }, { weight: 1, arbitrary: headerText })),
       'idempotency-key': pick('idempotency-key', fc.oneof(fc.uuid(), headerText)),
-      'if-match': pick('if-match', fc.oneof(fc.constantFrom('"0"', '"1"', '"999"', '*', 'W/"0"', '"abc"', '""'), headerText)),
+      'if-match': pick('if-match', fc.oneof(fc.constantFrom('"0"', '"1"', '"999"', '*', 'W/"0"', '"abc"', '""'), headerText), 6),
       'x-request-id': pick('x-request-id', headerText),
-      'user-agent': fc.option(fc.constantFrom('Slackbot-LinkExpanding 1.0', 'curl/8.0', 'x'.repeat(2000)), { freq: 4 }),
+      'user-agent': sometimes(fc.constantFrom('Slackbot-LinkExpanding 1.0', 'curl/8.0', 'x'.repeat(2000))),
     })
     .map((all) => Object.fromEntries(Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== null && entry[1] !== '')));
 }

@@ -3,7 +3,7 @@ import { ManualClock } from '../../libs/core/src/clock';
 import { EVENT_STORE, EventStore } from '../../libs/event-store/src/event-store.port';
 import { rawRequest, RawResponse } from '../../libs/testing/src/raw-http';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
-import { FuzzRequest, headers, IdPool, jsonBody, OpenApiDoc, Operation, pathValue, queryString } from './fuzz-arbitraries';
+import { FuzzRequest, headers, IdPool, jsonBody, OpenApiDoc, Operation, pathValue, queryString, sometimes } from './fuzz-arbitraries';
 
 /**
  * Every operation of /openapi.json, fed generated valid and invalid bodies, query strings, headers and
@@ -12,12 +12,13 @@ import { FuzzRequest, headers, IdPool, jsonBody, OpenApiDoc, Operation, pathValu
  * rejected request; afterwards the server still answers.
  *
  * FUZZ_SEED (default 23; "random" for a new one each run), FUZZ_RUNS (requests per operation, default
- * 60), FUZZ_BUDGET_MS (whole run, default 60 000), FUZZ_ONLY (operations whose "METHOD /path" contains it).
+ * 500), FUZZ_BUDGET_MS (whole run, default 60 000; each operation gets an equal share), FUZZ_ONLY
+ * (operations whose "METHOD /path" contains it), FUZZ_DETAIL=1 (answers counted by operation and status).
  */
 
 const seedSetting = process.env.FUZZ_SEED ?? '23';
 const SEED = seedSetting === 'random' ? Date.now() % 2 ** 31 : Number(seedSetting);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 60);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 500);
 const BUDGET_MS = Number(process.env.FUZZ_BUDGET_MS ?? 60_000);
 const ONLY = process.env.FUZZ_ONLY;
 const REQUEST_TIMEOUT_MS = 5000;
@@ -52,11 +53,11 @@ function requestFor(doc: OpenApiDoc, { method, template, op }: Operation, pool: 
   const body = content
     ? content['application/json']
       ? jsonBody(doc, content['application/json'].schema ?? {}, pool)
-      : fc.oneof(fc.string({ maxLength: 200 }), fc.constant('x'.repeat(150 * 1024))).map((text) => ({ text, type: 'text/plain' }))
-    : fc.option(fc.constantFrom({ text: '{"a":1}', type: 'application/json' }, { text: 'hi', type: 'text/plain' }), { freq: 8 });
+      : fc.oneof({ weight: 4, arbitrary: fc.string({ maxLength: 200 }) }, { weight: 1, arbitrary: fc.constant('x'.repeat(150 * 1024)) }).map((text) => ({ text, type: 'text/plain' }))
+    : sometimes(fc.constantFrom({ text: '{"a":1}', type: 'application/json' }, { text: 'hi', type: 'text/plain' }), 8);
   return fc
     .record({
-      params: fc.tuple(...names.map(() => pathValue(pool))),
+      params: fc.tuple(...names.map((name) => pathValue(pool, name))),
       query: queryString(doc, parameters, pool),
       headers: headers(parameters, account.key, account.id, secured),
       body,
@@ -72,11 +73,28 @@ function requestFor(doc: OpenApiDoc, { method, template, op }: Operation, pool: 
 const describeRequest = (r: FuzzRequest) =>
   `${r.method} ${r.path.slice(0, 300)} headers=${JSON.stringify(r.headers).slice(0, 300)} body=${(r.body ?? '').slice(0, 300)}`;
 
-function collectIds(value: unknown, pool: IdPool, depth = 0): void {
+/**
+ * The path parameter that names what an answer holds: an item route's own (`…/{serviceId}`), or for a
+ * list or create route the parameter of the item route below it (POST /v1/status-pages/services →
+ * serviceId). Null when nothing addresses it.
+ */
+function kindOf(template: string, templates: string[]): string | null {
+  const own = /\{(\w+)\}$/.exec(template);
+  if (own) return own[1];
+  for (const other of templates) {
+    const below = new RegExp(`^${template.replace(/[{}]/g, '\\$&')}/\\{(\\w+)\\}$`).exec(other);
+    if (below) return below[1];
+  }
+  return null;
+}
+
+/** Every `id` in an answer goes to its kind, every `pingToken` to pingToken. */
+function collectIds(value: unknown, kind: string | null, pool: IdPool, depth = 0): void {
   if (depth > 8 || value === null || typeof value !== 'object') return;
   for (const [key, child] of Object.entries(value)) {
-    if ((key === 'id' || key === 'pingToken') && typeof child === 'string') pool.add(child);
-    else collectIds(child, pool, depth + 1);
+    if (key === 'pingToken' && typeof child === 'string') pool.add('pingToken', child);
+    else if (key === 'id' && typeof child === 'string') pool.add(depth <= 2 && kind ? kind : 'other', child);
+    else collectIds(child, kind, pool, depth + 1);
   }
 }
 
@@ -86,7 +104,10 @@ function jsonDocumented(op: Record<string, any>, status: number): boolean {
   return !response?.content || 'application/json' in response.content;
 }
 
-async function check(op: Operation, request: FuzzRequest, pool: IdPool): Promise<void> {
+/** Answers by status class, for the closing line (how much got past validation). */
+const answered: Record<string, number> = {};
+
+async function check(op: Operation, kind: string | null, request: FuzzRequest, pool: IdPool): Promise<void> {
   const before = await events.headPosition();
   let response: RawResponse;
   try {
@@ -94,9 +115,13 @@ async function check(op: Operation, request: FuzzRequest, pool: IdPool): Promise
   } catch (error) {
     throw new Error(`no answer (${String(error)}): ${describeRequest(request)}`);
   }
+  // FUZZ_DETAIL=1: counts by operation, status and (for a 400) the first path, to see what gets through.
+  const detail = response.status === 400 ? ` ${response.json?.details?.[0]?.path ?? response.json?.message}` : '';
+  const statusClass = process.env.FUZZ_DETAIL ? `${op.method.toUpperCase()} ${op.template} ${response.status}${detail}` : `${String(response.status)[0]}xx`;
+  answered[statusClass] = (answered[statusClass] ?? 0) + 1;
   const where = `${response.status} for ${describeRequest(request)}\n  answer: ${response.text.slice(0, 300)}`;
   if (response.status >= 500) throw new Error(`server error ${where}`);
-  if (response.status >= 200 && response.status < 300) return collectIds(response.json, pool);
+  if (response.status >= 200 && response.status < 300) return collectIds(response.json, kind, pool);
   if (response.status < 400) return;
   if (jsonDocumented(op.op, response.status)) {
     const body = response.json;
@@ -119,7 +144,8 @@ describe('fuzzing every route of the OpenAPI document', () => {
       const operations = operationsOf(doc);
       expect(operations.length).toBeGreaterThan(ONLY ? 0 : 20);
       const pool = new IdPool();
-      pool.add(account.id);
+      pool.add('accountId', account.id);
+      const templates = Object.keys(doc.paths);
       const started = Date.now();
       const perOperation = Math.floor(BUDGET_MS / operations.length);
       let sent = 0;
@@ -130,7 +156,7 @@ describe('fuzzing every route of the OpenAPI document', () => {
         const result = await fc.check(
           fc.asyncProperty(requestFor(doc, operation, pool), async (request) => {
             sent++;
-            await check(operation, request, pool);
+            await check(operation, kindOf(operation.template, templates), request, pool);
           }),
           { seed: SEED + index, numRuns: RUNS, endOnFailure: true, interruptAfterTimeLimit: Math.min(perOperation, remaining), markInterruptAsFailure: false },
         );
@@ -142,7 +168,7 @@ describe('fuzzing every route of the OpenAPI document', () => {
         if (health.status !== 200) throw new Error(`the server stopped answering /healthz after ${name}`);
       }
       // One line for the log: how much was covered.
-      process.stdout.write(`fuzz: seed ${SEED}, ${operations.length} operations, ${sent} requests in ${Date.now() - started} ms\n`);
+      process.stdout.write(`fuzz: seed ${SEED}, ${operations.length} operations, ${sent} requests in ${Date.now() - started} ms, answers ${JSON.stringify(answered)}\n`);
     },
     BUDGET_MS + 60_000,
   );

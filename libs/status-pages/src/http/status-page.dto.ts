@@ -92,18 +92,18 @@ export class CardBodyDto {
 }
 
 export class ThemeColorSetDto {
-  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.bodyBackgroundColor }) @Matches(HEX_COLOR, colorMessage) bodyBackgroundColor!: string;
-  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.headerBackgroundColor }) @Matches(HEX_COLOR, colorMessage) headerBackgroundColor!: string;
-  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.headerFontColor }) @Matches(HEX_COLOR, colorMessage) headerFontColor!: string;
-  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.titleFontColor }) @Matches(HEX_COLOR, colorMessage) titleFontColor!: string;
-  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.bodyFontColor }) @Matches(HEX_COLOR, colorMessage) bodyFontColor!: string;
-  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.bodyFontColorMuted }) @Matches(HEX_COLOR, colorMessage) bodyFontColorMuted!: string;
-  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.navigationFontColor }) @Matches(HEX_COLOR, colorMessage) navigationFontColor!: string;
-  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.linkFontColor }) @Matches(HEX_COLOR, colorMessage) linkFontColor!: string;
-  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.cardBackgroundColor }) @Matches(HEX_COLOR, colorMessage) cardBackgroundColor!: string;
-  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.borderColor }) @Matches(HEX_COLOR, colorMessage) borderColor!: string;
-  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.primaryButtonBackgroundColor }) @Matches(HEX_COLOR, colorMessage) primaryButtonBackgroundColor!: string;
-  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.primaryButtonFontColor }) @Matches(HEX_COLOR, colorMessage) primaryButtonFontColor!: string;
+  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.bodyBackgroundColor }) @Matches(HEX_COLOR, colorMessage) bodyBackgroundColor!: string;
+  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.headerBackgroundColor }) @Matches(HEX_COLOR, colorMessage) headerBackgroundColor!: string;
+  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.headerFontColor }) @Matches(HEX_COLOR, colorMessage) headerFontColor!: string;
+  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.titleFontColor }) @Matches(HEX_COLOR, colorMessage) titleFontColor!: string;
+  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.bodyFontColor }) @Matches(HEX_COLOR, colorMessage) bodyFontColor!: string;
+  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.bodyFontColorMuted }) @Matches(HEX_COLOR, colorMessage) bodyFontColorMuted!: string;
+  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.navigationFontColor }) @Matches(HEX_COLOR, colorMessage) navigationFontColor!: string;
+  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.linkFontColor }) @Matches(HEX_COLOR, colorMessage) linkFontColor!: string;
+  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.cardBackgroundColor }) @Matches(HEX_COLOR, colorMessage) cardBackgroundColor!: string;
+  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.borderColor }) @Matches(HEX_COLOR, colorMessage) borderColor!: string;
+  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.primaryButtonBackgroundColor }) @Matches(HEX_COLOR, colorMessage) primaryButtonBackgroundColor!: string;
+  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.primaryButtonFontColor }) @Matches(HEX_COLOR, colorMessage) primaryButtonFontColor!: string;
 }
 
 export class ThemeColorsDto {
