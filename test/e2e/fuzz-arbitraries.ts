@@ -149,26 +149,48 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.integer({ min: 2, max: 60 }).map((depth) => JSON.parse('{"a":'.repeat(depth) + '1' + '}'.repeat(depth))),
 );
 
+/**
+ * A deep copy of `value` with one thing broken at a place `steps` picks (each step an index into the
+ * keys or entries of the level below): a key dropped, a value replaced, or an unknown key added.
+ */
+function breakAt(value: unknown, steps: number[], bad: unknown, how: 'drop' | 'replace' | 'add'): unknown {
+  const copy = structuredClone(value) as unknown;
+  if (copy === null || typeof copy !== 'object') return bad;
+  let parent = copy as Record<string, unknown>;
+  for (const [i, step] of steps.entries()) {
+    const keys = Object.keys(parent);
+    if (keys.length === 0) break;
+    const key = keys[step % keys.length];
+    const child = parent[key];
+    const last = i === steps.length - 1 || child === null || typeof child !== 'object';
+    if (!last) {
+      parent = child as Record<string, unknown>;
+      continue;
+    }
+    if (how === 'drop') delete parent[key];
+    else if (how === 'replace') parent[key] = bad;
+    else if (!Array.isArray(parent)) parent[`unknown${step % 3}`] = bad;
+    return copy;
+  }
+  if (!Array.isArray(parent)) parent[`unknown${steps[0] % 3}`] = bad;
+  return copy;
+}
+
 /** A body: valid per the schema, the same with one thing broken, or not JSON at all. */
 export function jsonBody(doc: OpenApiDoc, schema: Schema, pool: IdPool): fc.Arbitrary<{ text: string; type: string }> {
   const valid = validValue(doc, schema, pool);
   const asJson = (value: unknown) => ({ text: JSON.stringify(value) ?? 'null', type: 'application/json' });
-  const broken = fc.tuple(valid, fc.nat(), hostileValue, fc.constantFrom('drop', 'replace', 'add', 'whole')).map(([value, index, bad, how]) => {
-    if (how === 'whole' || value === null || typeof value !== 'object' || Array.isArray(value)) return bad;
-    const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
-    const keys = Object.keys(copy);
-    const key = keys.length > 0 ? keys[index % keys.length] : 'name';
-    if (how === 'drop') delete copy[key];
-    else if (how === 'replace') copy[key] = bad;
-    else copy[`unknown${index % 3}`] = bad;
-    return copy;
-  });
+  const broken = fc.tuple(valid, fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), hostileValue, fc.constantFrom('drop', 'replace', 'add', 'whole')).map(([value, steps, bad, how]) =>
+    how === 'whole' ? bad : breakAt(value, steps, bad, how),
+  );
   const notJson = fc.oneof(
     valid.chain((value) => fc.nat().map((cut) => ({ text: (JSON.stringify(value) ?? '').slice(0, cut % 40), type: 'application/json' }))),
     fc.constantFrom(
       { text: '', type: 'application/json' },
       { text: '{"a":1,}', type: 'application/json' },
-      { text: '[' .repeat(5000), type: 'application/json' },
+      { text: '['.repeat(5000), type: 'application/json' },
+      { text: '['.repeat(10_000) + ']'.repeat(10_000), type: 'application/json' },
+      { text: `{"name":"x","extra":${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}}`, type: 'application/json' },
       { text: 'name=x', type: 'application/x-www-form-urlencoded' },
       { text: '{"name":"x"}', type: 'text/plain' },
       { text: '{"name":"x"}', type: 'application/json; charset=latin1' },

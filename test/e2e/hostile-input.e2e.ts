@@ -1,4 +1,5 @@
 import { rawRequest, RawResponse, uploadThenRead } from '../../libs/testing/src/raw-http';
+import { EVENT_STORE, EventStore } from '../../libs/event-store/src/event-store.port';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 
 /** Issue 23: one request must never take Vigil down. Each test names the item of the issue it pins. */
@@ -109,6 +110,20 @@ describe('hostile input', () => {
     expectErrorShape(await send('GET', '/v1/status-pages/%zz', undefined, auth()), 400);
   });
 
+  it('item 5: bytes that are not HTTP, or headers too large, are answered in the standard shape with a request id', async () => {
+    for (const [head, status] of [
+      ['NOT HTTP AT ALL\r\n\r\n', '400 Bad Request'],
+      [`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'x'.repeat(20_000)}\r\n\r\n`, '431 Request Header Fields Too Large'],
+    ] as const) {
+      const answer = await uploadThenRead(server.url, head, Buffer.alloc(0));
+      expect(answer.statusLine).toBe(`HTTP/1.1 ${status}`);
+      expect(answer.text).toMatch(/\r\nx-request-id: [0-9a-f-]{36}\r\n/);
+      const body = JSON.parse(answer.text.split('\r\n\r\n')[1]);
+      expect(body).toEqual({ statusCode: Number(status.slice(0, 3)), error: status.slice(4), message: expect.any(String) });
+    }
+    await expectAlive();
+  });
+
   it('item 6: an unknown file under /docs is a 404 in the standard shape', async () => {
     for (const path of ['/docs/unknown', '/docs/no/such/file.js']) expectErrorShape(await send('GET', path), 404);
     expect((await send('GET', '/docs')).status).toBe(200);
@@ -153,6 +168,25 @@ describe('hostile input', () => {
       expect(answer.text).toContain('"statusCode":413');
     }
     await expectAlive();
+  });
+
+  it('found by the fuzz suite: a refused write appends nothing (taken customDomain → 409; bad check update with a new ping token → 400)', async () => {
+    const events = server.app.get<EventStore>(EVENT_STORE);
+    const domain = `d${++count}.example.com`;
+    expect((await server.http.post('/v1/status-pages', { name: 'A', url: `hostile-${++count}`, cards: [], customDomain: domain }, { key: account.key })).status).toBe(201);
+    let before = await events.headPosition();
+    const taken = await send('POST', '/v1/status-pages', JSON.stringify({ name: 'B', url: `hostile-${++count}`, cards: [], customDomain: domain }), auth());
+    expectErrorShape(taken, 409);
+    expect(await events.headPosition()).toBe(before);
+
+    const check = { name: 'Backup', heartbeat: { period: 1, periodUnit: 'hours', grace: 1, graceUnit: 'hours' } };
+    const created = await server.http.post('/v1/checks/heartbeat', check, { key: account.key });
+    expect(created.status).toBe(201);
+    before = await events.headPosition();
+    const badPeriod = { ...check, heartbeat: { ...check.heartbeat, period: 5, periodUnit: 'seconds', pingToken: '0190aaaa-0000-7000-8000-000000000001' } };
+    expectErrorShape(await send('PUT', `/v1/checks/heartbeat/${created.body.id}`, JSON.stringify(badPeriod), auth()), 400);
+    expectErrorShape(await send('PUT', `/v1/checks/heartbeat/${created.body.id}`, JSON.stringify({ ...check, heartbeat: { ...check.heartbeat, pingToken: '0190aaaa-0000-7000-8000-000000000002' } }), { ...auth(), 'if-match': '"99"' }), 412);
+    expect(await events.headPosition()).toBe(before);
   });
 
   it('every body route: 1 MiB of "[", of {"a": repeated, or of deep arrays inside a known field, on one connection each → 400 or 413, and the process stays up', async () => {
