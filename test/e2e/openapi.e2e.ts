@@ -28,6 +28,24 @@ function operations(): { path: string; method: string; op: Record<string, any> }
   );
 }
 
+/**
+ * The routes of Fastify's printRoutes tree (commonPrefix false): each line a segment appended to its
+ * parent's path, at a depth of four characters per level, with its methods in parentheses.
+ */
+function routesOf(tree: string): { path: string; methods: string[] }[] {
+  const out: { path: string; methods: string[] }[] = [];
+  const stack: string[] = [];
+  for (const line of tree.split('\n')) {
+    const match = /^([│ ]*)[├└]── (.+?)(?: \(([A-Z, ]+)\))?$/.exec(line);
+    if (!match) continue;
+    const depth = match[1].length / 4;
+    stack.length = depth;
+    stack.push(match[2]);
+    if (match[3]) out.push({ path: stack.join(''), methods: match[3].split(', ') });
+  }
+  return out;
+}
+
 describe('OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document', async () => {
     expect(doc.openapi).toBe('3.1.0');
@@ -40,6 +58,19 @@ describe('OpenAPI document', () => {
     for (const path of ['/ping/{pingToken}', '/heartbeats/ping/{pingToken}']) expect(Object.keys(doc.paths[path]).sort()).toEqual(['get', 'post']);
     for (const path of ['/healthz', '/readyz']) expect(doc.paths[path]).toHaveProperty('get');
     expect(doc.paths['/v1/status-pages/{statusPageId}/subscriptions/{subscriptionId}']).toHaveProperty('delete');
+  });
+
+  it('describes every route the server answers (but the documentation itself)', () => {
+    const fastify = server.app.getHttpAdapter().getInstance() as { printRoutes(options: { commonPrefix: boolean }): string };
+    const routes = routesOf(fastify.printRoutes({ commonPrefix: false })).filter(({ path }) => !/^\/(docs|openapi\.json)/.test(path));
+    expect(routes.length).toBeGreaterThan(20);
+    const documented = new Set(
+      Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
+        Object.keys(item).map((method) => `${method.toUpperCase()} ${path.replace(/\{[^}]+\}/g, '{}')}`),
+      ),
+    );
+    const missing = routes.flatMap(({ path, methods }) => methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${path.replace(/:\w+/g, '{}')}`)).filter((route) => !documented.has(route));
+    expect(missing).toEqual([]);
   });
 
   it('uses only 3.1 keywords: no nullable anywhere', () => {
