@@ -133,6 +133,13 @@ describe('hostile input', () => {
     const noCards = await send('POST', '/v1/status-pages', JSON.stringify({ name: 'Acme', url: `hostile-${++count}` }), auth());
     expectErrorShape(noCards, 400);
     expect(noCards.json.details).toEqual([{ path: 'cards', message: 'cards is required' }]);
+    const empty = await send('POST', '/v1/status-pages', '{"cards":[{"services":[{}]}]}', auth());
+    expect(empty.json.details).toEqual([
+      { path: 'name', message: 'name is required' },
+      { path: 'url', message: 'url is required' },
+      { path: 'cards[0].name', message: 'name is required' },
+      { path: 'cards[0].services[0].id', message: 'id is required' },
+    ]);
 
     const service = await server.http.post('/v1/status-pages/services', { name: 'Api' }, { key: account.key });
     const bareIds = await send('POST', '/v1/status-pages', JSON.stringify({ name: 'Acme', url: `hostile-${++count}`, cards: [{ name: 'Core', services: [service.body.id] }] }), auth());

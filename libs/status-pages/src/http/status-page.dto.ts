@@ -61,6 +61,7 @@ const colorMessage = { message: '$property must be a colour #RGB or #RRGGBB' };
 
 export class ServiceRefDto {
   @ApiProperty({ description: 'Id of a service of the account' })
+  @IsDefined({ message: '$property is required' })
   @IsString()
   @IsNotEmpty()
   id!: string;
@@ -73,6 +74,7 @@ export class CardBodyDto {
   id?: unknown;
 
   @ApiProperty({ minLength: 1, maxLength: 255, example: 'Core' })
+  @IsDefined({ message: '$property is required' })
   @Trim()
   @IsString()
   @IsNotEmpty()
@@ -124,6 +126,7 @@ export class ThemeColorsDto {
 
 export class StatusPageBodyDto {
   @ApiProperty({ minLength: 1, maxLength: 255, example: 'Acme status' })
+  @IsDefined({ message: '$property is required' })
   @Trim()
   @IsString()
   @IsNotEmpty()
@@ -131,6 +134,7 @@ export class StatusPageBodyDto {
   name!: string;
 
   @ApiProperty({ pattern: SLUG.source, example: 'acme', description: 'Unique across all accounts' })
+  @IsDefined({ message: '$property is required' })
   @IsString()
   @Matches(SLUG, { message: 'url must be 3 to 63 lowercase letters, digits or hyphens' })
   url!: string;

@@ -7,11 +7,12 @@ export const MAX_BULK_SUBSCRIPTIONS = 100;
 
 export class SubscriptionEntryDto {
   @ApiProperty({ enum: ['EMAIL'] })
+  @IsDefined({ message: '$property is required' })
   @IsIn(['EMAIL'], { message: 'type must be EMAIL' })
   type!: 'EMAIL';
 
   @ApiProperty({ example: 'ops@example.com', description: 'The email address; an invalid one is skipped and counted' })
-  @IsDefined()
+  @IsDefined({ message: '$property is required' })
   @IsString()
   config!: string;
 }
