@@ -190,7 +190,7 @@ describe('status page subscriptions', () => {
       ['no subscriptions', { subscriptions: [] }, 'subscriptions'],
       ['101 subscriptions', { subscriptions: Array.from({ length: 101 }, (_, i) => email(`u${i}@example.com`)) }, 'subscriptions'],
       ['an entry not an object', { subscriptions: ['a@example.com'] }, 'subscriptions[0]'],
-      ['an entry that is an array', { subscriptions: [[email('a@example.com')]] }, 'subscriptions'],
+      ['an entry that is an array', { subscriptions: [[email('a@example.com')]] }, 'subscriptions[0]'],
       ['an entry of another type', { subscriptions: [email('a@example.com'), { type: 'SMS', config: '+15555555555' }] }, 'subscriptions[1].type'],
       ['an entry without type', { subscriptions: [{ config: 'a@example.com' }] }, 'subscriptions[0].type'],
       ['an entry without config', { subscriptions: [{ type: 'EMAIL' }] }, 'subscriptions[0].config'],

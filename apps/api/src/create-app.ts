@@ -1,8 +1,9 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { FastifyInstance, LogController } from 'fastify';
-import { VigilExceptionFilter } from '../../../libs/http/src/error-filter';
+import { installBodyDrain } from '../../../libs/http/src/body-drain';
+import { clientError, routerError, VigilExceptionFilter } from '../../../libs/http/src/error-filter';
 import { IdempotencyGuard, installIdempotencyHooks } from '../../../libs/http/src/idempotency';
 import { MAX_BODY_BYTES, registerJsonParser } from '../../../libs/http/src/json-body';
 import { installRateLimit } from '../../../libs/http/src/rate-limit';
@@ -15,6 +16,7 @@ import { ApiKeyGuard } from '../../../libs/accounts/src/http/api-key.guard';
 import { createLogger, NestPinoLogger, VigilLogger } from '../../../libs/platform/src/logger';
 import { PlatformOptions } from '../../../libs/platform/src/platform.options';
 import { AppModule } from './app.module';
+import { createOpenApiDocument } from './openapi-document';
 
 /** Callback-style hooks: an async hook costs every request a promise and a microtask turn. */
 function installRequestLog(fastify: FastifyInstance, logger: VigilLogger): void {
@@ -48,6 +50,8 @@ export async function createApp(options: PlatformOptions): Promise<NestFastifyAp
     genReqId: requestIdFor,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
+    frameworkErrors: routerError,
+    clientErrorHandler: clientError,
     // The server Fastify listens on, with the ping fast path in front (early-requests.ts).
     serverFactory: earlyRequests.serverFactory,
   });
@@ -63,6 +67,7 @@ export async function createApp(options: PlatformOptions): Promise<NestFastifyAp
     done();
   });
   registerJsonParser(fastify);
+  installBodyDrain(fastify);
   installRequestLog(fastify, logger);
   await installRateLimit(fastify, options.config.rateLimitPerMinute);
   installIdempotencyHooks(fastify, app.get(IdempotencyGuard));
@@ -72,16 +77,7 @@ export async function createApp(options: PlatformOptions): Promise<NestFastifyAp
   app.useGlobalPipes(new BodyValidationPipe());
   app.enableShutdownHooks();
 
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Vigil')
-      .setDescription('Status pages, incidents and heartbeat monitoring')
-      .setVersion('1')
-      .setOpenAPIVersion('3.1.0')
-      .addBearerAuth()
-      .build(),
-  );
+  const document = createOpenApiDocument(app);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', customSiteTitle: 'Vigil API' });
   await app.init();
   return app;

@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import { Public } from '../../../libs/http/src/account-context';
 import { EVENT_STORE, EventStore } from '../../../libs/event-store/src/event-store.port';
@@ -15,7 +15,17 @@ function withDeadline<T>(work: Promise<T>): Promise<T> {
   ]);
 }
 
-@ApiExcludeController()
+const READINESS_PROBLEM = {
+  type: 'object',
+  required: ['status'],
+  properties: {
+    status: { type: 'string', enum: ['catching-up', 'unavailable'] },
+    message: { type: 'string' },
+    lagging: { type: 'array', items: { type: 'object', required: ['name', 'lag'], properties: { name: { type: 'string' }, lag: { type: 'integer' } } } },
+  },
+};
+
+@ApiTags('operations')
 @Controller()
 export class HealthController {
   constructor(
@@ -26,6 +36,8 @@ export class HealthController {
   /** Alive: the process answers. */
   @Get('healthz')
   @Public()
+  @ApiOperation({ summary: 'Alive: the process answers' })
+  @ApiOkResponse({ schema: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } } })
   healthz() {
     return { status: 'ok' };
   }
@@ -33,6 +45,9 @@ export class HealthController {
   /** Ready: both stores answer within the deadline and every read model has applied the whole log. */
   @Get('readyz')
   @Public()
+  @ApiOperation({ summary: 'Ready: the stores answer and every read model has applied the whole log' })
+  @ApiOkResponse({ schema: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ready'] } } } })
+  @ApiServiceUnavailableResponse({ description: 'A store did not answer in time, or a read model is catching up (Retry-After)', schema: READINESS_PROBLEM })
   async readyz(@Res({ passthrough: true }) reply: FastifyReply) {
     try {
       await withDeadline(this.events.headPosition());

@@ -10,7 +10,7 @@ import {
   UnauthorizedError,
   ValidationError,
 } from '../../core/src/errors';
-import { sendError } from './error-filter';
+import { routerError, sendError } from './error-filter';
 import { registerJsonParser } from './json-body';
 
 /** Real Fastify, routes that throw, and the filter's sendError as the one error writer. */
@@ -26,6 +26,8 @@ async function appThrowing(errors: Record<string, () => unknown>): Promise<Fasti
   }
   app.post('/things', async () => ({ ok: true }));
   app.put('/things/:id', async () => ({ ok: true }));
+  // A wildcard that finds nothing, as @fastify/static does under /docs.
+  app.get('/files/*', async (_request, reply) => reply.callNotFound());
   await app.ready();
   return app;
 }
@@ -139,5 +141,27 @@ describe('error filter', () => {
     const withParam = await app.inject({ method: 'GET', url: '/things/abc?x=1' });
     expect(withParam.statusCode).toBe(405);
     expect(withParam.headers.allow).toBe('PUT');
+  });
+
+  it('answers 404, not 405, when a route takes the method but finds nothing (a wildcard)', async () => {
+    const missing = await get('/files/nope.js');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers.allow).toBeUndefined();
+  });
+});
+
+describe('router errors (frameworkErrors)', () => {
+  it('answers a path parameter over maxParamLength with a 404 and an undecodable URL with a 400, in the error shape', async () => {
+    const app = Fastify({ logger: false, genReqId: () => 'req-2', routerOptions: { maxParamLength: 10 }, frameworkErrors: routerError });
+    app.get('/things/:id', async () => ({ ok: true }));
+    await app.ready();
+    const long = await app.inject({ method: 'GET', url: `/things/${'x'.repeat(11)}` });
+    expect(long.statusCode).toBe(404);
+    expect(long.headers['x-request-id']).toBe('req-2');
+    expect(long.json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'Not found' });
+    const bad = await app.inject({ method: 'GET', url: '/things/%zz' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual(expect.objectContaining({ statusCode: 400, error: 'Bad Request' }));
+    await app.close();
   });
 });

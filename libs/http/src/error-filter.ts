@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import { Duplex } from 'node:stream';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
 import { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ValidationError, VigilError } from '../../core/src/errors';
+import { NotFoundError, ValidationError, VigilError } from '../../core/src/errors';
 import { ErrorBody, errorBody } from './error-body';
 import { IdempotentReplay } from './idempotency';
 
@@ -72,10 +75,12 @@ function httpExceptionMessage(error: HttpException): string {
 
 function allowedMethods(fastify: FastifyInstance, request: ErrorRequest): string[] {
   const path = request.url.split('?')[0];
+  // A route takes this very method (a wildcard such as /docs/*): its 404 means "no such thing", not "wrong method".
+  if (fastify.findRoute({ method: request.method as (typeof METHODS)[number], url: path }) !== null) return [];
   return METHODS.filter((method) => method !== request.method && fastify.findRoute({ method, url: path }) !== null);
 }
 
-export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply, fastify: FastifyInstance): void {
+export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply, fastify: FastifyInstance | null): void {
   if (error instanceof IdempotentReplay) {
     const { statusCode, headers, payload } = error.stored;
     void reply.status(statusCode).headers({ ...headers, 'idempotent-replayed': 'true' }).send(payload);
@@ -84,6 +89,37 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
   const { body, headers } = mapError(error, request, fastify);
   if (body.statusCode >= 500) request.log.error({ err: error, reqId: request.id }, 'request failed');
   void reply.status(body.statusCode).headers(headers).type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * Fastify's `frameworkErrors`: what its router refuses before any hook runs — a path parameter longer
+ * than `maxParamLength` (it names nothing: 404, as a malformed id does) and a URL that cannot be decoded
+ * (400) — in the one error shape, with the request id.
+ */
+export function routerError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  void reply.header('x-request-id', request.id);
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(new NotFoundError('Not found'), request, reply, null);
+  if (error.code === 'FST_ERR_BAD_URL') return sendError(new ValidationError('The URL is not valid (a malformed percent-encoding)'), request, reply, null);
+  sendError(error, request, reply, null);
+}
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node's HTTP parser refused (bytes that are not HTTP, headers
+ * too large, a request that took too long), answered in the one error shape with a request id of its own,
+ * then the connection closed (nothing after the bad bytes can be trusted).
+ */
+export function clientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const message = status === 408 ? 'The request took too long to arrive' : status === 431 ? 'The request headers are too large' : 'The request is not well-formed HTTP';
+  const body = JSON.stringify(errorBody(status, message));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `x-request-id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }
 
 /**

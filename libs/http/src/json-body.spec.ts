@@ -1,8 +1,13 @@
 import Fastify, { FastifyInstance } from 'fastify';
 import { ValidationError } from '../../core/src/errors';
-import { findForbiddenKey, MAX_BODY_BYTES, registerJsonParser } from './json-body';
+import { BODY_LIMITS, checkBody, MAX_BODY_BYTES, registerJsonParser } from './json-body';
 
-describe('findForbiddenKey', () => {
+const findForbiddenKey = (value: unknown) => {
+  const found = checkBody(value);
+  return found && found.message === 'this key is not allowed' ? found.path : null;
+};
+
+describe('checkBody: forbidden keys', () => {
   it('finds nothing in ordinary bodies', () => {
     expect(findForbiddenKey({ name: 'x', services: [{ id: 'a' }], nested: { deep: [1, 'two', null] } })).toBeNull();
     expect(findForbiddenKey(null)).toBeNull();
@@ -73,9 +78,46 @@ describe('registerJsonParser', () => {
   });
 
   it('answers a body over 1 MiB with a 413, and takes one of exactly 1 MiB', async () => {
-    const exact = `{"a":"${'x'.repeat(MAX_BODY_BYTES - 8)}"}`;
+    const chunk = 'x'.repeat(BODY_LIMITS.maxStringLength);
+    const strings = Array.from({ length: 7 }, () => chunk);
+    const prefix = JSON.stringify(strings).slice(0, -1) + ',"';
+    const exact = `${prefix}${'x'.repeat(MAX_BODY_BYTES - prefix.length - 2)}"]`;
     expect(Buffer.byteLength(exact)).toBe(MAX_BODY_BYTES);
     expect((await post(exact)).statusCode).toBe(200);
     expect((await post(`{"a":"${'x'.repeat(MAX_BODY_BYTES)}"}`)).statusCode).toBe(413);
+  });
+
+  // Issue 23, items 1 to 3: a body's shape is bounded before any recursive code sees it.
+  it('answers deep nesting with a 400 naming where, at any depth, without a stack overflow', async () => {
+    for (const text of ['['.repeat(200_000) + ']'.repeat(200_000), '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000)]) {
+      const response = await post(text);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().details[0].message).toMatch(/deeper than 32 levels/);
+    }
+    const limit = BODY_LIMITS.maxDepth;
+    const inside = (depth: number) => `{"extra":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
+    expect((await post(inside(limit))).statusCode).toBe(200);
+    const deep = await post(inside(limit + 1));
+    expect(deep.statusCode).toBe(400);
+    expect(deep.json().details[0].path).toBe(`extra${'[0]'.repeat(limit - 1)}`);
+  });
+
+  it('answers too many keys or values, and over-long strings, with a 400', async () => {
+    const wide = Object.fromEntries(Array.from({ length: BODY_LIMITS.maxKeysPerObject + 1 }, (_, i) => [`k${i}`, i]));
+    expect((await post(JSON.stringify({ a: wide }))).json().details).toEqual([{ path: 'a', message: 'must have at most 1000 keys' }]);
+    const many = Array.from({ length: 25 }, () => Array.from({ length: 900 }, () => 0));
+    expect((await post(JSON.stringify(many))).statusCode).toBe(400);
+    const long = 'x'.repeat(BODY_LIMITS.maxStringLength + 1);
+    expect((await post(JSON.stringify({ a: [1, long] }))).json().details).toEqual([{ path: 'a[1]', message: `must be at most ${BODY_LIMITS.maxStringLength} characters` }]);
+    expect((await post(JSON.stringify({ a: 'x'.repeat(BODY_LIMITS.maxStringLength) }))).statusCode).toBe(200);
+  });
+
+  it('answers a lone UTF-16 surrogate in a value or a key with a 400, and takes surrogate pairs', async () => {
+    for (const text of ['{"a":"\\ud800"}', '{"a":["x\\udc00@example.com"]}', '{"\\ud800":1}']) {
+      const response = await post(text);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().details[0].message).toMatch(/lone UTF-16 surrogate/);
+    }
+    expect((await post('{"a":"\\ud83d\\ude00 ok"}')).json()).toEqual({ body: { a: '\u{1F600} ok' }, proto: true });
   });
 });

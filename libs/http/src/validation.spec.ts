@@ -90,6 +90,14 @@ describe('BodyValidationPipe', () => {
     expect(details).toEqual([{ path: '', message: 'expected a JSON object' }]);
   });
 
+  // Issue 23, item 2: class-transformer walked every unknown key, so deep JSON in one was a stack overflow (500).
+  it('never walks unknown fields, at the top or inside nested DTOs', async () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 20_000; i++) deep = { a: deep };
+    const result = await pipe.transform({ name: 'Main', extra: deep, cards: [{ name: 'A', extra: deep, services: [{ id: 's1', extra: deep }] }] }, asBody);
+    expect(result).toEqual({ name: 'Main', cards: [{ name: 'A', services: [{ id: 's1' }] }] });
+  });
+
   it('leaves query and path parameters alone', async () => {
     expect(await pipe.transform('abc', { type: 'query', metatype: String, data: 'limit' })).toBe('abc');
     expect(await pipe.transform('abc', { type: 'param', metatype: String, data: 'id' })).toBe('abc');

@@ -1,6 +1,7 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
-import { validate, ValidationError as ClassValidationError } from 'class-validator';
+import type { MetadataStorage } from 'class-transformer/types/MetadataStorage';
+import { getMetadataStorage, validate, ValidationError as ClassValidationError } from 'class-validator';
 import { ValidationError, ViolationDetail } from '../../core/src/errors';
 
 function joinPath(parent: string, property: string): string {
@@ -8,34 +9,98 @@ function joinPath(parent: string, property: string): string {
   return parent ? `${parent}.${property}` : property;
 }
 
+/**
+ * What to say of one property: a missing required one is only "x is required" (not every rule an absent
+ * value also breaks).
+ */
+function messagesOf(constraints: Record<string, string>): string[] {
+  if (constraints.isDefined) return [constraints.isDefined];
+  return Object.values(constraints);
+}
+
+/** EachObject's message names the entry ("services[3] must be an object {id}"); its detail points at that entry. */
+function entryPath(path: string, message: string): string {
+  const index = /^[^\s[]+\[(\d+)\] /.exec(message)?.[1];
+  return index === undefined ? path : `${path}[${index}]`;
+}
+
+function onlyNestedValidation(error: ClassValidationError): boolean {
+  const names = Object.keys(error.constraints ?? {});
+  return names.length === 1 && names[0] === 'nestedValidation' && !error.children?.length;
+}
+
 /** Flattens class-validator's tree into `details` with paths such as `services[0].id`. */
 export function toDetails(errors: ClassValidationError[], parent = ''): ViolationDetail[] {
   const out: ViolationDetail[] = [];
   for (const error of errors) {
     const path = joinPath(parent, error.property);
-    for (const message of Object.values(error.constraints ?? {})) out.push({ path, message });
-    if (error.children?.length) out.push(...toDetails(error.children, path));
+    const constraints = error.constraints ?? {};
+    for (const message of messagesOf(constraints)) out.push({ path: message === constraints.eachObject ? entryPath(path, message) : path, message });
+    // EachObject has named the entry that is not an object; class-validator's own word on it is noise.
+    const children = constraints.eachObject ? error.children?.filter((child) => !onlyNestedValidation(child)) : error.children;
+    if (children?.length) out.push(...toDetails(children, path));
   }
   return out;
 }
 
+type DtoClass = new () => object;
+
+// Where @Type is recorded; class-transformer exports it only from its build directory.
+const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as { defaultMetadataStorage: MetadataStorage };
+
+/** The properties a DTO declares (any class-validator decorator, @Allow included), by class; computed once. */
+const declaredByClass = new Map<Function, Set<string>>();
+
+function declaredProperties(metatype: Function): Set<string> {
+  let names = declaredByClass.get(metatype);
+  if (!names) {
+    const metadatas = getMetadataStorage().getTargetValidationMetadatas(metatype, '', true, false);
+    names = new Set(metadatas.map((metadata) => metadata.propertyName));
+    declaredByClass.set(metatype, names);
+  }
+  return names;
+}
+
+/**
+ * A copy of a plain body holding only the properties its DTO declares, nested DTOs (`@Type`) alike, so
+ * that class-transformer, which walks every key it is given, never walks what a client added. The body
+ * stage (json-body.ts) has bounded its depth already; this keeps unknown fields out of every later walk.
+ */
+export function pickDeclared(value: unknown, metatype: Function): unknown {
+  if (Array.isArray(value)) return value.map((entry) => pickDeclared(entry, metatype));
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const name of declaredProperties(metatype)) {
+    if (!Object.prototype.hasOwnProperty.call(value, name)) continue;
+    const field = (value as Record<string, unknown>)[name];
+    const nested = defaultMetadataStorage.findTypeMetadata(metatype, name)?.typeFunction() as Function | undefined;
+    out[name] = nested && nested !== Object && nested !== String && nested !== Number && nested !== Boolean && nested !== Date ? pickDeclared(field, nested) : field;
+  }
+  return out;
+}
+
+/** A body as an instance of its DTO class, built from its declared fields only. */
+export function toDto<T extends object>(metatype: new () => T, value: object): T {
+  return plainToInstance(metatype, pickDeclared(value, metatype) as object, { enableImplicitConversion: false });
+}
+
 /**
  * Validates bodies against their DTO class: every violation is reported, unknown fields are
- * dropped (existing clients send extras), and a body that is not an object is a 400.
+ * dropped before anything walks them (existing clients send extras), and a body that is not an object is a 400.
  */
 @Injectable()
 export class BodyValidationPipe implements PipeTransform {
   /** Synchronous for every parameter but a typed body: most routes have no body, and a promise per parameter shows up in GETs. */
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     if (metadata.type !== 'body' || !metadata.metatype || metadata.metatype === Object) return value;
-    return this.validateBody(value, metadata.metatype as new () => object);
+    return this.validateBody(value, metadata.metatype as DtoClass);
   }
 
-  private async validateBody(value: unknown, metatype: new () => object): Promise<object> {
+  private async validateBody(value: unknown, metatype: DtoClass): Promise<object> {
     if (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw new ValidationError('Body must be a JSON object', [{ path: '', message: 'expected a JSON object' }]);
     }
-    const instance = plainToInstance(metatype, value, { enableImplicitConversion: false });
+    const instance = toDto(metatype, value);
     const errors = await validate(instance, { whitelist: true, forbidUnknownValues: false, validationError: { target: false, value: false } });
     if (errors.length > 0) throw ValidationError.of(toDetails(errors));
     return instance;

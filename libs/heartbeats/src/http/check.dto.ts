@@ -144,12 +144,12 @@ export class CheckBodyDto {
   @Type(() => TriggerIncidentDto)
   triggerIncident?: TriggerIncidentDto | null;
 
-  @ApiPropertyOptional({ type: Object, nullable: true, description: 'stored as sent' })
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true, description: 'stored as sent' })
   @IsOptional()
   @IsObject()
   alertSettings?: Record<string, unknown> | null;
 
-  @ApiPropertyOptional({ type: [Object], description: 'stored as sent' })
+  @ApiPropertyOptional({ type: 'array', items: { type: 'object', additionalProperties: true }, description: 'stored as sent' })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(100)
@@ -174,8 +174,8 @@ export class CheckDto {
   @ApiProperty({ type: String, nullable: true }) slug!: string | null;
   @ApiProperty({ type: HeartbeatViewDto }) heartbeat!: HeartbeatViewDto;
   @ApiProperty({ type: TriggerIncidentDto, nullable: true }) triggerIncident!: TriggerIncidentDto | null;
-  @ApiProperty({ type: Object, nullable: true }) alertSettings!: Record<string, unknown> | null;
-  @ApiProperty({ type: [Object] }) alertChannelSubscriptions!: unknown[];
+  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) alertSettings!: Record<string, unknown> | null;
+  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } }) alertChannelSubscriptions!: unknown[];
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
 }

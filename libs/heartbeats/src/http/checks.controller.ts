@@ -46,8 +46,8 @@ function toInput(body: CheckBodyDto): CheckInput {
   };
 }
 
-const StartTimeQuery = () => ApiQuery({ name: 'startTime', required: false, description: 'ISO 8601; default endTime − 24 h' });
-const EndTimeQuery = () => ApiQuery({ name: 'endTime', required: false, description: 'ISO 8601; default now' });
+const StartTimeQuery = () => ApiQuery({ name: 'startTime', required: false, schema: { type: 'string', format: 'date-time' }, description: 'ISO 8601; default endTime − 24 h' });
+const EndTimeQuery = () => ApiQuery({ name: 'endTime', required: false, schema: { type: 'string', format: 'date-time' }, description: 'ISO 8601; default now' });
 
 @ApiTags('heartbeat checks')
 @ApiBearerAuth()
@@ -87,7 +87,7 @@ export class ChecksController {
 
   @Get()
   @ApiOkResponse({ type: CheckPageDto })
-  @ApiQuery({ name: 'limit', required: false, type: Number })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
   @ApiQuery({ name: 'nextId', required: false, type: String })
   async list(@Account() account: AccountContext, @Query('limit') limit?: string, @Query('nextId') nextId?: string) {
     const scope = `heartbeat-checks:${account.accountId}`;
@@ -115,7 +115,7 @@ export class ChecksController {
   @ApiOkResponse({ type: [HeartbeatEventsDto] })
   @StartTimeQuery()
   @EndTimeQuery()
-  @ApiQuery({ name: 'limit', required: false, type: Number, description: '1–10, default 10' })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 10, default: 10 } })
   async events(
     @Account() account: AccountContext,
     @Param('checkId') checkId: string,

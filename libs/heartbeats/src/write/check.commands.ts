@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { NotFoundError, ValidationError } from '../../../core/src/errors';
+import { NotFoundError, PreconditionFailedError, ValidationError } from '../../../core/src/errors';
 import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
 import { Actor, CommandRunner } from '../../../event-store/src/command-runner';
 import { COMMAND_RUNNER } from '../../../platform/src/tokens';
@@ -110,6 +110,8 @@ export class UpdateHeartbeatCheckHandler implements ICommandHandler<UpdateHeartb
     const pingToken = input.heartbeat.pingToken ?? oldToken;
     const config: CheckConfig = { ...input, heartbeat: { ...input.heartbeat, pingToken } };
     const oldSlug = current.state.config.slug ?? null;
+    // Refused requests claim nothing: the same checks the append will make, before the token is claimed.
+    if (ifMatch !== undefined && ifMatch !== current.revision) throw new PreconditionFailedError();
     heartbeatCheckDecider.decide({ type: 'UpdateHeartbeatCheck', id, accountId, config }, current.state);
     if (pingToken !== oldToken) await this.tokens.claim(pingToken, id, actor);
     if (config.slug && config.slug !== oldSlug) await this.slugs.claim(accountId, config.slug, id, actor);

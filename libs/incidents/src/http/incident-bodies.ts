@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { ValidationError, ViolationDetail } from '../../../core/src/errors';
 import { isUuid } from '../../../core/src/ids';
 import { parseIsoDate } from '../../../core/src/time';
-import { toDetails } from '../../../http/src/validation';
+import { toDetails, toDto } from '../../../http/src/validation';
 import { ServiceDirectory } from '../../../status-pages/src/read/service-directory';
 import { IncidentDetails, UpdateInput } from '../write/incident.commands';
 import { CreateIncidentDto, IncidentUpdateBodyDto, MAX_SERVICES, PatchIncidentDto, ReplaceIncidentDto } from './incident.dto';
@@ -69,7 +68,7 @@ export class IncidentBodies {
     if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
       throw new ValidationError('Body must be a JSON object', [{ path: '', message: 'expected a JSON object' }]);
     }
-    const value = plainToInstance(dto, raw, { enableImplicitConversion: false });
+    const value = toDto(dto, raw);
     const errors = await validate(value, { whitelist: true, forbidUnknownValues: false, stopAtFirstError: true, validationError: { target: false, value: false } });
     return { value, details: toDetails(errors) };
   }

@@ -17,7 +17,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { parseIsoDate } from '../../../core/src/time';
-import { Trim } from '../../../http/src/dto-helpers';
+import { EachObject, Trim } from '../../../http/src/dto-helpers';
 import { SEVERITIES, Severity, UPDATE_STATUSES, UpdateStatus } from '../domain/incident-timeline';
 
 export const MAX_NAME = 255;
@@ -56,17 +56,17 @@ export class IncidentUpdateBodyDto {
   @IsDefined({ message: '$property is required' })
   description!: string;
 
-  @ApiPropertyOptional({ enum: UPDATE_STATUSES, description: "Default: the incident's current lastUpdateStatus (INVESTIGATING for the first update)" })
+  @ApiPropertyOptional({ enum: UPDATE_STATUSES, nullable: true, description: "Default: the incident's current lastUpdateStatus (INVESTIGATING for the first update)" })
   @IsOptional()
   @IsIn(UPDATE_STATUSES)
   status?: UpdateStatus | null;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'Default: the time of the request; at most 5 minutes in the future' })
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time', description: 'Default: the time of the request; at most 5 minutes in the future' })
   @IsOptional()
   @IsIsoDateTime()
   publicIncidentUpdateDate?: string | null;
 
-  @ApiPropertyOptional({ default: false, description: 'Tell subscribers when the update is first stored (never on edits)' })
+  @ApiPropertyOptional({ type: Boolean, nullable: true, default: false, description: 'Tell subscribers when the update is first stored (never on edits)' })
   @IsOptional()
   @IsBoolean()
   notifySubscribers?: boolean | null;
@@ -89,6 +89,7 @@ export class ReplaceIncidentDto {
   @ApiProperty({ type: [ServiceRefDto], minItems: 1, maxItems: MAX_SERVICES })
   @ValidateNested({ each: true })
   @Type(() => ServiceRefDto)
+  @EachObject('{id}')
   @ArrayMaxSize(MAX_SERVICES)
   @ArrayMinSize(1)
   @IsArray()
@@ -100,6 +101,7 @@ export class CreateIncidentDto extends ReplaceIncidentDto {
   @ApiProperty({ type: [IncidentUpdateBodyDto], minItems: 1, maxItems: MAX_CREATE_UPDATES })
   @ValidateNested({ each: true })
   @Type(() => IncidentUpdateBodyDto)
+  @EachObject('{description}')
   @ArrayMaxSize(MAX_CREATE_UPDATES)
   @ArrayMinSize(1)
   @IsArray()
@@ -125,6 +127,7 @@ export class PatchIncidentDto {
   @IfPresent()
   @ValidateNested({ each: true })
   @Type(() => ServiceRefDto)
+  @EachObject('{id}')
   @ArrayMaxSize(MAX_SERVICES)
   @ArrayMinSize(1)
   @IsArray()

@@ -54,10 +54,10 @@ export class IncidentsController {
 
   @Get()
   @ApiOkResponse({ type: IncidentPageDto, description: 'Newest first' })
-  @ApiQuery({ name: 'limit', required: false, type: Number })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
   @ApiQuery({ name: 'nextId', required: false, type: String })
-  @ApiQuery({ name: 'statusPageId', required: false, type: String, description: 'Incidents touching any service on the page' })
-  @ApiQuery({ name: 'serviceId', required: false, type: String })
+  @ApiQuery({ name: 'statusPageId', required: false, schema: { type: 'string', format: 'uuid' }, description: 'Incidents touching any service on the page' })
+  @ApiQuery({ name: 'serviceId', required: false, schema: { type: 'string', format: 'uuid' } })
   @ApiQuery({ name: 'status', required: false, enum: ['open', 'resolved'] })
   async list(
     @Account() account: AccountContext,
@@ -81,7 +81,7 @@ export class IncidentsController {
 
   @Get(':incidentId')
   @ApiOkResponse({ type: IncidentDto })
-  @ApiQuery({ name: 'asOf', required: false, type: String, description: 'ISO 8601: the incident as it stood then' })
+  @ApiQuery({ name: 'asOf', required: false, schema: { type: 'string', format: 'date-time' }, description: 'ISO 8601: the incident as it stood then' })
   async get(
     @Account() account: AccountContext,
     @Param('incidentId') incidentId: string,

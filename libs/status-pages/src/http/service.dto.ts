@@ -1,9 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { IsDefined, IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { Trim } from '../../../http/src/dto-helpers';
 
 export class ServiceBodyDto {
   @ApiProperty({ minLength: 1, maxLength: 255, example: 'API' })
+  @IsDefined({ message: '$property is required' })
   @Trim()
   @IsString()
   @IsNotEmpty()

@@ -29,7 +29,7 @@ export class ServicesController {
 
   @Get()
   @ApiOkResponse({ type: ServicePageDto })
-  @ApiQuery({ name: 'limit', required: false, type: Number })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
   @ApiQuery({ name: 'nextId', required: false, type: String })
   async list(@Account() account: AccountContext, @Query('limit') limit?: string, @Query('nextId') nextId?: string) {
     const scope = `services:${account.accountId}`;

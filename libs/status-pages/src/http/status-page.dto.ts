@@ -15,7 +15,7 @@ import {
   ValidateBy,
   ValidateNested,
 } from 'class-validator';
-import { Trim } from '../../../http/src/dto-helpers';
+import { EachObject, Trim } from '../../../http/src/dto-helpers';
 import { DEFAULT_THEME_COLORS, DEFAULT_THEMES, DefaultTheme, HEX_COLOR, ThemeColorKey } from '../domain/theme';
 import { ServiceDto } from './service.dto';
 
@@ -61,6 +61,7 @@ const colorMessage = { message: '$property must be a colour #RGB or #RRGGBB' };
 
 export class ServiceRefDto {
   @ApiProperty({ description: 'Id of a service of the account' })
+  @IsDefined({ message: '$property is required' })
   @IsString()
   @IsNotEmpty()
   id!: string;
@@ -68,11 +69,12 @@ export class ServiceRefDto {
 
 export class CardBodyDto {
   /** Names an existing card of the page to keep its id (and created_at); anything else is ignored. */
-  @ApiPropertyOptional({ description: 'Id of an existing card of this page, to keep it; ignored otherwise' })
+  @ApiPropertyOptional({ type: String, description: 'Id of an existing card of this page, to keep it; ignored otherwise' })
   @Allow()
   id?: unknown;
 
   @ApiProperty({ minLength: 1, maxLength: 255, example: 'Core' })
+  @IsDefined({ message: '$property is required' })
   @Trim()
   @IsString()
   @IsNotEmpty()
@@ -80,29 +82,30 @@ export class CardBodyDto {
   name!: string;
 
   @ApiProperty({ type: [ServiceRefDto], maxItems: MAX_SERVICES_PER_CARD })
+  @IsDefined({ message: '$property is required' })
   @IsArray()
   @MaxEntries(MAX_SERVICES_PER_CARD)
   @DistinctServiceIds()
   // ValidateNested alone would also walk into an array nested in the array.
-  @IsObject({ each: true, message: 'each service must be an object {id}' })
+  @EachObject('{id}')
   @ValidateNested({ each: true })
   @Type(() => ServiceRefDto)
   services!: ServiceRefDto[];
 }
 
 export class ThemeColorSetDto {
-  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.bodyBackgroundColor }) @Matches(HEX_COLOR, colorMessage) bodyBackgroundColor!: string;
-  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.headerBackgroundColor }) @Matches(HEX_COLOR, colorMessage) headerBackgroundColor!: string;
-  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.headerFontColor }) @Matches(HEX_COLOR, colorMessage) headerFontColor!: string;
-  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.titleFontColor }) @Matches(HEX_COLOR, colorMessage) titleFontColor!: string;
-  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.bodyFontColor }) @Matches(HEX_COLOR, colorMessage) bodyFontColor!: string;
-  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.bodyFontColorMuted }) @Matches(HEX_COLOR, colorMessage) bodyFontColorMuted!: string;
-  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.navigationFontColor }) @Matches(HEX_COLOR, colorMessage) navigationFontColor!: string;
-  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.linkFontColor }) @Matches(HEX_COLOR, colorMessage) linkFontColor!: string;
-  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.cardBackgroundColor }) @Matches(HEX_COLOR, colorMessage) cardBackgroundColor!: string;
-  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.borderColor }) @Matches(HEX_COLOR, colorMessage) borderColor!: string;
-  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.primaryButtonBackgroundColor }) @Matches(HEX_COLOR, colorMessage) primaryButtonBackgroundColor!: string;
-  @ApiProperty({ example: DEFAULT_THEME_COLORS.light.primaryButtonFontColor }) @Matches(HEX_COLOR, colorMessage) primaryButtonFontColor!: string;
+  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.bodyBackgroundColor }) @Matches(HEX_COLOR, colorMessage) bodyBackgroundColor!: string;
+  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.headerBackgroundColor }) @Matches(HEX_COLOR, colorMessage) headerBackgroundColor!: string;
+  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.headerFontColor }) @Matches(HEX_COLOR, colorMessage) headerFontColor!: string;
+  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.titleFontColor }) @Matches(HEX_COLOR, colorMessage) titleFontColor!: string;
+  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.bodyFontColor }) @Matches(HEX_COLOR, colorMessage) bodyFontColor!: string;
+  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.bodyFontColorMuted }) @Matches(HEX_COLOR, colorMessage) bodyFontColorMuted!: string;
+  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.navigationFontColor }) @Matches(HEX_COLOR, colorMessage) navigationFontColor!: string;
+  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.linkFontColor }) @Matches(HEX_COLOR, colorMessage) linkFontColor!: string;
+  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.cardBackgroundColor }) @Matches(HEX_COLOR, colorMessage) cardBackgroundColor!: string;
+  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.borderColor }) @Matches(HEX_COLOR, colorMessage) borderColor!: string;
+  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.primaryButtonBackgroundColor }) @Matches(HEX_COLOR, colorMessage) primaryButtonBackgroundColor!: string;
+  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.primaryButtonFontColor }) @Matches(HEX_COLOR, colorMessage) primaryButtonFontColor!: string;
 }
 
 export class ThemeColorsDto {
@@ -123,6 +126,7 @@ export class ThemeColorsDto {
 
 export class StatusPageBodyDto {
   @ApiProperty({ minLength: 1, maxLength: 255, example: 'Acme status' })
+  @IsDefined({ message: '$property is required' })
   @Trim()
   @IsString()
   @IsNotEmpty()
@@ -130,14 +134,16 @@ export class StatusPageBodyDto {
   name!: string;
 
   @ApiProperty({ pattern: SLUG.source, example: 'acme', description: 'Unique across all accounts' })
+  @IsDefined({ message: '$property is required' })
   @IsString()
   @Matches(SLUG, { message: 'url must be 3 to 63 lowercase letters, digits or hyphens' })
   url!: string;
 
   @ApiProperty({ type: [CardBodyDto], maxItems: MAX_CARDS })
+  @IsDefined({ message: '$property is required' })
   @IsArray()
   @MaxEntries(MAX_CARDS)
-  @IsObject({ each: true, message: 'each card must be an object {name, services}' })
+  @EachObject('{name, services}')
   @ValidateNested({ each: true })
   @Type(() => CardBodyDto)
   cards!: CardBodyDto[];

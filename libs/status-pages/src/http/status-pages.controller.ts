@@ -63,7 +63,7 @@ export class StatusPagesController {
   @Get()
   @ApiOperation({ summary: 'List status pages with theme, cards, services and incidents (endpoint 8)' })
   @ApiOkResponse({ type: StatusPagePageDto })
-  @ApiQuery({ name: 'limit', required: false, type: Number })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
   @ApiQuery({ name: 'nextId', required: false, type: String })
   async list(
     @Account() account: AccountContext,

@@ -1,31 +1,34 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsIn, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { EachObject } from '../../../http/src/dto-helpers';
 
 export const MAX_BULK_SUBSCRIPTIONS = 100;
 
 export class SubscriptionEntryDto {
   @ApiProperty({ enum: ['EMAIL'] })
+  @IsDefined({ message: '$property is required' })
   @IsIn(['EMAIL'], { message: 'type must be EMAIL' })
   type!: 'EMAIL';
 
   @ApiProperty({ example: 'ops@example.com', description: 'The email address; an invalid one is skipped and counted' })
-  @IsDefined()
+  @IsDefined({ message: '$property is required' })
   @IsString()
   config!: string;
 }
 
 export class BulkSubscriptionsDto {
   @ApiProperty({ type: [SubscriptionEntryDto], minItems: 1, maxItems: MAX_BULK_SUBSCRIPTIONS })
+  @IsDefined({ message: '$property is required' })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_BULK_SUBSCRIPTIONS)
-  @IsObject({ each: true, message: 'each subscription must be an object {type, config}' })
+  @EachObject('{type, config}')
   @ValidateNested({ each: true })
   @Type(() => SubscriptionEntryDto)
   subscriptions!: SubscriptionEntryDto[];
 
-  @ApiPropertyOptional({ default: false, description: 'true: the subscriptions are VERIFIED at once, without double opt-in' })
+  @ApiPropertyOptional({ type: Boolean, nullable: true, default: false, description: 'true: the subscriptions are VERIFIED at once, without double opt-in' })
   @IsOptional()
   @IsBoolean()
   autoVerify?: boolean | null;

@@ -1,12 +1,14 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Res, UseGuards } from '@nestjs/common';
+import { FastifyReply } from 'fastify';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { NotFoundError } from '../../../core/src/errors';
 import { Account, AccountContext } from '../../../http/src/account-context';
+import { parseIfMatch, setEtag } from '../../../http/src/etag';
 import { actorOf, requireId } from '../../../http/src/params';
 import { StatusPageDirectory } from '../read/status-page-directory';
 import { SubscriptionDirectory, SubscriptionView } from '../read/subscription-directory';
-import { AddSubscriptionsCommand, BulkResult, RemoveSubscriptionCommand } from '../write/subscription.commands';
+import { AddSubscriptionsCommand, BulkOutcome, BulkResult, RemoveSubscriptionCommand } from '../write/subscription.commands';
 import { PageIdGuard } from './page-id.guard';
 import { BulkResultDto, BulkSubscriptionsDto, SubscriptionDto } from './subscription.dto';
 
@@ -32,20 +34,32 @@ export class SubscriptionsController {
   @Post('bulk')
   @HttpCode(201)
   @ApiCreatedResponse({ type: BulkResultDto })
-  async bulk(@Account() account: AccountContext, @Param('statusPageId') statusPageId: string, @Body() body: BulkSubscriptionsDto): Promise<BulkResult> {
+  async bulk(
+    @Account() account: AccountContext,
+    @Param('statusPageId') statusPageId: string,
+    @Body() body: BulkSubscriptionsDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<BulkResult> {
     const pageId = requireId(statusPageId, 'Status page');
     const addresses = body.subscriptions.map((entry) => entry.config);
-    return this.commands.execute<AddSubscriptionsCommand, BulkResult>(
+    const { result, revision } = await this.commands.execute<AddSubscriptionsCommand, BulkOutcome>(
       new AddSubscriptionsCommand(account.accountId, pageId, addresses, body.autoVerify === true, actorOf(account)),
     );
+    setEtag(reply, revision);
+    return result;
   }
 
   @Delete(':subscriptionId')
   @HttpCode(204)
   @ApiNoContentResponse()
-  async remove(@Account() account: AccountContext, @Param('statusPageId') statusPageId: string, @Param('subscriptionId') subscriptionId: string) {
+  async remove(
+    @Account() account: AccountContext,
+    @Param('statusPageId') statusPageId: string,
+    @Param('subscriptionId') subscriptionId: string,
+    @Headers('if-match') ifMatch: string | undefined,
+  ) {
     const pageId = requireId(statusPageId, 'Status page');
     const id = requireId(subscriptionId, 'Subscription');
-    await this.commands.execute(new RemoveSubscriptionCommand(account.accountId, pageId, id, actorOf(account)));
+    await this.commands.execute(new RemoveSubscriptionCommand(account.accountId, pageId, id, actorOf(account), parseIfMatch(ifMatch)));
   }
 }

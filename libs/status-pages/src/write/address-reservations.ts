@@ -64,14 +64,30 @@ export class AddressReservations {
     }
   }
 
-  private async run(address: Address, actor: Actor, command: (holderUsesIt: boolean) => AddressClaimCommand): Promise<void> {
+  /**
+   * Throws ConflictError when another page holds one of the addresses, writing nothing: a request that
+   * will be refused claims nothing (and so has nothing to give back). A race can still make a later
+   * claim fail; that one is given back as before.
+   */
+  async ensureFree(addresses: Address[], statusPageId: string, accountId: string): Promise<void> {
+    for (const address of addresses) {
+      await this.decide(address, (holderUsesIt) => ({ type: 'ClaimAddress', ...address, statusPageId, accountId, now: this.clock.now(), holderUsesIt }));
+    }
+  }
+
+  /** The claim stream as it stands, and what the command would append to it. */
+  private async decide(address: Address, command: (holderUsesIt: boolean) => AddressClaimCommand) {
     const stream = addressClaimStream(address.kind, address.value);
+    const history = await this.events.readStream(stream);
+    let state: AddressClaimState = addressClaimDecider.initialState();
+    for (const event of history) state = addressClaimDecider.evolve(state, event as unknown as AddressClaimEvent & { metadata: EventMetadata });
+    const holderUsesIt = state.holder ? await this.pageShows(state.holder.statusPageId, address) : false;
+    return { stream, history, decided: addressClaimDecider.decide(command(holderUsesIt), state) };
+  }
+
+  private async run(address: Address, actor: Actor, command: (holderUsesIt: boolean) => AddressClaimCommand): Promise<void> {
     for (let attempt = 1; ; attempt++) {
-      const history = await this.events.readStream(stream);
-      let state: AddressClaimState = addressClaimDecider.initialState();
-      for (const event of history) state = addressClaimDecider.evolve(state, event as unknown as AddressClaimEvent & { metadata: EventMetadata });
-      const holderUsesIt = state.holder ? await this.pageShows(state.holder.statusPageId, address) : false;
-      const decided = addressClaimDecider.decide(command(holderUsesIt), state);
+      const { stream, history, decided } = await this.decide(address, command);
       if (decided.length === 0) return;
       const metadata: EventMetadata = {
         accountId: actor.accountId,

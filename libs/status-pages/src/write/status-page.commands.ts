@@ -86,6 +86,7 @@ export class CreateStatusPageHandler implements ICommandHandler<CreateStatusPage
     await checkServices(this.services, accountId, page);
     const id = this.ids.next();
     const addresses = addressesOf(page);
+    await this.reservations.ensureFree(addresses, id, accountId);
     try {
       // Claims first: the page appears only once its addresses are its own.
       for (const address of addresses) await this.reservations.claim(address, id, accountId, actor);
@@ -116,6 +117,7 @@ export class UpdateStatusPageHandler implements ICommandHandler<UpdateStatusPage
     await checkServices(this.services, accountId, page);
 
     const wanted = addressesOf(page);
+    await this.reservations.ensureFree(wanted, id, accountId);
     // The state the update was finally decided on (the runner re-decides after a conflict).
     let decidedOn: PageSettings | null = before.page;
     const recording = {

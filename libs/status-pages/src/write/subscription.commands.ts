@@ -24,20 +24,35 @@ export interface BulkResult {
   status: SubscriptionStatus;
 }
 
+/** The page's subscriptions stream revision after the command: the ETag of its subscription list. */
+export interface BulkOutcome {
+  result: BulkResult;
+  revision: bigint | null;
+}
+
 export class RemoveSubscriptionCommand {
   constructor(
     readonly accountId: string,
     readonly statusPageId: string,
     readonly id: string,
     readonly actor: Actor,
+    /** The page's subscriptions revision the client last saw (If-Match), as on every other delete. */
+    readonly ifMatch?: bigint,
   ) {}
 }
 
 const MAX_ADDRESS_LENGTH = 254;
 
-/** An address a mail server would take: the syntax of validator.js, with a top-level domain, at most 254 characters. */
+/** In `u` mode a surrogate pair is one code point: this matches only an unpaired one. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * An address a mail server would take: the syntax of validator.js, with a top-level domain, at most 254
+ * characters. JSON bodies cannot bring a lone surrogate this far (json-body.ts), but validator.js throws
+ * on one (URIError), and other callers (a form post) need not have been through that stage.
+ */
 export function isDeliverableAddress(address: string): boolean {
-  return address.length <= MAX_ADDRESS_LENGTH && isEmail(address, { require_tld: true, allow_display_name: false, allow_ip_domain: false });
+  return address.length <= MAX_ADDRESS_LENGTH && !LONE_SURROGATE.test(address) && isEmail(address, { require_tld: true, allow_display_name: false, allow_ip_domain: false });
 }
 
 async function requirePage(runner: CommandRunner, accountId: string, statusPageId: string): Promise<void> {
@@ -46,20 +61,20 @@ async function requirePage(runner: CommandRunner, accountId: string, statusPageI
 }
 
 @CommandHandler(AddSubscriptionsCommand)
-export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptionsCommand, BulkResult> {
+export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptionsCommand, BulkOutcome> {
   constructor(
     @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
-  async execute({ accountId, statusPageId, addresses, autoVerify, actor }: AddSubscriptionsCommand): Promise<BulkResult> {
+  async execute({ accountId, statusPageId, addresses, autoVerify, actor }: AddSubscriptionsCommand): Promise<BulkOutcome> {
     await requirePage(this.runner, accountId, statusPageId);
     const status: SubscriptionStatus = autoVerify ? 'VERIFIED' : 'PENDING';
     const candidates: SubscriptionData[] = addresses
       .map((address) => address.trim())
       .filter(isDeliverableAddress)
       .map((address) => ({ id: this.ids.next(), type: 'EMAIL', address, status }));
-    const { appended } = await this.runner.run(
+    const { appended, revision } = await this.runner.run(
       subscriptionsStream(statusPageId),
       subscriptionsDecider,
       { type: 'AddSubscriptions', statusPageId, accountId, candidates },
@@ -68,7 +83,7 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
     const created = appended
       .map((event) => event as unknown as SubscriptionsEvent)
       .reduce((sum, event) => sum + (event.type === 'StatusPageSubscriptionsAdded' ? event.data.subscriptions.length : 0), 0);
-    return { created, skipped: addresses.length - created, status };
+    return { result: { created, skipped: addresses.length - created, status }, revision };
   }
 }
 
@@ -76,8 +91,8 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
 export class RemoveSubscriptionHandler implements ICommandHandler<RemoveSubscriptionCommand, void> {
   constructor(@Inject(COMMAND_RUNNER) private readonly runner: CommandRunner) {}
 
-  async execute({ accountId, statusPageId, id, actor }: RemoveSubscriptionCommand): Promise<void> {
+  async execute({ accountId, statusPageId, id, actor, ifMatch }: RemoveSubscriptionCommand): Promise<void> {
     await requirePage(this.runner, accountId, statusPageId);
-    await this.runner.run(subscriptionsStream(statusPageId), subscriptionsDecider, { type: 'RemoveSubscription', statusPageId, accountId, id }, actor);
+    await this.runner.run(subscriptionsStream(statusPageId), subscriptionsDecider, { type: 'RemoveSubscription', statusPageId, accountId, id }, actor, { ifMatch });
   }
 }

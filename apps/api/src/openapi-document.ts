@@ -1,0 +1,223 @@
+import { STATUS_CODES } from 'node:http';
+import { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { MAX_BODY_BYTES } from '../../../libs/http/src/json-body';
+import { MAX_PING_BODY_BYTES, PING_PATHS } from '../../../libs/heartbeats/src/http/ping.routes';
+
+type Json = Record<string, any>;
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+const ERROR_REF = { $ref: '#/components/schemas/Error' };
+const REQUEST_ID_HEADER = { $ref: '#/components/headers/RequestId' };
+
+const ERROR_SCHEMA = {
+  type: 'object',
+  description: 'Every error: the status, its reason phrase and a sentence; every violated rule on a 400; a request id on a 5xx',
+  required: ['statusCode', 'error', 'message'],
+  properties: {
+    statusCode: { type: 'integer', minimum: 400, maximum: 599 },
+    error: { type: 'string', description: 'The HTTP reason phrase', examples: ['Bad Request'] },
+    message: { type: 'string', examples: ['Validation failed'] },
+    details: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['path', 'message'],
+        properties: { path: { type: 'string', examples: ['services[0].id'] }, message: { type: 'string' } },
+      },
+    },
+    requestId: { type: 'string', description: 'On 5xx: the id under which the log has the error' },
+  },
+};
+
+/** When Vigil answers each error status, in words for the document. */
+const ERROR_WHEN: Record<number, string> = {
+  400: 'Validation failed (every violated rule in details), a bad query parameter, cursor, date or URL',
+  401: 'Missing, malformed, unknown or revoked API key (WWW-Authenticate: Bearer)',
+  403: 'The key may not act on this account, or its role forbids the operation',
+  404: 'Absent, deleted, owned by another account, or a malformed id',
+  405: 'The path exists, not with this method (Allow lists those it takes)',
+  409: 'A unique value is taken, the resource is still referenced, or an Idempotency-Key was used with another body',
+  412: 'If-Match does not match the current ETag; nothing was written',
+  413: `Body larger than ${MAX_BODY_BYTES} bytes`,
+  415: 'Content-Type is not application/json',
+  429: 'Rate limit reached (Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset)',
+  500: 'Unexpected failure; the body carries the request id, the log the details',
+  503: 'A backing store is unreachable (Retry-After)',
+};
+
+const HEADERS = {
+  requestId: {
+    name: 'x-request-id',
+    in: 'header',
+    required: false,
+    description: 'Echoed in the response when 1–128 of A-Za-z0-9._:- (otherwise a new id is generated)',
+    schema: { type: 'string', maxLength: 128 },
+  },
+  account: {
+    name: 'x-service-account',
+    in: 'header',
+    required: false,
+    description: 'The account to act on (alias x-checkly-account); required when the key grants several',
+    schema: { type: 'string', format: 'uuid' },
+  },
+  idempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description: 'A retry with the same key and body within 24 h returns the first answer and writes nothing',
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
+  },
+  ifMatch: {
+    name: 'If-Match',
+    in: 'header',
+    required: false,
+    description: 'The ETag last seen ("<revision>", or *); another one → 412 and nothing written',
+    schema: { type: 'string', examples: ['"3"'] },
+  },
+};
+
+/** The ping routes are Fastify routes beside Nest's (ping.routes.ts): described here, from their paths. */
+function pingPaths(): Json {
+  const responses = (withBody: boolean): Json => ({
+    200: {
+      description: 'Recorded (committed before the answer), or a deactivated check (nothing recorded)',
+      headers: { 'x-request-id': REQUEST_ID_HEADER },
+      content: { 'text/plain': { schema: { type: 'string', enum: ['OK'] } } },
+    },
+    ...errorResponses([403, 404, ...(withBody ? [413] : []), 429, 500, 503]),
+  });
+  const parameters = [
+    { name: 'pingToken', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
+    HEADERS.requestId,
+  ];
+  const out: Json = {};
+  for (const path of PING_PATHS) {
+    out[path.replace(':token', '{pingToken}')] = {
+      get: { tags: ['heartbeat pings'], summary: 'Ping a heartbeat check (no API key)', parameters, responses: responses(false) },
+      post: {
+        tags: ['heartbeat pings'],
+        summary: 'Ping a heartbeat check (no API key); the body, of any type, is ignored',
+        parameters,
+        requestBody: {
+          required: false,
+          content: { '*/*': { schema: { type: 'string', maxLength: MAX_PING_BODY_BYTES, description: `Any content, at most ${MAX_PING_BODY_BYTES} bytes` } } },
+        },
+        responses: responses(true),
+      },
+    };
+  }
+  return out;
+}
+
+function errorResponses(statuses: number[]): Json {
+  return Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      {
+        description: `${STATUS_CODES[status]}: ${ERROR_WHEN[status]}`,
+        headers: { 'x-request-id': REQUEST_ID_HEADER },
+        content: { 'application/json': { schema: ERROR_REF } },
+      },
+    ]),
+  );
+}
+
+/** OpenAPI 3.1 has no `nullable`: a type array, null in an enum, or anyOf with null for a reference. */
+function toNullableTypes(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(toNullableTypes);
+  if (node === null || typeof node !== 'object') return;
+  const schema = node as Json;
+  if (schema.nullable === true) {
+    delete schema.nullable;
+    if (typeof schema.type === 'string') schema.type = [schema.type, 'null'];
+    if (Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
+    if (schema.$ref || schema.allOf) {
+      const target = schema.$ref ? [{ $ref: schema.$ref }] : schema.allOf;
+      delete schema.$ref;
+      delete schema.allOf;
+      schema.anyOf = [...target, { type: 'null' }];
+    }
+  } else if (schema.nullable === false) {
+    delete schema.nullable;
+  }
+  for (const value of Object.values(schema)) toNullableTypes(value);
+}
+
+function finishOperation(path: string, method: string, operation: Json): void {
+  const isHealth = path === '/healthz' || path === '/readyz';
+  const secured = /^\/(v1|next|accounts)\//.test(path);
+  const pathParams = /\{[^}]+\}/.test(path);
+  const hasBody = operation.requestBody !== undefined;
+  const takesIfMatch = secured && ['put', 'patch', 'delete'].includes(method);
+
+  const headers: Json[] = [HEADERS.requestId];
+  if (secured) {
+    operation.security = [{ bearer: [] }];
+    if (!path.includes('{accountId}')) headers.push(HEADERS.account);
+    if (method === 'post') headers.push(HEADERS.idempotencyKey);
+    if (takesIfMatch) headers.push(HEADERS.ifMatch);
+  }
+  operation.parameters = [...(operation.parameters ?? []), ...headers];
+
+  for (const response of Object.values(operation.responses ?? {}) as Json[]) {
+    response.headers = { 'x-request-id': REQUEST_ID_HEADER, ...response.headers };
+  }
+  const statuses = [
+    ...(isHealth ? [] : [400]),
+    ...(secured ? [401, 403] : []),
+    ...(pathParams ? [404] : []),
+    ...(secured && method !== 'get' ? [409] : []),
+    ...(takesIfMatch ? [412] : []),
+    ...(hasBody ? [413, 415] : []),
+    ...(isHealth ? [] : [429]),
+    500,
+    ...(path === '/healthz' ? [] : [503]),
+  ].filter((status) => operation.responses?.[status] === undefined);
+  operation.responses = { ...operation.responses, ...errorResponses(statuses) };
+}
+
+/**
+ * What the decorators cannot say, added in this one place:
+ * 1. the ping routes (Fastify routes beside Nest's);
+ * 2. the error schema, and the error responses every operation can give;
+ * 3. the headers every operation takes (x-request-id; with an API key x-service-account, Idempotency-Key
+ *    on POST, If-Match on PUT/PATCH/DELETE) and the x-request-id every response carries;
+ * 4. OpenAPI 3.1 nullability (no `nullable`);
+ * 5. a status page's incidents as the Incident schema (the status-pages context does not import incidents').
+ */
+export function finishDocument(document: OpenAPIObject): OpenAPIObject {
+  const doc = document as unknown as Json;
+  doc.paths = { ...doc.paths, ...pingPaths() };
+  doc.components ??= {};
+  doc.components.schemas = { ...doc.components.schemas, Error: ERROR_SCHEMA };
+  doc.components.headers = {
+    ...doc.components.headers,
+    RequestId: { description: "The request's id: the client's x-request-id when sane, else a new UUID", schema: { type: 'string' } },
+  };
+  for (const name of ['StatusPageDto', 'StatusPageDetailDto']) {
+    const incidents = doc.components.schemas[name]?.properties?.incidents;
+    if (incidents && doc.components.schemas.IncidentDto) incidents.items = { $ref: '#/components/schemas/IncidentDto' };
+  }
+
+  for (const [path, item] of Object.entries(doc.paths as Record<string, Json>)) {
+    for (const method of METHODS) if (item[method]) finishOperation(path, method, item[method]);
+  }
+  toNullableTypes(doc);
+  return document;
+}
+
+/** The OpenAPI 3.1 document of every route, from the controllers and DTOs, finished by finishDocument. */
+export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const generated = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Vigil')
+      .setDescription('Status pages, incidents and heartbeat monitoring')
+      .setVersion('1')
+      .setOpenAPIVersion('3.1.0')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key (created with the admin CLI)' })
+      .build(),
+  );
+  return finishDocument(generated);
+}
