@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+
+/** A finished public response: its bytes and the headers that belong to them. */
+export interface PublicAnswer {
+  status: number;
+  type: string;
+  body: Buffer;
+  etag: string;
+  headers: Record<string, string>;
+}
+
+export function answerOf(status: number, type: string, body: string, headers: Record<string, string>): PublicAnswer {
+  const bytes = Buffer.from(body, 'utf8');
+  const etag = `"${createHash('sha1').update(bytes).digest('base64url')}"`;
+  return { status, type, body: bytes, etag, headers };
+}
+
+/** Whether If-None-Match names this ETag (a list, weak forms and `*` included). */
+export function notModified(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+const MAX_ENTRIES = 2000;
+const MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Rendered public answers, each kept beside the change token of everything it was built from
+ * (PublicPages.changeToken): served while the token holds, so a write through this process shows on
+ * the very next request. Meets the benchmark's warm-page target (docs/benchmarks.md); oldest entries go
+ * first once the bounds are reached.
+ */
+export class PublicAnswerCache {
+  private readonly entries = new Map<string, { token: string; answer: PublicAnswer }>();
+  private bytes = 0;
+
+  get(key: string, token: string | null): PublicAnswer | undefined {
+    if (token === null) return undefined;
+    const entry = this.entries.get(key);
+    return entry && entry.token === token ? entry.answer : undefined;
+  }
+
+  set(key: string, token: string | null, answer: PublicAnswer): void {
+    if (token === null) return;
+    this.drop(key);
+    this.entries.set(key, { token, answer });
+    this.bytes += answer.body.length;
+    while (this.entries.size > MAX_ENTRIES || this.bytes > MAX_BYTES) {
+      const oldest = this.entries.keys().next().value as string;
+      this.drop(oldest);
+    }
+  }
+
+  private drop(key: string): void {
+    const old = this.entries.get(key);
+    if (!old) return;
+    this.entries.delete(key);
+    this.bytes -= old.answer.body.length;
+  }
+}

@@ -1,0 +1,56 @@
+import { Inject, Module, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { FastifyInstance, FastifyRequest } from 'fastify';
+import { ProjectionEngine } from '../../read-store/src/projection-engine';
+import { PROJECTION_ENGINE } from '../../platform/src/tokens';
+import { IncidentsModule } from '../../incidents/src/incidents.module';
+import { StatusPagesModule } from '../../status-pages/src/status-pages.module';
+import { PublicPagesController, SUBSCRIBE_ROUTES } from './http/public-pages.controller';
+import { incidentOutagesProjection } from './read/incident-outages.projection';
+import { pageAddressesProjection } from './read/page-addresses.projection';
+import { PublicMaintenanceWindows } from './read/public-maintenance';
+import { PublicPages } from './read/public-pages.query';
+import { PublicRenderer } from './render/public-renderer';
+
+/** The subscribe form's body is a few dozen bytes; anything much larger is not a person. */
+const FORM_BODY_LIMIT = 4 * 1024;
+
+/**
+ * Public status pages (contract §6): server-rendered HTML, feeds, Statuspage v2 JSON and badges,
+ * read from read models only. Other contexts plug in through PublicMaintenanceWindows.
+ */
+@Module({
+  imports: [StatusPagesModule, IncidentsModule],
+  controllers: [PublicPagesController],
+  providers: [PublicPages, PublicRenderer, PublicMaintenanceWindows],
+  exports: [PublicMaintenanceWindows],
+})
+export class PublicWebModule implements OnModuleInit {
+  constructor(
+    @Inject(PROJECTION_ENGINE) engine: ProjectionEngine,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {
+    engine.register(pageAddressesProjection);
+    engine.register(incidentOutagesProjection);
+  }
+
+  /** HTML forms post urlencoded bodies; every other route keeps answering them 415. */
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter?.getInstance() as FastifyInstance | undefined;
+    if (!fastify?.addContentTypeParser) return;
+    fastify.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
+      (request: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
+        if (!SUBSCRIBE_ROUTES.has(request.routeOptions.url ?? '')) {
+          return done(Object.assign(new Error('Content-Type must be application/json'), { statusCode: 415 }));
+        }
+        const fields: Record<string, string> = Object.create(null);
+        for (const [name, value] of new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))) {
+          if (!(name in fields)) fields[name] = value;
+        }
+        done(null, fields);
+      },
+    );
+  }
+}

@@ -1,0 +1,29 @@
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** "20 Nov 2026" (UTC), for a date or a `YYYY-MM-DD` day. */
+export function dayText(at: string | Date): string {
+  const d = new Date(at);
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+}
+
+/** "20 Nov 2026, 09:05 UTC". */
+export function timeText(at: string | Date): string {
+  const d = new Date(at);
+  const hh = String(d.getUTCHours()).padStart(2, '0');
+  const mm = String(d.getUTCMinutes()).padStart(2, '0');
+  return `${dayText(d)}, ${hh}:${mm} UTC`;
+}
+
+/** "99.31 %", "100 %". */
+export function percentText(value: number): string {
+  return `${Number.isInteger(value) ? value : value.toFixed(2)} %`;
+}
+
+export function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** Capitalised status word: "Investigating". */
+export function statusWord(status: string): string {
+  return status.charAt(0) + status.slice(1).toLowerCase();
+}
