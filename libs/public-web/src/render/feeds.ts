@@ -7,6 +7,9 @@ import { Markdown, plainText } from './markdown';
 /** Characters XML 1.0 cannot carry at all; the feed library escapes everything else. */
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 const xmlSafe = (text: string) => text.replace(NOT_XML, '\uFFFD');
+/** Atom marks titles and summaries type="html" and RSS readers treat them alike: user text is escaped as HTML. */
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const asHtml = (text: string) => xmlSafe(text).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 
 /** The incident history as RSS 2.0 and Atom 1.0: one entry per incident, its updates newest first. */
 export function incidentFeed(md: Markdown, page: StatusPageDetailView, pageUrl: string, incidents: IncidentView[], now: Date): Feed {
@@ -26,13 +29,14 @@ export function incidentFeed(md: Markdown, page: StatusPageDetailView, pageUrl: 
     const updates = [...incident.incidentUpdates].reverse();
     const link = `${pageUrl}/incidents/${incident.id}`;
     feed.addItem({
-      title: xmlSafe(incident.name),
+      title: asHtml(incident.name),
       id: link,
       link,
       date: new Date(incident.updated_at),
       published: new Date(incident.created_at),
-      description: xmlSafe(updates.map((u) => `${statusWord(u.status)} – ${plainText(md, u.description)}`).join(' | ')),
-      content: xmlSafe(updates.map((u) => `<p><strong>${statusWord(u.status)}</strong> – ${timeText(u.publicIncidentUpdateDate)}</p>${md.render(u.description)}`).join('')),
+      description: asHtml(updates.map((u) => `${statusWord(u.status)} – ${plainText(md, u.description)}`).join(' | ')),
+      // xml-js splits only the first ']]>' of a CDATA section; none is left for it to miss.
+      content: xmlSafe(updates.map((u) => `<p><strong>${statusWord(u.status)}</strong> – ${timeText(u.publicIncidentUpdateDate)}</p>${md.render(u.description)}`).join('')).replaceAll(']]>', ']]&gt;'),
     });
   }
   return feed;

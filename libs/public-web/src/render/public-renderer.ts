@@ -184,7 +184,7 @@ export class PublicRenderer {
       summary,
       colorScheme: page.defaultTheme === 'LIGHT' ? 'light' : page.defaultTheme === 'DARK' ? 'dark' : 'light dark',
       cssHref: this.stylesheetHref,
-      themeHref: `${ref.base}/theme-${this.theme(page).hash}.css`,
+      themeHref: `${ref.base}/theme/${this.theme(page).hash}.css`,
       faviconHref: safeUrl(page.favicon) ?? this.faviconHref,
       base: ref.base,
       home: ref.base === '' ? '/' : ref.base,
