@@ -7,6 +7,8 @@ import { Markdown, plainText } from './markdown';
 /** Characters XML 1.0 cannot carry at all; the feed library escapes everything else. */
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 const xmlSafe = (text: string) => text.replace(NOT_XML, '\uFFFD');
+/** xml-js turns "&amp;" in a text node back into "&" before escaping it: undo that in advance, so the text arrives as written. */
+const xmlText = (text: string) => xmlSafe(text).replace(/&amp;/g, '&amp;amp;');
 /** Atom marks titles and summaries type="html" and RSS readers treat them alike: user text is escaped as HTML. */
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const asHtml = (text: string) => xmlSafe(text).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
@@ -15,8 +17,8 @@ const asHtml = (text: string) => xmlSafe(text).replace(/[&<>"']/g, (c) => HTML_E
 export function incidentFeed(md: Markdown, page: StatusPageDetailView, pageUrl: string, incidents: IncidentView[], now: Date): Feed {
   const updated = incidents.reduce((at, i) => (i.updated_at > at ? i.updated_at : at), page.updated_at);
   const feed = new Feed({
-    title: xmlSafe(`${page.name} – incident history`),
-    description: xmlSafe(page.description ?? `Incidents of ${page.name}`),
+    title: xmlText(`${page.name} – incident history`),
+    description: xmlText(page.description ?? `Incidents of ${page.name}`),
     id: pageUrl,
     link: pageUrl,
     language: 'en',
