@@ -7,11 +7,12 @@ export interface PageFixture {
 }
 
 /** A page with `services` services on two cards, created through the API like a user would. */
-export async function createPage(server: TestServer, account: TestAccount, url: string, options: { services?: number; name?: string; customDomain?: string; extra?: Record<string, unknown> } = {}): Promise<PageFixture> {
+export async function createPage(server: TestServer, account: TestAccount, url: string, options: { services?: number; serviceNames?: string[]; name?: string; customDomain?: string; extra?: Record<string, unknown> } = {}): Promise<PageFixture> {
   const key = { key: account.key };
   const serviceIds: string[] = [];
-  for (let i = 0; i < (options.services ?? 2); i++) {
-    const response = await server.http.post('/v1/status-pages/services', { name: `Service ${i + 1}` }, key);
+  const names = options.serviceNames ?? Array.from({ length: options.services ?? 2 }, (_, i) => `Service ${i + 1}`);
+  for (const name of names) {
+    const response = await server.http.post('/v1/status-pages/services', { name }, key);
     if (response.status !== 201) throw new Error(`service: ${response.status} ${response.text}`);
     serviceIds.push(response.body.id);
   }

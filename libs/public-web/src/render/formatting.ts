@@ -14,9 +14,9 @@ export function timeText(at: string | Date): string {
   return `${dayText(d)}, ${hh}:${mm} UTC`;
 }
 
-/** "99.31 %", "100 %". */
+/** "99.31 %", "87.5 %", "100 %". */
 export function percentText(value: number): string {
-  return `${Number.isInteger(value) ? value : value.toFixed(2)} %`;
+  return `${Number(value.toFixed(2))} %`;
 }
 
 export function plural(n: number, one: string, many: string): string {

@@ -58,6 +58,7 @@ ${RUN_WIDTHS}
 .days>li{border-top:1px solid var(--border);padding:.5rem 0}
 .muted{color:var(--muted)}
 .sub{background:var(--card-bg);border:1px solid var(--border);border-radius:.5rem;padding:1rem;margin-top:2rem}
+.sub h2{margin-top:0}
 .sub form{display:flex;flex-wrap:wrap;gap:.5rem;align-items:flex-end}
 .sub label{display:block;width:100%;font-weight:600}
 .sub input[type=email]{flex:1 1 12rem;min-width:0;padding:.5rem;border:1px solid var(--muted);border-radius:.25rem;background:var(--body-bg);color:var(--fg);font:inherit}
