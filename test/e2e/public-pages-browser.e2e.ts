@@ -5,6 +5,11 @@ import { ManualClock } from '../../libs/core/src/clock';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 import { createIncident, createPage, PageFixture } from './public-pages-fixtures';
 
+// Functions passed to page.evaluate run in the page; the project compiles without the DOM library.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+declare const document: any;
+declare function getComputedStyle(element: unknown): { backgroundColor: string };
+
 const CHROMIUM = '/usr/bin/chromium';
 const DAY = 86_400_000;
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
@@ -152,9 +157,9 @@ describeInBrowser('public status page in headless Chromium', () => {
       if (path) await page.goto(url + path);
       const overflow = await page.evaluate(() => {
         const width = document.documentElement.clientWidth;
-        const wide = [...document.querySelectorAll('body *')]
-          .filter((el) => !el.closest('.vh') && el.getBoundingClientRect().right > width + 0.5)
-          .map((el) => `${el.tagName.toLowerCase()}.${el.className}`);
+        const wide = ([...document.querySelectorAll('body *')] as any[])
+          .filter((el: any) => !el.closest('.vh') && el.getBoundingClientRect().right > width + 0.5)
+          .map((el: any) => `${el.tagName.toLowerCase()}.${el.className}`);
         return { scroll: document.documentElement.scrollWidth, width, wide: wide.slice(0, 5) };
       });
       expect([path, overflow.scroll <= overflow.width, overflow.wide]).toEqual([path, true, []]);
