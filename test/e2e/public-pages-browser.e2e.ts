@@ -55,7 +55,7 @@ async function axeViolations(colorScheme: 'light' | 'dark', path = ''): Promise<
   const { context, page } = await open({ colorScheme, bypassCSP: true, javaScriptEnabled: true, viewport: { width: 1024, height: 900 } }, path);
   await page.addScriptTag({ content: readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8') });
   const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, {
+    const result = await (globalThis as unknown as { axe: { run(context: unknown, options: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, {
       runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
     });
     return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
