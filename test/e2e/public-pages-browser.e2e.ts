@@ -47,6 +47,8 @@ async function open(options: BrowserContextOptions, path = ''): Promise<{ contex
   const problems = watch(page);
   const response = await page.goto(url + path, { waitUntil: 'load' });
   expect(response?.status()).toBe(200);
+  // The favicon loads after "load": leaving before it arrives would abort it and count as a failed request.
+  await page.waitForLoadState('networkidle');
   return { context, page, problems };
 }
 
@@ -122,11 +124,13 @@ describeInBrowser('public status page in headless Chromium', () => {
     expect(await page.locator('.banner').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(194, 65, 12)');
     mkdirSync(join(ROOT, 'docs'), { recursive: true });
     await page.screenshot({ path: join(ROOT, 'docs', 'status-page.png'), fullPage: true });
-    await page.goto(url + '/history?page=2');
+    await page.goto(url + '/history?page=2', { waitUntil: 'networkidle' });
     await page.getByRole('link', { name: 'Newer incidents' }).click();
     await page.waitForURL(/\/history$/);
+    await page.waitForLoadState('networkidle');
     await page.getByRole('link', { name: 'Elevated API error rates' }).click();
     await page.waitForURL(/\/incidents\//);
+    await page.waitForLoadState('networkidle');
     await expect(page.locator('h1').textContent()).resolves.toBe('Elevated API error rates');
     expect(problems).toEqual([]);
     await context.close();
@@ -153,8 +157,7 @@ describeInBrowser('public status page in headless Chromium', () => {
 
   it('does not overflow at 320 px', async () => {
     for (const path of ['', '/history']) {
-      const { context, page, problems } = await open({ viewport: { width: 320, height: 640 }, javaScriptEnabled: true });
-      if (path) await page.goto(url + path);
+      const { context, page, problems } = await open({ viewport: { width: 320, height: 640 }, javaScriptEnabled: true }, path);
       const overflow = await page.evaluate(() => {
         const width = document.documentElement.clientWidth;
         const wide = ([...document.querySelectorAll('body *')] as any[])
@@ -173,6 +176,7 @@ describeInBrowser('public status page in headless Chromium', () => {
     await page.getByLabel('Email address').fill('reader@example.com');
     await page.getByRole('button', { name: 'Subscribe' }).click();
     await page.waitForURL(/\/subscribe$/);
+    await page.waitForLoadState('networkidle');
     await expect(page.locator('h1').textContent()).resolves.toBe('Check your inbox');
     expect(problems).toEqual([]);
     await context.close();
