@@ -5,7 +5,8 @@ import { ProjectionEngine } from '../../read-store/src/projection-engine';
 import { PROJECTION_ENGINE } from '../../platform/src/tokens';
 import { IncidentsModule } from '../../incidents/src/incidents.module';
 import { StatusPagesModule } from '../../status-pages/src/status-pages.module';
-import { PublicPagesController, SUBSCRIBE_ROUTES } from './http/public-pages.controller';
+import { KEPT_ROUTES, PublicPagesController, SUBSCRIBE_ROUTES } from './http/public-pages.controller';
+import { PublicAnswerCache, sendAnswer } from './http/public-answers';
 import { incidentOutagesProjection } from './read/incident-outages.projection';
 import { pageAddressesProjection } from './read/page-addresses.projection';
 import { PublicMaintenanceWindows } from './read/public-maintenance';
@@ -22,22 +23,31 @@ const FORM_BODY_LIMIT = 4 * 1024;
 @Module({
   imports: [StatusPagesModule, IncidentsModule],
   controllers: [PublicPagesController],
-  providers: [PublicPages, PublicRenderer, PublicMaintenanceWindows],
+  providers: [PublicPages, PublicRenderer, PublicMaintenanceWindows, PublicAnswerCache],
   exports: [PublicMaintenanceWindows],
 })
 export class PublicWebModule implements OnModuleInit {
   constructor(
     @Inject(PROJECTION_ENGINE) engine: ProjectionEngine,
     private readonly adapterHost: HttpAdapterHost,
+    private readonly pages: PublicPages,
+    private readonly answers: PublicAnswerCache,
   ) {
     engine.register(pageAddressesProjection);
     engine.register(incidentOutagesProjection);
   }
 
-  /** HTML forms post urlencoded bodies; every other route keeps answering them 415. */
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter?.getInstance() as FastifyInstance | undefined;
     if (!fastify?.addContentTypeParser) return;
+    // Kept answers go out before Nest routes the request (its guards have nothing to do on public routes).
+    fastify.addHook('preHandler', (request, reply, done) => {
+      if ((request.method !== 'GET' && request.method !== 'HEAD') || !KEPT_ROUTES.has(request.routeOptions.url ?? '')) return done();
+      const kept = this.answers.get(this.answers.keyOf(request), this.pages.changeToken());
+      if (!kept) return done();
+      sendAnswer(request, reply, kept);
+    });
+    // HTML forms post urlencoded bodies; every other route keeps answering them 415.
     fastify.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },

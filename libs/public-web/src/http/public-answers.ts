@@ -1,3 +1,5 @@
+import { Injectable } from '@nestjs/common';
+import { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 
 /** A finished public response: its bytes and the headers that belong to them. */
@@ -31,9 +33,16 @@ const MAX_BYTES = 64 * 1024 * 1024;
  * the very next request. Meets the benchmark's warm-page target (docs/benchmarks.md); oldest entries go
  * first once the bounds are reached.
  */
+@Injectable()
 export class PublicAnswerCache {
   private readonly entries = new Map<string, { token: string; answer: PublicAnswer }>();
   private bytes = 0;
+
+  /** Requests of a page's custom domain differ by Host; those under /status/{url} do not. */
+  keyOf(request: FastifyRequest): string {
+    const byHost = (request.params as { url?: string } | undefined)?.url === undefined;
+    return `${byHost ? (request.headers.host ?? '').toLowerCase() : ''} ${request.url}`;
+  }
 
   get(key: string, token: string | null): PublicAnswer | undefined {
     if (token === null) return undefined;
@@ -58,4 +67,13 @@ export class PublicAnswerCache {
     this.entries.delete(key);
     this.bytes -= old.answer.body.length;
   }
+}
+
+/** Sends an answer with the headers every public response carries; a matching If-None-Match gets a 304. */
+export function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: PublicAnswer, conditional = true): FastifyReply {
+  void reply.headers({ 'x-content-type-options': 'nosniff', 'referrer-policy': 'strict-origin-when-cross-origin', etag: answer.etag, ...answer.headers });
+  if (conditional && answer.status === 200 && notModified(request.headers['if-none-match'], answer.etag)) {
+    return reply.status(304).send();
+  }
+  return reply.status(answer.status).type(answer.type).send(answer.body);
 }

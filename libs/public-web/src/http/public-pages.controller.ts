@@ -16,7 +16,7 @@ import { incidentFeed } from '../render/feeds';
 import { ASSET_PREFIX, PublicRenderer } from '../render/public-renderer';
 import { StatuspageJson } from '../render/statuspage-json';
 import { themeStylesheet } from '../render/theme-stylesheet';
-import { answerOf, notModified, PublicAnswer, PublicAnswerCache } from './public-answers';
+import { answerOf, PublicAnswer, PublicAnswerCache, sendAnswer } from './public-answers';
 import { SubscribeLimiter } from './subscribe-limiter';
 
 const HTML = 'text/html; charset=utf-8';
@@ -44,6 +44,13 @@ const STATUSPAGE_ROUTES = new Set([
 ]);
 
 export const SUBSCRIBE_ROUTES = new Set(['/status/:url/subscribe', '/subscribe']);
+
+/** GET routes whose answers are kept (PublicAnswerCache), as the router spells them. */
+export const KEPT_ROUTES = new Set(
+  ['', '/history', '/incidents/:incidentId', '/history.rss', '/history.atom', '/api/v2/:first', '/api/v2/:first/:second', '/badge.svg', '/badge.json', '/theme/:file'].flatMap(
+    (path) => [`/status/:url${path}`, path === '' ? '/' : path],
+  ),
+);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ORIGIN = /^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?$/i;
@@ -80,13 +87,13 @@ function pageCsp(page: StatusPageDetailView | null): string {
 @Public()
 @Controller()
 export class PublicPagesController {
-  private readonly cache = new PublicAnswerCache();
   private readonly limiter = new SubscribeLimiter();
 
   constructor(
     private readonly pages: PublicPages,
     private readonly renderer: PublicRenderer,
     private readonly commands: CommandBus,
+    private readonly cache: PublicAnswerCache,
     @Inject(VIGIL_CONFIG) private readonly config: VigilConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -246,8 +253,7 @@ export class PublicPagesController {
 
   /** Serves the kept answer while current, otherwise builds it (or a 404 when the page is unknown) and keeps it. */
   private async respond(request: FastifyRequest, reply: FastifyReply, kind: NotFoundKind, build: (ref: PageRef) => Promise<PublicAnswer | null>) {
-    const byHost = (request.params as { url?: string }).url === undefined;
-    const key = `${byHost ? (request.headers.host ?? '').toLowerCase() : ''} ${request.url}`;
+    const key = this.cache.keyOf(request);
     const token = this.pages.changeToken();
     const kept = this.cache.get(key, token);
     if (kept) return this.send(request, reply, kept);
@@ -264,11 +270,7 @@ export class PublicPagesController {
   }
 
   private send(request: FastifyRequest, reply: FastifyReply, answer: PublicAnswer, conditional = true) {
-    void reply.headers({ 'x-content-type-options': 'nosniff', 'referrer-policy': 'strict-origin-when-cross-origin', etag: answer.etag, ...answer.headers });
-    if (conditional && answer.status === 200 && notModified(request.headers['if-none-match'], answer.etag)) {
-      return reply.status(304).send();
-    }
-    return reply.status(answer.status).type(answer.type).send(answer.body);
+    return sendAnswer(request, reply, answer, conditional);
   }
 
   private html(status: number, page: StatusPageDetailView | null, body: string): PublicAnswer {

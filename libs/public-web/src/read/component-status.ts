@@ -107,23 +107,25 @@ export function uptimeBars(services: { id: string; created_at: string }[], outag
       }
     }
   }
+  // The 90 day keys and lengths are the same for every service: computed once.
+  const days = Array.from({ length: BAR_DAYS }, (_, i) => {
+    const start = firstDay + i * DAY_MS;
+    return { day: dayOf(start), seconds: (Math.min(start + DAY_MS, nowMs) - start) / 1000 };
+  });
   const bars = new Map<string, DayBar[]>();
   for (const service of services) {
     const perDay = totals.get(service.id)!;
     const createdDay = dayOf(service.created_at);
     const list: DayBar[] = [];
-    for (let i = 0; i < BAR_DAYS; i++) {
-      const start = firstDay + i * DAY_MS;
-      const day = dayOf(start);
+    for (const { day, seconds: length } of days) {
       const t = perDay.get(day);
-      if (day < createdDay && !t) {
-        list.push({ day, status: 'no_data', uptime: null, incidents: 0 });
+      if (!t) {
+        list.push(day < createdDay ? { day, status: 'no_data', uptime: null, incidents: 0 } : { day, status: 'operational', uptime: 100, incidents: 0 });
         continue;
       }
-      const length = (Math.min(start + DAY_MS, nowMs) - start) / 1000;
-      const down = Math.min(t?.weighted ?? 0, length);
+      const down = Math.min(t.weighted, length);
       const uptime = length > 0 ? Math.floor(((length - down) / length) * 10000) / 100 : 100;
-      list.push({ day, status: t?.status ?? 'operational', uptime, incidents: t?.incidents ?? 0 });
+      list.push({ day, status: t.status, uptime, incidents: t.incidents });
     }
     bars.set(service.id, list);
   }
