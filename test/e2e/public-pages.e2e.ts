@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { ManualClock } from '../../libs/core/src/clock';
 import { HttpResponse } from '../../libs/testing/src/http-client';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
@@ -25,7 +26,7 @@ function get(path: string, headers: Record<string, string> = {}): Promise<HttpRe
   return rawRequest('GET', path, headers);
 }
 
-function rawRequest(method: string, path: string, headers: Record<string, string>, body?: string): Promise<HttpResponse> {
+function rawRequest(method: string, path: string, headers: Record<string, string>, body?: string): Promise<HttpResponse & { raw: Buffer }> {
   const target = new URL(server.url);
   return new Promise((resolve, reject) => {
     const req = request({ host: target.hostname, port: target.port, method, path, headers }, (res) => {
@@ -41,7 +42,7 @@ function rawRequest(method: string, path: string, headers: Record<string, string
         } catch {
           // HTML, XML, SVG: tests read `text`.
         }
-        resolve({ status: res.statusCode ?? 0, headers: responseHeaders, body: parsed, text });
+        resolve({ status: res.statusCode ?? 0, headers: responseHeaders, body: parsed, text, raw: Buffer.concat(chunks) });
       });
     });
     req.on('error', reject);
@@ -157,6 +158,21 @@ describe('public status pages: routes', () => {
     expect(after.text).toContain('Database unreachable');
     expect(after.text).toContain('Major System Outage');
     expect((await get(`/status/${page.url}/api/v2/status.json`)).body.status).toEqual({ indicator: 'critical', description: 'Major System Outage' });
+  });
+
+  it('gzips pages for clients that accept it, as a representation of its own', async () => {
+    const page = await createPage(server, account, slug(), { services: 6 });
+    const host = new URL(server.url).host;
+    const plain = await rawRequest('GET', `/status/${page.url}`, { host });
+    const gzipped = await rawRequest('GET', `/status/${page.url}`, { host, 'accept-encoding': 'br, gzip;q=0.8' });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(gzipped.headers.get('content-encoding')).toBe('gzip');
+    expect(gzipped.headers.get('vary')).toBe('Accept-Encoding');
+    expect(gunzipSync(Buffer.from(gzipped.raw)).toString('utf8')).toBe(plain.text);
+    expect(gzipped.headers.get('etag')).not.toBe(plain.headers.get('etag'));
+    const notModified = await rawRequest('GET', `/status/${page.url}`, { host, 'accept-encoding': 'gzip', 'if-none-match': gzipped.headers.get('etag')! });
+    expect(notModified.status).toBe(304);
+    expect((await rawRequest('GET', `/status/${page.url}`, { host, 'accept-encoding': 'gzip;q=0' })).headers.get('content-encoding')).toBeNull();
   });
 
   it('drops a deleted page at once, and a renamed one at its old address', async () => {

@@ -42,10 +42,10 @@ describe('uptime bar runs', () => {
       { day: '2026-11-20', status: 'operational', uptime: 100, incidents: 0 },
     ]);
     expect(runs).toEqual([
-      { status: 'no_data', days: 1, text: '16 Nov 2026: no data' },
-      { status: 'operational', days: 2, text: '17 Nov 2026 – 18 Nov 2026: 100 % uptime, no incidents' },
-      { status: 'partial_outage', days: 1, text: '19 Nov 2026: 99.31 % uptime, 1 incident (partial outage)' },
-      { status: 'operational', days: 1, text: '20 Nov 2026: 100 % uptime, no incidents' },
+      { code: 'nd', days: 1, text: '16 Nov 2026: no data' },
+      { code: 'op', days: 2, text: '17 – 18 Nov 2026: 100 % uptime, no incidents' },
+      { code: 'po', days: 1, text: '19 Nov 2026: 99.31 % uptime, 1 incident (partial outage)' },
+      { code: 'op', days: 1, text: '20 Nov 2026: 100 % uptime, no incidents' },
     ]);
   });
 });

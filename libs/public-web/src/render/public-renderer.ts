@@ -42,9 +42,28 @@ interface LayoutView {
 
 /** A run of consecutive bars shown as one element: clean days are grouped, every other day stands alone. */
 interface BarRun {
-  status: DayBar['status'];
+  /** Short class of the status (the bars are most of a page's bytes). */
+  code: string;
   days: number;
   text: string;
+}
+
+const BAR_CODE: Record<DayBar['status'], string> = {
+  operational: 'op',
+  degraded_performance: 'dg',
+  partial_outage: 'po',
+  major_outage: 'mo',
+  under_maintenance: 'um',
+  no_data: 'nd',
+};
+
+/** "17 Nov 2026", "17 – 18 Nov 2026", "28 Aug – 15 Oct 2026", "28 Dec 2025 – 2 Jan 2026". */
+function rangeText(from: string, to: string): string {
+  if (from === to) return dayText(from);
+  const [a, b] = [dayText(from).split(' '), dayText(to).split(' ')];
+  if (a[2] !== b[2]) return `${a.join(' ')} – ${b.join(' ')}`;
+  if (a[1] !== b[1]) return `${a[0]} ${a[1]} – ${b.join(' ')}`;
+  return `${a[0]} – ${b.join(' ')}`;
 }
 
 const SAFE_URL = /^https?:\/\//i;
@@ -63,11 +82,12 @@ export function barRuns(bars: DayBar[]): BarRun[] {
     }
   }
   return runs.map((run) => {
-    const when = run.days === 1 ? dayText(run.from.day) : `${dayText(run.from.day)} – ${dayText(run.to.day)}`;
-    if (run.status === 'no_data') return { status: run.status, days: run.days, text: `${when}: no data` };
+    const when = rangeText(run.from.day, run.to.day);
+    const code = BAR_CODE[run.status];
+    if (run.status === 'no_data') return { code, days: run.days, text: `${when}: no data` };
     const incidents = run.from.incidents === 0 ? 'no incidents' : plural(run.from.incidents, 'incident', 'incidents');
     const label = run.status === 'operational' ? '' : ` (${STATUS_LABEL[run.status].toLowerCase()})`;
-    return { status: run.status, days: run.days, text: `${when}: ${percentText(run.from.uptime as number)} uptime, ${incidents}${label}` };
+    return { code, days: run.days, text: `${when}: ${percentText(run.from.uptime as number)} uptime, ${incidents}${label}` };
   });
 }
 

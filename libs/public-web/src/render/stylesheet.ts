@@ -42,8 +42,7 @@ h3{font-size:1rem;margin:0}
 .bars{display:flex;list-style:none;margin:.5rem 0 .25rem;padding:0;height:2rem}
 .bars li{position:relative;flex:var(--n) 1 0;min-width:0;background:linear-gradient(to right,var(--c) calc(100% - 1px),transparent 0) 0 0/calc(100% / var(--n)) 100% repeat-x}
 .bars li:hover .vh{clip:auto;width:auto;height:auto;overflow:visible;white-space:normal;z-index:1;top:2.25rem;left:0;min-width:10rem;background:var(--card-bg);color:var(--fg);border:1px solid var(--border);padding:.25rem .5rem;border-radius:.25rem}
-.b-operational{--c:var(--ok)}.b-degraded_performance{--c:var(--degraded)}.b-partial_outage{--c:var(--partial)}.b-major_outage{--c:var(--major)}.b-under_maintenance{--c:var(--maint)}.b-no_data{--c:var(--nodata)}
-.b-degraded_performance,.b-partial_outage,.b-major_outage{background-image:linear-gradient(to right,var(--c) calc(100% - 1px),transparent 0)}
+.b-op{--c:var(--ok)}.b-dg{--c:var(--degraded)}.b-po{--c:var(--partial)}.b-mo{--c:var(--major)}.b-um{--c:var(--maint)}.b-nd{--c:var(--nodata)}
 ${RUN_WIDTHS}
 .legend{display:flex;justify-content:space-between;gap:.5rem;color:var(--muted);font-size:.85rem}
 .incident{background:var(--card-bg);border:1px solid var(--border);border-radius:.5rem;padding:1rem;margin:1rem 0}
