@@ -127,6 +127,8 @@ async function main() {
   console.log(`First render after a write (${WRITE_SAMPLES} sequential renames, one GET each): p50 ${write.p50} ms, p99 ${write.p99} ms, max ${write.max} ms`);
 }
 
+module.exports = { seed };
+
 if (require.main === module) {
   main().catch((error) => {
     console.error(error);
