@@ -38,6 +38,8 @@ interface LayoutView {
   logo: string | null;
   logoDark: string | null;
   redirectTo: string | null;
+  /** Not a page's own (an unknown address): no navigation, no feeds. */
+  plain: boolean;
 }
 
 /** A run of consecutive bars shown as one element: clean days are grouped, every other day stands alone. */
@@ -212,6 +214,7 @@ export class PublicRenderer {
       logo,
       logoDark: logo ? safeUrl(page.logoDark) : null,
       redirectTo: safeUrl(page.redirectTo),
+      plain: false,
     };
   }
 
@@ -229,6 +232,7 @@ export class PublicRenderer {
       logo: null,
       logoDark: null,
       redirectTo: null,
+      plain: true,
     };
   }
 

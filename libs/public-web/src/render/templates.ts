@@ -13,24 +13,24 @@ export const LAYOUT = `<!doctype html>
 <link rel="stylesheet" href="{{cssHref}}">
 <link rel="stylesheet" href="{{themeHref}}">
 <link rel="icon" href="{{faviconHref}}">
-<link rel="alternate" type="application/rss+xml" title="{{name}} – incident history (RSS)" href="{{base}}/history.rss">
-<link rel="alternate" type="application/atom+xml" title="{{name}} – incident history (Atom)" href="{{base}}/history.atom">
+{{#unless plain}}<link rel="alternate" type="application/rss+xml" title="{{name}} – incident history (RSS)" href="{{base}}/history.rss">
+<link rel="alternate" type="application/atom+xml" title="{{name}} – incident history (Atom)" href="{{base}}/history.atom">{{/unless}}
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header class="top"><div class="wrap">
 <a class="brand" href="{{home}}">{{#if logo}}<img src="{{logo}}" alt=""{{#if logoDark}} class="logo-light"{{/if}}>{{#if logoDark}}<img src="{{logoDark}}" alt="" class="logo-dark">{{/if}}{{/if}}<span>{{name}}</span></a>
-<nav aria-label="Status page"><ul>
+{{#unless plain}}<nav aria-label="Status page"><ul>
 <li><a href="{{home}}">Current status</a></li>
 <li><a href="{{base}}/history">History</a></li>
 <li><a href="{{home}}#subscribe">Subscribe</a></li>
 {{#if redirectTo}}<li><a href="{{redirectTo}}" rel="nofollow noopener">Website</a></li>{{/if}}
-</ul></nav>
+</ul></nav>{{/unless}}
 </div></header>
 <main id="main" class="wrap">
 {{> @partial-block }}
 </main>
-<footer class="wrap"><p>Feeds: <a href="{{base}}/history.rss">RSS</a> · <a href="{{base}}/history.atom">Atom</a> · <a href="{{base}}/api/v2/summary.json">JSON</a> · Powered by Vigil</p></footer>
+<footer class="wrap"><p>{{#if plain}}Powered by Vigil{{else}}Feeds: <a href="{{base}}/history.rss">RSS</a> · <a href="{{base}}/history.atom">Atom</a> · <a href="{{base}}/api/v2/summary.json">JSON</a> · Powered by Vigil{{/if}}</p></footer>
 </body>
 </html>
 `;
