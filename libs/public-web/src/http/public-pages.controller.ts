@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { RouteConfig } from '@nestjs/platform-fastify';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { NotFoundError } from '../../../core/src/errors';
@@ -85,6 +86,7 @@ function pageCsp(page: StatusPageDetailView | null): string {
  * the subscribe form, under /status/{url} and, on the page's custom domain, at the root.
  */
 @Public()
+@ApiExcludeController()
 @Controller()
 export class PublicPagesController {
   private readonly limiter = new SubscribeLimiter();
