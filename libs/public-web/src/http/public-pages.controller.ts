@@ -12,7 +12,7 @@ import { StatusPageDetailView } from '../../../status-pages/src/read/status-page
 import { AddSubscriptionsCommand, isDeliverableAddress } from '../../../status-pages/src/write/subscription.commands';
 import { DEFAULT_THEME_COLORS } from '../../../status-pages/src/domain/theme';
 import { STATUS_LABEL } from '../read/component-status';
-import { PageRef, PublicPageModel, PublicPages } from '../read/public-pages.query';
+import { PageRef, PublicPages } from '../read/public-pages.query';
 import { incidentFeed } from '../render/feeds';
 import { ASSET_PREFIX, PublicRenderer } from '../render/public-renderer';
 import { StatuspageJson } from '../render/statuspage-json';
@@ -109,7 +109,7 @@ export class PublicPagesController {
       [`${ASSET_PREFIX}/theme-default.css`]: () => ({ type: CSS, body: themeStylesheet('AUTO', DEFAULT_THEME_COLORS), cache: 'public, max-age=86400' }),
     };
     const asset = assets[`${ASSET_PREFIX}/${file}`]?.();
-    if (!asset) return this.send(request, reply, this.notFound('json', null, null));
+    if (!asset) return this.send(request, reply, this.notFound('json'));
     return this.send(request, reply, answerOf(200, asset.type, asset.body, { 'cache-control': asset.cache, 'content-security-policy': LOCKED_DOWN }));
   }
 
@@ -167,7 +167,7 @@ export class PublicPagesController {
   @RouteConfig({ rateLimit: false })
   statuspage(@Param('first') first: string, @Param('second') second: string | undefined, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const route = second === undefined ? first : `${first}/${second}`;
-    if (!STATUSPAGE_ROUTES.has(route)) return this.send(request, reply, this.notFound('json', null, null));
+    if (!STATUSPAGE_ROUTES.has(route)) return this.send(request, reply, this.notFound('json'));
     return this.respond(request, reply, 'json', async (ref) => {
       const model = await this.pages.model(ref);
       if (!model) return null;
@@ -199,7 +199,7 @@ export class PublicPagesController {
       let status = model.indicator === 'none' ? 'operational' : model.indicator === 'minor' ? 'degraded_performance' : model.indicator === 'major' ? 'partial_outage' : 'major_outage';
       if (serviceId !== undefined) {
         const service = model.services.find((s) => s.id === serviceId);
-        if (!service) return this.notFound('json', null, null);
+        if (!service) return this.notFound('json');
         label = service.name;
         status = service.status;
         message = STATUS_LABEL[service.status].toLowerCase();
@@ -227,7 +227,7 @@ export class PublicPagesController {
   async subscribe(@Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const ref = await this.resolve(request);
     const found = ref && (await this.pages.model(ref));
-    if (!ref || !found) return this.send(request, reply, this.notFound('html', null, null), false);
+    if (!ref || !found) return this.send(request, reply, this.notFound('html'), false);
     const page = found.page;
     const wait = this.limiter.take(request.ip, this.clock.now().getTime());
     if (wait > 0) {
@@ -242,7 +242,7 @@ export class PublicPagesController {
     try {
       await this.commands.execute(new AddSubscriptionsCommand(ref.accountId, ref.id, [email], false, { accountId: ref.accountId, keyId: null, keyName: 'public subscribe form', requestId: String(request.id) }));
     } catch (error) {
-      if (error instanceof NotFoundError) return this.send(request, reply, this.notFound('html', null, null), false);
+      if (error instanceof NotFoundError) return this.send(request, reply, this.notFound('html'), false);
       throw error;
     }
     // The same answer whether or not the address was subscribed already (contract §8).
@@ -261,7 +261,7 @@ export class PublicPagesController {
     if (kept) return this.send(request, reply, kept);
     const ref = await this.resolve(request);
     const answer = ref ? await build(ref) : null;
-    if (!answer) return this.send(request, reply, this.notFound(kind, null, null));
+    if (!answer) return this.send(request, reply, this.notFound(kind));
     if (answer.status === 200) this.cache.set(key, token, answer);
     return this.send(request, reply, answer);
   }
@@ -283,9 +283,9 @@ export class PublicPagesController {
     return answerOf(status, JSON_TYPE, JSON.stringify(body), { 'cache-control': SHORT_CACHE, 'content-security-policy': LOCKED_DOWN, ...CORS });
   }
 
-  private notFound(kind: NotFoundKind, ref: PageRef | null, page: StatusPageDetailView | null): PublicAnswer {
+  private notFound(kind: NotFoundKind): PublicAnswer {
     if (kind === 'json') return answerOf(404, JSON_TYPE, JSON.stringify(errorBody(404, 'Not found')), { 'cache-control': 'no-store', 'content-security-policy': LOCKED_DOWN, ...CORS });
-    return this.html(404, page, this.renderer.message(ref, page, 'Page not found', ['There is no status page at this address.']));
+    return this.html(404, null, this.renderer.message(null, null, 'Page not found', ['There is no status page at this address.']));
   }
 
   /** The page's canonical address: its custom domain (served over https) when it has one. */
@@ -294,4 +294,3 @@ export class PublicPagesController {
   }
 }
 
-export type { PublicPageModel };
