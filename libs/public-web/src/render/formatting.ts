@@ -1,7 +1,12 @@
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
+const DAY_KEY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
 /** "20 Nov 2026" (UTC), for a date or a `YYYY-MM-DD` day. */
 export function dayText(at: string | Date): string {
+  // Day keys are most of a page's dates (the bars): read without a Date.
+  const key = typeof at === 'string' ? DAY_KEY.exec(at) : null;
+  if (key) return `${Number(key[3])} ${MONTHS[Number(key[2]) - 1]} ${key[1]}`;
   const d = new Date(at);
   return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
 }

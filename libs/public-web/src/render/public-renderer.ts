@@ -62,7 +62,8 @@ const BAR_CODE: Record<DayBar['status'], string> = {
 /** "17 Nov 2026", "17 – 18 Nov 2026", "28 Aug – 15 Oct 2026", "28 Dec 2025 – 2 Jan 2026". */
 function rangeText(from: string, to: string): string {
   if (from === to) return dayText(from);
-  const [a, b] = [dayText(from).split(' '), dayText(to).split(' ')];
+  const a = dayText(from).split(' ');
+  const b = dayText(to).split(' ');
   if (a[2] !== b[2]) return `${a.join(' ')} – ${b.join(' ')}`;
   if (a[1] !== b[1]) return `${a[0]} ${a[1]} – ${b.join(' ')}`;
   return `${a[0]} – ${b.join(' ')}`;
