@@ -18,6 +18,7 @@ const CORPUS = [
   '<!-- --><![CDATA[ x ]]><?xml version="1.0"?>',
 ];
 
+const ATTRIBUTE_URL = `https://example.com/a"onerror="alert(1)'x.png?q='onload='alert(2)`;
 const LONG = ('<"]]>' + 'A'.repeat(45)).repeat(200); // 10 000 characters: the update description limit
 const name = (s: string) => s.slice(0, 255);
 
@@ -77,7 +78,11 @@ describe('hostile strings in every user field are harmless in every output', () 
         url: `hostile-${i}`,
         description: hostile.slice(0, 500),
         cards: [{ name: name(`${hostile} card`), services: [{ id: service.body.id }] }],
-        redirectTo: `https://example.com/${encodeURIComponent(hostile)}`,
+        // Attribute breakers the URL validation lets through: they must stay inside their attributes.
+        redirectTo: ATTRIBUTE_URL,
+        logo: ATTRIBUTE_URL,
+        logoDark: `${ATTRIBUTE_URL}&dark`,
+        favicon: `${ATTRIBUTE_URL}&icon`,
       },
       key,
     );
@@ -99,8 +104,12 @@ describe('hostile strings in every user field are harmless in every output', () 
     const base = `/status/hostile-${i}`;
 
     for (const path of ['', '/history', `/incidents/${incident.body.id}`]) {
-      const html = (await server.http.get(base + path)).text;
+      const response = await server.http.get(base + path);
+      const html = response.text;
       expectHarmlessHtml(html, `html ${path}`);
+      // Images only from here and the logo's own origin.
+      expect(response.headers.get('content-security-policy')).toContain("img-src 'self' https://example.com;");
+      expect(html).toContain(`<img src="${Handlebars.escapeExpression(ATTRIBUTE_URL)}" alt="" class="logo-light">`);
       // The strings are there, as escaped text.
       expect(html).toContain(Handlebars.escapeExpression(name(hostile)));
       if (path === '') expect(html).toContain(Handlebars.escapeExpression(name(`${hostile} svc`)));
