@@ -16,10 +16,10 @@ const VARIABLES: [keyof ThemeColorSet, string][] = [
   ['primaryButtonFontColor', '--btn-fg'],
 ];
 
-/** Vigil's status colours: text in them reaches 4.5:1 on the default card and body colours. */
-const STATUS_COLORS = {
-  light: '--ok:#15803d;--degraded:#a16207;--partial:#c2410c;--major:#b91c1c;--maint:#1d4ed8;--nodata:#94a3b8',
-  dark: '--ok:#4ade80;--degraded:#facc15;--partial:#fb923c;--major:#f87171;--maint:#93c5fd;--nodata:#4b5563',
+/** Vigil's status colours: text in them reaches 4.5:1, and bars (no data included) 3:1, on the default card colours. */
+export const STATUS_COLORS = {
+  light: '--ok:#15803d;--degraded:#a16207;--partial:#c2410c;--major:#b91c1c;--maint:#1d4ed8;--nodata:#8391a5',
+  dark: '--ok:#4ade80;--degraded:#facc15;--partial:#fb923c;--major:#f87171;--maint:#93c5fd;--nodata:#6b7280',
 };
 
 function declarations(set: ThemeColorSet, fallback: ThemeColorSet, mode: 'light' | 'dark'): string {
