@@ -90,6 +90,8 @@ function pageCsp(page: StatusPageDetailView | null): string {
 @Controller()
 export class PublicPagesController {
   private readonly limiter = new SubscribeLimiter();
+  /** Vigil's own files, by path: built once. */
+  private readonly assets: Map<string, PublicAnswer>;
 
   constructor(
     private readonly pages: PublicPages,
@@ -98,19 +100,19 @@ export class PublicPagesController {
     private readonly cache: PublicAnswerCache,
     @Inject(VIGIL_CONFIG) private readonly config: VigilConfig,
     @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+  ) {
+    const fixed = (type: string, body: string, cache: string) => answerOf(200, type, body, { 'cache-control': cache, 'content-security-policy': LOCKED_DOWN });
+    this.assets = new Map([
+      [renderer.stylesheetHref, fixed(CSS, renderer.stylesheet, LONG_CACHE)],
+      [renderer.faviconHref, fixed(SVG, renderer.favicon, LONG_CACHE)],
+      [`${ASSET_PREFIX}/theme-default.css`, fixed(CSS, themeStylesheet('AUTO', DEFAULT_THEME_COLORS), 'public, max-age=86400')],
+    ]);
+  }
 
   @Get(`${ASSET_PREFIX.slice(1)}/:file`)
   @RouteConfig({ rateLimit: false })
   asset(@Param('file') file: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const assets: Record<string, () => { type: string; body: string; cache: string }> = {
-      [this.renderer.stylesheetHref]: () => ({ type: CSS, body: this.renderer.stylesheet, cache: LONG_CACHE }),
-      [this.renderer.faviconHref]: () => ({ type: SVG, body: this.renderer.favicon, cache: LONG_CACHE }),
-      [`${ASSET_PREFIX}/theme-default.css`]: () => ({ type: CSS, body: themeStylesheet('AUTO', DEFAULT_THEME_COLORS), cache: 'public, max-age=86400' }),
-    };
-    const asset = assets[`${ASSET_PREFIX}/${file}`]?.();
-    if (!asset) return this.send(request, reply, this.notFound('json'));
-    return this.send(request, reply, answerOf(200, asset.type, asset.body, { 'cache-control': asset.cache, 'content-security-policy': LOCKED_DOWN }));
+    return this.send(request, reply, this.assets.get(`${ASSET_PREFIX}/${file}`) ?? this.notFound('json'));
   }
 
   @Get(['status/:url', ''])
