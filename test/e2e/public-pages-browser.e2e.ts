@@ -161,7 +161,7 @@ describeInBrowser('public status page in headless Chromium', () => {
       const overflow = await page.evaluate(() => {
         const width = document.documentElement.clientWidth;
         const wide = ([...document.querySelectorAll('body *')] as any[])
-          .filter((el: any) => !el.closest('.vh') && el.getBoundingClientRect().right > width + 0.5)
+          .filter((el: any) => !el.closest('.bars span') && el.getBoundingClientRect().right > width + 0.5)
           .map((el: any) => `${el.tagName.toLowerCase()}.${el.className}`);
         return { scroll: document.documentElement.scrollWidth, width, wide: wide.slice(0, 5) };
       });

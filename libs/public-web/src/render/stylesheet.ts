@@ -13,7 +13,7 @@ a:focus-visible,button:focus-visible,input:focus-visible{outline:3px solid var(-
 .wrap{max-width:56rem;margin:0 auto;padding:0 1rem}
 .skip{position:absolute;left:-10000px}
 .skip:focus{left:1rem;top:1rem;z-index:2;background:var(--card-bg);padding:.5rem}
-.vh{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.bars span{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .top{background:var(--header-bg);color:var(--header-fg);border-bottom:1px solid var(--border)}
 .top .wrap{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.5rem 1rem;padding-top:1rem;padding-bottom:1rem}
 .brand{display:flex;align-items:center;gap:.75rem;color:var(--header-fg);text-decoration:none;font-weight:700;font-size:1.25rem;min-width:0}
@@ -41,7 +41,7 @@ h3{font-size:1rem;margin:0}
 .st-operational{color:var(--ok)}.st-degraded_performance{color:var(--degraded)}.st-partial_outage{color:var(--partial)}.st-major_outage{color:var(--major)}.st-under_maintenance{color:var(--maint)}
 .bars{display:flex;list-style:none;margin:.5rem 0 .25rem;padding:0;height:2rem}
 .bars li{position:relative;flex:var(--n) 1 0;min-width:0;background:linear-gradient(to right,var(--c) calc(100% - 1px),transparent 0) 0 0/calc(100% / var(--n)) 100% repeat-x}
-.bars li:hover .vh{clip:auto;width:auto;height:auto;overflow:visible;white-space:normal;z-index:1;top:2.25rem;left:0;min-width:10rem;background:var(--card-bg);color:var(--fg);border:1px solid var(--border);padding:.25rem .5rem;border-radius:.25rem}
+.bars li:hover span{clip:auto;width:auto;height:auto;overflow:visible;white-space:normal;z-index:1;top:2.25rem;left:0;min-width:10rem;background:var(--card-bg);color:var(--fg);border:1px solid var(--border);padding:.25rem .5rem;border-radius:.25rem}
 .b-op{--c:var(--ok)}.b-dg{--c:var(--degraded)}.b-po{--c:var(--partial)}.b-mo{--c:var(--major)}.b-um{--c:var(--maint)}.b-nd{--c:var(--nodata)}
 ${RUN_WIDTHS}
 .legend{display:flex;justify-content:space-between;gap:.5rem;color:var(--muted);font-size:.85rem}
