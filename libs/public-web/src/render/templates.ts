@@ -1,6 +1,7 @@
 /**
  * Handlebars sources of the public pages. Every user string goes through `{{ }}` (escaped); the only
- * unescaped output is `{{md …}}`, whose HTML markdown-it builds with raw HTML disabled.
+ * unescaped output is `{{md …}}`, whose HTML markdown-it builds with raw HTML disabled. Bars leave out
+ * their optional `</li>`: they are most of a page's bytes.
  */
 export const LAYOUT = `<!doctype html>
 <html lang="en">
@@ -53,7 +54,7 @@ export const PAGE = `{{#> layout}}
 {{#each cards}}<section class="card" aria-labelledby="card-{{id}}"><h3 id="card-{{id}}">{{name}}</h3>
 <ul class="svc">{{#each services}}<li>
 <div class="svc-head"><span class="svc-name">{{name}}</span><span class="st st-{{status}}"><span class="icon" aria-hidden="true">{{icon}}</span>{{statusLabel}}</span></div>
-<ol class="bars" aria-label="{{name}}: daily uptime, last 90 days">{{#each runs}}<li class="b-{{code}} w{{days}}"><span>{{text}}</span></li>{{/each}}</ol>
+<ol class="bars" aria-label="{{name}}: daily uptime, last 90 days">{{#each runs}}<li class="b-{{code}} w{{days}}"><span>{{text}}</span>{{/each}}</ol>
 <p class="legend"><span>90 days ago</span><span>{{uptimeText}}</span><span>Today</span></p>
 </li>{{/each}}</ul></section>
 {{else}}<p class="muted">This page shows no services yet.</p>
