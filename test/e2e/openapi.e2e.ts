@@ -114,7 +114,9 @@ describe('OpenAPI document', () => {
       for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
         expect(response.headers?.['x-request-id']).toBeDefined();
         // /readyz answers its 503 with which stores or read models are behind, not an error body.
-        if (Number(status) >= 400 && !(path === '/readyz' && status === '503')) expect({ where, status, schema: response.content?.['application/json']?.schema }).toEqual({ where, status, schema: { $ref: '#/components/schemas/Error' } });
+        // Public HTML pages answer their own errors as HTML pages; every JSON error is the error shape.
+        const htmlPage = !secured && response.content?.['text/html'] !== undefined && response.content['application/json'] === undefined;
+        if (Number(status) >= 400 && !htmlPage && !(path === '/readyz' && status === '503')) expect({ where, status, schema: response.content?.['application/json']?.schema }).toEqual({ where, status, schema: { $ref: '#/components/schemas/Error' } });
       }
     }
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });

@@ -4,6 +4,7 @@ import { HeartbeatsModule } from '../../../libs/heartbeats/src/heartbeats.module
 import { IncidentsModule } from '../../../libs/incidents/src/incidents.module';
 import { AgentModule } from '../../../libs/agent/src/agent.module';
 import { MaintenanceModule } from '../../../libs/maintenance/src/maintenance.module';
+import { PublicWebModule } from '../../../libs/public-web/src/public-web.module';
 
 /** Every bounded context; the API, the worker and the CLI load the same set so they share projections. */
-export const CONTEXT_MODULES = [AccountsModule, StatusPagesModule, IncidentsModule, HeartbeatsModule, MaintenanceModule, AgentModule];
+export const CONTEXT_MODULES = [AccountsModule, StatusPagesModule, IncidentsModule, HeartbeatsModule, MaintenanceModule, AgentModule, PublicWebModule];

@@ -110,6 +110,78 @@ function pingPaths(): Json {
   return out;
 }
 
+/**
+ * The public status pages (libs/public-web, contract §6) answer HTML, feeds, Statuspage v2 JSON and
+ * badges, without an API key: described here, under /status/{url} and at the root of a custom domain.
+ */
+function publicPagePaths(): Json {
+  const text = (type: string, description: string): Json => ({ description, content: { [type]: { schema: { type: 'string' } } } });
+  const notModified = { 304: { description: 'Not Modified: the If-None-Match ETag is current' } };
+  const html = (extra: Json = {}): Json => ({ 200: text('text/html', 'The page'), ...notModified, 404: text('text/html', 'No such page'), ...extra });
+  const asJson = (description: string, schema: Json): Json => ({ 200: { description, content: { 'application/json': { schema } } }, ...notModified, ...errorResponses([404]) });
+  const statuspage = { type: 'object', description: "Statuspage's public v2 shape: `page` and the route's own members", properties: { page: { type: 'object', additionalProperties: true } }, additionalProperties: true };
+  const shields = {
+    type: 'object',
+    properties: { schemaVersion: { type: 'integer', enum: [1] }, label: { type: 'string' }, message: { type: 'string' }, color: { type: 'string' } },
+    required: ['schemaVersion', 'label', 'message', 'color'],
+  };
+  const byType = (type: string, description: string): Json => ({ 200: text(type, description), ...notModified, ...errorResponses([404]) });
+  const url = { name: 'url', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z0-9-]{3,63}$' }, description: "The page's url slug" };
+  const operation = (summary: string, responses: Json, parameters: Json[] = []): Json => ({ tags: ['public status pages'], summary, security: [], parameters, responses });
+  const out: Json = {
+    '/_vigil/{file}': { get: operation("Vigil's own stylesheet and icon (cached for a year)", byType('text/css', 'The file'), [{ name: 'file', in: 'path', required: true, schema: { type: 'string' } }]) },
+  };
+  for (const base of ['/status/{url}', '']) {
+    const page = base ? [url] : [];
+    const where = base ? '' : " (on a request whose Host is the page's customDomain)";
+    out[base || '/'] = { get: operation(`The status page${where}`, html(), page) };
+    out[`${base}/history`] = {
+      get: operation(`Past incidents, 90 days a page${where}`, html({ 400: text('text/html', 'No such history page') }), [
+        ...page,
+        { name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 9999 } },
+      ]),
+    };
+    out[`${base}/incidents/{incidentId}`] = {
+      get: operation(`One incident with its updates${where}`, html(), [...page, { name: 'incidentId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }]),
+    };
+    out[`${base}/history.rss`] = { get: operation(`RSS feed of incidents${where}`, byType('application/rss+xml', 'RSS 2.0'), page) };
+    out[`${base}/history.atom`] = { get: operation(`Atom feed of incidents${where}`, byType('application/atom+xml', 'Atom 1.0'), page) };
+    out[`${base}/api/v2/{resource}`] = {
+      get: operation(`Statuspage v2 JSON${where}`, asJson('Statuspage v2 shape', statuspage), [
+        ...page,
+        { name: 'resource', in: 'path', required: true, schema: { type: 'string', enum: ['summary.json', 'status.json', 'components.json', 'incidents.json', 'scheduled-maintenances.json'] } },
+      ]),
+    };
+    out[`${base}/api/v2/{resource}/{subresource}`] = {
+      get: operation(`Statuspage v2 JSON${where}`, asJson('Statuspage v2 shape', statuspage), [
+        ...page,
+        { name: 'resource', in: 'path', required: true, schema: { type: 'string', enum: ['incidents', 'scheduled-maintenances'] } },
+        { name: 'subresource', in: 'path', required: true, schema: { type: 'string', enum: ['unresolved.json', 'upcoming.json', 'active.json'] } },
+      ]),
+    };
+    const service = { name: 'service', in: 'query', required: false, schema: { type: 'string', format: 'uuid' }, description: 'One service instead of the whole page' };
+    out[`${base}/badge.svg`] = { get: operation(`Status badge${where}`, byType('image/svg+xml', 'SVG badge'), [...page, service]) };
+    out[`${base}/badge.json`] = { get: operation(`shields.io endpoint JSON${where}`, asJson('shields.io endpoint badge', shields), [...page, service]) };
+    out[`${base}/theme/{file}`] = { get: operation(`The page's theme stylesheet${where}`, byType('text/css', 'CSS'), [...page, { name: 'file', in: 'path', required: true, schema: { type: 'string' } }]) };
+    out[`${base}/subscribe`] = {
+      post: {
+        ...operation(`Subscribe an email address (double opt-in)${where}`, {
+          200: text('text/html', 'Check your inbox (the same answer whether or not the address was subscribed)'),
+          400: text('text/html', 'Not an email address'),
+          404: text('text/html', 'No such page'),
+          429: text('text/html', 'Too many subscriptions from this address'),
+          ...errorResponses([413, 415]),
+        }, page),
+        requestBody: {
+          required: true,
+          content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { email: { type: 'string', maxLength: 254 } }, required: ['email'] } } },
+        },
+      },
+    };
+  }
+  return out;
+}
+
 function errorResponses(statuses: number[]): Json {
   return Object.fromEntries(
     statuses.map((status) => [
@@ -188,7 +260,7 @@ function finishOperation(path: string, method: string, operation: Json): void {
  */
 export function finishDocument(document: OpenAPIObject): OpenAPIObject {
   const doc = document as unknown as Json;
-  doc.paths = { ...doc.paths, ...pingPaths() };
+  doc.paths = { ...doc.paths, ...pingPaths(), ...publicPagePaths() };
   doc.components ??= {};
   doc.components.schemas = { ...doc.components.schemas, Error: ERROR_SCHEMA };
   doc.components.headers = {

@@ -1,0 +1,34 @@
+import { answerOf, notModified, PublicAnswerCache } from './public-answers';
+import { SubscribeLimiter } from './subscribe-limiter';
+
+describe('public answers', () => {
+  it('matches If-None-Match lists, weak forms and *', () => {
+    const etag = answerOf(200, 'text/html', 'x', {}).etag;
+    expect(notModified(etag, etag)).toBe(true);
+    expect(notModified(`"a", W/${etag}`, etag)).toBe(true);
+    expect(notModified('*', etag)).toBe(true);
+    expect(notModified('"other"', etag)).toBe(false);
+    expect(notModified(undefined, etag)).toBe(false);
+  });
+
+  it('serves a kept answer only under the token it was built with', () => {
+    const cache = new PublicAnswerCache();
+    const answer = answerOf(200, 'text/html', 'page', {});
+    cache.set('k', 't1', answer);
+    expect(cache.get('k', 't1')).toBe(answer);
+    expect(cache.get('k', 't2')).toBeUndefined();
+    expect(cache.get('k', null)).toBeUndefined();
+    cache.set('n', null, answer);
+    expect(cache.get('n', 't1')).toBeUndefined();
+  });
+});
+
+describe('subscribe limiter', () => {
+  it('allows 5 per address in 10 minutes, then says how long to wait', () => {
+    const limiter = new SubscribeLimiter();
+    for (let i = 0; i < 5; i++) expect(limiter.take('1.2.3.4', 1000 + i)).toBe(0);
+    expect(limiter.take('1.2.3.4', 2000)).toBe(599);
+    expect(limiter.take('5.6.7.8', 2000)).toBe(0);
+    expect(limiter.take('1.2.3.4', 1000 + 600_000)).toBe(0);
+  });
+});

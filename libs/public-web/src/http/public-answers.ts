@@ -1,0 +1,95 @@
+import { Injectable } from '@nestjs/common';
+import { FastifyReply, FastifyRequest } from 'fastify';
+import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+
+/** A finished public response: its bytes and the headers that belong to them. */
+export interface PublicAnswer {
+  status: number;
+  type: string;
+  body: Buffer;
+  etag: string;
+  headers: Record<string, string>;
+  /** The body gzipped, made the first time a client that accepts gzip asks for it. */
+  gzip?: Buffer;
+}
+
+/** Smaller bodies are not worth a Content-Encoding. */
+const GZIP_MIN_BYTES = 1024;
+const ACCEPTS_GZIP = /(?:^|,)\s*gzip\s*(?:,|$|;\s*q=(?!0(?:\.0*)?\s*(?:,|$)))/i;
+
+export function answerOf(status: number, type: string, body: string, headers: Record<string, string>): PublicAnswer {
+  const bytes = Buffer.from(body, 'utf8');
+  const etag = `"${createHash('sha1').update(bytes).digest('base64url')}"`;
+  return { status, type, body: bytes, etag, headers };
+}
+
+/** Whether If-None-Match names this ETag (a list, weak forms and `*` included). */
+export function notModified(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+const MAX_ENTRIES = 2000;
+const MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Rendered public answers, each kept beside the change token of everything it was built from
+ * (PublicPages.changeToken): served while the token holds, so a write through this process shows on
+ * the very next request. Meets the benchmark's warm-page target (docs/benchmarks.md); oldest entries go
+ * first once the bounds are reached.
+ */
+@Injectable()
+export class PublicAnswerCache {
+  private readonly entries = new Map<string, { token: string; answer: PublicAnswer }>();
+  private bytes = 0;
+
+  /** Requests of a page's custom domain differ by Host; those under /status/{url} do not. */
+  keyOf(request: FastifyRequest): string {
+    const byHost = (request.params as { url?: string } | undefined)?.url === undefined;
+    return `${byHost ? (request.headers.host ?? '').toLowerCase() : ''} ${request.url}`;
+  }
+
+  get(key: string, token: string | null): PublicAnswer | undefined {
+    if (token === null) return undefined;
+    const entry = this.entries.get(key);
+    return entry && entry.token === token ? entry.answer : undefined;
+  }
+
+  set(key: string, token: string | null, answer: PublicAnswer): void {
+    if (token === null) return;
+    this.drop(key);
+    this.entries.set(key, { token, answer });
+    this.bytes += answer.body.length;
+    while (this.entries.size > MAX_ENTRIES || this.bytes > MAX_BYTES) {
+      const oldest = this.entries.keys().next().value as string;
+      this.drop(oldest);
+    }
+  }
+
+  private drop(key: string): void {
+    const old = this.entries.get(key);
+    if (!old) return;
+    this.entries.delete(key);
+    this.bytes -= old.answer.body.length;
+  }
+}
+
+/**
+ * Sends an answer with the headers every public response carries: gzipped when it is worth it and the
+ * client accepts it (its own ETag, as a different representation), 304 when If-None-Match names it.
+ */
+export function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: PublicAnswer, conditional = true): FastifyReply {
+  const compressible = answer.body.length >= GZIP_MIN_BYTES;
+  const gzip = compressible && ACCEPTS_GZIP.test(String(request.headers['accept-encoding'] ?? ''));
+  const etag = gzip ? `${answer.etag.slice(0, -1)}-gz"` : answer.etag;
+  void reply.headers({ 'x-content-type-options': 'nosniff', 'referrer-policy': 'strict-origin-when-cross-origin', etag, ...answer.headers });
+  if (compressible) void reply.header('vary', 'Accept-Encoding');
+  if (conditional && answer.status === 200 && notModified(request.headers['if-none-match'], etag)) {
+    return reply.status(304).send();
+  }
+  if (!gzip) return reply.status(answer.status).type(answer.type).send(answer.body);
+  answer.gzip ??= gzipSync(answer.body);
+  return reply.status(answer.status).type(answer.type).header('content-encoding', 'gzip').send(answer.gzip);
+}

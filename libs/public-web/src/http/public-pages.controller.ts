@@ -1,0 +1,298 @@
+import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { FastifyReply, FastifyRequest } from 'fastify';
+import { CLOCK, Clock } from '../../../core/src/clock';
+import { NotFoundError } from '../../../core/src/errors';
+import { Public } from '../../../http/src/account-context';
+import { errorBody } from '../../../http/src/error-body';
+import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
+import { StatusPageDetailView } from '../../../status-pages/src/read/status-page-directory';
+import { AddSubscriptionsCommand, isDeliverableAddress } from '../../../status-pages/src/write/subscription.commands';
+import { DEFAULT_THEME_COLORS } from '../../../status-pages/src/domain/theme';
+import { STATUS_LABEL } from '../read/component-status';
+import { PageRef, PublicPages } from '../read/public-pages.query';
+import { incidentFeed } from '../render/feeds';
+import { ASSET_PREFIX, PublicRenderer } from '../render/public-renderer';
+import { StatuspageJson } from '../render/statuspage-json';
+import { themeStylesheet } from '../render/theme-stylesheet';
+import { answerOf, PublicAnswer, PublicAnswerCache, sendAnswer } from './public-answers';
+import { SubscribeLimiter } from './subscribe-limiter';
+
+const HTML = 'text/html; charset=utf-8';
+const JSON_TYPE = 'application/json; charset=utf-8';
+const CSS = 'text/css; charset=utf-8';
+const SVG = 'image/svg+xml; charset=utf-8';
+
+/** HTML revalidates every time (a write shows at once); JSON, feeds and badges may be kept 30 s (contract §6). */
+const HTML_CACHE = 'public, max-age=0, must-revalidate';
+const SHORT_CACHE = 'public, max-age=30';
+const LONG_CACHE = 'public, max-age=31536000, immutable';
+const CORS = { 'access-control-allow-origin': '*' };
+const LOCKED_DOWN = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
+
+/** Routes answering JSON, by the path after `api/v2/`. */
+const STATUSPAGE_ROUTES = new Set([
+  'summary.json',
+  'status.json',
+  'components.json',
+  'incidents.json',
+  'incidents/unresolved.json',
+  'scheduled-maintenances.json',
+  'scheduled-maintenances/upcoming.json',
+  'scheduled-maintenances/active.json',
+]);
+
+export const SUBSCRIBE_ROUTES = new Set(['/status/:url/subscribe', '/subscribe']);
+
+/** GET routes whose answers are kept (PublicAnswerCache), as the router spells them. */
+export const KEPT_ROUTES = new Set(
+  ['', '/history', '/incidents/:incidentId', '/history.rss', '/history.atom', '/api/v2/:first', '/api/v2/:first/:second', '/badge.svg', '/badge.json', '/theme/:file'].flatMap(
+    (path) => [`/status/:url${path}`, path === '' ? '/' : path],
+  ),
+);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ORIGIN = /^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?$/i;
+
+const BADGE_COLORS: Record<string, { svg: string; shields: string }> = {
+  operational: { svg: '#15803d', shields: 'brightgreen' },
+  degraded_performance: { svg: '#a16207', shields: 'yellow' },
+  partial_outage: { svg: '#c2410c', shields: 'orange' },
+  major_outage: { svg: '#b91c1c', shields: 'red' },
+  under_maintenance: { svg: '#1d4ed8', shields: 'blue' },
+};
+
+type NotFoundKind = 'html' | 'json';
+
+/** Images a page may show besides Vigil's own: the origins of its logos and favicon. */
+function pageCsp(page: StatusPageDetailView | null): string {
+  const origins = new Set<string>();
+  for (const url of [page?.logo, page?.logoDark, page?.favicon]) {
+    if (!url) continue;
+    try {
+      const origin = new URL(url).origin;
+      if (ORIGIN.test(origin)) origins.add(origin);
+    } catch {
+      // Not a URL: the page does not show it.
+    }
+  }
+  return ["default-src 'none'", "style-src 'self'", `img-src 'self' ${[...origins].join(' ')}`.trim(), "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'"].join('; ');
+}
+
+/**
+ * The public face of every status page (contract §6): HTML, feeds, Statuspage v2 JSON, badges and
+ * the subscribe form, under /status/{url} and, on the page's custom domain, at the root.
+ */
+@Public()
+@ApiExcludeController()
+@Controller()
+export class PublicPagesController {
+  private readonly limiter = new SubscribeLimiter();
+  /** Vigil's own files, by path: built once. */
+  private readonly assets: Map<string, PublicAnswer>;
+
+  constructor(
+    private readonly pages: PublicPages,
+    private readonly renderer: PublicRenderer,
+    private readonly commands: CommandBus,
+    private readonly cache: PublicAnswerCache,
+    @Inject(VIGIL_CONFIG) private readonly config: VigilConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {
+    const fixed = (type: string, body: string, cache: string) => answerOf(200, type, body, { 'cache-control': cache, 'content-security-policy': LOCKED_DOWN });
+    this.assets = new Map([
+      [renderer.stylesheetHref, fixed(CSS, renderer.stylesheet, LONG_CACHE)],
+      [renderer.faviconHref, fixed(SVG, renderer.favicon, LONG_CACHE)],
+      [`${ASSET_PREFIX}/theme-default.css`, fixed(CSS, themeStylesheet('AUTO', DEFAULT_THEME_COLORS), 'public, max-age=86400')],
+    ]);
+  }
+
+  @Get(`${ASSET_PREFIX.slice(1)}/:file`)
+  @RouteConfig({ rateLimit: false })
+  asset(@Param('file') file: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.send(request, reply, this.assets.get(`${ASSET_PREFIX}/${file}`) ?? this.notFound('json'));
+  }
+
+  @Get(['status/:url', ''])
+  @RouteConfig({ rateLimit: false })
+  page(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.respond(request, reply, 'html', async (ref) => {
+      const model = await this.pages.model(ref);
+      return model && this.html(200, model.page, this.renderer.page(model));
+    });
+  }
+
+  @Get(['status/:url/history', 'history'])
+  @RouteConfig({ rateLimit: false })
+  history(@Query('page') pageParam: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.respond(request, reply, 'html', async (ref) => {
+      const model = await this.pages.model(ref);
+      if (!model) return null;
+      const n = pageParam === undefined ? 1 : /^[1-9]\d{0,3}$/.test(String(pageParam)) ? Number(pageParam) : null;
+      if (n === null) {
+        return this.html(400, model.page, this.renderer.message(ref, model.page, 'No such history page', ['History pages are numbered from 1.']));
+      }
+      const { incidents, from, to, more } = await this.pages.history(ref, model.services.map((s) => s.id), n);
+      return this.html(200, model.page, this.renderer.history(ref, model.page, incidents, { from, to, n, more }));
+    });
+  }
+
+  @Get(['status/:url/incidents/:incidentId', 'incidents/:incidentId'])
+  @RouteConfig({ rateLimit: false })
+  incident(@Param('incidentId') incidentId: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.respond(request, reply, 'html', async (ref) => {
+      const model = await this.pages.model(ref);
+      if (!model) return null;
+      const incident = UUID.test(incidentId) ? await this.pages.incident(ref, incidentId, model.services.map((s) => s.id)) : null;
+      if (!incident) return this.html(404, model.page, this.renderer.message(ref, model.page, 'Incident not found', ['This page shows no such incident.']));
+      return this.html(200, model.page, this.renderer.incident(ref, model.page, incident));
+    });
+  }
+
+  @Get(['status/:url/history.rss', 'history.rss', 'status/:url/history.atom', 'history.atom'])
+  @RouteConfig({ rateLimit: false })
+  feed(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const atom = request.routeOptions.url?.endsWith('.atom') ?? false;
+    return this.respond(request, reply, 'json', async (ref) => {
+      const model = await this.pages.model(ref);
+      if (!model) return null;
+      const incidents = await this.pages.latest(ref, model.services.map((s) => s.id));
+      const feed = incidentFeed(this.renderer.markdown, model.page, this.pageUrl(model.page), incidents, model.now);
+      const type = atom ? 'application/atom+xml; charset=utf-8' : 'application/rss+xml; charset=utf-8';
+      return answerOf(200, type, atom ? feed.atom1() : feed.rss2(), { 'cache-control': SHORT_CACHE, 'content-security-policy': LOCKED_DOWN, ...CORS });
+    });
+  }
+
+  @Get(['status/:url/api/v2/:first', 'status/:url/api/v2/:first/:second', 'api/v2/:first', 'api/v2/:first/:second'])
+  @RouteConfig({ rateLimit: false })
+  statuspage(@Param('first') first: string, @Param('second') second: string | undefined, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const route = second === undefined ? first : `${first}/${second}`;
+    if (!STATUSPAGE_ROUTES.has(route)) return this.send(request, reply, this.notFound('json'));
+    return this.respond(request, reply, 'json', async (ref) => {
+      const model = await this.pages.model(ref);
+      if (!model) return null;
+      const json = new StatuspageJson(model, this.pageUrl(model.page));
+      const { active, upcoming } = model.maintenance;
+      const bodies: Record<string, () => Promise<unknown> | unknown> = {
+        'summary.json': () => json.summary(),
+        'status.json': () => ({ page: json.page(), status: json.status() }),
+        'components.json': () => ({ page: json.page(), components: json.components() }),
+        'incidents.json': async () => ({ page: json.page(), incidents: (await this.pages.latest(ref, model.services.map((s) => s.id))).map((i) => json.incident(i)) }),
+        'incidents/unresolved.json': () => ({ page: json.page(), incidents: model.open.map((i) => json.incident(i)) }),
+        'scheduled-maintenances.json': () => ({ page: json.page(), scheduled_maintenances: [...active, ...upcoming].map((w) => json.maintenance(w)) }),
+        'scheduled-maintenances/upcoming.json': () => ({ page: json.page(), scheduled_maintenances: upcoming.map((w) => json.maintenance(w)) }),
+        'scheduled-maintenances/active.json': () => ({ page: json.page(), scheduled_maintenances: active.map((w) => json.maintenance(w)) }),
+      };
+      return this.json(200, await bodies[route]());
+    });
+  }
+
+  @Get(['status/:url/badge.svg', 'badge.svg', 'status/:url/badge.json', 'badge.json'])
+  @RouteConfig({ rateLimit: false })
+  badge(@Query('service') serviceId: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const svg = request.routeOptions.url?.endsWith('.svg') ?? false;
+    return this.respond(request, reply, 'json', async (ref) => {
+      const model = await this.pages.model(ref);
+      if (!model) return null;
+      let label = 'status';
+      let message = model.indicator === 'none' ? 'operational' : model.indicator === 'minor' ? 'degraded' : model.indicator === 'major' ? 'partial outage' : 'major outage';
+      let status = model.indicator === 'none' ? 'operational' : model.indicator === 'minor' ? 'degraded_performance' : model.indicator === 'major' ? 'partial_outage' : 'major_outage';
+      if (serviceId !== undefined) {
+        const service = model.services.find((s) => s.id === serviceId);
+        if (!service) return this.notFound('json');
+        label = service.name;
+        status = service.status;
+        message = STATUS_LABEL[service.status].toLowerCase();
+      }
+      const color = BADGE_COLORS[status];
+      if (svg) return answerOf(200, SVG, this.renderer.badge(label, message, color.svg), { 'cache-control': SHORT_CACHE, 'content-security-policy': LOCKED_DOWN, ...CORS });
+      return this.json(200, { schemaVersion: 1, label, message, color: color.shields });
+    });
+  }
+
+  @Get(['status/:url/theme/:file', 'theme/:file'])
+  @RouteConfig({ rateLimit: false })
+  theme(@Param('file') file: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.respond(request, reply, 'json', async (ref) => {
+      const model = await this.pages.model(ref);
+      if (!model) return null;
+      const { css, hash } = this.renderer.theme(model.page);
+      // An old name (the theme changed since the HTML was fetched) still gets the current theme, just not for long.
+      return answerOf(200, CSS, css, { 'cache-control': file === `${hash}.css` ? LONG_CACHE : 'no-cache', 'content-security-policy': LOCKED_DOWN });
+    });
+  }
+
+  @Post(['status/:url/subscribe', 'subscribe'])
+  @RouteConfig({ rateLimit: false })
+  async subscribe(@Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const ref = await this.resolve(request);
+    const found = ref && (await this.pages.model(ref));
+    if (!ref || !found) return this.send(request, reply, this.notFound('html'), false);
+    const page = found.page;
+    const wait = this.limiter.take(request.ip, this.clock.now().getTime());
+    if (wait > 0) {
+      const answer = this.html(429, page, this.renderer.message(ref, page, 'Too many requests', ['Too many subscriptions from your address. Please try again in a few minutes.']));
+      answer.headers['retry-after'] = String(wait);
+      return this.send(request, reply, answer, false);
+    }
+    const email = typeof (body as { email?: unknown } | undefined)?.email === 'string' ? (body as { email: string }).email.trim() : '';
+    if (!isDeliverableAddress(email)) {
+      return this.send(request, reply, this.html(400, page, this.renderer.message(ref, page, 'Please check the address', ['That does not look like an email address. Go back and try again.'])), false);
+    }
+    try {
+      await this.commands.execute(new AddSubscriptionsCommand(ref.accountId, ref.id, [email], false, { accountId: ref.accountId, keyId: null, keyName: 'public subscribe form', requestId: String(request.id) }));
+    } catch (error) {
+      if (error instanceof NotFoundError) return this.send(request, reply, this.notFound('html'), false);
+      throw error;
+    }
+    // The same answer whether or not the address was subscribed already (contract §8).
+    const done = this.renderer.message(ref, page, 'Check your inbox', [
+      'If this address can receive updates, we have sent it an email with a link to confirm the subscription.',
+      'The link is valid for 48 hours. Nothing is sent to you before you follow it.',
+    ]);
+    return this.send(request, reply, this.html(200, page, done), false);
+  }
+
+  /** Serves the kept answer while current, otherwise builds it (or a 404 when the page is unknown) and keeps it. */
+  private async respond(request: FastifyRequest, reply: FastifyReply, kind: NotFoundKind, build: (ref: PageRef) => Promise<PublicAnswer | null>) {
+    const key = this.cache.keyOf(request);
+    const token = this.pages.changeToken();
+    const kept = this.cache.get(key, token);
+    if (kept) return this.send(request, reply, kept);
+    const ref = await this.resolve(request);
+    const answer = ref ? await build(ref) : null;
+    if (!answer) return this.send(request, reply, this.notFound(kind));
+    if (answer.status === 200) this.cache.set(key, token, answer);
+    return this.send(request, reply, answer);
+  }
+
+  private resolve(request: FastifyRequest): Promise<PageRef | null> {
+    const url = (request.params as { url?: string }).url;
+    return url === undefined ? this.pages.byHost(request.headers.host) : this.pages.byUrl(url);
+  }
+
+  private send(request: FastifyRequest, reply: FastifyReply, answer: PublicAnswer, conditional = true) {
+    return sendAnswer(request, reply, answer, conditional);
+  }
+
+  private html(status: number, page: StatusPageDetailView | null, body: string): PublicAnswer {
+    return answerOf(status, HTML, body, { 'cache-control': status === 200 ? HTML_CACHE : 'no-store', 'content-security-policy': pageCsp(page) });
+  }
+
+  private json(status: number, body: unknown): PublicAnswer {
+    return answerOf(status, JSON_TYPE, JSON.stringify(body), { 'cache-control': SHORT_CACHE, 'content-security-policy': LOCKED_DOWN, ...CORS });
+  }
+
+  private notFound(kind: NotFoundKind): PublicAnswer {
+    if (kind === 'json') return answerOf(404, JSON_TYPE, JSON.stringify(errorBody(404, 'Not found')), { 'cache-control': 'no-store', 'content-security-policy': LOCKED_DOWN, ...CORS });
+    return this.html(404, null, this.renderer.message(null, null, 'Page not found', ['There is no status page at this address.']));
+  }
+
+  /** The page's canonical address: its custom domain (served over https) when it has one. */
+  private pageUrl(page: StatusPageDetailView): string {
+    return page.customDomain ? `https://${page.customDomain.toLowerCase()}` : `${this.config.publicUrl}/status/${page.url}`;
+  }
+}
+

@@ -1,0 +1,139 @@
+import { IncidentView } from '../../../incidents/src/read/incident-directory';
+import { ComponentStatus, IMPACT_OF_SEVERITY, INDICATOR_DESCRIPTION, worse } from '../read/component-status';
+import { PublicMaintenance } from '../read/public-maintenance';
+import { PublicPageModel } from '../read/public-pages.query';
+
+/**
+ * Statuspage's public v2 JSON (https://metastatuspage.com/api/v2/): the same field names, enums and
+ * nesting, so widgets and aggregators written for Statuspage read Vigil. Cards are component groups.
+ */
+export class StatuspageJson {
+  constructor(
+    private readonly model: PublicPageModel,
+    /** Absolute URL of the page, for `page.url` and incidents' `shortlink`. */
+    private readonly pageUrl: string,
+  ) {}
+
+  page() {
+    const { page } = this.model;
+    return { id: page.id, name: page.name, url: this.pageUrl, time_zone: 'Etc/UTC', updated_at: latest([page.updated_at, ...this.model.services.map((s) => s.updated_at)]) };
+  }
+
+  status() {
+    return { indicator: this.model.indicator, description: INDICATOR_DESCRIPTION[this.model.indicator] };
+  }
+
+  components() {
+    const { model } = this;
+    const groupOf = new Map<string, string>();
+    for (const card of model.cards) for (const s of card.services) if (!groupOf.has(s.id)) groupOf.set(s.id, card.id);
+    const out: Record<string, unknown>[] = [];
+    let position = 1;
+    for (const card of model.cards) {
+      const own = card.services.filter((s) => groupOf.get(s.id) === card.id);
+      let status: ComponentStatus = 'operational';
+      for (const s of card.services) status = worse(status, s.status);
+      out.push({
+        ...this.component(card.id, card.name, status, card.created_at, card.updated_at, position++, null),
+        group: true,
+        components: own.map((s) => s.id),
+      });
+      for (const s of own) out.push({ ...this.component(s.id, s.name, s.status, s.created_at, s.updated_at, position++, card.id), group: false });
+    }
+    return out;
+  }
+
+  incident(incident: IncidentView) {
+    const updates = incident.incidentUpdates;
+    const firstAt = (status: string) => updates.find((u) => u.status === status)?.publicIncidentUpdateDate ?? null;
+    const resolved = incident.lastUpdateStatus === 'RESOLVED';
+    const byId = new Map(this.model.services.map((s) => [s.id, s]));
+    return {
+      id: incident.id,
+      name: incident.name,
+      status: incident.lastUpdateStatus.toLowerCase(),
+      created_at: incident.created_at,
+      updated_at: incident.updated_at,
+      monitoring_at: firstAt('MONITORING'),
+      resolved_at: resolved ? (updates[updates.length - 1]?.publicIncidentUpdateDate ?? null) : null,
+      impact: IMPACT_OF_SEVERITY[incident.severity],
+      shortlink: `${this.pageUrl}/incidents/${incident.id}`,
+      started_at: updates[0]?.publicIncidentUpdateDate ?? incident.created_at,
+      page_id: this.model.page.id,
+      incident_updates: [...updates].reverse().map((u) => ({
+        id: u.id,
+        status: u.status.toLowerCase(),
+        body: u.description,
+        incident_id: incident.id,
+        created_at: u.created_at,
+        updated_at: u.created_at,
+        display_at: u.publicIncidentUpdateDate,
+        affected_components: null,
+        deliver_notifications: u.notifySubscribers,
+        custom_tweet: null,
+        tweet_id: null,
+      })),
+      components: incident.services.flatMap((s) => {
+        const shown = byId.get(s.id);
+        return shown ? [{ ...this.component(s.id, shown.name, shown.status, shown.created_at, shown.updated_at, 0, null), group: false }] : [];
+      }),
+    };
+  }
+
+  maintenance(window: PublicMaintenance) {
+    const at = this.model.now.toISOString();
+    const byId = new Map(this.model.services.map((s) => [s.id, s]));
+    return {
+      id: window.id,
+      name: window.name,
+      status: window.startsAt <= at ? 'in_progress' : 'scheduled',
+      created_at: window.created_at,
+      updated_at: window.updated_at,
+      monitoring_at: null,
+      resolved_at: null,
+      impact: 'maintenance',
+      shortlink: this.pageUrl,
+      started_at: window.startsAt,
+      page_id: this.model.page.id,
+      incident_updates: [],
+      components: window.serviceIds.flatMap((id) => {
+        const s = byId.get(id);
+        return s ? [{ ...this.component(s.id, s.name, s.status, s.created_at, s.updated_at, 0, null), group: false }] : [];
+      }),
+      scheduled_for: window.startsAt,
+      scheduled_until: window.endsAt,
+    };
+  }
+
+  summary() {
+    const { maintenance, open } = this.model;
+    return {
+      page: this.page(),
+      components: this.components(),
+      incidents: open.map((i) => this.incident(i)),
+      scheduled_maintenances: [...maintenance.active, ...maintenance.upcoming].map((w) => this.maintenance(w)),
+      status: this.status(),
+    };
+  }
+
+  private component(id: string, name: string, status: ComponentStatus, created: string, updated: string, position: number, groupId: string | null) {
+    return {
+      id,
+      name,
+      status,
+      created_at: created,
+      updated_at: updated,
+      position,
+      description: null,
+      showcase: true,
+      start_date: created.slice(0, 10),
+      group_id: groupId,
+      page_id: this.model.page.id,
+      only_show_if_degraded: false,
+    };
+  }
+}
+
+function latest(dates: string[]): string {
+  return dates.reduce((a, b) => (b > a ? b : a));
+}
