@@ -3,6 +3,7 @@ import { StatusPagesModule } from '../../../libs/status-pages/src/status-pages.m
 import { HeartbeatsModule } from '../../../libs/heartbeats/src/heartbeats.module';
 import { IncidentsModule } from '../../../libs/incidents/src/incidents.module';
 import { AgentModule } from '../../../libs/agent/src/agent.module';
+import { AlertingModule } from '../../../libs/alerting/src/alerting.module';
 
 /** Every bounded context; the API, the worker and the CLI load the same set so they share projections. */
-export const CONTEXT_MODULES = [AccountsModule, StatusPagesModule, IncidentsModule, HeartbeatsModule, AgentModule];
+export const CONTEXT_MODULES = [AccountsModule, StatusPagesModule, IncidentsModule, HeartbeatsModule, AgentModule, AlertingModule];

@@ -19,7 +19,8 @@ import { heartbeatEventsProjection } from './read/heartbeat-events.projection';
 import { heartbeatRollupsProjection } from './read/heartbeat-rollups.projection';
 import { HeartbeatStats } from './read/heartbeat-stats';
 import { heartbeatTimersProjection } from './read/heartbeat-timers.projection';
-import { CreateHeartbeatCheckHandler, DeleteHeartbeatCheckHandler, UpdateHeartbeatCheckHandler } from './write/check.commands';
+import { CreateHeartbeatCheckHandler, DeleteHeartbeatCheckHandler, SetAlertChannelSubscriptionHandler, UpdateHeartbeatCheckHandler } from './write/check.commands';
+import { CheckAlertLinks } from './write/check-alert-links';
 import { CheckRegistry } from './write/check-registry';
 import { EventRetention } from './write/event-retention';
 import { HeartbeatBackground } from './write/heartbeat-background';
@@ -47,6 +48,8 @@ import { TimerLoader } from './write/timer-loader';
     CreateHeartbeatCheckHandler,
     UpdateHeartbeatCheckHandler,
     DeleteHeartbeatCheckHandler,
+    SetAlertChannelSubscriptionHandler,
+    CheckAlertLinks,
     HeartbeatWatchdog,
     EventRetention,
     HeartbeatIncidentTriggers,
@@ -59,7 +62,7 @@ import { TimerLoader } from './write/timer-loader';
       inject: [VIGIL_CONFIG],
     },
   ],
-  exports: [CheckDirectory, HeartbeatStats, HeartbeatIncidentTriggers, HeartbeatWatchdog, EventRetention],
+  exports: [CheckDirectory, CheckAlertLinks, HeartbeatStats, HeartbeatIncidentTriggers, HeartbeatWatchdog, EventRetention],
 })
 export class HeartbeatsModule implements OnModuleInit {
   constructor(

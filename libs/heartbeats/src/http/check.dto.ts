@@ -22,6 +22,17 @@ import { SEVERITIES, Severity, TIME_UNITS, TimeUnit } from '../domain/heartbeat-
 /** "" and null mean "no token given" (existing clients send `"pingToken": ""`). */
 const EmptyAsNull = () => Transform(({ value }) => (value === '' ? null : value));
 
+export class AlertChannelSubscriptionDto {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID('all')
+  alertChannelId!: string;
+
+  @ApiPropertyOptional({ default: true })
+  @IsOptional()
+  @IsBoolean()
+  activated?: boolean;
+}
+
 export class HeartbeatSettingsDto {
   @ApiProperty({ example: 5, description: 'whole number of periodUnit; 30 s to 365 days' })
   @IsInt()
@@ -126,11 +137,13 @@ export class CheckBodyDto {
   @IsObject()
   alertSettings?: Record<string, unknown> | null;
 
-  @ApiPropertyOptional({ type: [Object], description: 'stored as sent' })
+  @ApiPropertyOptional({ type: () => [AlertChannelSubscriptionDto], description: 'the same data as each channel\'s `subscriptions`' })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(100)
-  alertChannelSubscriptions?: unknown[];
+  @ValidateNested({ each: true })
+  @Type(() => AlertChannelSubscriptionDto)
+  alertChannelSubscriptions?: AlertChannelSubscriptionDto[];
 }
 
 export class HeartbeatViewDto extends HeartbeatSettingsDto {
@@ -149,7 +162,7 @@ export class CheckDto {
   @ApiProperty({ type: HeartbeatViewDto }) heartbeat!: HeartbeatViewDto;
   @ApiProperty({ type: TriggerIncidentDto, nullable: true }) triggerIncident!: TriggerIncidentDto | null;
   @ApiProperty({ type: Object, nullable: true }) alertSettings!: Record<string, unknown> | null;
-  @ApiProperty({ type: [Object] }) alertChannelSubscriptions!: unknown[];
+  @ApiProperty({ type: [AlertChannelSubscriptionDto] }) alertChannelSubscriptions!: AlertChannelSubscriptionDto[];
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
 }

@@ -35,6 +35,11 @@ export class CheckDirectory {
     return { check: this.present(stored.doc), revision: stored.revision };
   }
 
+  /** A check of any account: for background work that acts for the account of its event (alerting). */
+  async byId(id: string): Promise<CheckDoc | null> {
+    return (await this.store.get<CheckDoc>(this.collection(), id))?.doc ?? null;
+  }
+
   /** True when the check exists and belongs to the account (endpoints 9 and 10). */
   async owns(accountId: string, id: string): Promise<boolean> {
     return (await this.get(accountId, id)) !== null;

@@ -7,6 +7,7 @@ import { Actor, CommandRunner } from '../../../event-store/src/command-runner';
 import { COMMAND_RUNNER } from '../../../platform/src/tokens';
 import { ServiceDirectory } from '../../../status-pages/src/read/service-directory';
 import { CheckConfig, checkStream, heartbeatCheckDecider } from '../domain/heartbeat-check.decider';
+import { CheckAlertLinks } from './check-alert-links';
 import { PingTokenClaims } from './ping-token-claims';
 import { ScheduleSync } from './schedule-sync';
 
@@ -57,10 +58,12 @@ export class CreateHeartbeatCheckHandler implements ICommandHandler<CreateHeartb
     private readonly services: ServiceDirectory,
     private readonly tokens: PingTokenClaims,
     private readonly schedules: ScheduleSync,
+    private readonly alertLinks: CheckAlertLinks,
   ) {}
 
   async execute({ accountId, input, actor }: CreateHeartbeatCheckCommand): Promise<string> {
     await requireService(this.services, accountId, input);
+    await this.alertLinks.validate(accountId, input);
     const id = this.ids.next();
     // Tokens are secrets: fully random, not time-ordered like ids.
     const pingToken = input.heartbeat.pingToken ?? randomUUID();
@@ -80,6 +83,7 @@ export class UpdateHeartbeatCheckHandler implements ICommandHandler<UpdateHeartb
     private readonly services: ServiceDirectory,
     private readonly tokens: PingTokenClaims,
     private readonly schedules: ScheduleSync,
+    private readonly alertLinks: CheckAlertLinks,
   ) {}
 
   async execute({ accountId, id, input, actor, ifMatch }: UpdateHeartbeatCheckCommand): Promise<void> {
@@ -88,6 +92,7 @@ export class UpdateHeartbeatCheckHandler implements ICommandHandler<UpdateHeartb
       throw new NotFoundError('Check not found');
     }
     await requireService(this.services, accountId, input);
+    await this.alertLinks.validate(accountId, input);
     const oldToken = current.state.config.heartbeat.pingToken;
     const pingToken = input.heartbeat.pingToken ?? oldToken;
     const config: CheckConfig = { ...input, heartbeat: { ...input.heartbeat, pingToken } };
@@ -111,5 +116,26 @@ export class DeleteHeartbeatCheckHandler implements ICommandHandler<DeleteHeartb
     await this.schedules.sync(id, actor);
     const token = result.state.config?.heartbeat.pingToken;
     if (token) await this.tokens.release(token, id, actor);
+  }
+}
+
+export class SetAlertChannelSubscriptionCommand {
+  constructor(
+    readonly accountId: string,
+    readonly checkId: string,
+    readonly alertChannelId: string,
+    /** null removes the subscription. */
+    readonly activated: boolean | null,
+    readonly actor: Actor,
+  ) {}
+}
+
+/** The channel side of a subscription (PUT /v1/alert-channels/{id}/subscriptions, channel deletion). */
+@CommandHandler(SetAlertChannelSubscriptionCommand)
+export class SetAlertChannelSubscriptionHandler implements ICommandHandler<SetAlertChannelSubscriptionCommand, void> {
+  constructor(@Inject(COMMAND_RUNNER) private readonly runner: CommandRunner) {}
+
+  async execute({ accountId, checkId, alertChannelId, activated, actor }: SetAlertChannelSubscriptionCommand): Promise<void> {
+    await this.runner.run(checkStream(checkId), heartbeatCheckDecider, { type: 'SetAlertChannelSubscription', id: checkId, accountId, alertChannelId, activated }, actor);
   }
 }

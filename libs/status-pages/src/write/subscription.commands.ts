@@ -81,3 +81,22 @@ export class RemoveSubscriptionHandler implements ICommandHandler<RemoveSubscrip
     await this.runner.run(subscriptionsStream(statusPageId), subscriptionsDecider, { type: 'RemoveSubscription', statusPageId, accountId, id }, actor);
   }
 }
+
+export class VerifySubscriptionCommand {
+  constructor(
+    readonly statusPageId: string,
+    readonly id: string,
+    readonly actor: Actor,
+  ) {}
+}
+
+/** The confirmation link of double opt-in; true when this call verified it (false: already verified). */
+@CommandHandler(VerifySubscriptionCommand)
+export class VerifySubscriptionHandler implements ICommandHandler<VerifySubscriptionCommand, boolean> {
+  constructor(@Inject(COMMAND_RUNNER) private readonly runner: CommandRunner) {}
+
+  async execute({ statusPageId, id, actor }: VerifySubscriptionCommand): Promise<boolean> {
+    const { appended } = await this.runner.run(subscriptionsStream(statusPageId), subscriptionsDecider, { type: 'VerifySubscription', statusPageId, id }, actor);
+    return appended.length > 0;
+  }
+}

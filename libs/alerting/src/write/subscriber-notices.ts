@@ -1,0 +1,104 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, Clock } from '../../../core/src/clock';
+import { RecordedEvent } from '../../../core/src/event';
+import { CommandRunner } from '../../../event-store/src/command-runner';
+import { COMMAND_RUNNER } from '../../../platform/src/tokens';
+import { incidentDecider, incidentStream, PostedUpdateData } from '../../../incidents/src/domain/incident.decider';
+import { StatusPageDirectory } from '../../../status-pages/src/read/status-page-directory';
+import { SubscriptionDirectory } from '../../../status-pages/src/read/subscription-directory';
+import { SubscriptionsEvent } from '../../../status-pages/src/domain/subscriptions.decider';
+import { maskEmail } from '../domain/alert-channel';
+import { deliveryId, Outbox } from './outbox';
+
+/**
+ * Subscriber deliveries: the confirmation email of every new PENDING email subscription (bulk API
+ * or public form alike), and one email per verified address for an incident created or updated with
+ * notifySubscribers, however many of the account's pages show the incident.
+ */
+@Injectable()
+export class SubscriberNotices {
+  constructor(
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
+    private readonly outbox: Outbox,
+    private readonly pages: StatusPageDirectory,
+    private readonly subscriptions: SubscriptionDirectory,
+  ) {}
+
+  async handle(event: RecordedEvent): Promise<void> {
+    if (event.type === 'StatusPageSubscriptionsAdded') return this.added(event as unknown as SubscriptionsEvent & { type: 'StatusPageSubscriptionsAdded' });
+    if (event.type === 'IncidentUpdatePosted') return this.posted(event);
+  }
+
+  private async added(event: SubscriptionsEvent & { type: 'StatusPageSubscriptionsAdded' }): Promise<void> {
+    const { statusPageId, accountId, subscriptions } = event.data;
+    const pending = subscriptions.filter((s) => s.status === 'PENDING' && s.type === 'EMAIL');
+    if (pending.length === 0) return;
+    const page = await this.pages.getDoc(accountId, statusPageId);
+    if (!page) return;
+    const now = this.clock.now();
+    for (const s of pending) {
+      await this.outbox.add({
+        ...base(accountId, deliveryId(s.id, 'SUBSCRIPTION_CONFIRM'), s.address, now),
+        alertType: 'SUBSCRIPTION_CONFIRM',
+        target: { kind: 'confirm', subscriptionId: s.id, statusPageId, pageName: page.doc.name, address: s.address },
+      });
+    }
+  }
+
+  private async posted(event: RecordedEvent): Promise<void> {
+    const data = event.data as unknown as PostedUpdateData;
+    const accountId = event.metadata.accountId;
+    if (!data.notifySubscribers || !accountId) return;
+    // Folded from the log: the incident as of this event, whatever a read model shows by now.
+    const { state } = await this.runner.load(incidentStream(data.incidentId), incidentDecider, undefined);
+    if (state.status !== 'active' || !state.name) return;
+    const pages = await this.pages.pagesShowing(accountId, state.serviceIds);
+    const alertType = event.revision === 1n ? 'INCIDENT_CREATED' : 'INCIDENT_UPDATED';
+    const now = this.clock.now();
+    const seen = new Set<string>();
+    const trigger = `${event.stream}@${event.revision}`;
+    for (const page of pages) {
+      for (const s of await this.subscriptions.list(accountId, page.id)) {
+        const key = s.address.toLowerCase();
+        if (s.status !== 'VERIFIED' || s.type !== 'EMAIL' || seen.has(key)) continue;
+        seen.add(key);
+        await this.outbox.add({
+          ...base(accountId, deliveryId(trigger, key), s.address, now),
+          incidentId: data.incidentId,
+          alertType,
+          target: {
+            kind: 'incident-email',
+            address: s.address,
+            subscriptionId: s.id,
+            statusPageId: page.id,
+            pageName: page.name,
+            incidentName: state.name,
+            status: data.status,
+            description: data.description,
+          },
+        });
+      }
+    }
+  }
+}
+
+function base(accountId: string, id: string, address: string, now: Date) {
+  return {
+    id,
+    accountId,
+    alertChannelId: null,
+    checkId: null,
+    incidentId: null as string | null,
+    recipient: maskEmail(address),
+    status: 'PENDING' as const,
+    attempts: 0,
+    lastError: null,
+    created_at: now.toISOString(),
+    sentAt: null,
+    nextAttemptAt: now.getTime(),
+    leaseUntil: 0,
+    whileOutage: null,
+    attemptLog: [],
+  };
+}
