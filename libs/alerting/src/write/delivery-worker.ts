@@ -22,8 +22,8 @@ export const DELIVERY_POLL_MS = 200;
 export const MAX_ATTEMPTS = 8;
 const FIRST_RETRY_MS = 30_000;
 const IN_FLIGHT = 20;
-/** A claimed delivery is another worker's again after this, should its worker die mid-send. */
-const LEASE_MARGIN_MS = 30_000;
+/** A claimed delivery is another worker's again this long after its attempt's deadline, should its worker die mid-send. */
+const leaseMarginMs = (timeoutMs: number) => Math.max(5_000, timeoutMs);
 
 /** About 30 s doubling with each attempt, ±20 % jitter so a burst of retries spreads out. */
 export function backoffMs(attempts: number, random = Math.random): number {
@@ -118,7 +118,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private async claim(id: string, now: number): Promise<{ doc: DeliveryDoc; revision: bigint } | null> {
     const stored = await this.outbox.get(id);
     if (!stored || stored.doc.status !== 'PENDING' || stored.doc.nextAttemptAt === null || stored.doc.nextAttemptAt > now) return null;
-    const leaseUntil = now + this.config.deliveryTimeoutMs + LEASE_MARGIN_MS;
+    const leaseUntil = now + this.config.deliveryTimeoutMs + leaseMarginMs(this.config.deliveryTimeoutMs);
     const doc = { ...stored.doc, nextAttemptAt: leaseUntil, leaseUntil };
     if (!(await this.outbox.replace(doc, stored.revision))) return null;
     return { doc, revision: stored.revision + 1n };
