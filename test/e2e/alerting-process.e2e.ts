@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ChildServer, startChildServer } from '../../libs/testing/src/child-server';
+import { ChildServer, runCli, startChildServer } from '../../libs/testing/src/child-server';
 import { HttpClient } from '../../libs/testing/src/http-client';
 import { eventually, Receiver, startReceiver } from './alerting-receivers';
 
@@ -95,5 +95,27 @@ describe('durable delivery across kill -9 and with two workers', () => {
     const seen = receiver.requests.map((r) => r.headers['webhook-id'] as string);
     expect(seen).toHaveLength(30);
     expect(new Set(seen)).toEqual(new Set(ids));
+  }, 60_000);
+
+  it('the CLI lists failed notifications and retries one while the server runs', async () => {
+    const server = await start();
+    const http = new HttpClient(server.url);
+    const channel = await webhook(http);
+    receiver.script.push(404);
+    const { notificationId } = (await http.post(`/v1/alert-channels/${channel}/test`, undefined, auth)).body;
+    await eventually(async () => (await http.get('/v1/alert-notifications?status=FAILED', auth)).body.entries.length, (n) => n === 1, 10_000);
+
+    const list = runCli(['notifications', 'list', '--failed', '--json'], env());
+    expect(list.status).toBe(0);
+    expect(JSON.parse(list.stdout)).toEqual([expect.objectContaining({ id: notificationId, status: 'FAILED', lastError: 'HTTP 404' })]);
+    expect(runCli(['notifications', 'list'], env()).status).toBe(2);
+    expect(runCli(['notifications', 'retry', 'nope'], env()).status).toBe(2);
+
+    const retry = runCli(['notifications', 'retry', notificationId], env());
+    expect(retry.status).toBe(0);
+    expect(retry.stdout).toContain('PENDING');
+    const sent = await eventually(async () => (await http.get('/v1/alert-notifications', auth)).body.entries[0], (n: any) => n.status === 'SENT', 10_000);
+    expect(sent).toMatchObject({ id: notificationId, status: 'SENT' });
+    expect(receiver.requests).toHaveLength(2);
   }, 60_000);
 });

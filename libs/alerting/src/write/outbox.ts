@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { v5 as uuidv5 } from 'uuid';
-import { READ_STORE, ReadStore, StoredDoc } from '../../../read-store/src/read-store.port';
+import { Filter, READ_STORE, ReadStore, StoredDoc } from '../../../read-store/src/read-store.port';
 import { AlertType, CheckAlert } from '../domain/alert-message';
 
 export type DeliveryStatus = 'PENDING' | 'SENT' | 'FAILED';
@@ -124,6 +124,14 @@ export class Outbox {
       ...(filter.to ? [{ field: 'created_at', op: 'lte' as const, value: filter.to }] : []),
     ];
     return this.store.find<DeliveryDoc>(DELIVERIES, { filters: [...filters, ...range], sort: { field: 'created_at', direction: 'desc' }, limit: limit + 1, after });
+  }
+
+  /** The operator's view (CLI): newest first across accounts, or one account's. */
+  async listByStatus(status: DeliveryStatus, accountId: string | null, limit: number): Promise<DeliveryDoc[]> {
+    await this.ensure();
+    const filters: Filter[] = [{ field: 'status', op: 'eq', value: status }];
+    if (accountId) filters.push({ field: 'accountId', op: 'eq', value: accountId });
+    return this.store.find<DeliveryDoc>(DELIVERIES, { filters, sort: { field: 'created_at', direction: 'desc' }, limit });
   }
 
   async count(filters: { field: string; op: 'eq'; value: string }[]): Promise<number> {
