@@ -245,18 +245,13 @@ export function parseChannelBody(body: unknown, options: ValidationOptions, stor
   if (body.type === 'SMS' || body.type === 'CALL') c.add('type', `${body.type} channels are not supported`);
   else type = c.oneOf(body, 'type', 'type', CHANNEL_TYPES);
   const config = type ? parseConfig(type, stored && stored.type === type ? unmask(type, body.config, stored.config) : body.config, c, options) : null;
-  const settings: ChannelSettings | null =
-    type && config
-      ? {
-          type,
-          config,
-          sendRecovery: c.bool(body, 'sendRecovery', true),
-          sendFailure: c.bool(body, 'sendFailure', true),
-          sendDegraded: c.bool(body, 'sendDegraded', false),
-          sslExpiry: c.bool(body, 'sslExpiry', false),
-          sslExpiryThreshold: 30,
-        }
-      : null;
+  const flags = {
+    sendRecovery: c.bool(body, 'sendRecovery', true),
+    sendFailure: c.bool(body, 'sendFailure', true),
+    sendDegraded: c.bool(body, 'sendDegraded', false),
+    sslExpiry: c.bool(body, 'sslExpiry', false),
+  };
+  const settings: ChannelSettings | null = type && config ? { type, config, ...flags, sslExpiryThreshold: 30 } : null;
   const threshold = body.sslExpiryThreshold;
   if (threshold !== undefined && threshold !== null) {
     if (!Number.isInteger(threshold) || (threshold as number) < 1 || (threshold as number) > 30) c.add('sslExpiryThreshold', 'sslExpiryThreshold must be an integer from 1 to 30');
