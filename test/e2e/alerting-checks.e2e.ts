@@ -162,4 +162,40 @@ describe('check alerts over real SMTP and HTTP (manual clock)', () => {
     expect(final.every((n) => n.status === 'SENT')).toBe(true);
     expect(await notifications(`&checkId=${muted.id}`)).toEqual([]);
   });
+
+  it('escalates RUN_BASED after N consecutive FAILINGs and TIME_BASED after N minutes; outages shorter than that alert no one', async () => {
+    const heartbeat = { period: 30, periodUnit: 'seconds', grace: 0, graceUnit: 'seconds' };
+    const subscribe = [{ alertChannelId: channels.webhook, activated: true }];
+    const make = async (name: string, alertSettings: object) => {
+      const check = (await server.http.post('/v1/checks/heartbeat', { name, heartbeat, alertChannelSubscriptions: subscribe, alertSettings }, { key: account.key })).body;
+      await server.http.get(`/ping/${check.heartbeat.pingToken}`);
+      return check;
+    };
+    const hooksFor = (id: string) => at('/hook').map((r) => JSON.parse(r.body)).filter((b) => b.check?.id === id).map((b) => b.alertType);
+    const runs3 = await make('runs3', { escalationType: 'RUN_BASED', runBasedEscalation: { failedRunThreshold: 3 } });
+    const runs5 = await make('runs5', { escalationType: 'RUN_BASED', runBasedEscalation: { failedRunThreshold: 5 } });
+    const time2 = await make('time2', { escalationType: 'TIME_BASED', timeBasedEscalation: { minutesFailingThreshold: 2 } });
+
+    clock.advance(61_000); // two FAILINGs each
+    await new Promise((r) => setTimeout(r, 700));
+    expect(hooksFor(runs3.id)).toEqual([]);
+    clock.advance(30_000); // the third
+    await eventually(() => hooksFor(runs3.id), (l) => l.length >= 1);
+    expect(hooksFor(runs3.id)).toEqual(['ALERT_FAILURE']);
+    expect(hooksFor(time2.id)).toEqual([]);
+
+    // runs5 recovers after 3 failed runs: it never alerted, so no recovery either.
+    await server.http.get(`/ping/${runs5.heartbeat.pingToken}`);
+    clock.advance(60_000); // time2: 2 min since its first FAILING (at +30 s)
+    await eventually(() => hooksFor(time2.id), (l) => l.length >= 1);
+    expect(hooksFor(time2.id)).toEqual(['ALERT_FAILURE']);
+    await server.http.get(`/ping/${runs3.heartbeat.pingToken}`);
+    await server.http.get(`/ping/${time2.heartbeat.pingToken}`);
+    await eventually(() => hooksFor(runs3.id).length + hooksFor(time2.id).length, (n) => n >= 4);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(hooksFor(runs3.id)).toEqual(['ALERT_FAILURE', 'ALERT_RECOVERY']);
+    expect(hooksFor(time2.id)).toEqual(['ALERT_FAILURE', 'ALERT_RECOVERY']);
+    expect(hooksFor(runs5.id)).toEqual([]);
+    for (const check of [runs3, runs5, time2]) await server.http.delete(`/v1/checks/${check.id}`, { key: account.key });
+  });
 });

@@ -113,4 +113,28 @@ describe('subscribers: double opt-in, incident emails, one-click unsubscribe (re
     await new Promise((r) => setTimeout(r, 500));
     expect(smtp.mails.slice(before + 3).map((m) => m.to[0].toLowerCase()).sort()).toEqual(['ann@example.com', 'cat@example.com']);
   });
+
+  it('a check with triggerIncident and notifySubscribers emails the page subscribers when it fails and recovers', async () => {
+    const before = smtp.mails.length;
+    const check = (
+      await server.http.post(
+        '/v1/checks/heartbeat',
+        {
+          name: 'api heartbeat',
+          heartbeat: { period: 30, periodUnit: 'seconds', grace: 0, graceUnit: 'seconds' },
+          triggerIncident: { serviceId, severity: 'MAJOR', name: 'API down', description: 'The API stopped reporting.', notifySubscribers: true },
+        },
+        { key: account.key },
+      )
+    ).body;
+    await server.http.get(`/ping/${check.heartbeat.pingToken}`);
+    clock.advance(31_000);
+    await eventually(() => smtp.mails.length - before, (n) => n >= 2);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(smtp.mails.slice(before).map((m) => m.to[0].toLowerCase()).sort()).toEqual(['ann@example.com', 'cat@example.com']);
+    expect(decodedMail(smtp.mails[before].raw)).toContain('API down');
+    await server.http.get(`/ping/${check.heartbeat.pingToken}`);
+    await eventually(() => smtp.mails.length - before, (n) => n >= 4);
+    expect(decodedMail(smtp.mails[before + 2].raw)).toContain('RESOLVED');
+  });
 });
