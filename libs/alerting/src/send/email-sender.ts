@@ -26,7 +26,7 @@ export class EmailSender implements OnModuleDestroy {
     if (!this.config.smtpUrl) throw new DeliveryError('SMTP not configured', false);
     this.transport ??= nodemailer.createTransport(this.config.smtpUrl, {
       pool: true,
-      maxConnections: 5,
+      maxConnections: 20,
       connectionTimeout: this.config.deliveryTimeoutMs,
       greetingTimeout: this.config.deliveryTimeoutMs,
       socketTimeout: this.config.deliveryTimeoutMs,

@@ -21,7 +21,7 @@ import { CONFIRM_VALID_MS, SubscriberTokens } from './subscriber-tokens';
 export const DELIVERY_POLL_MS = 200;
 export const MAX_ATTEMPTS = 8;
 const FIRST_RETRY_MS = 30_000;
-const IN_FLIGHT = 20;
+const IN_FLIGHT = 50;
 /** A claimed delivery is another worker's again this long after its attempt's deadline, should its worker die mid-send. */
 const leaseMarginMs = (timeoutMs: number) => Math.max(5_000, timeoutMs);
 
@@ -72,11 +72,18 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private async run(): Promise<void> {
     const signal = this.abort.signal;
     while (!signal.aborted) {
+      let started = 0;
       try {
-        await this.runOnce();
+        started = await this.runOnce();
       } catch (error) {
         this.logger.error({ err: error }, 'delivery poll failed');
       }
+      // A backlog is drained without pauses: the next poll comes as soon as a send frees a slot.
+      if (this.inFlight.size >= IN_FLIGHT) {
+        await Promise.race(this.inFlight.values());
+        continue;
+      }
+      if (started > 0) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, DELIVERY_POLL_MS);
         function done() {
