@@ -1,5 +1,6 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import nodemailer, { Transporter } from 'nodemailer';
+import SMTPPool from 'nodemailer/lib/smtp-pool';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { DeliveryError } from './delivery-error';
 import { RenderedEmail } from './email-templates';
@@ -24,13 +25,15 @@ export class EmailSender implements OnModuleDestroy {
 
   async send(email: OutgoingEmail): Promise<void> {
     if (!this.config.smtpUrl) throw new DeliveryError('SMTP not configured', false);
-    this.transport ??= nodemailer.createTransport(this.config.smtpUrl, {
+    // Options beside the URL (not a second argument: that one holds message defaults).
+    this.transport ??= nodemailer.createTransport({
+      url: this.config.smtpUrl,
       pool: true,
       maxConnections: 20,
       connectionTimeout: this.config.deliveryTimeoutMs,
       greetingTimeout: this.config.deliveryTimeoutMs,
       socketTimeout: this.config.deliveryTimeoutMs,
-    } as object);
+    } as SMTPPool.Options);
     const host = new URL(this.config.publicUrl).hostname;
     try {
       await this.transport.sendMail({

@@ -14,7 +14,7 @@ import { EmailSender } from '../send/email-sender';
 import { renderEmail } from '../send/email-templates';
 import { sendOutbound } from '../send/outbound-http';
 import { alertable, OUTAGES, OutageDoc } from './notifier.processor';
-import { DeliveryDoc, Outbox } from './outbox';
+import { DeliveryDoc, Outbox, SubscriberRecipient } from './outbox';
 import { CONFIRM_VALID_MS, SubscriberTokens } from './subscriber-tokens';
 
 /** Real-time cadence of the outbox poll; due times themselves follow the injected clock. */
@@ -22,6 +22,8 @@ export const DELIVERY_POLL_MS = 200;
 export const MAX_ATTEMPTS = 8;
 const FIRST_RETRY_MS = 30_000;
 const IN_FLIGHT = 50;
+/** Emails of one subscriber batch sent at once. */
+const BATCH_PARALLEL = 20;
 /** A claimed delivery is another worker's again this long after its attempt's deadline, should its worker die mid-send. */
 const leaseMarginMs = (timeoutMs: number) => Math.max(5_000, timeoutMs);
 
@@ -125,10 +127,16 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private async claim(id: string, now: number): Promise<{ doc: DeliveryDoc; revision: bigint } | null> {
     const stored = await this.outbox.get(id);
     if (!stored || stored.doc.status !== 'PENDING' || stored.doc.nextAttemptAt === null || stored.doc.nextAttemptAt > now) return null;
-    const leaseUntil = now + this.config.deliveryTimeoutMs + leaseMarginMs(this.config.deliveryTimeoutMs);
+    const leaseUntil = now + this.attemptBudgetMs(stored.doc) + leaseMarginMs(this.config.deliveryTimeoutMs);
     const doc = { ...stored.doc, nextAttemptAt: leaseUntil, leaseUntil };
     if (!(await this.outbox.replace(doc, stored.revision))) return null;
     return { doc, revision: stored.revision + 1n };
+  }
+
+  /** How long one attempt may take: a batch sends its emails BATCH_PARALLEL at a time, each within the timeout. */
+  private attemptBudgetMs(doc: DeliveryDoc): number {
+    const emails = doc.target.kind === 'incident-emails' ? doc.target.recipients.length : 1;
+    return this.config.deliveryTimeoutMs * Math.ceil(emails / BATCH_PARALLEL);
   }
 
   private async attempt(doc: DeliveryDoc, revision: bigint): Promise<void> {
@@ -139,9 +147,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     }
     let error: DeliveryError | null = null;
     try {
-      await this.send(doc);
+      if (doc.target.kind === 'incident-emails') doc = { ...doc, target: await this.sendBatch(doc, doc.target) };
+      else await this.send(doc);
     } catch (e) {
-      error = e instanceof DeliveryError ? e : new DeliveryError(`unexpected: ${String((e as Error).message ?? e).slice(0, 200)}`, true);
+      error = asDeliveryError(e);
     }
     const now = this.clock.now();
     const attempts = doc.attempts + 1;
@@ -198,27 +207,69 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         const rendered = renderEmail('confirm', `Confirm your subscription to ${target.pageName}`, { pageName: target.pageName, confirmUrl });
         return this.email.send({ ...rendered, to: target.address, messageId: doc.id });
       }
-      case 'incident-email': {
-        const token = await this.tokens.sign({ purpose: 'unsubscribe', subscriptionId: target.subscriptionId, statusPageId: target.statusPageId, expiresAt: 0 });
-        const unsubscribeUrl = `${this.config.publicUrl}/subscriptions/unsubscribe/${token}`;
-        const mailbox = this.config.mailFrom.match(/<([^>]+)>/)?.[1] ?? this.config.mailFrom;
-        const rendered = renderEmail('incident', `[${target.pageName}] ${target.incidentName}: ${target.status}`, {
-          pageName: target.pageName,
-          incidentName: target.incidentName,
-          status: target.status,
-          description: target.description,
-          unsubscribeUrl,
-        });
-        return this.email.send({
-          ...rendered,
-          to: target.address,
-          messageId: doc.id,
-          headers: {
-            'List-Unsubscribe': `<${unsubscribeUrl}>, <mailto:${mailbox}?subject=unsubscribe%20${token}>`,
-            'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-          },
-        });
-      }
+      case 'incident-emails':
+        throw new Error('batches are sent by sendBatch');
     }
   }
+
+  /**
+   * Sends a subscriber batch's unsent emails, BATCH_PARALLEL at a time, and returns the batch with
+   * each recipient's outcome; throws (for the batch's retry) when some failed and may succeed later.
+   */
+  private async sendBatch(doc: DeliveryDoc, target: Extract<DeliveryDoc['target'], { kind: 'incident-emails' }>) {
+    const recipients = target.recipients.map((r) => ({ ...r }));
+    const todo = recipients.filter((r) => r.state === 'PENDING');
+    let next = 0;
+    const work = async () => {
+      while (next < todo.length) {
+        const recipient = todo[next++];
+        try {
+          await this.sendIncidentEmail(target, recipient);
+          recipient.state = 'SENT';
+          recipient.lastError = null;
+        } catch (e) {
+          const error = asDeliveryError(e);
+          recipient.lastError = error.message;
+          if (!error.retryable) recipient.state = 'FAILED';
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(BATCH_PARALLEL, todo.length) }, work));
+    const updated = { ...target, recipients };
+    const pending = recipients.filter((r) => r.state === 'PENDING');
+    const failed = recipients.filter((r) => r.state === 'FAILED');
+    if (pending.length > 0 || failed.length > 0) {
+      const sample = (pending[0] ?? failed[0]).lastError;
+      // The outcomes so far are kept with the delivery: a retry sends only what is still PENDING.
+      doc.target = updated;
+      throw new DeliveryError(`${pending.length + failed.length} of ${recipients.length} emails not sent: ${sample}`, pending.length > 0);
+    }
+    return updated;
+  }
+
+  private async sendIncidentEmail(target: Extract<DeliveryDoc['target'], { kind: 'incident-emails' }>, recipient: SubscriberRecipient): Promise<void> {
+    const token = await this.tokens.sign({ purpose: 'unsubscribe', subscriptionId: recipient.subscriptionId, statusPageId: recipient.statusPageId, expiresAt: 0 });
+    const unsubscribeUrl = `${this.config.publicUrl}/subscriptions/unsubscribe/${token}`;
+    const mailbox = this.config.mailFrom.match(/<([^>]+)>/)?.[1] ?? this.config.mailFrom;
+    const rendered = renderEmail('incident', `[${recipient.pageName}] ${target.incidentName}: ${target.status}`, {
+      pageName: recipient.pageName,
+      incidentName: target.incidentName,
+      status: target.status,
+      description: target.description,
+      unsubscribeUrl,
+    });
+    return this.email.send({
+      ...rendered,
+      to: recipient.address,
+      messageId: recipient.messageId,
+      headers: {
+        'List-Unsubscribe': `<${unsubscribeUrl}>, <mailto:${mailbox}?subject=unsubscribe%20${token}>`,
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      },
+    });
+  }
+}
+
+function asDeliveryError(e: unknown): DeliveryError {
+  return e instanceof DeliveryError ? e : new DeliveryError(`unexpected: ${String((e as Error)?.message ?? e).slice(0, 200)}`, true);
 }

@@ -10,15 +10,27 @@ export type DeliveryTarget =
   | { kind: 'channel'; alert: CheckAlert }
   | { kind: 'confirm'; subscriptionId: string; statusPageId: string; pageName: string; address: string }
   | {
-      kind: 'incident-email';
-      address: string;
-      subscriptionId: string;
-      statusPageId: string;
-      pageName: string;
+      /** One incident event's emails to up to SUBSCRIBER_BATCH subscribers: one outbox write per batch, not per email. */
+      kind: 'incident-emails';
       incidentName: string;
       status: string;
       description: string;
+      recipients: SubscriberRecipient[];
     };
+
+export interface SubscriberRecipient {
+  address: string;
+  subscriptionId: string;
+  statusPageId: string;
+  pageName: string;
+  /** The email's Message-ID: stable for this event and address. */
+  messageId: string;
+  /** SENT, or FAILED for good (a permanent refusal); PENDING ones are sent on the batch's next attempt. */
+  state: DeliveryStatus;
+  lastError: string | null;
+}
+
+export const SUBSCRIBER_BATCH = 100;
 
 export interface AttemptRecord {
   at: string;

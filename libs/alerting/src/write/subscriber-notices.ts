@@ -8,7 +8,7 @@ import { StatusPageDirectory } from '../../../status-pages/src/read/status-page-
 import { SubscriptionDirectory } from '../../../status-pages/src/read/subscription-directory';
 import { SubscriptionsEvent } from '../../../status-pages/src/domain/subscriptions.decider';
 import { maskEmail } from '../domain/alert-channel';
-import { deliveryId, Outbox } from './outbox';
+import { deliveryId, Outbox, SUBSCRIBER_BATCH, SubscriberRecipient } from './outbox';
 
 /**
  * Subscriber deliveries: the confirmation email of every new PENDING email subscription (bulk API
@@ -58,39 +58,44 @@ export class SubscriberNotices {
     const now = this.clock.now();
     const seen = new Set<string>();
     const trigger = `${event.stream}@${event.revision}`;
+    const recipients: SubscriberRecipient[] = [];
     for (const page of pages) {
       for (const s of await this.subscriptions.list(accountId, page.id)) {
         const key = s.address.toLowerCase();
         if (s.status !== 'VERIFIED' || s.type !== 'EMAIL' || seen.has(key)) continue;
         seen.add(key);
-        await this.outbox.add({
-          ...base(accountId, deliveryId(trigger, key), s.address, now),
-          incidentId: data.incidentId,
-          alertType,
-          target: {
-            kind: 'incident-email',
-            address: s.address,
-            subscriptionId: s.id,
-            statusPageId: page.id,
-            pageName: page.name,
-            incidentName: state.name,
-            status: data.status,
-            description: data.description,
-          },
+        recipients.push({
+          address: s.address,
+          subscriptionId: s.id,
+          statusPageId: page.id,
+          pageName: page.name,
+          messageId: deliveryId(trigger, key),
+          state: 'PENDING',
+          lastError: null,
         });
       }
+    }
+    for (let i = 0; i * SUBSCRIBER_BATCH < recipients.length; i++) {
+      const batch = recipients.slice(i * SUBSCRIBER_BATCH, (i + 1) * SUBSCRIBER_BATCH);
+      await this.outbox.add({
+        ...base(accountId, deliveryId(trigger, 'subscribers', String(i)), batch.length === 1 ? batch[0].address : null, now),
+        recipient: batch.length === 1 ? maskEmail(batch[0].address) : `${batch.length} subscribers`,
+        incidentId: data.incidentId,
+        alertType,
+        target: { kind: 'incident-emails', incidentName: state.name, status: data.status, description: data.description, recipients: batch },
+      });
     }
   }
 }
 
-function base(accountId: string, id: string, address: string, now: Date) {
+function base(accountId: string, id: string, address: string | null, now: Date) {
   return {
     id,
     accountId,
     alertChannelId: null,
     checkId: null,
     incidentId: null as string | null,
-    recipient: maskEmail(address),
+    recipient: address === null ? '' : maskEmail(address),
     status: 'PENDING' as const,
     attempts: 0,
     lastError: null,
