@@ -49,7 +49,9 @@ export class EmailSender implements OnModuleDestroy {
       const e = error as { responseCode?: number; code?: string; message?: string };
       // 5xx SMTP replies are permanent (a refused recipient); the rest (connection, 4xx) is retried.
       const permanent = typeof e.responseCode === 'number' && e.responseCode >= 500;
-      throw new DeliveryError(`SMTP ${e.responseCode ?? e.code ?? 'error'}: ${String(e.message ?? '').slice(0, 200)}`, !permanent);
+      // Addresses in the server's reply stay out of the log and the delivery log.
+      const reply = String(e.message ?? '').replace(/[^\s<>"]+@[^\s<>"]+/g, '<address>').slice(0, 200);
+      throw new DeliveryError(`SMTP ${e.responseCode ?? e.code ?? 'error'}: ${reply}`, !permanent);
     }
   }
 
