@@ -1,6 +1,7 @@
 import { ManualClock } from '../../libs/core/src/clock';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
-import { decodedMail, eventually, ReceivedMail, SmtpSink, startSmtpSink } from './alerting-receivers';
+import { Webhook } from 'standardwebhooks';
+import { decodedMail, eventually, ReceivedMail, Receiver, SmtpSink, startReceiver, startSmtpSink } from './alerting-receivers';
 
 const INCIDENTS = '/v1/status-pages/incidents';
 
@@ -137,5 +138,63 @@ describe('subscribers: double opt-in, incident emails, one-click unsubscribe (re
     await server.http.get(`/ping/${check.heartbeat.pingToken}`);
     await eventually(() => smtp.mails.length - before, (n) => n >= 4);
     expect(decodedMail(smtp.mails[before + 2].raw)).toContain('RESOLVED');
+  });
+});
+
+describe('WEBHOOK subscribers: signed confirmation POST, Statuspage-shaped incident POSTs', () => {
+  let server: TestServer;
+  let account: TestAccount;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    server = await startTestServer({ env: { VIGIL_DAEMON: 'on', VIGIL_OUTBOUND_ALLOW_PRIVATE: 'true' } });
+    account = await server.account();
+  });
+  afterAll(async () => {
+    await server.close();
+    await receiver.close();
+  });
+
+  it('verifies a webhook by a signed POST answered 2xx, then sends it incidents signed with the secret it was given', async () => {
+    const serviceId = (await server.http.post('/v1/status-pages/services', { name: 'API' }, { key: account.key })).body.id;
+    const page = (await server.http.post('/v1/status-pages', { name: 'Hooks', url: 'hooks-page', cards: [{ name: 'c', services: [{ id: serviceId }] }] }, { key: account.key })).body;
+    const bulk = await server.http.post(
+      `/v1/status-pages/${page.id}/subscriptions/bulk`,
+      {
+        subscriptions: [
+          { type: 'WEBHOOK', config: `${receiver.url}/sub` },
+          { type: 'WEBHOOK', config: 'javascript:alert(1)' },
+          { type: 'WEBHOOK', config: 'ftp://example.com/x' },
+          { type: 'WEBHOOK', config: 'not a url' },
+        ],
+      },
+      { key: account.key },
+    );
+    expect(bulk.body).toEqual({ created: 1, skipped: 3, status: 'PENDING' });
+    await eventually(() => receiver.requests.length, (n) => n >= 1);
+    const confirm = receiver.requests[0];
+    const secret = JSON.parse(confirm.body).signing_secret as string;
+    expect(secret).toMatch(/^whsec_/);
+    expect(new Webhook(secret).verify(confirm.body, confirm.headers as Record<string, string>)).toMatchObject({ type: 'subscription_confirmation', page: { id: page.id } });
+    const subs = await eventually(
+      async () => (await server.http.get(`/v1/status-pages/${page.id}/subscriptions`, { key: account.key })).body as any[],
+      (list) => list[0]?.status === 'VERIFIED',
+    );
+    expect(subs).toEqual([expect.objectContaining({ type: 'WEBHOOK', address: `${receiver.url}/sub`, status: 'VERIFIED' })]);
+
+    await server.http.post(
+      '/v1/status-pages/incidents',
+      { name: 'Queue <stuck>', severity: 'CRITICAL', services: [{ id: serviceId }], incidentUpdates: [{ description: 'Jobs are not running.', notifySubscribers: true }] },
+      { key: account.key },
+    );
+    await eventually(() => receiver.requests.length, (n) => n >= 2);
+    const notice = receiver.requests[1];
+    const body = new Webhook(secret).verify(notice.body, notice.headers as Record<string, string>) as any;
+    expect(body).toMatchObject({
+      meta: { unsubscribe: expect.stringContaining('/subscriptions/unsubscribe/') },
+      page: { id: page.id, status_indicator: 'critical' },
+      incident: { name: 'Queue <stuck>', status: 'investigating', impact: 'critical', incident_updates: [expect.objectContaining({ body: 'Jobs are not running.', status: 'investigating' })] },
+    });
   });
 });

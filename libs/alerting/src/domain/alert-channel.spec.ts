@@ -1,6 +1,6 @@
 import { maskedConfig, maskedRecipient, parseChannelBody, urlProblem, WebhookConfig } from './alert-channel';
 import { alertPolicy, alertSettingsProblems, DEFAULT_POLICY } from './alert-settings';
-import { isPublicAddress } from './outbound-address';
+import { isPublicAddress } from '../../../core/src/outbound-address';
 
 const strict = { allowPrivate: false };
 

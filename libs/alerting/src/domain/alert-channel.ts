@@ -1,7 +1,7 @@
 import Handlebars from 'handlebars';
 import { ViolationDetail } from '../../../core/src/errors';
 import { isDeliverableAddress } from '../../../status-pages/src/write/subscription.commands';
-import { isPublicAddress, literalAddress } from './outbound-address';
+import { outboundUrlProblem } from '../../../core/src/outbound-address';
 
 export const CHANNEL_TYPES = ['EMAIL', 'SLACK', 'WEBHOOK', 'PAGERDUTY', 'OPSGENIE'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
@@ -138,24 +138,7 @@ class Collector {
 }
 
 /** Why a URL may not be a delivery target, or null. */
-export function urlProblem(value: string, { allowPrivate }: ValidationOptions): string | null {
-  let parsed: URL;
-  try {
-    parsed = new URL(value);
-  } catch {
-    return 'must be an absolute http or https URL';
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'must be an http or https URL';
-  if (parsed.username || parsed.password) return 'must not carry credentials';
-  if (!allowPrivate) {
-    const literal = literalAddress(parsed.hostname);
-    // Names are checked after DNS at delivery time (rebinding); literals can be refused at once.
-    if (literal !== null && !isPublicAddress(literal)) {
-      return 'must not point at a private, loopback, link-local or reserved address';
-    }
-  }
-  return null;
-}
+export const urlProblem = outboundUrlProblem;
 
 /** A template that does not compile is refused when saved, never discovered at send time. */
 function templateProblem(template: string): string | null {

@@ -2,7 +2,7 @@ import { lookup as dnsLookup, LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { LookupFunction } from 'node:net';
-import { isPublicAddress, literalAddress } from '../domain/outbound-address';
+import { isPublicAddress, literalAddress } from '../../../core/src/outbound-address';
 import { DeliveryError } from './delivery-error';
 
 export interface OutboundRequest {

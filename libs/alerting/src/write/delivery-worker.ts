@@ -1,5 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CLOCK, Clock } from '../../../core/src/clock';
+import { NotFoundError } from '../../../core/src/errors';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { LOGGER, VigilLogger } from '../../../platform/src/logger';
@@ -8,7 +9,9 @@ import { CheckDirectory } from '../../../heartbeats/src/read/check-directory';
 import { EmailConfig } from '../domain/alert-channel';
 import { alertSummary, alertTitle } from '../domain/alert-message';
 import { ChannelDirectory } from '../read/channel-directory';
-import { channelRequest } from '../send/channel-requests';
+import { channelRequest, signatureHeaders } from '../send/channel-requests';
+import { CommandBus } from '@nestjs/cqrs';
+import { VerifySubscriptionCommand } from '../../../status-pages/src/write/subscription.commands';
 import { DeliveryError } from '../send/delivery-error';
 import { EmailSender } from '../send/email-sender';
 import { renderEmail } from '../send/email-templates';
@@ -56,6 +59,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     private readonly checks: CheckDirectory,
     private readonly email: EmailSender,
     private readonly tokens: SubscriberTokens,
+    private readonly commands: CommandBus,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -209,6 +213,24 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       }
       case 'incident-emails':
         throw new Error('batches are sent by sendBatch');
+      case 'subscriber-webhook': {
+        const secret = await this.tokens.webhookSecret(target.subscriptionId);
+        const token = await this.tokens.sign({ purpose: 'unsubscribe', subscriptionId: target.subscriptionId, statusPageId: target.statusPageId, expiresAt: 0 });
+        const meta = { unsubscribe: `${this.config.publicUrl}/subscriptions/unsubscribe/${token}`, documentation: 'https://developer.statuspage.io/#section/Webhooks' };
+        const confirming = doc.alertType === 'SUBSCRIPTION_CONFIRM';
+        const body = JSON.stringify({ meta, ...target.payload, ...(confirming ? { signing_secret: secret } : {}) });
+        // Wall-clock timestamp: receivers check it against their own clock.
+        const timestamp = Math.floor(Date.now() / 1000);
+        const headers = { 'content-type': 'application/json', 'webhook-id': doc.id, 'webhook-timestamp': String(timestamp), ...signatureHeaders(secret, doc.id, timestamp, body) };
+        await sendOutbound({ url: target.url, method: 'POST', headers, body }, this.config.deliveryTimeoutMs, this.config.outboundAllowPrivate);
+        // The signed test POST answered 2xx: double opt-in done for a webhook.
+        if (confirming) {
+          await this.commands.execute(new VerifySubscriptionCommand(target.statusPageId, target.subscriptionId, { accountId: doc.accountId, keyName: 'notifier' })).catch((error) => {
+            if (!(error instanceof NotFoundError)) throw error; // unsubscribed meanwhile
+          });
+        }
+        return;
+      }
     }
   }
 

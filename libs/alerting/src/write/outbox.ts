@@ -16,6 +16,15 @@ export type DeliveryTarget =
       status: string;
       description: string;
       recipients: SubscriberRecipient[];
+    }
+  | {
+      /** A status page's WEBHOOK subscriber: the signed confirmation POST, or an incident in Statuspage's shape. */
+      kind: 'subscriber-webhook';
+      url: string;
+      subscriptionId: string;
+      statusPageId: string;
+      /** Sent as is (with `meta.unsubscribe` added at send time). */
+      payload: Record<string, unknown>;
     };
 
 export interface SubscriberRecipient {

@@ -3,7 +3,7 @@ import { CLOCK, Clock } from '../../../core/src/clock';
 import { RecordedEvent } from '../../../core/src/event';
 import { CommandRunner } from '../../../event-store/src/command-runner';
 import { COMMAND_RUNNER } from '../../../platform/src/tokens';
-import { incidentDecider, incidentStream, PostedUpdateData } from '../../../incidents/src/domain/incident.decider';
+import { incidentDecider, IncidentState, incidentStream, PostedUpdateData } from '../../../incidents/src/domain/incident.decider';
 import { StatusPageDirectory } from '../../../status-pages/src/read/status-page-directory';
 import { SubscriptionDirectory } from '../../../status-pages/src/read/subscription-directory';
 import { SubscriptionsEvent } from '../../../status-pages/src/domain/subscriptions.decider';
@@ -33,10 +33,26 @@ export class SubscriberNotices {
   private async added(event: SubscriptionsEvent & { type: 'StatusPageSubscriptionsAdded' }): Promise<void> {
     const { statusPageId, accountId, subscriptions } = event.data;
     const pending = subscriptions.filter((s) => s.status === 'PENDING' && s.type === 'EMAIL');
-    if (pending.length === 0) return;
+    const hooks = subscriptions.filter((s) => s.type === 'WEBHOOK');
+    if (pending.length === 0 && hooks.length === 0) return;
     const page = await this.pages.getDoc(accountId, statusPageId);
     if (!page) return;
     const now = this.clock.now();
+    // Every new webhook gets a signed confirmation POST carrying its signing secret; a 2xx verifies it.
+    for (const s of hooks) {
+      await this.outbox.add({
+        ...base(accountId, deliveryId(s.id, 'SUBSCRIPTION_CONFIRM'), null, now),
+        recipient: maskUrl(s.address),
+        alertType: 'SUBSCRIPTION_CONFIRM',
+        target: {
+          kind: 'subscriber-webhook',
+          url: s.address,
+          subscriptionId: s.id,
+          statusPageId,
+          payload: { type: 'subscription_confirmation', page: { id: statusPageId, name: page.doc.name }, subscription: { id: s.id } },
+        },
+      });
+    }
     for (const s of pending) {
       await this.outbox.add({
         ...base(accountId, deliveryId(s.id, 'SUBSCRIPTION_CONFIRM'), s.address, now),
@@ -51,7 +67,7 @@ export class SubscriberNotices {
     const accountId = event.metadata.accountId;
     if (!data.notifySubscribers || !accountId) return;
     // Folded from the log: the incident as of this event, whatever a read model shows by now.
-    const { state } = await this.runner.load(incidentStream(data.incidentId), incidentDecider, undefined);
+    const { state, events } = await this.runner.load(incidentStream(data.incidentId), incidentDecider, undefined);
     if (state.status !== 'active' || !state.name) return;
     const pages = await this.pages.pagesShowing(accountId, state.serviceIds);
     const alertType = event.revision === 1n ? 'INCIDENT_CREATED' : 'INCIDENT_UPDATED';
@@ -62,8 +78,18 @@ export class SubscriberNotices {
     for (const page of pages) {
       for (const s of await this.subscriptions.list(accountId, page.id)) {
         const key = s.address.toLowerCase();
-        if (s.status !== 'VERIFIED' || s.type !== 'EMAIL' || seen.has(key)) continue;
+        if (s.status !== 'VERIFIED' || seen.has(key)) continue;
         seen.add(key);
+        if (s.type === 'WEBHOOK') {
+          await this.outbox.add({
+            ...base(accountId, deliveryId(trigger, key), null, now),
+            recipient: maskUrl(s.address),
+            incidentId: data.incidentId,
+            alertType,
+            target: { kind: 'subscriber-webhook', url: s.address, subscriptionId: s.id, statusPageId: page.id, payload: statuspagePayload(page, data, state, events) },
+          });
+          continue;
+        }
         recipients.push({
           address: s.address,
           subscriptionId: s.id,
@@ -85,6 +111,47 @@ export class SubscriberNotices {
         target: { kind: 'incident-emails', incidentName: state.name, status: data.status, description: data.description, recipients: batch },
       });
     }
+  }
+}
+
+const IMPACT: Record<string, string> = { CRITICAL: 'critical', MAJOR: 'major', MEDIUM: 'minor', MINOR: 'minor' };
+
+/** Statuspage's subscriber webhook body (`page` and `incident`); `meta.unsubscribe` is added when sent. */
+function statuspagePayload(page: { id: string; name: string }, data: PostedUpdateData, state: IncidentState, events: RecordedEvent[]): Record<string, unknown> {
+  const resolved = data.status === 'RESOLVED';
+  const createdAt = events[0]?.metadata.occurredAt ?? data.publicIncidentUpdateDate;
+  const updatedAt = events[events.length - 1]?.metadata.occurredAt ?? createdAt;
+  return {
+    page: {
+      id: page.id,
+      name: page.name,
+      status_indicator: resolved ? 'none' : (IMPACT[state.severity ?? 'MINOR'] ?? 'minor'),
+      status_description: resolved ? 'All Systems Operational' : state.name,
+    },
+    incident: {
+      id: data.incidentId,
+      name: state.name,
+      status: data.status.toLowerCase(),
+      impact: IMPACT[state.severity ?? 'MINOR'] ?? 'minor',
+      created_at: createdAt,
+      updated_at: updatedAt,
+      resolved_at: resolved ? data.publicIncidentUpdateDate : null,
+      incident_updates: [...state.updates].reverse().map((u) => ({
+        id: u.id,
+        incident_id: data.incidentId,
+        status: u.status.toLowerCase(),
+        body: u.description,
+        display_at: u.publicIncidentUpdateDate,
+      })),
+    },
+  };
+}
+
+function maskUrl(url: string): string {
+  try {
+    return `${new URL(url).origin}/…`;
+  } catch {
+    return '********';
   }
 }
 

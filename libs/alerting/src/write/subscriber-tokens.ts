@@ -47,6 +47,12 @@ export class SubscriberTokens {
     }
   }
 
+  /** The Standard Webhooks secret of a WEBHOOK subscription: sent to it in the confirmation POST, signing every POST after. */
+  async webhookSecret(subscriptionId: string): Promise<string> {
+    this.key ??= this.loadKey();
+    return `whsec_${createHmac('sha256', await this.key).update(`webhook-subscriber:${subscriptionId}`).digest('base64')}`;
+  }
+
   private async mac(payload: string): Promise<string> {
     this.key ??= this.loadKey();
     return createHmac('sha256', await this.key).update(payload).digest('base64url');

@@ -2,10 +2,12 @@ import { Decider } from '../../../core/src/decider';
 import { NotFoundError } from '../../../core/src/errors';
 
 export type SubscriptionStatus = 'PENDING' | 'VERIFIED';
+export type SubscriptionType = 'EMAIL' | 'WEBHOOK';
 
 export interface SubscriptionData {
   id: string;
-  type: 'EMAIL';
+  /** EMAIL: `address` is the email; WEBHOOK: the URL it POSTs to. */
+  type: SubscriptionType;
   address: string;
   status: SubscriptionStatus;
 }

@@ -5,11 +5,11 @@ import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsIn, IsObje
 export const MAX_BULK_SUBSCRIPTIONS = 100;
 
 export class SubscriptionEntryDto {
-  @ApiProperty({ enum: ['EMAIL'] })
-  @IsIn(['EMAIL'], { message: 'type must be EMAIL' })
-  type!: 'EMAIL';
+  @ApiProperty({ enum: ['EMAIL', 'WEBHOOK'] })
+  @IsIn(['EMAIL', 'WEBHOOK'], { message: 'type must be EMAIL or WEBHOOK' })
+  type!: 'EMAIL' | 'WEBHOOK';
 
-  @ApiProperty({ example: 'ops@example.com', description: 'The email address; an invalid one is skipped and counted' })
+  @ApiProperty({ example: 'ops@example.com', description: 'The email address, or the https URL of a WEBHOOK; an invalid one is skipped and counted' })
   @IsDefined()
   @IsString()
   config!: string;
@@ -33,7 +33,7 @@ export class BulkSubscriptionsDto {
 
 export class SubscriptionDto {
   @ApiProperty() id!: string;
-  @ApiProperty({ enum: ['EMAIL'] }) type!: 'EMAIL';
+  @ApiProperty({ enum: ['EMAIL', 'WEBHOOK'] }) type!: 'EMAIL' | 'WEBHOOK';
   @ApiProperty() address!: string;
   @ApiProperty({ enum: ['PENDING', 'VERIFIED'] }) status!: string;
   @ApiProperty({ format: 'date-time' }) created_at!: string;

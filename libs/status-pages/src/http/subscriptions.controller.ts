@@ -36,7 +36,7 @@ export class SubscriptionsController {
     const pageId = requireId(statusPageId, 'Status page');
     const addresses = body.subscriptions.map((entry) => entry.config);
     return this.commands.execute<AddSubscriptionsCommand, BulkResult>(
-      new AddSubscriptionsCommand(account.accountId, pageId, addresses, body.autoVerify === true, actorOf(account)),
+      new AddSubscriptionsCommand(account.accountId, pageId, addresses, body.autoVerify === true, actorOf(account), body.subscriptions.map((entry) => entry.type)),
     );
   }
 

@@ -1,12 +1,12 @@
 import { RecordedEvent } from '../../../core/src/event';
 import { Projection } from '../../../core/src/projection';
-import { SubscriptionStatus, SubscriptionsEvent } from '../domain/subscriptions.decider';
+import { SubscriptionStatus, SubscriptionsEvent, SubscriptionType } from '../domain/subscriptions.decider';
 
 export interface SubscriptionDoc {
   id: string;
   statusPageId: string;
   accountId: string;
-  type: 'EMAIL';
+  type: SubscriptionType;
   address: string;
   status: SubscriptionStatus;
   created_at: string;
