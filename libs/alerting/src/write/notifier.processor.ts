@@ -1,4 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { NotFoundError } from '../../../core/src/errors';
+import { SetAlertChannelSubscriptionCommand } from '../../../heartbeats/src/write/check.commands';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { RecordedEvent } from '../../../core/src/event';
 import { Processor } from '../../../core/src/processor';
@@ -39,13 +42,13 @@ export const alertable = (check: CheckDoc | null): check is CheckDoc => check !=
  *    the outage lasts. TIME_BASED escalation is a FAILURE due at start + threshold, on the same terms.
  * 2. HeartbeatPingReceived with recoveredFrom: close the outage; an ALERT_RECOVERY with its
  *    downtime when the outage had alerted.
- * 3. AlertChannelTestRequested: the ALERT_TEST delivery.
+ * 3. AlertChannelTestRequested: the ALERT_TEST delivery; AlertChannelDeleted: no check keeps the channel.
  * 4. Subscriptions and incident updates: see SubscriberNotices.
  */
 @Injectable()
 export class Notifier implements Processor {
   readonly name = 'notifier';
-  readonly handles = ['HeartbeatFailed', 'HeartbeatPingReceived', 'AlertChannelTestRequested', 'StatusPageSubscriptionsAdded', 'IncidentUpdatePosted'] as const;
+  readonly handles = ['HeartbeatFailed', 'HeartbeatPingReceived', 'AlertChannelTestRequested', 'AlertChannelDeleted', 'StatusPageSubscriptionsAdded', 'IncidentUpdatePosted'] as const;
   readonly startAt = 'head' as const;
   private ready: Promise<void> | null = null;
 
@@ -56,6 +59,7 @@ export class Notifier implements Processor {
     private readonly checks: CheckDirectory,
     private readonly channels: ChannelDirectory,
     private readonly subscribers: SubscriberNotices,
+    private readonly commands: CommandBus,
   ) {}
 
   async handle(event: RecordedEvent): Promise<void> {
@@ -75,8 +79,22 @@ export class Notifier implements Processor {
         if (channel) await this.outbox.add(testDelivery(channel, data.notificationId, this.clock.now()));
         return;
       }
+      case 'AlertChannelDeleted':
+        return this.unsubscribeAll(event);
       default:
         return this.subscribers.handle(event);
+    }
+  }
+
+  /** The delete answered after removing the channel from its checks; this finishes the job should it have died half-way. */
+  private async unsubscribeAll(event: RecordedEvent): Promise<void> {
+    const accountId = event.metadata.accountId;
+    const { id } = event.data as { id: string };
+    if (!accountId) return;
+    for (const s of await this.channels.subscriptionsOf(accountId, id)) {
+      await this.commands.execute(new SetAlertChannelSubscriptionCommand(accountId, s.checkId, id, null, { accountId, keyName: 'notifier' })).catch((error) => {
+        if (!(error instanceof NotFoundError)) throw error;
+      });
     }
   }
 
