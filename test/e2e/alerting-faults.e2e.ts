@@ -1,4 +1,5 @@
 import { freePort } from '../../libs/testing/src/child-server';
+import { DeliveryWorker } from '../../libs/alerting/src/write/delivery-worker';
 import { ManualClock } from '../../libs/core/src/clock';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 import { eventually, Receiver, SmtpSink, startReceiver, startSmtpSink } from './alerting-receivers';
@@ -108,6 +109,18 @@ describe('delivery faults: retries, Retry-After, timeouts, refused connections, 
     expect((await server.http.delete(`/v1/alert-channels/${id}`, { key: other.key })).status).toBe(404);
     expect((await server.http.get('/v1/alert-notifications', { key: other.key })).body.entries).toEqual([]);
     expect((await server.http.get('/v1/alert-channels', { key: other.key })).body.entries).toEqual([]);
+  });
+
+  it('keeps finished deliveries for VIGIL_EVENT_RETENTION_DAYS (90 by default)', async () => {
+    const count = async () => ((await server.http.get('/v1/alert-notifications?limit=100', { key: account.key })).body.entries as any[]).length;
+    const before = await count();
+    expect(before).toBeGreaterThan(0);
+    const worker = server.app.get(DeliveryWorker);
+    clock.advance(89 * 86_400_000);
+    expect(await worker.pruneOnce()).toBe(0);
+    clock.advance(2 * 86_400_000);
+    expect(await worker.pruneOnce()).toBe(before);
+    expect(await count()).toBe(0);
   });
 });
 

@@ -155,6 +155,20 @@ export class Outbox {
     return this.store.find<DeliveryDoc>(DELIVERIES, { filters, sort: { field: 'created_at', direction: 'desc' }, limit });
   }
 
+  /** Finished deliveries created before `before`, oldest first. */
+  async finishedBefore(before: string, limit: number): Promise<StoredDoc<DeliveryDoc>[]> {
+    await this.ensure();
+    const docs = await this.store.find<DeliveryDoc>(DELIVERIES, {
+      filters: [
+        { field: 'status', op: 'in', value: ['SENT', 'FAILED'] },
+        { field: 'created_at', op: 'lt', value: before },
+      ],
+      sort: { field: 'created_at', direction: 'asc' },
+      limit,
+    });
+    return this.store.getMany<DeliveryDoc>(DELIVERIES, docs.map((d) => d.id));
+  }
+
   async count(filters: { field: string; op: 'eq'; value: string }[]): Promise<number> {
     await this.ensure();
     return this.store.count(DELIVERIES, filters);
