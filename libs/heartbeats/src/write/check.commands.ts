@@ -133,9 +133,14 @@ export class SetAlertChannelSubscriptionCommand {
 /** The channel side of a subscription (PUT /v1/alert-channels/{id}/subscriptions, channel deletion). */
 @CommandHandler(SetAlertChannelSubscriptionCommand)
 export class SetAlertChannelSubscriptionHandler implements ICommandHandler<SetAlertChannelSubscriptionCommand, void> {
-  constructor(@Inject(COMMAND_RUNNER) private readonly runner: CommandRunner) {}
+  constructor(
+    @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
+    private readonly schedules: ScheduleSync,
+  ) {}
 
   async execute({ accountId, checkId, alertChannelId, activated, actor }: SetAlertChannelSubscriptionCommand): Promise<void> {
     await this.runner.run(checkStream(checkId), heartbeatCheckDecider, { type: 'SetAlertChannelSubscription', id: checkId, accountId, alertChannelId, activated }, actor);
+    // The timer records the check revision it reflects; keep it current like every other configuration change.
+    await this.schedules.sync(checkId, actor);
   }
 }
