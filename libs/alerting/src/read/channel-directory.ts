@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { FindQuery, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
-import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
+import { COMMAND_RUNNER, PROJECTION_ENGINE } from '../../../platform/src/tokens';
+import { CommandRunner } from '../../../event-store/src/command-runner';
+import { alertChannelDecider, alertChannelStream } from '../domain/alert-channel.decider';
 import { ChannelSettings, maskedConfig } from '../domain/alert-channel';
 import { ChannelDoc } from './alert-channels.projection';
 import { CheckSubscriptionsDoc } from './check-subscriptions.projection';
@@ -19,6 +21,7 @@ export class ChannelDirectory {
   constructor(
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
+    @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
   ) {}
 
   /** The stored channel, unmasked, when it belongs to the account. */
@@ -28,9 +31,17 @@ export class ChannelDirectory {
     return stored;
   }
 
-  /** Any account's channel: for the notifier, which acts for the account of its event. */
+  /**
+   * Any account's channel, for the notifier and the worker, which act for the account of their event:
+   * from the read model, or folded from its stream when this process's read model has not caught up yet.
+   */
   async anyDoc(id: string): Promise<ChannelDoc | null> {
-    return (await this.store.get<ChannelDoc>(this.engine.collection('alert_channels'), id))?.doc ?? null;
+    const stored = await this.store.get<ChannelDoc>(this.engine.collection('alert_channels'), id);
+    if (stored) return stored.doc;
+    const { state, events } = await this.runner.load(alertChannelStream(id), alertChannelDecider);
+    if (state.status !== 'active' || !state.accountId || !state.settings) return null;
+    const at = events[0].metadata.occurredAt;
+    return { id, accountId: state.accountId, ...state.settings, created_at: at, updated_at: events[events.length - 1].metadata.occurredAt };
   }
 
   async get(accountId: string, id: string): Promise<{ channel: ChannelView; revision: bigint } | null> {

@@ -5,6 +5,7 @@ import { CommandRunner } from '../../../event-store/src/command-runner';
 import { COMMAND_RUNNER } from '../../../platform/src/tokens';
 import { incidentDecider, IncidentState, incidentStream, PostedUpdateData } from '../../../incidents/src/domain/incident.decider';
 import { StatusPageDirectory } from '../../../status-pages/src/read/status-page-directory';
+import { requireOwned, statusPageDecider, statusPageStream } from '../../../status-pages/src/domain/status-page.decider';
 import { SubscriptionDirectory } from '../../../status-pages/src/read/subscription-directory';
 import { SubscriptionsEvent } from '../../../status-pages/src/domain/subscriptions.decider';
 import { maskEmail } from '../domain/alert-channel';
@@ -35,8 +36,8 @@ export class SubscriberNotices {
     const pending = subscriptions.filter((s) => s.status === 'PENDING' && s.type === 'EMAIL');
     const hooks = subscriptions.filter((s) => s.type === 'WEBHOOK');
     if (pending.length === 0 && hooks.length === 0) return;
-    const page = await this.pages.getDoc(accountId, statusPageId);
-    if (!page) return;
+    const pageName = await this.pageName(accountId, statusPageId);
+    if (pageName === null) return;
     const now = this.clock.now();
     // Every new webhook gets a signed confirmation POST carrying its signing secret; a 2xx verifies it.
     for (const s of hooks) {
@@ -49,7 +50,7 @@ export class SubscriberNotices {
           url: s.address,
           subscriptionId: s.id,
           statusPageId,
-          payload: { type: 'subscription_confirmation', page: { id: statusPageId, name: page.doc.name }, subscription: { id: s.id } },
+          payload: { type: 'subscription_confirmation', page: { id: statusPageId, name: pageName }, subscription: { id: s.id } },
         },
       });
     }
@@ -57,8 +58,20 @@ export class SubscriberNotices {
       await this.outbox.add({
         ...base(accountId, deliveryId(s.id, 'SUBSCRIPTION_CONFIRM'), s.address, now),
         alertType: 'SUBSCRIPTION_CONFIRM',
-        target: { kind: 'confirm', subscriptionId: s.id, statusPageId, pageName: page.doc.name, address: s.address },
+        target: { kind: 'confirm', subscriptionId: s.id, statusPageId, pageName, address: s.address },
       });
+    }
+  }
+
+  /** From the read model, or folded from the page's stream when this process's read model lags. */
+  private async pageName(accountId: string, statusPageId: string): Promise<string | null> {
+    const page = await this.pages.getDoc(accountId, statusPageId);
+    if (page) return page.doc.name;
+    const { state } = await this.runner.load(statusPageStream(statusPageId), statusPageDecider);
+    try {
+      return requireOwned(state, accountId).name;
+    } catch {
+      return null;
     }
   }
 
