@@ -26,6 +26,7 @@ describe('check alerts over real SMTP and HTTP (manual clock)', () => {
         VIGIL_MAIL_FROM: 'Vigil <alerts@vigil.test>',
         VIGIL_OUTBOUND_ALLOW_PRIVATE: 'true',
         VIGIL_PAGERDUTY_URL: `${receiver.url}/pagerduty`,
+        VIGIL_OPSGENIE_EU_URL: `${receiver.url}/opsgenie`,
       },
     });
     account = await server.account();
@@ -197,5 +198,34 @@ describe('check alerts over real SMTP and HTTP (manual clock)', () => {
     expect(hooksFor(time2.id)).toEqual(['ALERT_FAILURE', 'ALERT_RECOVERY']);
     expect(hooksFor(runs5.id)).toEqual([]);
     for (const check of [runs3, runs5, time2]) await server.http.delete(`/v1/checks/${check.id}`, { key: account.key });
+  });
+
+  it('sends tests through Opsgenie, Teams, Telegram, Discord, ntfy and a custom template over real HTTP', async () => {
+    const make = async (type: string, config: object) => (await server.http.post('/v1/alert-channels', { type, config }, { key: account.key })).body.id as string;
+    const send = async (id: string, path: string) => {
+      const before = at(path).length;
+      expect((await server.http.post(`/v1/alert-channels/${id}/test`, undefined, { key: account.key })).status).toBe(202);
+      await eventually(() => at(path).length, (n) => n > before);
+      return at(path)[before];
+    };
+    const og = await send(await make('OPSGENIE', { apiKey: 'og-key', region: 'EU', priority: 'P2', name: 'ops' }), '/opsgenie');
+    expect(og.path).toBe('/opsgenie/v2/alerts');
+    expect(og.headers.authorization).toBe('GenieKey og-key');
+    expect(JSON.parse(og.body)).toMatchObject({ priority: 'P2', message: 'Test notification from Vigil' });
+    const teams = await send(await make('WEBHOOK', { name: 't', url: `${receiver.url}/teams`, webhookType: 'WEBHOOK_MSTEAMS' }), '/teams');
+    expect(JSON.parse(teams.body).attachments[0].content.type).toBe('AdaptiveCard');
+    const telegram = await send(await make('WEBHOOK', { name: 'tg', url: `${receiver.url}/telegram/bot123:abc/sendMessage`, webhookType: 'WEBHOOK_TELEGRAM', queryParameters: [{ key: 'chat_id', value: '42' }] }), '/telegram');
+    expect(telegram.path).toBe('/telegram/bot123:abc/sendMessage?chat_id=42');
+    expect(JSON.parse(telegram.body).text).toContain('Test notification');
+    const discord = await send(await make('WEBHOOK', { name: 'd', url: `${receiver.url}/discord`, webhookType: 'WEBHOOK_DISCORD' }), '/discord');
+    expect(JSON.parse(discord.body).embeds).toHaveLength(1);
+    const ntfy = await send(await make('WEBHOOK', { name: 'n', url: `${receiver.url}/ntfy`, webhookType: 'WEBHOOK_NTFY' }), '/ntfy');
+    expect(ntfy.headers).toMatchObject({ title: 'Test notification from Vigil', 'content-type': 'text/plain; charset=utf-8' });
+    const custom = await send(
+      await make('WEBHOOK', { name: 'c', url: `${receiver.url}/custom`, method: 'PUT', template: '{"title": "{{ALERT_TITLE}}", "type": "{{ALERT_TYPE}}", "down": "{{DOWNTIME_SECONDS}}"}' }),
+      '/custom',
+    );
+    expect(custom.method).toBe('PUT');
+    expect(JSON.parse(custom.body)).toEqual({ title: 'Test notification from Vigil', type: 'ALERT_TEST', down: '' });
   });
 });
