@@ -5,6 +5,16 @@ import { IncidentsModule } from '../../../libs/incidents/src/incidents.module';
 import { AgentModule } from '../../../libs/agent/src/agent.module';
 import { MaintenanceModule } from '../../../libs/maintenance/src/maintenance.module';
 import { PublicWebModule } from '../../../libs/public-web/src/public-web.module';
+import { AlertingModule } from '../../../libs/alerting/src/alerting.module';
 
 /** Every bounded context; the API, the worker and the CLI load the same set so they share projections. */
-export const CONTEXT_MODULES = [AccountsModule, StatusPagesModule, IncidentsModule, HeartbeatsModule, MaintenanceModule, AgentModule, PublicWebModule];
+export const CONTEXT_MODULES = [
+  AccountsModule,
+  StatusPagesModule,
+  IncidentsModule,
+  HeartbeatsModule,
+  MaintenanceModule,
+  AgentModule,
+  PublicWebModule,
+  AlertingModule,
+];

@@ -182,6 +182,26 @@ function publicPagePaths(): Json {
   return out;
 }
 
+/** The links of subscriber emails (libs/alerting subscriber-links.routes.ts), without an API key: HTML pages. */
+function subscriberLinkPaths(): Json {
+  const page = (description: string): Json => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
+  const token = { name: 'token', in: 'path', required: true, schema: { type: 'string', maxLength: 256 }, description: 'The signed token of the email link' };
+  const operation = (summary: string, ok: string): Json => ({
+    tags: ['subscriber links'],
+    summary,
+    security: [],
+    parameters: [token],
+    responses: { 200: page(ok), 400: page('The link is invalid, expired or already used') },
+  });
+  return {
+    '/subscriptions/confirm/{token}': { get: operation('Confirm an email subscription (double opt-in, valid 48 h, single use)', 'Confirmed') },
+    '/subscriptions/unsubscribe/{token}': {
+      get: operation('A page with an unsubscribe button', 'The page'),
+      post: operation('Unsubscribe at once (RFC 8058 one-click; the body is ignored)', 'Unsubscribed (the same answer whether or not the subscription still existed)'),
+    },
+  };
+}
+
 function errorResponses(statuses: number[]): Json {
   return Object.fromEntries(
     statuses.map((status) => [
@@ -260,7 +280,7 @@ function finishOperation(path: string, method: string, operation: Json): void {
  */
 export function finishDocument(document: OpenAPIObject): OpenAPIObject {
   const doc = document as unknown as Json;
-  doc.paths = { ...doc.paths, ...pingPaths(), ...publicPagePaths() };
+  doc.paths = { ...doc.paths, ...pingPaths(), ...publicPagePaths(), ...subscriberLinkPaths() };
   doc.components ??= {};
   doc.components.schemas = { ...doc.components.schemas, Error: ERROR_SCHEMA };
   doc.components.headers = {

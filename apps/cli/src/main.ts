@@ -4,6 +4,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import pino from 'pino';
 import { parseArgs } from 'node:util';
 import { isUuid } from '../../../libs/core/src/ids';
+import { CLOCK, Clock } from '../../../libs/core/src/clock';
 import { NotFoundError, VigilError } from '../../../libs/core/src/errors';
 import { ROLES, Role } from '../../../libs/http/src/account-context';
 import { CreateAccountCommand } from '../../../libs/accounts/src/write/create-account.command';
@@ -15,6 +16,8 @@ import { ConfigError, loadConfig } from '../../../libs/platform/src/config';
 import { createLogger, NestPinoLogger } from '../../../libs/platform/src/logger';
 import { PROJECTION_ENGINE } from '../../../libs/platform/src/tokens';
 import { ProjectionEngine } from '../../../libs/read-store/src/projection-engine';
+import { Outbox } from '../../../libs/alerting/src/write/outbox';
+import { presentDelivery, retryDelivery } from '../../../libs/alerting/src/http/alert-notifications.controller';
 import { CliModule } from './cli.module';
 
 const USAGE = `Usage: npm run --silent cli -- <command>
@@ -26,6 +29,8 @@ const USAGE = `Usage: npm run --silent cli -- <command>
   projections status [--json]
   projections rebuild [NAME]
   incidents history INCIDENT_ID [--json]
+  notifications list --failed [--account ID] [--json]
+  notifications retry NOTIFICATION_ID
 
 Uses the same configuration as the server (VIGIL_DATA_DIR, or EVENTSTORE_URL and MONGODB_URL) and is
 safe to run while the server runs.`;
@@ -55,6 +60,7 @@ async function main(argv: string[]): Promise<number> {
       account: { type: 'string', multiple: true },
       role: { type: 'string' },
       json: { type: 'boolean', default: false },
+      failed: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -131,6 +137,22 @@ async function main(argv: string[]): Promise<number> {
           (e) => `#${e.revision}  ${e.occurredAt}  ${e.type.padEnd(22)}  by ${e.actor.keyName ?? '-'} (${e.actor.keyId ?? '-'})  ${JSON.stringify(e.data)}`,
         );
         out({ incidentId: id, deleted: history.deleted, entries: history.entries }, lines.join('\n'));
+        return 0;
+      }
+      case 'notifications list': {
+        if (!values.failed) throw new UsageError('--failed is required (the list shows failed notifications)');
+        const [account] = values.account ?? [];
+        const docs = await app.get(Outbox).listByStatus('FAILED', account === undefined ? null : requireUuid(account, '--account'), 1000);
+        const rows = docs.map(presentDelivery);
+        const lines = rows.map((n) => `${n.id}  ${n.created_at}  ${n.alertType.padEnd(20)}  ${n.recipient}  attempts ${n.attempts}  ${n.lastError ?? ''}`);
+        out(rows, lines.length > 0 ? lines.join('\n') : 'No failed notifications.');
+        return 0;
+      }
+      case 'notifications retry': {
+        const id = requireUuid(rest[0], 'NOTIFICATION_ID');
+        // Due at once: the next worker poll (API with the daemon on, or apps/worker) sends it.
+        const doc = await retryDelivery(app.get(Outbox), null, id, app.get<Clock>(CLOCK).now());
+        out(presentDelivery(doc), `Notification ${id} is ${doc.status}${doc.status === 'PENDING' ? ': it will be sent again shortly' : ''}`);
         return 0;
       }
       default:

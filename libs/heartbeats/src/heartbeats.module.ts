@@ -20,7 +20,8 @@ import { heartbeatEventsProjection } from './read/heartbeat-events.projection';
 import { heartbeatRollupsProjection } from './read/heartbeat-rollups.projection';
 import { HeartbeatStats } from './read/heartbeat-stats';
 import { heartbeatTimersProjection } from './read/heartbeat-timers.projection';
-import { CreateHeartbeatCheckHandler, DeleteHeartbeatCheckHandler, UpdateHeartbeatCheckHandler } from './write/check.commands';
+import { CreateHeartbeatCheckHandler, DeleteHeartbeatCheckHandler, SetAlertChannelSubscriptionHandler, UpdateHeartbeatCheckHandler } from './write/check.commands';
+import { CheckAlertLinks } from './write/check-alert-links';
 import { CheckRegistry } from './write/check-registry';
 import { CheckSlugClaims } from './write/check-slug-claims';
 import { SlugPings } from './write/slug-pings';
@@ -52,6 +53,8 @@ import { TimerLoader } from './write/timer-loader';
     CreateHeartbeatCheckHandler,
     UpdateHeartbeatCheckHandler,
     DeleteHeartbeatCheckHandler,
+    SetAlertChannelSubscriptionHandler,
+    CheckAlertLinks,
     HeartbeatWatchdog,
     EventRetention,
     HeartbeatIncidentTriggers,
@@ -64,7 +67,7 @@ import { TimerLoader } from './write/timer-loader';
       inject: [VIGIL_CONFIG],
     },
   ],
-  exports: [CheckDirectory, SlugPings, HeartbeatStats, HeartbeatIncidentTriggers, HeartbeatWatchdog, EventRetention],
+  exports: [CheckDirectory, CheckAlertLinks, SlugPings, HeartbeatStats, HeartbeatIncidentTriggers, HeartbeatWatchdog, EventRetention],
 })
 export class HeartbeatsModule implements OnModuleInit {
   constructor(

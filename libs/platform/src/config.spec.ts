@@ -38,6 +38,13 @@ describe('loadConfig', () => {
       aiBaseUrl: null,
       aiApiKey: null,
       aiModel: null,
+      smtpUrl: null,
+      mailFrom: 'Vigil <vigil@localhost>',
+      outboundAllowPrivate: false,
+      deliveryTimeoutMs: 10_000,
+      pagerdutyUrl: 'https://events.pagerduty.com',
+      opsgenieUsUrl: 'https://api.opsgenie.com',
+      opsgenieEuUrl: 'https://api.eu.opsgenie.com',
     });
   });
 
@@ -61,6 +68,13 @@ describe('loadConfig', () => {
       AI_BASE_URL: 'http://localhost:11434/v1/',
       AI_API_KEY: 'sk-local',
       AI_MODEL: 'llama3.1',
+      SMTP_URL: 'smtps://user:pw@smtp.example.com:465',
+      VIGIL_MAIL_FROM: 'Status <status@example.com>',
+      VIGIL_OUTBOUND_ALLOW_PRIVATE: 'TRUE',
+      VIGIL_DELIVERY_TIMEOUT_MS: '2500',
+      VIGIL_PAGERDUTY_URL: 'http://127.0.0.1:9000/',
+      VIGIL_OPSGENIE_US_URL: 'http://127.0.0.1:9001',
+      VIGIL_OPSGENIE_EU_URL: 'http://127.0.0.1:9002',
     });
     expect(config).toEqual({
       port: 8080,
@@ -82,6 +96,13 @@ describe('loadConfig', () => {
       aiBaseUrl: 'http://localhost:11434/v1',
       aiApiKey: 'sk-local',
       aiModel: 'llama3.1',
+      smtpUrl: 'smtps://user:pw@smtp.example.com:465',
+      mailFrom: 'Status <status@example.com>',
+      outboundAllowPrivate: true,
+      deliveryTimeoutMs: 2500,
+      pagerdutyUrl: 'http://127.0.0.1:9000',
+      opsgenieUsUrl: 'http://127.0.0.1:9001',
+      opsgenieEuUrl: 'http://127.0.0.1:9002',
     });
   });
 
@@ -128,6 +149,12 @@ describe('loadConfig', () => {
     ['HOST', 'http://example.com'],
     ['HOST', 'two words'],
     ['HOST', '-leading-hyphen'],
+    ['SMTP_URL', 'http://mail.example.com'],
+    ['SMTP_URL', 'not a url'],
+    ['VIGIL_MAIL_FROM', 'no-at-sign'],
+    ['VIGIL_OUTBOUND_ALLOW_PRIVATE', 'yes'],
+    ['VIGIL_DELIVERY_TIMEOUT_MS', '10'],
+    ['VIGIL_PAGERDUTY_URL', 'ftp://x'],
   ])('refuses %s=%j with an error naming it', (variable, value) => {
     expectConfigError({ [variable]: value }, variable);
   });

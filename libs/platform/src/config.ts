@@ -31,6 +31,16 @@ export interface VigilConfig {
   aiBaseUrl: string | null;
   aiApiKey: string | null;
   aiModel: string | null;
+  /** Alerting (docs/alerting.md): SMTP for email channels and subscribers; null refuses email deliveries. */
+  smtpUrl: string | null;
+  mailFrom: string;
+  /** Outbound requests may reach private, loopback and link-local addresses (tests, closed networks). */
+  outboundAllowPrivate: boolean;
+  /** Per delivery attempt. */
+  deliveryTimeoutMs: number;
+  pagerdutyUrl: string;
+  opsgenieUsUrl: string;
+  opsgenieEuUrl: string;
 }
 
 export const VIGIL_CONFIG = Symbol('VIGIL_CONFIG');
@@ -126,6 +136,12 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     }
   }
 
+  const allowPrivateRaw = (text(env, 'VIGIL_OUTBOUND_ALLOW_PRIVATE') ?? 'false').toLowerCase();
+  if (!['true', 'false'].includes(allowPrivateRaw)) throw new ConfigError('VIGIL_OUTBOUND_ALLOW_PRIVATE', 'must be "true" or "false"');
+  const mailFrom = text(env, 'VIGIL_MAIL_FROM') ?? `Vigil <vigil@${new URL(publicUrl).hostname}>`;
+  if (/[\r\n]/.test(mailFrom) || !/@/.test(mailFrom)) throw new ConfigError('VIGIL_MAIL_FROM', 'must be an address such as "Vigil <alerts@example.com>"');
+  const vendor = (name: string, fallback: string) => (url(env, name, ['http:', 'https:']) ?? fallback).replace(/\/+$/, '');
+
   return {
     port,
     host,
@@ -146,6 +162,13 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     aiBaseUrl: aiBaseUrl?.replace(/\/+$/, '') ?? null,
     aiApiKey,
     aiModel,
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom,
+    outboundAllowPrivate: allowPrivateRaw === 'true',
+    deliveryTimeoutMs: integer(env, 'VIGIL_DELIVERY_TIMEOUT_MS', 10_000, 100, 120_000),
+    pagerdutyUrl: vendor('VIGIL_PAGERDUTY_URL', 'https://events.pagerduty.com'),
+    opsgenieUsUrl: vendor('VIGIL_OPSGENIE_US_URL', 'https://api.opsgenie.com'),
+    opsgenieEuUrl: vendor('VIGIL_OPSGENIE_EU_URL', 'https://api.eu.opsgenie.com'),
   };
 }
 

@@ -16,7 +16,7 @@ import { subscriptionsProjection } from './read/subscriptions.projection';
 import { AddressReservations } from './write/address-reservations';
 import { CreateServiceHandler, DeleteServiceHandler, UpdateServiceHandler } from './write/service.commands';
 import { CreateStatusPageHandler, DeleteStatusPageHandler, UpdateStatusPageHandler } from './write/status-page.commands';
-import { AddSubscriptionsHandler, RemoveSubscriptionHandler } from './write/subscription.commands';
+import { AddSubscriptionsHandler, RemoveSubscriptionHandler, VerifySubscriptionHandler } from './write/subscription.commands';
 
 /**
  * Services, status pages and their subscribers. Other contexts use the exported queries and
@@ -42,8 +42,9 @@ import { AddSubscriptionsHandler, RemoveSubscriptionHandler } from './write/subs
     DeleteStatusPageHandler,
     AddSubscriptionsHandler,
     RemoveSubscriptionHandler,
+    VerifySubscriptionHandler,
   ],
-  exports: [ServiceLinks, ServiceDirectory, StatusPageDirectory, PageIncidents],
+  exports: [ServiceLinks, ServiceDirectory, StatusPageDirectory, PageIncidents, SubscriptionDirectory],
 })
 export class StatusPagesModule {
   constructor(@Inject(PROJECTION_ENGINE) engine: ProjectionEngine, links: ServiceLinks, pages: StatusPageDirectory) {

@@ -137,4 +137,21 @@ describe('HeartbeatCheck decider', () => {
       expect(pathsOf(config({}, { slug }))).toEqual(['slug']);
     });
   });
+
+  describe('SetAlertChannelSubscription (the channel side of a subscription)', () => {
+    const CHANNEL = '01900000-0000-7000-8000-0000000000c1';
+    const set = (activated: boolean | null, accountId = ACCOUNT) => ({ type: 'SetAlertChannelSubscription' as const, id: ID, accountId, alertChannelId: CHANNEL, activated });
+    const withSubs = (subs: CheckConfig['alertChannelSubscriptions']) => config({}, { alertChannelSubscriptions: subs });
+    it('given a check, then the subscription is added to its configuration', () => {
+      spec.given([created]).when(set(true)).then([{ type: 'HeartbeatCheckUpdated', data: { id: ID, config: withSubs([{ alertChannelId: CHANNEL, activated: true }]) } }]);
+    });
+    it('given the same subscription, then nothing; null removes it', () => {
+      const subscribed: HeartbeatCheckEvent = { type: 'HeartbeatCheckUpdated', data: { id: ID, config: withSubs([{ alertChannelId: CHANNEL, activated: true }]) } };
+      spec.given([created, subscribed]).when(set(true)).then([]);
+      spec.given([created, subscribed]).when(set(null)).then([{ type: 'HeartbeatCheckUpdated', data: { id: ID, config: withSubs([]) } }]);
+    });
+    it('given another account, then 404', () => {
+      spec.given([created]).when(set(true, 'acc-2')).thenThrows(NotFoundError);
+    });
+  });
 });

@@ -52,7 +52,13 @@ export interface CheckConfig {
   slug?: string | null;
   triggerIncident: TriggerIncident | null;
   alertSettings: Record<string, unknown> | null;
-  alertChannelSubscriptions: unknown[];
+  alertChannelSubscriptions: AlertChannelSubscription[];
+}
+
+/** A check's side of its alert channel subscriptions; channels show the same data (libs/alerting). */
+export interface AlertChannelSubscription {
+  alertChannelId: string;
+  activated: boolean;
 }
 
 export type HeartbeatCheckEvent =
@@ -63,7 +69,9 @@ export type HeartbeatCheckEvent =
 export type HeartbeatCheckCommand =
   | { type: 'CreateHeartbeatCheck'; id: string; accountId: string; config: CheckConfig }
   | { type: 'UpdateHeartbeatCheck'; id: string; accountId: string; config: CheckConfig }
-  | { type: 'DeleteHeartbeatCheck'; id: string; accountId: string };
+  | { type: 'DeleteHeartbeatCheck'; id: string; accountId: string }
+  /** From the channel's side: `activated` null removes the subscription. */
+  | { type: 'SetAlertChannelSubscription'; id: string; accountId: string; alertChannelId: string; activated: boolean | null };
 
 export interface HeartbeatCheckState {
   status: 'absent' | 'active' | 'deleted';
@@ -141,6 +149,14 @@ export const heartbeatCheckDecider: Decider<HeartbeatCheckState, HeartbeatCheckC
       case 'DeleteHeartbeatCheck':
         requireOwned(state, command.accountId);
         return [{ type: 'HeartbeatCheckDeleted', data: { id: command.id } }];
+      case 'SetAlertChannelSubscription': {
+        const current = requireOwned(state, command.accountId);
+        const others = (current.alertChannelSubscriptions ?? []).filter((s) => s.alertChannelId !== command.alertChannelId);
+        const subscriptions = command.activated === null ? others : [...others, { alertChannelId: command.alertChannelId, activated: command.activated }];
+        const config = { ...current, alertChannelSubscriptions: subscriptions };
+        if (sameConfig(current, config)) return [];
+        return [{ type: 'HeartbeatCheckUpdated', data: { id: command.id, config } }];
+      }
     }
   },
   evolve(state, event) {

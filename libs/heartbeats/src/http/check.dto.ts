@@ -24,6 +24,17 @@ import { MAX_SCHEDULE_LENGTH } from '../domain/schedule';
 /** "" and null mean "no token given" (existing clients send `"pingToken": ""`). */
 const EmptyAsNull = () => Transform(({ value }) => (value === '' ? null : value));
 
+export class AlertChannelSubscriptionDto {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID('all')
+  alertChannelId!: string;
+
+  @ApiPropertyOptional({ default: true })
+  @IsOptional()
+  @IsBoolean()
+  activated?: boolean;
+}
+
 export class HeartbeatSettingsDto {
   @ApiPropertyOptional({ type: Number, nullable: true, example: 5, description: 'whole number of periodUnit; 30 s to 365 days; or give schedule' })
   @IsOptional()
@@ -149,11 +160,13 @@ export class CheckBodyDto {
   @IsObject()
   alertSettings?: Record<string, unknown> | null;
 
-  @ApiPropertyOptional({ type: 'array', items: { type: 'object', additionalProperties: true }, description: 'stored as sent' })
+  @ApiPropertyOptional({ type: () => [AlertChannelSubscriptionDto], description: 'the same data as each channel\'s `subscriptions`' })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(100)
-  alertChannelSubscriptions?: unknown[];
+  @ValidateNested({ each: true })
+  @Type(() => AlertChannelSubscriptionDto)
+  alertChannelSubscriptions?: AlertChannelSubscriptionDto[];
 }
 
 export class HeartbeatViewDto extends HeartbeatSettingsDto {
@@ -175,7 +188,7 @@ export class CheckDto {
   @ApiProperty({ type: HeartbeatViewDto }) heartbeat!: HeartbeatViewDto;
   @ApiProperty({ type: TriggerIncidentDto, nullable: true }) triggerIncident!: TriggerIncidentDto | null;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) alertSettings!: Record<string, unknown> | null;
-  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } }) alertChannelSubscriptions!: unknown[];
+  @ApiProperty({ type: [AlertChannelSubscriptionDto] }) alertChannelSubscriptions!: AlertChannelSubscriptionDto[];
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
 }

@@ -42,7 +42,7 @@ function toInput(body: CheckBodyDto): CheckInput {
         }
       : null,
     alertSettings: body.alertSettings ?? null,
-    alertChannelSubscriptions: body.alertChannelSubscriptions ?? [],
+    alertChannelSubscriptions: (body.alertChannelSubscriptions ?? []).map((s) => ({ alertChannelId: s.alertChannelId.toLowerCase(), activated: s.activated ?? true })),
   };
 }
 

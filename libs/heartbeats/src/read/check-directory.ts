@@ -53,6 +53,11 @@ export class CheckDirectory {
     return this.present(doc, timers.get(doc.id) ?? null);
   }
 
+  /** A check of any account: for background work that acts for the account of its event (alerting). */
+  async byId(id: string): Promise<CheckDoc | null> {
+    return (await this.store.get<CheckDoc>(this.collection(), id))?.doc ?? null;
+  }
+
   /** True when the check exists and belongs to the account (endpoints 9 and 10). */
   async owns(accountId: string, id: string): Promise<boolean> {
     const stored = await this.store.get<CheckDoc>(this.collection(), id);

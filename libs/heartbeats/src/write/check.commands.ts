@@ -9,6 +9,7 @@ import { ServiceDirectory } from '../../../status-pages/src/read/service-directo
 import { CheckConfig, checkStream, heartbeatCheckDecider } from '../domain/heartbeat-check.decider';
 import { parseSchedule } from '../domain/schedule';
 import { CheckSlugClaims } from './check-slug-claims';
+import { CheckAlertLinks } from './check-alert-links';
 import { PingTokenClaims } from './ping-token-claims';
 import { ScheduleSync } from './schedule-sync';
 
@@ -71,11 +72,13 @@ export class CreateHeartbeatCheckHandler implements ICommandHandler<CreateHeartb
     private readonly tokens: PingTokenClaims,
     private readonly schedules: ScheduleSync,
     private readonly slugs: CheckSlugClaims,
+    private readonly alertLinks: CheckAlertLinks,
   ) {}
 
   async execute({ accountId, input: sent, actor }: CreateHeartbeatCheckCommand): Promise<string> {
     const input = canonical(sent);
     await requireService(this.services, accountId, input);
+    await this.alertLinks.validate(accountId, input);
     const id = this.ids.next();
     // Tokens are secrets: fully random, not time-ordered like ids.
     const pingToken = input.heartbeat.pingToken ?? randomUUID();
@@ -97,6 +100,7 @@ export class UpdateHeartbeatCheckHandler implements ICommandHandler<UpdateHeartb
     private readonly tokens: PingTokenClaims,
     private readonly schedules: ScheduleSync,
     private readonly slugs: CheckSlugClaims,
+    private readonly alertLinks: CheckAlertLinks,
   ) {}
 
   async execute({ accountId, id, input: sent, actor, ifMatch }: UpdateHeartbeatCheckCommand): Promise<void> {
@@ -106,6 +110,7 @@ export class UpdateHeartbeatCheckHandler implements ICommandHandler<UpdateHeartb
       throw new NotFoundError('Check not found');
     }
     await requireService(this.services, accountId, input);
+    await this.alertLinks.validate(accountId, input);
     const oldToken = current.state.config.heartbeat.pingToken;
     const pingToken = input.heartbeat.pingToken ?? oldToken;
     const config: CheckConfig = { ...input, heartbeat: { ...input.heartbeat, pingToken } };
@@ -138,5 +143,31 @@ export class DeleteHeartbeatCheckHandler implements ICommandHandler<DeleteHeartb
     if (token) await this.tokens.release(token, id, actor);
     const slug = result.state.config?.slug;
     if (slug) await this.slugs.release(accountId, slug, id, actor);
+  }
+}
+
+export class SetAlertChannelSubscriptionCommand {
+  constructor(
+    readonly accountId: string,
+    readonly checkId: string,
+    readonly alertChannelId: string,
+    /** null removes the subscription. */
+    readonly activated: boolean | null,
+    readonly actor: Actor,
+  ) {}
+}
+
+/** The channel side of a subscription (PUT /v1/alert-channels/{id}/subscriptions, channel deletion). */
+@CommandHandler(SetAlertChannelSubscriptionCommand)
+export class SetAlertChannelSubscriptionHandler implements ICommandHandler<SetAlertChannelSubscriptionCommand, void> {
+  constructor(
+    @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
+    private readonly schedules: ScheduleSync,
+  ) {}
+
+  async execute({ accountId, checkId, alertChannelId, activated, actor }: SetAlertChannelSubscriptionCommand): Promise<void> {
+    await this.runner.run(checkStream(checkId), heartbeatCheckDecider, { type: 'SetAlertChannelSubscription', id: checkId, accountId, alertChannelId, activated }, actor);
+    // The timer records the check revision it reflects; keep it current like every other configuration change.
+    await this.schedules.sync(checkId, actor);
   }
 }

@@ -91,4 +91,22 @@ describe('subscriptions decider', () => {
       spec.given([{ type: 'StatusPageSubscriptionsClosed', data: { statusPageId: PAGE, ids: [] } }]).when({ type: 'CloseSubscriptions', statusPageId: PAGE }).then([]);
     });
   });
+
+  describe('VerifySubscription (double opt-in)', () => {
+    const verify = (id: string) => ({ type: 'VerifySubscription' as const, statusPageId: PAGE, id });
+    it('given a pending subscription, then it is verified once', () => {
+      spec.given([added(sub(1, 'a@example.com'))]).when(verify(sub(1, 'a').id)).then([{ type: 'StatusPageSubscriptionVerified', data: { statusPageId: PAGE, id: sub(1, 'a').id } }]);
+    });
+    it('given it was verified already (or added verified), then nothing: a link works once', () => {
+      const verified: SubscriptionsEvent = { type: 'StatusPageSubscriptionVerified', data: { statusPageId: PAGE, id: sub(1, 'a').id } };
+      spec.given([added(sub(1, 'a@example.com')), verified]).when(verify(sub(1, 'a').id)).then([]);
+      spec.given([added(sub(2, 'b@example.com', 'VERIFIED'))]).when(verify(sub(2, 'b').id)).then([]);
+    });
+    it('given it was removed, then 404', () => {
+      spec
+        .given([added(sub(1, 'a@example.com')), { type: 'StatusPageSubscriptionRemoved', data: { statusPageId: PAGE, id: sub(1, 'a').id } }])
+        .when(verify(sub(1, 'a').id))
+        .thenThrows(NotFoundError);
+    });
+  });
 });

@@ -2,10 +2,12 @@ import { Decider } from '../../../core/src/decider';
 import { NotFoundError } from '../../../core/src/errors';
 
 export type SubscriptionStatus = 'PENDING' | 'VERIFIED';
+export type SubscriptionType = 'EMAIL' | 'WEBHOOK';
 
 export interface SubscriptionData {
   id: string;
-  type: 'EMAIL';
+  /** EMAIL: `address` is the email; WEBHOOK: the URL it POSTs to. */
+  type: SubscriptionType;
   address: string;
   status: SubscriptionStatus;
 }
@@ -17,12 +19,16 @@ export interface SubscriptionData {
 export type SubscriptionsEvent =
   | { type: 'StatusPageSubscriptionsAdded'; data: { statusPageId: string; accountId: string; subscriptions: SubscriptionData[] } }
   | { type: 'StatusPageSubscriptionRemoved'; data: { statusPageId: string; id: string } }
+  /** Double opt-in: the confirmation link was followed. */
+  | { type: 'StatusPageSubscriptionVerified'; data: { statusPageId: string; id: string } }
   /** The page was deleted: every remaining subscription goes with it, and no more may be added. */
   | { type: 'StatusPageSubscriptionsClosed'; data: { statusPageId: string; ids: string[] } };
 
 export type SubscriptionsCommand =
   | { type: 'AddSubscriptions'; statusPageId: string; accountId: string; candidates: SubscriptionData[] }
   | { type: 'RemoveSubscription'; statusPageId: string; accountId: string; id: string }
+  /** Returns no event when already verified: a confirmation link works once. */
+  | { type: 'VerifySubscription'; statusPageId: string; id: string }
   | { type: 'CloseSubscriptions'; statusPageId: string };
 
 export interface SubscriptionsState {
@@ -31,13 +37,14 @@ export interface SubscriptionsState {
   /** Subscription id by lower-cased address. */
   byAddress: Map<string, string>;
   ids: Set<string>;
+  pending: Set<string>;
 }
 
 /** Addresses are compared without regard to case: one mailbox, one subscription. */
 export const addressKey = (address: string) => address.toLowerCase();
 
 export const subscriptionsDecider: Decider<SubscriptionsState, SubscriptionsCommand, SubscriptionsEvent> = {
-  initialState: () => ({ closed: false, accountId: null, byAddress: new Map(), ids: new Set() }),
+  initialState: () => ({ closed: false, accountId: null, byAddress: new Map(), ids: new Set(), pending: new Set() }),
   decide(command, state) {
     switch (command.type) {
       case 'AddSubscriptions': {
@@ -63,6 +70,10 @@ export const subscriptionsDecider: Decider<SubscriptionsState, SubscriptionsComm
           throw new NotFoundError('Subscription not found');
         }
         return [{ type: 'StatusPageSubscriptionRemoved', data: { statusPageId: command.statusPageId, id: command.id } }];
+      case 'VerifySubscription':
+        if (state.closed || !state.ids.has(command.id)) throw new NotFoundError('Subscription not found');
+        if (!state.pending.has(command.id)) return [];
+        return [{ type: 'StatusPageSubscriptionVerified', data: { statusPageId: command.statusPageId, id: command.id } }];
       case 'CloseSubscriptions':
         if (state.closed) return [];
         return [{ type: 'StatusPageSubscriptionsClosed', data: { statusPageId: command.statusPageId, ids: [...state.ids] } }];
@@ -73,20 +84,29 @@ export const subscriptionsDecider: Decider<SubscriptionsState, SubscriptionsComm
       case 'StatusPageSubscriptionsAdded': {
         const byAddress = new Map(state.byAddress);
         const ids = new Set(state.ids);
+        const pending = new Set(state.pending);
         for (const s of event.data.subscriptions) {
           byAddress.set(addressKey(s.address), s.id);
           ids.add(s.id);
+          if (s.status === 'PENDING') pending.add(s.id);
         }
-        return { ...state, accountId: event.data.accountId, byAddress, ids };
+        return { ...state, accountId: event.data.accountId, byAddress, ids, pending };
+      }
+      case 'StatusPageSubscriptionVerified': {
+        const pending = new Set(state.pending);
+        pending.delete(event.data.id);
+        return { ...state, pending };
       }
       case 'StatusPageSubscriptionRemoved': {
         const byAddress = new Map([...state.byAddress].filter(([, id]) => id !== event.data.id));
         const ids = new Set(state.ids);
         ids.delete(event.data.id);
-        return { ...state, byAddress, ids };
+        const pending = new Set(state.pending);
+        pending.delete(event.data.id);
+        return { ...state, byAddress, ids, pending };
       }
       case 'StatusPageSubscriptionsClosed':
-        return { ...state, closed: true, byAddress: new Map(), ids: new Set() };
+        return { ...state, closed: true, byAddress: new Map(), ids: new Set(), pending: new Set() };
       default:
         return state;
     }

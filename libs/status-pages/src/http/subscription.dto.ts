@@ -6,12 +6,12 @@ import { EachObject } from '../../../http/src/dto-helpers';
 export const MAX_BULK_SUBSCRIPTIONS = 100;
 
 export class SubscriptionEntryDto {
-  @ApiProperty({ enum: ['EMAIL'] })
+  @ApiProperty({ enum: ['EMAIL', 'WEBHOOK'] })
   @IsDefined({ message: '$property is required' })
-  @IsIn(['EMAIL'], { message: 'type must be EMAIL' })
-  type!: 'EMAIL';
+  @IsIn(['EMAIL', 'WEBHOOK'], { message: 'type must be EMAIL or WEBHOOK' })
+  type!: 'EMAIL' | 'WEBHOOK';
 
-  @ApiProperty({ example: 'ops@example.com', description: 'The email address; an invalid one is skipped and counted' })
+  @ApiProperty({ example: 'ops@example.com', description: 'The email address, or the https URL of a WEBHOOK; an invalid one is skipped and counted' })
   @IsDefined({ message: '$property is required' })
   @IsString()
   config!: string;
@@ -36,7 +36,7 @@ export class BulkSubscriptionsDto {
 
 export class SubscriptionDto {
   @ApiProperty() id!: string;
-  @ApiProperty({ enum: ['EMAIL'] }) type!: 'EMAIL';
+  @ApiProperty({ enum: ['EMAIL', 'WEBHOOK'] }) type!: 'EMAIL' | 'WEBHOOK';
   @ApiProperty() address!: string;
   @ApiProperty({ enum: ['PENDING', 'VERIFIED'] }) status!: string;
   @ApiProperty({ format: 'date-time' }) created_at!: string;

@@ -43,7 +43,7 @@ export class SubscriptionsController {
     const pageId = requireId(statusPageId, 'Status page');
     const addresses = body.subscriptions.map((entry) => entry.config);
     const { result, revision } = await this.commands.execute<AddSubscriptionsCommand, BulkOutcome>(
-      new AddSubscriptionsCommand(account.accountId, pageId, addresses, body.autoVerify === true, actorOf(account)),
+      new AddSubscriptionsCommand(account.accountId, pageId, addresses, body.autoVerify === true, actorOf(account), body.subscriptions.map((entry) => entry.type)),
     );
     setEtag(reply, revision);
     return result;

@@ -144,6 +144,22 @@ export class StatusPageDirectory {
     return doc ? doc.name : null;
   }
 
+  /** Pages of the account whose cards show any of the services (subscriber notices of an incident). */
+  async pagesShowing(accountId: string, serviceIds: string[]): Promise<{ id: string; name: string; url: string }[]> {
+    const found = new Map<string, { id: string; name: string; url: string }>();
+    for (const serviceId of serviceIds) {
+      const docs = await this.store.find<StatusPageDoc>(this.collection(), {
+        filters: [
+          { field: 'accountId', op: 'eq', value: accountId },
+          { field: 'serviceIds', op: 'contains', value: serviceId },
+        ],
+        limit: 1000,
+      });
+      for (const doc of docs) found.set(doc.id, { id: doc.id, name: doc.name, url: doc.url });
+    }
+    return [...found.values()];
+  }
+
   /** The collection serviceIdsOf reads now: for change tokens of answers filtered by a page. */
   readFrom(): string[] {
     return [this.collection()];

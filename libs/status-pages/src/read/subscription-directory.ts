@@ -2,12 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
-import { SubscriptionStatus } from '../domain/subscriptions.decider';
+import { SubscriptionStatus, SubscriptionType } from '../domain/subscriptions.decider';
 import { SubscriptionDoc } from './subscriptions.projection';
 
 export interface SubscriptionView {
   id: string;
-  type: 'EMAIL';
+  type: SubscriptionType;
   address: string;
   status: SubscriptionStatus;
   created_at: string;

@@ -1,12 +1,12 @@
 import { RecordedEvent } from '../../../core/src/event';
 import { Projection } from '../../../core/src/projection';
-import { SubscriptionStatus, SubscriptionsEvent } from '../domain/subscriptions.decider';
+import { SubscriptionStatus, SubscriptionsEvent, SubscriptionType } from '../domain/subscriptions.decider';
 
 export interface SubscriptionDoc {
   id: string;
   statusPageId: string;
   accountId: string;
-  type: 'EMAIL';
+  type: SubscriptionType;
   address: string;
   status: SubscriptionStatus;
   created_at: string;
@@ -20,6 +20,7 @@ function touched(event: RecordedEvent): string[] {
     case 'StatusPageSubscriptionsAdded':
       return e.data.subscriptions.map((s) => s.id);
     case 'StatusPageSubscriptionRemoved':
+    case 'StatusPageSubscriptionVerified':
       return [e.data.id];
     case 'StatusPageSubscriptionsClosed':
       return e.data.ids;
@@ -32,7 +33,7 @@ function touched(event: RecordedEvent): string[] {
 export const subscriptionsProjection: Projection<SubscriptionDoc> = {
   name: 'status_page_subscriptions',
   version: 1,
-  handles: ['StatusPageSubscriptionsAdded', 'StatusPageSubscriptionRemoved', 'StatusPageSubscriptionsClosed'],
+  handles: ['StatusPageSubscriptionsAdded', 'StatusPageSubscriptionRemoved', 'StatusPageSubscriptionsClosed', 'StatusPageSubscriptionVerified'],
   indexes: [{ field: 'statusPageId' }, { field: 'created_at' }],
   sortField: 'created_at',
   ids: touched,
@@ -54,6 +55,8 @@ export const subscriptionsProjection: Projection<SubscriptionDoc> = {
           updated_at: at,
         };
       }
+      case 'StatusPageSubscriptionVerified':
+        return doc && { ...doc, status: 'VERIFIED', updated_at: at };
       case 'StatusPageSubscriptionRemoved':
       case 'StatusPageSubscriptionsClosed':
         return null;

@@ -5,7 +5,9 @@ import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
 import { Actor, CommandRunner } from '../../../event-store/src/command-runner';
 import { COMMAND_RUNNER } from '../../../platform/src/tokens';
 import { requireOwned, statusPageDecider, statusPageStream } from '../domain/status-page.decider';
-import { SubscriptionData, subscriptionsDecider, SubscriptionsEvent, SubscriptionStatus, subscriptionsStream } from '../domain/subscriptions.decider';
+import { SubscriptionData, subscriptionsDecider, SubscriptionsEvent, SubscriptionStatus, subscriptionsStream, SubscriptionType } from '../domain/subscriptions.decider';
+import { outboundUrlProblem } from '../../../core/src/outbound-address';
+import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 
 export class AddSubscriptionsCommand {
   constructor(
@@ -15,6 +17,8 @@ export class AddSubscriptionsCommand {
     readonly addresses: string[],
     readonly autoVerify: boolean,
     readonly actor: Actor,
+    /** The type of each entry (default EMAIL). */
+    readonly types: SubscriptionType[] = [],
   ) {}
 }
 
@@ -65,15 +69,16 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
   constructor(
     @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Inject(VIGIL_CONFIG) private readonly config: VigilConfig,
   ) {}
 
-  async execute({ accountId, statusPageId, addresses, autoVerify, actor }: AddSubscriptionsCommand): Promise<BulkOutcome> {
+  async execute({ accountId, statusPageId, addresses, autoVerify, actor, types }: AddSubscriptionsCommand): Promise<BulkOutcome> {
     await requirePage(this.runner, accountId, statusPageId);
     const status: SubscriptionStatus = autoVerify ? 'VERIFIED' : 'PENDING';
     const candidates: SubscriptionData[] = addresses
-      .map((address) => address.trim())
-      .filter(isDeliverableAddress)
-      .map((address) => ({ id: this.ids.next(), type: 'EMAIL', address, status }));
+      .map((address, i) => ({ address: address.trim(), type: types[i] ?? ('EMAIL' as const) }))
+      .filter(({ address, type }) => (type === 'EMAIL' ? isDeliverableAddress(address) : this.isWebhookTarget(address)))
+      .map(({ address, type }) => ({ id: this.ids.next(), type, address, status }));
     const { appended, revision } = await this.runner.run(
       subscriptionsStream(statusPageId),
       subscriptionsDecider,
@@ -85,6 +90,12 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
       .reduce((sum, event) => sum + (event.type === 'StatusPageSubscriptionsAdded' ? event.data.subscriptions.length : 0), 0);
     return { result: { created, skipped: addresses.length - created, status }, revision };
   }
+
+  /** https (http too where private targets are allowed: closed networks, tests), at most 2,048 characters. */
+  private isWebhookTarget(url: string): boolean {
+    if (url.length > 2048 || outboundUrlProblem(url, { allowPrivate: this.config.outboundAllowPrivate }) !== null) return false;
+    return url.startsWith('https://') || this.config.outboundAllowPrivate;
+  }
 }
 
 @CommandHandler(RemoveSubscriptionCommand)
@@ -94,5 +105,24 @@ export class RemoveSubscriptionHandler implements ICommandHandler<RemoveSubscrip
   async execute({ accountId, statusPageId, id, actor, ifMatch }: RemoveSubscriptionCommand): Promise<void> {
     await requirePage(this.runner, accountId, statusPageId);
     await this.runner.run(subscriptionsStream(statusPageId), subscriptionsDecider, { type: 'RemoveSubscription', statusPageId, accountId, id }, actor, { ifMatch });
+  }
+}
+
+export class VerifySubscriptionCommand {
+  constructor(
+    readonly statusPageId: string,
+    readonly id: string,
+    readonly actor: Actor,
+  ) {}
+}
+
+/** The confirmation link of double opt-in; true when this call verified it (false: already verified). */
+@CommandHandler(VerifySubscriptionCommand)
+export class VerifySubscriptionHandler implements ICommandHandler<VerifySubscriptionCommand, boolean> {
+  constructor(@Inject(COMMAND_RUNNER) private readonly runner: CommandRunner) {}
+
+  async execute({ statusPageId, id, actor }: VerifySubscriptionCommand): Promise<boolean> {
+    const { appended } = await this.runner.run(subscriptionsStream(statusPageId), subscriptionsDecider, { type: 'VerifySubscription', statusPageId, id }, actor);
+    return appended.length > 0;
   }
 }

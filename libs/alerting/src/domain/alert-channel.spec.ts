@@ -1,0 +1,76 @@
+import { maskedConfig, maskedRecipient, parseChannelBody, urlProblem, WebhookConfig } from './alert-channel';
+import { alertPolicy, alertSettingsProblems, DEFAULT_POLICY } from './alert-settings';
+import { isPublicAddress } from '../../../core/src/outbound-address';
+
+const strict = { allowPrivate: false };
+
+describe('alert channel bodies', () => {
+  it('fills Checkly defaults', () => {
+    const { settings, details } = parseChannelBody({ type: 'WEBHOOK', config: { name: 'n', url: 'https://example.com/h' } }, strict);
+    expect(details).toEqual([]);
+    expect(settings).toEqual({
+      type: 'WEBHOOK',
+      config: { name: 'n', url: 'https://example.com/h', method: 'POST', headers: [], queryParameters: [], template: null, webhookSecret: null, webhookType: 'WEBHOOK' },
+      sendRecovery: true,
+      sendFailure: true,
+      sendDegraded: false,
+      sslExpiry: false,
+      sslExpiryThreshold: 30,
+    });
+  });
+
+  it('lists every violated rule at once', () => {
+    const { settings, details } = parseChannelBody({ type: 'WEBHOOK', config: { url: 'ftp://x', method: 'X' }, sendFailure: 1 }, strict);
+    expect(settings).toBeNull();
+    expect(details.map((d) => d.path).sort()).toEqual(['config.method', 'config.name', 'config.url', 'sendFailure']);
+  });
+
+  it('masks secrets and token URLs, and keeps the stored values when the masks come back', () => {
+    const stored = parseChannelBody(
+      { type: 'WEBHOOK', config: { name: 'n', url: 'https://discord.com/api/webhooks/123/secret-token', webhookSecret: 'whsec_c2VjcmV0LXNpZ25pbmcta2V5LTEyMzQ=', webhookType: 'WEBHOOK_DISCORD' } },
+      strict,
+    ).settings!;
+    const shown = maskedConfig(stored.type, stored.config) as WebhookConfig;
+    expect(JSON.stringify(shown)).not.toContain('secret-token');
+    expect(shown.webhookSecret).not.toContain('c2VjcmV0');
+    const again = parseChannelBody({ type: 'WEBHOOK', config: shown }, strict, stored).settings!;
+    expect(again.config).toEqual(stored.config);
+    const changed = parseChannelBody({ type: 'WEBHOOK', config: { ...shown, webhookSecret: 'new-secret' } }, strict, stored).settings!;
+    expect((changed.config as WebhookConfig).webhookSecret).toBe('new-secret');
+    expect(maskedRecipient('EMAIL', { address: 'alice@example.com' })).toBe('a***@example.com');
+  });
+
+  it('refuses non-http URLs and literal private addresses unless allowed', () => {
+    for (const url of ['javascript:alert(1)', 'ftp://example.com/', 'file:///etc/passwd', 'http://169.254.169.254/', 'http://[fe80::1]/', 'http://[::ffff:127.0.0.1]/', 'http://192.168.1.1/']) {
+      expect(urlProblem(url, strict)).not.toBeNull();
+    }
+    expect(urlProblem('http://10.0.0.1/', { allowPrivate: true })).toBeNull();
+    expect(urlProblem('https://hooks.example.com/x', strict)).toBeNull();
+    expect(isPublicAddress('8.8.8.8')).toBe(true);
+    expect(isPublicAddress('100.64.1.1')).toBe(false);
+    expect(isPublicAddress('224.0.0.1')).toBe(false);
+  });
+});
+
+describe('alertSettings', () => {
+  it('takes Checkly defaults and reads escalation and reminders', () => {
+    expect(alertPolicy(null)).toEqual(DEFAULT_POLICY);
+    expect(alertPolicy({ escalationType: 'TIME_BASED', timeBasedEscalation: { minutesFailingThreshold: 10 }, reminders: { amount: 2, interval: 15 } })).toEqual({
+      escalationType: 'TIME_BASED',
+      failedRunThreshold: 1,
+      minutesFailingThreshold: 10,
+      reminders: { amount: 2, intervalMinutes: 15 },
+    });
+  });
+
+  it('names each bad field', () => {
+    const problems = alertSettingsProblems({ escalationType: 'X', runBasedEscalation: { failedRunThreshold: 9 }, reminders: { amount: 6, interval: 0 } });
+    expect(problems.map((p) => p.path)).toEqual([
+      'alertSettings.escalationType',
+      'alertSettings.runBasedEscalation.failedRunThreshold',
+      'alertSettings.reminders.amount',
+      'alertSettings.reminders.interval',
+    ]);
+    expect(alertSettingsProblems({ escalationType: 'RUN_BASED', parallelRunFailureThreshold: { enabled: false } })).toEqual([]);
+  });
+});

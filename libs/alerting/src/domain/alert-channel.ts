@@ -1,0 +1,329 @@
+import Handlebars from 'handlebars';
+import { ViolationDetail } from '../../../core/src/errors';
+import { isDeliverableAddress } from '../../../status-pages/src/write/subscription.commands';
+import { outboundUrlProblem } from '../../../core/src/outbound-address';
+
+export const CHANNEL_TYPES = ['EMAIL', 'SLACK', 'WEBHOOK', 'PAGERDUTY', 'OPSGENIE'] as const;
+export type ChannelType = (typeof CHANNEL_TYPES)[number];
+export const WEBHOOK_TYPES = ['WEBHOOK', 'WEBHOOK_MSTEAMS', 'WEBHOOK_TELEGRAM', 'WEBHOOK_DISCORD', 'WEBHOOK_NTFY'] as const;
+export type WebhookType = (typeof WEBHOOK_TYPES)[number];
+export const WEBHOOK_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'HEAD'] as const;
+export type WebhookMethod = (typeof WEBHOOK_METHODS)[number];
+export const OPSGENIE_REGIONS = ['US', 'EU'] as const;
+export const OPSGENIE_PRIORITIES = ['P1', 'P2', 'P3', 'P4', 'P5'] as const;
+
+export interface KeyValue {
+  key: string;
+  value: string;
+}
+
+export type ChannelConfig =
+  | { address: string }
+  | { url: string; channel: string | null }
+  | {
+      name: string;
+      url: string;
+      method: WebhookMethod;
+      headers: KeyValue[];
+      queryParameters: KeyValue[];
+      template: string | null;
+      webhookSecret: string | null;
+      webhookType: WebhookType;
+    }
+  | { serviceKey: string; serviceName: string | null; account: string | null }
+  | { apiKey: string; region: 'US' | 'EU'; priority: string; name: string };
+
+export type EmailConfig = { address: string };
+export type SlackConfig = { url: string; channel: string | null };
+export type WebhookConfig = Extract<ChannelConfig, { webhookType: WebhookType }>;
+export type PagerDutyConfig = Extract<ChannelConfig, { serviceKey: string }>;
+export type OpsgenieConfig = Extract<ChannelConfig, { apiKey: string }>;
+
+/** Everything a channel's API stores, subscriptions apart (they live on the checks). */
+export interface ChannelSettings {
+  type: ChannelType;
+  config: ChannelConfig;
+  sendRecovery: boolean;
+  sendFailure: boolean;
+  sendDegraded: boolean;
+  sslExpiry: boolean;
+  sslExpiryThreshold: number;
+}
+
+export const MAX_URL_LENGTH = 2048;
+export const MAX_TEMPLATE_LENGTH = 16_384;
+const MAX_TEXT = 255;
+const MAX_PAIRS = 50;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
+// Header values go on the wire as they are: no control characters (CR/LF would split headers).
+const HEADER_VALUE = /^[^\x00-\x1f\x7f]{0,1024}$/;
+
+export interface ValidationOptions {
+  /** VIGIL_OUTBOUND_ALLOW_PRIVATE: literal private addresses are accepted. */
+  allowPrivate: boolean;
+}
+
+type Raw = Record<string, unknown>;
+const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+class Collector {
+  readonly details: ViolationDetail[] = [];
+  add(path: string, message: string): void {
+    this.details.push({ path, message });
+  }
+  text(raw: Raw, field: string, path: string, { required = true, max = MAX_TEXT, min = 1 } = {}): string | null {
+    const value = raw[field];
+    if (value === undefined || value === null) {
+      if (required) this.add(path, `${field} is required`);
+      return null;
+    }
+    if (typeof value !== 'string') {
+      this.add(path, `${field} must be a string`);
+      return null;
+    }
+    if (value.length < min || value.length > max) {
+      this.add(path, `${field} must be ${min} to ${max} characters`);
+      return null;
+    }
+    return value;
+  }
+  bool(raw: Raw, field: string, fallback: boolean): boolean {
+    const value = raw[field];
+    if (value === undefined || value === null) return fallback;
+    if (typeof value !== 'boolean') {
+      this.add(field, `${field} must be a boolean`);
+      return fallback;
+    }
+    return value;
+  }
+  oneOf<T extends string>(raw: Raw, field: string, path: string, allowed: readonly T[], fallback?: T): T | null {
+    const value = raw[field];
+    if ((value === undefined || value === null) && fallback !== undefined) return fallback;
+    if (typeof value !== 'string' || !allowed.includes(value as T)) {
+      this.add(path, `${field} must be one of ${allowed.join(', ')}`);
+      return null;
+    }
+    return value as T;
+  }
+  url(raw: Raw, field: string, path: string, options: ValidationOptions): string | null {
+    const value = this.text(raw, field, path, { max: MAX_URL_LENGTH });
+    if (value === null) return null;
+    const problem = urlProblem(value, options);
+    if (problem) {
+      this.add(path, problem);
+      return null;
+    }
+    return value;
+  }
+  pairs(raw: Raw, field: string, path: string): KeyValue[] {
+    const value = raw[field];
+    if (value === undefined || value === null) return [];
+    if (!Array.isArray(value) || value.length > MAX_PAIRS) {
+      this.add(path, `${field} must be an array of at most ${MAX_PAIRS} {key, value} pairs`);
+      return [];
+    }
+    const out: KeyValue[] = [];
+    value.forEach((pair, i) => {
+      const at = `${path}[${i}]`;
+      if (!isObject(pair) || typeof pair.key !== 'string' || typeof pair.value !== 'string') {
+        this.add(at, 'must be {key, value} with string key and value');
+        return;
+      }
+      if (!HEADER_NAME.test(pair.key)) this.add(`${at}.key`, 'key must be a token of 1 to 256 characters (letters, digits, -_.!#$%&\'*+^`|~)');
+      else if (!HEADER_VALUE.test(pair.value)) this.add(`${at}.value`, 'value must be at most 1024 characters without control characters');
+      else out.push({ key: pair.key, value: pair.value });
+    });
+    return out;
+  }
+}
+
+/** Why a URL may not be a delivery target, or null. */
+export const urlProblem = outboundUrlProblem;
+
+/** A template that does not compile is refused when saved, never discovered at send time. */
+function templateProblem(template: string): string | null {
+  try {
+    Handlebars.precompile(template, { strict: false });
+    return null;
+  } catch (error) {
+    return `template is not valid Handlebars: ${String((error as Error).message).split('\n')[0].slice(0, 200)}`;
+  }
+}
+
+function parseConfig(type: ChannelType, raw: unknown, c: Collector, options: ValidationOptions): ChannelConfig | null {
+  if (!isObject(raw)) {
+    c.add('config', 'config must be an object');
+    return null;
+  }
+  const before = c.details.length;
+  let config: ChannelConfig | null = null;
+  switch (type) {
+    case 'EMAIL': {
+      const address = c.text(raw, 'address', 'config.address', { max: 254 });
+      if (address !== null && !isDeliverableAddress(address)) c.add('config.address', 'address must be an email address');
+      config = { address: address ?? '' };
+      break;
+    }
+    case 'SLACK':
+      config = { url: c.url(raw, 'url', 'config.url', options) ?? '', channel: c.text(raw, 'channel', 'config.channel', { required: false }) };
+      break;
+    case 'WEBHOOK': {
+      const template = c.text(raw, 'template', 'config.template', { required: false, max: MAX_TEMPLATE_LENGTH, min: 0 });
+      if (template) {
+        const problem = templateProblem(template);
+        if (problem) c.add('config.template', problem);
+      }
+      config = {
+        name: c.text(raw, 'name', 'config.name') ?? '',
+        url: c.url(raw, 'url', 'config.url', options) ?? '',
+        method: c.oneOf(raw, 'method', 'config.method', WEBHOOK_METHODS, 'POST') ?? 'POST',
+        headers: c.pairs(raw, 'headers', 'config.headers'),
+        queryParameters: c.pairs(raw, 'queryParameters', 'config.queryParameters'),
+        template: template || null,
+        webhookSecret: c.text(raw, 'webhookSecret', 'config.webhookSecret', { required: false, min: 0 }) || null,
+        webhookType: c.oneOf(raw, 'webhookType', 'config.webhookType', WEBHOOK_TYPES, 'WEBHOOK') ?? 'WEBHOOK',
+      };
+      const secret = (config as WebhookConfig).webhookSecret;
+      if (secret?.startsWith('whsec_') && !/^[A-Za-z0-9+/]+={0,2}$/.test(secret.slice(6))) {
+        c.add('config.webhookSecret', 'a whsec_ secret must be followed by base64');
+      }
+      break;
+    }
+    case 'PAGERDUTY':
+      config = {
+        serviceKey: c.text(raw, 'serviceKey', 'config.serviceKey') ?? '',
+        serviceName: c.text(raw, 'serviceName', 'config.serviceName', { required: false }),
+        account: c.text(raw, 'account', 'config.account', { required: false }),
+      };
+      break;
+    case 'OPSGENIE':
+      config = {
+        apiKey: c.text(raw, 'apiKey', 'config.apiKey') ?? '',
+        region: c.oneOf(raw, 'region', 'config.region', OPSGENIE_REGIONS, 'US') ?? 'US',
+        priority: c.oneOf(raw, 'priority', 'config.priority', OPSGENIE_PRIORITIES, 'P3') ?? 'P3',
+        name: c.text(raw, 'name', 'config.name') ?? '',
+      };
+      break;
+  }
+  return c.details.length === before ? config : null;
+}
+
+export interface ParsedChannelBody {
+  settings: ChannelSettings | null;
+  /** Present when the body names them: the channel's subscriptions become exactly these. */
+  subscriptions: { checkId: string; activated: boolean }[] | undefined;
+  details: ViolationDetail[];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A channel body as Checkly's API takes it. `stored` is the channel a PUT replaces: masked secrets
+ * sent back as they were shown keep the stored values.
+ */
+export function parseChannelBody(body: unknown, options: ValidationOptions, stored?: ChannelSettings): ParsedChannelBody {
+  const c = new Collector();
+  if (!isObject(body)) return { settings: null, subscriptions: undefined, details: [{ path: '', message: 'expected a JSON object' }] };
+  let type: ChannelType | null = null;
+  if (body.type === 'SMS' || body.type === 'CALL') c.add('type', `${body.type} channels are not supported`);
+  else type = c.oneOf(body, 'type', 'type', CHANNEL_TYPES);
+  const config = type ? parseConfig(type, stored && stored.type === type ? unmask(type, body.config, stored.config) : body.config, c, options) : null;
+  const flags = {
+    sendRecovery: c.bool(body, 'sendRecovery', true),
+    sendFailure: c.bool(body, 'sendFailure', true),
+    sendDegraded: c.bool(body, 'sendDegraded', false),
+    sslExpiry: c.bool(body, 'sslExpiry', false),
+  };
+  const settings: ChannelSettings | null = type && config ? { type, config, ...flags, sslExpiryThreshold: 30 } : null;
+  const threshold = body.sslExpiryThreshold;
+  if (threshold !== undefined && threshold !== null) {
+    if (!Number.isInteger(threshold) || (threshold as number) < 1 || (threshold as number) > 30) c.add('sslExpiryThreshold', 'sslExpiryThreshold must be an integer from 1 to 30');
+    else if (settings) settings.sslExpiryThreshold = threshold as number;
+  }
+  let subscriptions: ParsedChannelBody['subscriptions'];
+  if (body.subscriptions !== undefined && body.subscriptions !== null) {
+    if (!Array.isArray(body.subscriptions) || body.subscriptions.length > 1000) c.add('subscriptions', 'subscriptions must be an array of at most 1000 {checkId, activated}');
+    else {
+      subscriptions = [];
+      body.subscriptions.forEach((s, i) => {
+        if (!isObject(s) || typeof s.checkId !== 'string' || !UUID.test(s.checkId)) c.add(`subscriptions[${i}].checkId`, 'checkId must be a check id');
+        else if (s.activated !== undefined && typeof s.activated !== 'boolean') c.add(`subscriptions[${i}].activated`, 'activated must be a boolean');
+        else subscriptions!.push({ checkId: s.checkId.toLowerCase(), activated: s.activated !== false });
+      });
+    }
+  }
+  return { settings: c.details.length === 0 ? settings : null, subscriptions, details: c.details };
+}
+
+// ---- masking
+
+const MASK = '********';
+
+function maskSecret(secret: string): string {
+  // Long secrets keep their last four characters so an operator can tell keys apart.
+  return secret.length >= 16 ? `${MASK}${secret.slice(-4)}` : MASK;
+}
+
+function maskUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}/${MASK}${url.slice(-4)}`;
+  } catch {
+    return MASK;
+  }
+}
+
+/** URLs that carry their token in the path (Slack, Teams, Discord, Telegram bots). */
+function tokenUrl(type: ChannelType, config: ChannelConfig): boolean {
+  if (type === 'SLACK') return true;
+  if (type !== 'WEBHOOK') return false;
+  const t = (config as WebhookConfig).webhookType;
+  return t === 'WEBHOOK_MSTEAMS' || t === 'WEBHOOK_DISCORD' || t === 'WEBHOOK_TELEGRAM';
+}
+
+/** The config as responses show it: secrets masked. */
+export function maskedConfig(type: ChannelType, config: ChannelConfig): ChannelConfig {
+  const out = { ...config } as Record<string, unknown>;
+  for (const field of ['webhookSecret', 'serviceKey', 'apiKey']) {
+    if (typeof out[field] === 'string' && out[field]) out[field] = maskSecret(out[field] as string);
+  }
+  if (tokenUrl(type, config) && typeof out.url === 'string') out.url = maskUrl(out.url);
+  return out as ChannelConfig;
+}
+
+/** A PUT body's config with every masked value that equals the stored one's mask replaced by the stored value. */
+function unmask(type: ChannelType, raw: unknown, stored: ChannelConfig): unknown {
+  if (!isObject(raw)) return raw;
+  const shown = maskedConfig(type, stored) as Record<string, unknown>;
+  const kept = stored as Record<string, unknown>;
+  const out = { ...raw };
+  for (const field of ['webhookSecret', 'serviceKey', 'apiKey', 'url']) {
+    if (typeof out[field] === 'string' && out[field] === shown[field] && shown[field] !== kept[field]) out[field] = kept[field];
+  }
+  return out;
+}
+
+/** The recipient as the delivery log shows it: enough to recognise, never a secret. */
+export function maskedRecipient(type: ChannelType, config: ChannelConfig): string {
+  switch (type) {
+    case 'EMAIL':
+      return maskEmail((config as EmailConfig).address);
+    case 'PAGERDUTY':
+      return `pagerduty:${maskSecret((config as PagerDutyConfig).serviceKey)}`;
+    case 'OPSGENIE':
+      return `opsgenie:${(config as OpsgenieConfig).region}`;
+    default: {
+      try {
+        return `${new URL((config as SlackConfig).url).origin}/…`;
+      } catch {
+        return MASK;
+      }
+    }
+  }
+}
+
+export function maskEmail(address: string): string {
+  const at = address.lastIndexOf('@');
+  if (at < 1) return MASK;
+  return `${address[0]}***${address.slice(at)}`;
+}

@@ -1,0 +1,116 @@
+import { Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { CLOCK, Clock } from '../../../core/src/clock';
+import { NotFoundError, ValidationError, ViolationDetail } from '../../../core/src/errors';
+import { isUuid } from '../../../core/src/ids';
+import { Account, AccountContext } from '../../../http/src/account-context';
+import { CURSOR_CODEC, CursorCodec, parseLimit } from '../../../http/src/pagination';
+import { requireId } from '../../../http/src/params';
+import { DeliveryDoc, DeliveryStatus, Outbox } from '../write/outbox';
+
+export interface NotificationView {
+  id: string;
+  alertChannelId: string | null;
+  checkId: string | null;
+  incidentId: string | null;
+  alertType: string;
+  recipient: string;
+  status: DeliveryStatus;
+  attempts: number;
+  lastError: string | null;
+  created_at: string;
+  sentAt: string | null;
+  nextAttemptAt: string | null;
+}
+
+export function presentDelivery(doc: DeliveryDoc): NotificationView {
+  return {
+    id: doc.id,
+    alertChannelId: doc.alertChannelId,
+    checkId: doc.checkId,
+    incidentId: doc.incidentId,
+    alertType: doc.alertType,
+    recipient: doc.recipient,
+    status: doc.status,
+    attempts: doc.attempts,
+    lastError: doc.lastError,
+    created_at: doc.created_at,
+    sentAt: doc.sentAt,
+    nextAttemptAt: doc.status === 'PENDING' && doc.nextAttemptAt !== null ? new Date(doc.nextAttemptAt).toISOString() : null,
+  };
+}
+
+const STATUSES: DeliveryStatus[] = ['PENDING', 'SENT', 'FAILED'];
+
+function isoOrProblem(value: unknown, name: string, details: ViolationDetail[]): string | undefined {
+  if (value === undefined) return undefined;
+  const time = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : NaN;
+  if (Number.isNaN(time)) {
+    details.push({ path: name, message: `${name} must be an ISO 8601 date or date-time` });
+    return undefined;
+  }
+  return new Date(time).toISOString();
+}
+
+/** The delivery log: every notification with its attempts, and a retry for failed ones. */
+@ApiTags('alerting')
+@ApiBearerAuth()
+@Controller('v1/alert-notifications')
+export class AlertNotificationsController {
+  constructor(
+    private readonly outbox: Outbox,
+    @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  @Get()
+  @ApiQuery({ name: 'limit', required: false, type: Number })
+  @ApiQuery({ name: 'nextId', required: false, type: String })
+  @ApiQuery({ name: 'from', required: false })
+  @ApiQuery({ name: 'to', required: false })
+  @ApiQuery({ name: 'checkId', required: false })
+  @ApiQuery({ name: 'alertChannelId', required: false })
+  @ApiQuery({ name: 'status', required: false, enum: STATUSES })
+  async list(@Account() account: AccountContext, @Query() query: Record<string, unknown>) {
+    const details: ViolationDetail[] = [];
+    const from = isoOrProblem(query.from, 'from', details);
+    const to = isoOrProblem(query.to, 'to', details);
+    for (const name of ['checkId', 'alertChannelId'] as const) {
+      if (query[name] !== undefined && !isUuid(query[name])) details.push({ path: name, message: `${name} must be a UUID` });
+    }
+    if (query.status !== undefined && !STATUSES.includes(query.status as DeliveryStatus)) details.push({ path: 'status', message: 'status must be PENDING, SENT or FAILED' });
+    if (details.length > 0) throw ValidationError.of(details);
+    const filter = {
+      from,
+      to,
+      checkId: (query.checkId as string | undefined)?.toLowerCase(),
+      alertChannelId: (query.alertChannelId as string | undefined)?.toLowerCase(),
+      status: query.status as DeliveryStatus | undefined,
+    };
+    const scope = `alert-notifications:${account.accountId}:${JSON.stringify(filter)}`;
+    const size = parseLimit(query.limit);
+    const rows = await this.outbox.list(account.accountId, size, this.cursors.decode(scope, query.nextId), filter);
+    return this.cursors.page(scope, rows, size, (d: DeliveryDoc) => ({ value: d.created_at, id: d.id }), (d) => presentDelivery(d as DeliveryDoc));
+  }
+
+  @Post(':id/retry')
+  @HttpCode(202)
+  async retry(@Account() account: AccountContext, @Param('id') rawId: string) {
+    return presentDelivery(await retryDelivery(this.outbox, account.accountId, requireId(rawId, 'Notification'), this.clock.now()));
+  }
+}
+
+/** A FAILED delivery is PENDING again, due now, with a fresh set of attempts; other states are left alone. */
+export async function retryDelivery(outbox: Outbox, accountId: string | null, id: string, now: Date): Promise<DeliveryDoc> {
+  for (;;) {
+    const stored = await outbox.get(id);
+    if (!stored || (accountId !== null && stored.doc.accountId !== accountId)) throw new NotFoundError('Notification not found');
+    if (stored.doc.status !== 'FAILED') return stored.doc;
+    const target =
+      stored.doc.target.kind === 'incident-emails'
+        ? { ...stored.doc.target, recipients: stored.doc.target.recipients.map((r) => (r.state === 'FAILED' ? { ...r, state: 'PENDING' as const } : r)) }
+        : stored.doc.target;
+    const doc: DeliveryDoc = { ...stored.doc, target, status: 'PENDING', attempts: 0, nextAttemptAt: now.getTime(), leaseUntil: 0 };
+    if (await outbox.replace(doc, stored.revision)) return doc;
+  }
+}

@@ -1,0 +1,194 @@
+import { createHmac } from 'node:crypto';
+import Handlebars from 'handlebars';
+import { VigilConfig } from '../../../platform/src/config';
+import { ChannelDoc } from '../read/alert-channels.projection';
+import { OpsgenieConfig, PagerDutyConfig, SlackConfig, WebhookConfig } from '../domain/alert-channel';
+import { alertSummary, alertTitle, CheckAlert } from '../domain/alert-message';
+import { OutboundRequest } from './outbound-http';
+
+/** Checkly's template variable names (plus DOWNTIME_SECONDS), as strings. */
+export function templateVariables(alert: CheckAlert, config: Pick<VigilConfig, 'publicUrl'>): Record<string, string> {
+  return {
+    ALERT_TITLE: alertTitle(alert),
+    ALERT_TYPE: alert.alertType,
+    CHECK_NAME: alert.checkName,
+    CHECK_ID: alert.checkId ?? '',
+    CHECK_TYPE: 'HEARTBEAT',
+    CHECK_RESULT_ID: alert.outageId ?? '',
+    RESULT_LINK: alert.checkId ? `${config.publicUrl}/v1/checks/${alert.checkId}` : config.publicUrl,
+    STARTED_AT: alert.startedAt ?? alert.at,
+    TAGS: alert.tags.join(','),
+    DOWNTIME_SECONDS: alert.downtimeSeconds === null ? '' : String(alert.downtimeSeconds),
+    RESPONSE_TIME: '',
+    REGION: '',
+    RUN_LOCATION: '',
+    GROUP_NAME: '',
+    SSL_DAYS_REMAINING: '',
+  };
+}
+
+const compiled = new Map<string, HandlebarsTemplateDelegate>();
+
+/** A custom template, rendered without HTML escaping; for a JSON body every value is JSON-escaped instead. */
+export function renderTemplate(template: string, variables: Record<string, string>): string {
+  const json = /^\s*[{[]/.test(template);
+  let fn = compiled.get(template);
+  if (!fn) {
+    fn = Handlebars.compile(template, { noEscape: true, strict: false });
+    if (compiled.size > 500) compiled.clear();
+    compiled.set(template, fn);
+  }
+  const values = json ? Object.fromEntries(Object.entries(variables).map(([k, v]) => [k, JSON.stringify(v).slice(1, -1)])) : variables;
+  return fn(values);
+}
+
+function signingKey(secret: string): Buffer {
+  return secret.startsWith('whsec_') ? Buffer.from(secret.slice(6), 'base64') : Buffer.from(secret, 'utf8');
+}
+
+/** Standard Webhooks headers and Checkly's x-checkly-signature. */
+export function signatureHeaders(secret: string, id: string, timestampSeconds: number, body: string): Record<string, string> {
+  const key = signingKey(secret);
+  return {
+    'webhook-signature': `v1,${createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`).digest('base64')}`,
+    'x-checkly-signature': createHmac('sha256', key).update(body).digest('hex'),
+  };
+}
+
+function withQuery(url: string, pairs: { key: string; value: string }[]): string {
+  if (pairs.length === 0) return url;
+  const parsed = new URL(url);
+  for (const { key, value } of pairs) parsed.searchParams.append(key, value);
+  return parsed.toString();
+}
+
+const json = (value: unknown) => JSON.stringify(value);
+
+function builtInWebhookBody(type: WebhookConfig['webhookType'], alert: CheckAlert, vars: Record<string, string>): { body: string; contentType: string; headers?: Record<string, string> } {
+  const title = vars.ALERT_TITLE;
+  const text = alertSummary(alert);
+  switch (type) {
+    case 'WEBHOOK_MSTEAMS':
+      return {
+        contentType: 'application/json',
+        body: json({
+          type: 'message',
+          attachments: [
+            {
+              contentType: 'application/vnd.microsoft.card.adaptive',
+              content: {
+                $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
+                type: 'AdaptiveCard',
+                version: '1.4',
+                body: [
+                  { type: 'TextBlock', text: title, weight: 'Bolder', size: 'Medium', wrap: true },
+                  { type: 'TextBlock', text, wrap: true },
+                ],
+                actions: [{ type: 'Action.OpenUrl', title: 'Open check', url: vars.RESULT_LINK }],
+              },
+            },
+          ],
+        }),
+      };
+    case 'WEBHOOK_TELEGRAM':
+      return { contentType: 'application/json', body: json({ text: `${title}\n${text}`, disable_web_page_preview: true }) };
+    case 'WEBHOOK_DISCORD':
+      return {
+        contentType: 'application/json',
+        body: json({
+          content: title,
+          embeds: [{ title, description: text, url: vars.RESULT_LINK, color: alert.alertType === 'ALERT_RECOVERY' ? 0x2eb67d : 0xe01e5a }],
+          allowed_mentions: { parse: [] },
+        }),
+      };
+    case 'WEBHOOK_NTFY': {
+      const failing = alert.alertType === 'ALERT_FAILURE' || alert.alertType === 'ALERT_REMINDER';
+      // Header values must stay on one line and within Latin-1.
+      const safe = (s: string) => s.replace(/[^\x20-\x7e]/g, '?').slice(0, 250);
+      return {
+        contentType: 'text/plain; charset=utf-8',
+        body: text,
+        headers: { title: safe(title), priority: failing ? 'high' : 'default', tags: failing ? 'rotating_light' : 'white_check_mark' },
+      };
+    }
+    case 'WEBHOOK':
+      return {
+        contentType: 'application/json',
+        body: json({
+          alertType: alert.alertType,
+          title,
+          text,
+          check: { id: alert.checkId, name: alert.checkName, type: 'HEARTBEAT', tags: alert.tags, link: vars.RESULT_LINK },
+          startedAt: vars.STARTED_AT,
+          at: alert.at,
+          downtimeSeconds: alert.downtimeSeconds,
+        }),
+      };
+  }
+}
+
+/** The HTTP request a channel of type SLACK, WEBHOOK, PAGERDUTY or OPSGENIE makes for an alert. */
+export function channelRequest(channel: ChannelDoc, alert: CheckAlert, deliveryId: string, nowSeconds: number, config: VigilConfig): OutboundRequest {
+  const vars = templateVariables(alert, config);
+  switch (channel.type) {
+    case 'SLACK': {
+      const c = channel.config as SlackConfig;
+      return { url: c.url, method: 'POST', headers: { 'content-type': 'application/json' }, body: json({ text: `*${vars.ALERT_TITLE}*\n${alertSummary(alert)}`, ...(c.channel ? { channel: c.channel } : {}) }) };
+    }
+    case 'WEBHOOK': {
+      const c = channel.config as WebhookConfig;
+      const built = c.template ? { body: renderTemplate(c.template, vars), contentType: /^\s*[{[]/.test(c.template) ? 'application/json' : 'text/plain; charset=utf-8' } : builtInWebhookBody(c.webhookType, alert, vars);
+      const bodyless = c.method === 'GET' || c.method === 'HEAD';
+      const body = bodyless ? '' : built.body;
+      const headers: Record<string, string> = { ...(bodyless ? {} : { 'content-type': built.contentType }), ...('headers' in built ? built.headers : {}) };
+      for (const { key, value } of c.headers) headers[key.toLowerCase()] = value;
+      headers['webhook-id'] = deliveryId;
+      headers['webhook-timestamp'] = String(nowSeconds);
+      if (c.webhookSecret) Object.assign(headers, signatureHeaders(c.webhookSecret, deliveryId, nowSeconds, body));
+      return { url: withQuery(c.url, c.queryParameters), method: c.method, headers, body: bodyless ? null : body };
+    }
+    case 'PAGERDUTY': {
+      const c = channel.config as PagerDutyConfig;
+      const resolve = alert.alertType === 'ALERT_RECOVERY';
+      return {
+        url: `${config.pagerdutyUrl}/v2/enqueue`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: json({
+          routing_key: c.serviceKey,
+          event_action: resolve ? 'resolve' : 'trigger',
+          dedup_key: `vigil-${alert.checkId ?? 'test'}-${alert.outageId ?? deliveryId}`,
+          ...(resolve
+            ? {}
+            : {
+                payload: {
+                  summary: vars.ALERT_TITLE,
+                  source: 'vigil',
+                  severity: alert.alertType === 'ALERT_TEST' ? 'info' : 'critical',
+                  timestamp: alert.startedAt ?? alert.at,
+                  custom_details: { text: alertSummary(alert), checkId: alert.checkId, tags: alert.tags },
+                },
+                links: [{ href: vars.RESULT_LINK, text: 'Check' }],
+              }),
+        }),
+      };
+    }
+    case 'OPSGENIE': {
+      const c = channel.config as OpsgenieConfig;
+      const base = c.region === 'EU' ? config.opsgenieEuUrl : config.opsgenieUsUrl;
+      const alias = `vigil-${alert.checkId ?? 'test'}-${alert.outageId ?? deliveryId}`;
+      const headers = { 'content-type': 'application/json', authorization: `GenieKey ${c.apiKey}` };
+      if (alert.alertType === 'ALERT_RECOVERY') {
+        return { url: `${base}/v2/alerts/${encodeURIComponent(alias)}/close?identifierType=alias`, method: 'POST', headers, body: json({ source: 'vigil', note: alertSummary(alert) }) };
+      }
+      return {
+        url: `${base}/v2/alerts`,
+        method: 'POST',
+        headers,
+        body: json({ message: vars.ALERT_TITLE.slice(0, 130), alias, description: alertSummary(alert), priority: c.priority, tags: alert.tags, source: 'vigil', entity: c.name }),
+      };
+    }
+    default:
+      throw new Error(`${channel.type} is not an HTTP channel`);
+  }
+}

@@ -1,0 +1,40 @@
+import Handlebars from 'handlebars';
+
+/** A rendered email: subject, text and HTML (every user string escaped in the HTML part). */
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const hb = Handlebars.create();
+const textOf = (source: string) => hb.compile(source, { noEscape: true, strict: true });
+const htmlOf = (source: string) => hb.compile(source, { strict: true });
+
+const layout = (body: string) => `<!doctype html>
+<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>{{subject}}</title></head>
+<body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1a1a1a;max-width:560px;margin:24px auto;padding:0 16px">
+${body}
+{{#if unsubscribeUrl}}<p style="color:#666;font-size:12px;margin-top:32px"><a href="{{unsubscribeUrl}}">Unsubscribe</a></p>{{/if}}
+</body></html>`;
+
+const TEMPLATES = {
+  checkAlert: {
+    text: textOf('{{title}}\n\n{{summary}}\n\nCheck: {{checkName}}\n{{#if link}}{{link}}\n{{/if}}'),
+    html: htmlOf(layout('<h2>{{title}}</h2><p>{{summary}}</p><p>Check: <strong>{{checkName}}</strong></p>{{#if link}}<p><a href="{{link}}">{{link}}</a></p>{{/if}}')),
+  },
+  confirm: {
+    text: textOf('Confirm your subscription to {{pageName}}\n\nSomeone (hopefully you) asked to receive incident updates from {{pageName}} at this address.\nConfirm within 48 hours by opening:\n\n{{confirmUrl}}\n\nIf you did not ask for this, ignore this email.\n'),
+    html: htmlOf(layout('<h2>Confirm your subscription to {{pageName}}</h2><p>Someone (hopefully you) asked to receive incident updates from <strong>{{pageName}}</strong> at this address.</p><p><a href="{{confirmUrl}}">Confirm the subscription</a> (the link is valid for 48 hours).</p><p>If you did not ask for this, ignore this email.</p>')),
+  },
+  incident: {
+    text: textOf('{{pageName}}: {{incidentName}}\n\nStatus: {{status}}\n\n{{description}}\n\nUnsubscribe: {{unsubscribeUrl}}\n'),
+    html: htmlOf(layout('<p style="color:#666">{{pageName}}</p><h2>{{incidentName}}</h2><p>Status: <strong>{{status}}</strong></p><p style="white-space:pre-wrap">{{description}}</p>')),
+  },
+};
+
+export function renderEmail(kind: keyof typeof TEMPLATES, subject: string, context: Record<string, unknown>): RenderedEmail {
+  const t = TEMPLATES[kind];
+  const full = { unsubscribeUrl: null, link: null, ...context, subject };
+  return { subject, text: t.text(full), html: t.html(full) };
+}

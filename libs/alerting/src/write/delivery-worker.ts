@@ -1,0 +1,336 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { CLOCK, Clock } from '../../../core/src/clock';
+import { NotFoundError } from '../../../core/src/errors';
+import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
+import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
+import { LOGGER, VigilLogger } from '../../../platform/src/logger';
+import { DAEMON_ENABLED } from '../../../platform/src/tokens';
+import { CheckDirectory } from '../../../heartbeats/src/read/check-directory';
+import { EmailConfig } from '../domain/alert-channel';
+import { alertSummary, alertTitle } from '../domain/alert-message';
+import { ChannelDirectory } from '../read/channel-directory';
+import { channelRequest, signatureHeaders } from '../send/channel-requests';
+import { CommandBus } from '@nestjs/cqrs';
+import { VerifySubscriptionCommand } from '../../../status-pages/src/write/subscription.commands';
+import { DeliveryError } from '../send/delivery-error';
+import { EmailSender } from '../send/email-sender';
+import { renderEmail } from '../send/email-templates';
+import { sendOutbound } from '../send/outbound-http';
+import { alertable, OUTAGES, OutageDoc } from './notifier.processor';
+import { DeliveryDoc, Outbox, SubscriberRecipient } from './outbox';
+import { CONFIRM_VALID_MS, SubscriberTokens } from './subscriber-tokens';
+
+/** Real-time cadence of the outbox poll; due times themselves follow the injected clock. */
+export const DELIVERY_POLL_MS = 200;
+export const MAX_ATTEMPTS = 8;
+const PRUNE_INTERVAL_MS = 3_600_000;
+const FIRST_RETRY_MS = 30_000;
+const IN_FLIGHT = 50;
+/** Emails of one subscriber batch sent at once. */
+const BATCH_PARALLEL = 20;
+/** A claimed delivery is another worker's again this long after its attempt's deadline, should its worker die mid-send. */
+const leaseMarginMs = (timeoutMs: number) => Math.max(5_000, timeoutMs);
+
+/** About 30 s doubling with each attempt, ±20 % jitter so a burst of retries spreads out. */
+export function backoffMs(attempts: number, random = Math.random): number {
+  return Math.round(FIRST_RETRY_MS * 2 ** (attempts - 1) * (0.8 + 0.4 * random()));
+}
+
+/**
+ * Sends what the outbox holds, wherever background work runs. Several processes may poll the same
+ * outbox: a delivery is claimed with a revision-guarded write that moves its due time past a lease,
+ * so one worker attempts it; a worker that dies mid-send leaves it due again when the lease ends.
+ * Every attempt is recorded; failures are retried with backoff (Retry-After honoured) up to
+ * MAX_ATTEMPTS, except permanent ones (4xx other than 429, refused targets), which fail at once.
+ */
+@Injectable()
+export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly abort = new AbortController();
+  private loop: Promise<void> | null = null;
+  private pruning: Promise<void> | null = null;
+  private readonly inFlight = new Map<string, Promise<void>>();
+
+  constructor(
+    @Inject(DAEMON_ENABLED) private readonly enabled: boolean,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(VIGIL_CONFIG) private readonly config: VigilConfig,
+    @Inject(LOGGER) private readonly logger: VigilLogger,
+    @Inject(READ_STORE) private readonly store: ReadStore,
+    private readonly outbox: Outbox,
+    private readonly channels: ChannelDirectory,
+    private readonly checks: CheckDirectory,
+    private readonly email: EmailSender,
+    private readonly tokens: SubscriberTokens,
+    private readonly commands: CommandBus,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.enabled) return;
+    await this.outbox.ensure();
+    if (!this.email.configured) this.logger.warn('SMTP_URL is not set: email notifications will fail with "SMTP not configured"');
+    this.loop = this.run();
+    this.pruning = this.prune();
+  }
+
+  private async prune(): Promise<void> {
+    const signal = this.abort.signal;
+    while (!signal.aborted) {
+      try {
+        const removed = await this.pruneOnce();
+        if (removed > 0) this.logger.info({ removed }, 'old notifications removed from the delivery log');
+      } catch (error) {
+        this.logger.error({ err: error }, 'delivery log retention failed');
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, PRUNE_INTERVAL_MS);
+        function done() {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', done);
+          resolve();
+        }
+        signal.addEventListener('abort', done, { once: true });
+      });
+    }
+  }
+
+  /**
+   * The delivery log keeps finished deliveries as long as heartbeat events are kept
+   * (VIGIL_EVENT_RETENTION_DAYS); returns how many it removed.
+   */
+  async pruneOnce(): Promise<number> {
+    const before = new Date(this.clock.now().getTime() - this.config.eventRetentionDays * 86_400_000).toISOString();
+    let removed = 0;
+    for (;;) {
+      const batch = await this.outbox.finishedBefore(before, 500);
+      for (const stored of batch) if (await this.outbox.remove(stored.doc.id, stored.revision)) removed++;
+      if (batch.length < 500) return removed;
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.abort.abort();
+    await this.loop;
+    await this.pruning;
+    await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  private async run(): Promise<void> {
+    const signal = this.abort.signal;
+    while (!signal.aborted) {
+      let started = 0;
+      try {
+        started = await this.runOnce();
+      } catch (error) {
+        this.logger.error({ err: error }, 'delivery poll failed');
+      }
+      // A backlog is drained without pauses: the next poll comes as soon as a send frees a slot.
+      if (this.inFlight.size >= IN_FLIGHT) {
+        await Promise.race(this.inFlight.values());
+        continue;
+      }
+      if (started > 0) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, DELIVERY_POLL_MS);
+        function done() {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', done);
+          resolve();
+        }
+        signal.addEventListener('abort', done, { once: true });
+      });
+    }
+  }
+
+  /** Claims what is due (up to the in-flight limit) and starts sending it; returns how many it started. */
+  async runOnce(): Promise<number> {
+    const room = IN_FLIGHT - this.inFlight.size;
+    if (room <= 0) return 0;
+    const now = this.clock.now().getTime();
+    const due = await this.outbox.due(now, room + this.inFlight.size);
+    let started = 0;
+    for (const candidate of due) {
+      if (started >= room) break;
+      if (this.inFlight.has(candidate.id)) continue;
+      const claimed = await this.claim(candidate.id, now);
+      if (!claimed) continue;
+      started++;
+      const work = this.attempt(claimed.doc, claimed.revision)
+        .catch((error) => this.logger.error({ err: error, deliveryId: candidate.id }, 'delivery attempt failed unexpectedly'))
+        .finally(() => this.inFlight.delete(candidate.id));
+      this.inFlight.set(candidate.id, work);
+    }
+    return started;
+  }
+
+  /** Waits for the sends under way; for tests and benchmarks. */
+  async settle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  private async claim(id: string, now: number): Promise<{ doc: DeliveryDoc; revision: bigint } | null> {
+    const stored = await this.outbox.get(id);
+    if (!stored || stored.doc.status !== 'PENDING' || stored.doc.nextAttemptAt === null || stored.doc.nextAttemptAt > now) return null;
+    const leaseUntil = now + this.attemptBudgetMs(stored.doc) + leaseMarginMs(this.config.deliveryTimeoutMs);
+    const doc = { ...stored.doc, nextAttemptAt: leaseUntil, leaseUntil };
+    if (!(await this.outbox.replace(doc, stored.revision))) return null;
+    return { doc, revision: stored.revision + 1n };
+  }
+
+  /** How long one attempt may take: a batch sends its emails BATCH_PARALLEL at a time, each within the timeout. */
+  private attemptBudgetMs(doc: DeliveryDoc): number {
+    const emails = doc.target.kind === 'incident-emails' ? doc.target.recipients.length : 1;
+    return this.config.deliveryTimeoutMs * Math.ceil(emails / BATCH_PARALLEL);
+  }
+
+  private async attempt(doc: DeliveryDoc, revision: bigint): Promise<void> {
+    if (doc.whileOutage !== null && !(await this.outageLasts(doc))) {
+      // A reminder or delayed alert whose outage ended (or whose check went quiet) is dropped unsent.
+      await this.outbox.remove(doc.id, revision);
+      return;
+    }
+    let error: DeliveryError | null = null;
+    try {
+      if (doc.target.kind === 'incident-emails') doc = { ...doc, target: await this.sendBatch(doc, doc.target) };
+      else await this.send(doc);
+    } catch (e) {
+      error = asDeliveryError(e);
+    }
+    const now = this.clock.now();
+    const attempts = doc.attempts + 1;
+    const log = [...doc.attemptLog, { at: now.toISOString(), error: error?.message ?? null }].slice(-20);
+    let next: DeliveryDoc;
+    if (!error) {
+      next = { ...doc, status: 'SENT', attempts, lastError: null, sentAt: now.toISOString(), nextAttemptAt: null, leaseUntil: 0, attemptLog: log };
+    } else if (error.retryable && attempts < MAX_ATTEMPTS) {
+      const wait = error.retryAfterMs ?? backoffMs(attempts);
+      next = { ...doc, attempts, lastError: error.message, nextAttemptAt: now.getTime() + wait, leaseUntil: 0, attemptLog: log };
+    } else {
+      next = { ...doc, status: 'FAILED', attempts, lastError: error.message, nextAttemptAt: null, leaseUntil: 0, attemptLog: log };
+    }
+    await this.outbox.replace(next, revision);
+    this.logger.info(
+      { deliveryId: doc.id, accountId: doc.accountId, alertType: doc.alertType, alertChannelId: doc.alertChannelId, attempts, status: next.status, error: error?.message },
+      error ? 'notification attempt failed' : 'notification sent',
+    );
+  }
+
+  private async outageLasts(doc: DeliveryDoc): Promise<boolean> {
+    if (!doc.checkId) return false;
+    const outage = await this.store.get<OutageDoc>(OUTAGES, doc.checkId);
+    if (!outage || outage.doc.outageId !== doc.whileOutage || outage.doc.recoveredAt !== null) return false;
+    return alertable(await this.checks.byId(doc.checkId));
+  }
+
+  private async send(doc: DeliveryDoc): Promise<void> {
+    const target = doc.target;
+    switch (target.kind) {
+      case 'channel': {
+        const channel = doc.alertChannelId ? await this.channels.anyDoc(doc.alertChannelId) : null;
+        if (!channel || channel.accountId !== doc.accountId) throw new DeliveryError('alert channel deleted', false);
+        const alert = target.alert;
+        if (channel.type === 'EMAIL') {
+          const title = alertTitle(alert);
+          const link = alert.checkId ? `${this.config.publicUrl}/v1/checks/${alert.checkId}` : null;
+          const rendered = renderEmail('checkAlert', title, { title, summary: alertSummary(alert), checkName: alert.checkName, link });
+          return this.email.send({ ...rendered, to: (channel.config as EmailConfig).address, messageId: doc.id });
+        }
+        // webhook-timestamp is checked by receivers against their own clock: it is the wall clock's.
+        const request = channelRequest(channel, alert, doc.id, Math.floor(Date.now() / 1000), this.config);
+        await sendOutbound(request, this.config.deliveryTimeoutMs, this.config.outboundAllowPrivate);
+        return;
+      }
+      case 'confirm': {
+        const token = await this.tokens.sign({
+          purpose: 'confirm',
+          subscriptionId: target.subscriptionId,
+          statusPageId: target.statusPageId,
+          expiresAt: Date.parse(doc.created_at) + CONFIRM_VALID_MS,
+        });
+        const confirmUrl = `${this.config.publicUrl}/subscriptions/confirm/${token}`;
+        const rendered = renderEmail('confirm', `Confirm your subscription to ${target.pageName}`, { pageName: target.pageName, confirmUrl });
+        return this.email.send({ ...rendered, to: target.address, messageId: doc.id });
+      }
+      case 'incident-emails':
+        throw new Error('batches are sent by sendBatch');
+      case 'subscriber-webhook': {
+        const secret = await this.tokens.webhookSecret(target.subscriptionId);
+        const token = await this.tokens.sign({ purpose: 'unsubscribe', subscriptionId: target.subscriptionId, statusPageId: target.statusPageId, expiresAt: 0 });
+        const meta = { unsubscribe: `${this.config.publicUrl}/subscriptions/unsubscribe/${token}`, documentation: 'https://developer.statuspage.io/#section/Webhooks' };
+        const confirming = doc.alertType === 'SUBSCRIPTION_CONFIRM';
+        const body = JSON.stringify({ meta, ...target.payload, ...(confirming ? { signing_secret: secret } : {}) });
+        // Wall-clock timestamp: receivers check it against their own clock.
+        const timestamp = Math.floor(Date.now() / 1000);
+        const headers = { 'content-type': 'application/json', 'webhook-id': doc.id, 'webhook-timestamp': String(timestamp), ...signatureHeaders(secret, doc.id, timestamp, body) };
+        await sendOutbound({ url: target.url, method: 'POST', headers, body }, this.config.deliveryTimeoutMs, this.config.outboundAllowPrivate);
+        // The signed test POST answered 2xx: double opt-in done for a webhook.
+        if (confirming) {
+          await this.commands.execute(new VerifySubscriptionCommand(target.statusPageId, target.subscriptionId, { accountId: doc.accountId, keyName: 'notifier' })).catch((error) => {
+            if (!(error instanceof NotFoundError)) throw error; // unsubscribed meanwhile
+          });
+        }
+        return;
+      }
+    }
+  }
+
+  /**
+   * Sends a subscriber batch's unsent emails, BATCH_PARALLEL at a time, and returns the batch with
+   * each recipient's outcome; throws (for the batch's retry) when some failed and may succeed later.
+   */
+  private async sendBatch(doc: DeliveryDoc, target: Extract<DeliveryDoc['target'], { kind: 'incident-emails' }>) {
+    const recipients = target.recipients.map((r) => ({ ...r }));
+    const todo = recipients.filter((r) => r.state === 'PENDING');
+    let next = 0;
+    const work = async () => {
+      while (next < todo.length) {
+        const recipient = todo[next++];
+        try {
+          await this.sendIncidentEmail(target, recipient);
+          recipient.state = 'SENT';
+          recipient.lastError = null;
+        } catch (e) {
+          const error = asDeliveryError(e);
+          recipient.lastError = error.message;
+          if (!error.retryable) recipient.state = 'FAILED';
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(BATCH_PARALLEL, todo.length) }, work));
+    const updated = { ...target, recipients };
+    const pending = recipients.filter((r) => r.state === 'PENDING');
+    const failed = recipients.filter((r) => r.state === 'FAILED');
+    if (pending.length > 0 || failed.length > 0) {
+      const sample = (pending[0] ?? failed[0]).lastError;
+      // The outcomes so far are kept with the delivery: a retry sends only what is still PENDING.
+      doc.target = updated;
+      throw new DeliveryError(`${pending.length + failed.length} of ${recipients.length} emails not sent: ${sample}`, pending.length > 0);
+    }
+    return updated;
+  }
+
+  private async sendIncidentEmail(target: Extract<DeliveryDoc['target'], { kind: 'incident-emails' }>, recipient: SubscriberRecipient): Promise<void> {
+    const token = await this.tokens.sign({ purpose: 'unsubscribe', subscriptionId: recipient.subscriptionId, statusPageId: recipient.statusPageId, expiresAt: 0 });
+    const unsubscribeUrl = `${this.config.publicUrl}/subscriptions/unsubscribe/${token}`;
+    const mailbox = this.config.mailFrom.match(/<([^>]+)>/)?.[1] ?? this.config.mailFrom;
+    const rendered = renderEmail('incident', `[${recipient.pageName}] ${target.incidentName}: ${target.status}`, {
+      pageName: recipient.pageName,
+      incidentName: target.incidentName,
+      status: target.status,
+      description: target.description,
+      unsubscribeUrl,
+    });
+    return this.email.send({
+      ...rendered,
+      to: recipient.address,
+      messageId: recipient.messageId,
+      headers: {
+        'List-Unsubscribe': `<${unsubscribeUrl}>, <mailto:${mailbox}?subject=unsubscribe%20${token}>`,
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      },
+    });
+  }
+}
+
+function asDeliveryError(e: unknown): DeliveryError {
+  return e instanceof DeliveryError ? e : new DeliveryError(`unexpected: ${String((e as Error)?.message ?? e).slice(0, 200)}`, true);
+}

@@ -1,0 +1,220 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { NotFoundError } from '../../../core/src/errors';
+import { SetAlertChannelSubscriptionCommand } from '../../../heartbeats/src/write/check.commands';
+import { CLOCK, Clock } from '../../../core/src/clock';
+import { RecordedEvent } from '../../../core/src/event';
+import { Processor } from '../../../core/src/processor';
+import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
+import { CheckDirectory } from '../../../heartbeats/src/read/check-directory';
+import { CheckDoc } from '../../../heartbeats/src/read/heartbeat-checks.projection';
+import { FailedData, PingReceivedData } from '../../../heartbeats/src/domain/heartbeat-timer';
+import { maskedRecipient } from '../domain/alert-channel';
+import { AlertChannelEvent } from '../domain/alert-channel.decider';
+import { CheckAlert } from '../domain/alert-message';
+import { alertPolicy } from '../domain/alert-settings';
+import { ChannelDoc } from '../read/alert-channels.projection';
+import { ChannelDirectory } from '../read/channel-directory';
+import { deliveryId, DeliveryDoc, Outbox } from './outbox';
+import { SubscriberNotices } from './subscriber-notices';
+
+/** A check's current outage, as the notifier follows it: escalation counts and the recovery's downtime. */
+export interface OutageDoc {
+  id: string;
+  accountId: string;
+  outageId: string;
+  startedAt: string;
+  failedRuns: number;
+  recoveredAt: string | null;
+  [field: string]: unknown;
+}
+
+export const OUTAGES = 'alert_outages';
+
+/** A check alerts no one while muted or deactivated. */
+export const alertable = (check: CheckDoc | null): check is CheckDoc => check !== null && !check.muted && check.activated;
+
+/**
+ * Turns events into deliveries in the outbox, with ids made from the triggering event and the
+ * recipient, so handling an event again (a crash, a second worker) adds nothing.
+ * 1. HeartbeatFailed: follow the outage (count consecutive FAILINGs); when the escalation threshold
+ *    is reached, an ALERT_FAILURE per subscribed channel, then the reminders, each sent only while
+ *    the outage lasts. TIME_BASED escalation is a FAILURE due at start + threshold, on the same terms.
+ * 2. HeartbeatPingReceived with recoveredFrom: close the outage; an ALERT_RECOVERY with its
+ *    downtime when the outage had alerted.
+ * 3. AlertChannelTestRequested: the ALERT_TEST delivery; AlertChannelDeleted: no check keeps the channel.
+ * 4. Subscriptions and incident updates: see SubscriberNotices.
+ */
+@Injectable()
+export class Notifier implements Processor {
+  readonly name = 'notifier';
+  readonly handles = ['HeartbeatFailed', 'HeartbeatPingReceived', 'AlertChannelTestRequested', 'AlertChannelDeleted', 'StatusPageSubscriptionsAdded', 'IncidentUpdatePosted'] as const;
+  readonly startAt = 'head' as const;
+  private ready: Promise<void> | null = null;
+
+  constructor(
+    @Inject(READ_STORE) private readonly store: ReadStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly outbox: Outbox,
+    private readonly checks: CheckDirectory,
+    private readonly channels: ChannelDirectory,
+    private readonly subscribers: SubscriberNotices,
+    private readonly commands: CommandBus,
+  ) {}
+
+  async handle(event: RecordedEvent): Promise<void> {
+    this.ready ??= this.store.ensureCollection({ name: OUTAGES, indexes: [] });
+    await this.ready;
+    switch (event.type) {
+      case 'HeartbeatFailed':
+        return this.failed(event, event.data as unknown as FailedData);
+      case 'HeartbeatPingReceived': {
+        const data = event.data as unknown as PingReceivedData;
+        if (data.recoveredFrom) await this.recovered(event, data);
+        return;
+      }
+      case 'AlertChannelTestRequested': {
+        const { data } = event as unknown as AlertChannelEvent & { type: 'AlertChannelTestRequested' };
+        const channel = await this.channels.anyDoc(data.id);
+        if (channel) await this.outbox.add(testDelivery(channel, data.notificationId, this.clock.now()));
+        return;
+      }
+      case 'AlertChannelDeleted':
+        return this.unsubscribeAll(event);
+      default:
+        return this.subscribers.handle(event);
+    }
+  }
+
+  /** The delete answered after removing the channel from its checks; this finishes the job should it have died half-way. */
+  private async unsubscribeAll(event: RecordedEvent): Promise<void> {
+    const accountId = event.metadata.accountId;
+    const { id } = event.data as { id: string };
+    if (!accountId) return;
+    for (const s of await this.channels.subscriptionsOf(accountId, id)) {
+      await this.commands.execute(new SetAlertChannelSubscriptionCommand(accountId, s.checkId, id, null, { accountId, keyName: 'notifier' })).catch((error) => {
+        if (!(error instanceof NotFoundError)) throw error;
+      });
+    }
+  }
+
+  private async failed(event: RecordedEvent, data: FailedData): Promise<void> {
+    const check = await this.checks.byId(data.checkId);
+    if (!check) return;
+    const previous = await this.store.get<OutageDoc>(OUTAGES, check.id);
+    let outage: OutageDoc;
+    if (data.first) {
+      outage = { id: check.id, accountId: check.accountId, outageId: data.eventId, startedAt: data.deadline, failedRuns: 1, recoveredAt: null };
+    } else {
+      if (!previous || previous.doc.recoveredAt !== null) return;
+      outage = { ...previous.doc, failedRuns: previous.doc.failedRuns + 1 };
+    }
+    const revision = event.position + 1n;
+    if (!(await this.store.put(OUTAGES, outage, revision))) {
+      // Handled before: go on with what that pass stored (deliveries are idempotent), unless a later event moved on.
+      const stored = await this.store.get<OutageDoc>(OUTAGES, check.id);
+      if (!stored || stored.revision !== revision) return;
+      outage = stored.doc;
+    }
+    if (!alertable(check)) return;
+    const policy = alertPolicy(check.alertSettings);
+    const startedAt = Date.parse(outage.startedAt);
+    let alertAt: number;
+    if (policy.escalationType === 'TIME_BASED') {
+      if (!data.first) return;
+      alertAt = startedAt + policy.minutesFailingThreshold * 60_000;
+    } else {
+      if (outage.failedRuns !== policy.failedRunThreshold) return;
+      alertAt = Date.parse(data.deadline);
+    }
+    const base: Omit<CheckAlert, 'alertType'> = {
+      checkId: check.id,
+      checkName: check.name,
+      tags: check.tags,
+      outageId: outage.outageId,
+      startedAt: outage.startedAt,
+      at: data.deadline,
+      downtimeSeconds: null,
+    };
+    const delayed = policy.escalationType === 'TIME_BASED';
+    await this.fanOut(check, { ...base, alertType: 'ALERT_FAILURE' }, data.eventId, alertAt, delayed ? outage.outageId : null);
+    for (let i = 1; i <= policy.reminders.amount; i++) {
+      const at = alertAt + i * policy.reminders.intervalMinutes * 60_000;
+      await this.fanOut(check, { ...base, alertType: 'ALERT_REMINDER', at: new Date(at).toISOString() }, `${data.eventId}:reminder:${i}`, at, outage.outageId);
+    }
+  }
+
+  private async recovered(event: RecordedEvent, data: PingReceivedData): Promise<void> {
+    const stored = await this.store.get<OutageDoc>(OUTAGES, data.checkId);
+    if (!stored || stored.doc.outageId !== data.recoveredFrom) return;
+    const outage = { ...stored.doc, recoveredAt: stored.doc.recoveredAt ?? data.at };
+    await this.store.put(OUTAGES, outage, event.position + 1n);
+    const check = await this.checks.byId(data.checkId);
+    if (!alertable(check)) return;
+    const policy = alertPolicy(check.alertSettings);
+    const downtimeMs = Date.parse(outage.recoveredAt) - Date.parse(outage.startedAt);
+    const alerted = policy.escalationType === 'TIME_BASED' ? downtimeMs >= policy.minutesFailingThreshold * 60_000 : outage.failedRuns >= policy.failedRunThreshold;
+    if (!alerted) return;
+    const alert: CheckAlert = {
+      alertType: 'ALERT_RECOVERY',
+      checkId: check.id,
+      checkName: check.name,
+      tags: check.tags,
+      outageId: outage.outageId,
+      startedAt: outage.startedAt,
+      at: outage.recoveredAt,
+      downtimeSeconds: Math.max(0, Math.round(downtimeMs / 1000)),
+    };
+    await this.fanOut(check, alert, data.eventId, this.clock.now().getTime(), null);
+  }
+
+  /** One delivery per activated subscription of the check to a channel of its account that wants this kind of alert. */
+  private async fanOut(check: CheckDoc, alert: CheckAlert, trigger: string, dueAt: number, whileOutage: string | null): Promise<void> {
+    const now = this.clock.now();
+    for (const subscription of check.alertChannelSubscriptions ?? []) {
+      if (!subscription.activated) continue;
+      const channel = await this.channels.anyDoc(subscription.alertChannelId);
+      if (!channel || channel.accountId !== check.accountId) continue;
+      if (alert.alertType === 'ALERT_RECOVERY' ? !channel.sendRecovery : !channel.sendFailure) continue;
+      await this.outbox.add({
+        ...deliveryBase(channel, deliveryId(trigger, alert.alertType, channel.id), now, Math.max(dueAt, now.getTime())),
+        checkId: check.id,
+        alertType: alert.alertType,
+        whileOutage,
+        target: { kind: 'channel', alert },
+      });
+    }
+  }
+}
+
+function deliveryBase(channel: ChannelDoc, id: string, now: Date, dueAt: number) {
+  return {
+    id,
+    accountId: channel.accountId,
+    alertChannelId: channel.id,
+    checkId: null,
+    incidentId: null,
+    recipient: maskedRecipient(channel.type, channel.config),
+    status: 'PENDING' as const,
+    attempts: 0,
+    lastError: null,
+    created_at: now.toISOString(),
+    sentAt: null,
+    nextAttemptAt: dueAt,
+    leaseUntil: 0,
+    whileOutage: null,
+    attemptLog: [],
+  };
+}
+
+/** POST …/test: an ALERT_TEST to the channel, due at once. */
+export function testDelivery(channel: ChannelDoc, notificationId: string, now: Date): DeliveryDoc {
+  return {
+    ...deliveryBase(channel, notificationId, now, now.getTime()),
+    alertType: 'ALERT_TEST',
+    target: {
+      kind: 'channel',
+      alert: { alertType: 'ALERT_TEST', checkId: null, checkName: 'Test check', tags: [], outageId: null, startedAt: null, at: now.toISOString(), downtimeSeconds: null },
+    },
+  };
+}

@@ -1,0 +1,176 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { v5 as uuidv5 } from 'uuid';
+import { Filter, READ_STORE, ReadStore, StoredDoc } from '../../../read-store/src/read-store.port';
+import { AlertType, CheckAlert } from '../domain/alert-message';
+
+export type DeliveryStatus = 'PENDING' | 'SENT' | 'FAILED';
+
+/** Who receives a delivery: a channel (its current settings at send time) or a status page subscriber. */
+export type DeliveryTarget =
+  | { kind: 'channel'; alert: CheckAlert }
+  | { kind: 'confirm'; subscriptionId: string; statusPageId: string; pageName: string; address: string }
+  | {
+      /** One incident event's emails to up to SUBSCRIBER_BATCH subscribers: one outbox write per batch, not per email. */
+      kind: 'incident-emails';
+      incidentName: string;
+      status: string;
+      description: string;
+      recipients: SubscriberRecipient[];
+    }
+  | {
+      /** A status page's WEBHOOK subscriber: the signed confirmation POST, or an incident in Statuspage's shape. */
+      kind: 'subscriber-webhook';
+      url: string;
+      subscriptionId: string;
+      statusPageId: string;
+      /** Sent as is (with `meta.unsubscribe` added at send time). */
+      payload: Record<string, unknown>;
+    };
+
+export interface SubscriberRecipient {
+  address: string;
+  subscriptionId: string;
+  statusPageId: string;
+  pageName: string;
+  /** The email's Message-ID: stable for this event and address. */
+  messageId: string;
+  /** SENT, or FAILED for good (a permanent refusal); PENDING ones are sent on the batch's next attempt. */
+  state: DeliveryStatus;
+  lastError: string | null;
+}
+
+export const SUBSCRIBER_BATCH = 100;
+
+export interface AttemptRecord {
+  at: string;
+  error: string | null;
+}
+
+export interface DeliveryDoc {
+  id: string;
+  accountId: string;
+  alertChannelId: string | null;
+  checkId: string | null;
+  incidentId: string | null;
+  alertType: AlertType;
+  recipient: string;
+  status: DeliveryStatus;
+  attempts: number;
+  lastError: string | null;
+  created_at: string;
+  sentAt: string | null;
+  /** ms since epoch; null once SENT or FAILED. */
+  nextAttemptAt: number | null;
+  /** A worker holds the delivery until then (ms since epoch). */
+  leaseUntil: number;
+  /** Sent only while this outage of the check lasts (reminders, time-based escalation). */
+  whileOutage: string | null;
+  target: DeliveryTarget;
+  attemptLog: AttemptRecord[];
+  [field: string]: unknown;
+}
+
+export const DELIVERIES = 'alert_deliveries';
+// Fixed namespace: the same triggering event and recipient always give the same delivery id.
+const NAMESPACE = '4f1d0f6e-4c1a-4a59-9d55-6f1b7f0b8e21';
+
+export const deliveryId = (...parts: string[]) => uuidv5(parts.join('|'), NAMESPACE);
+
+/**
+ * The durable outbox of deliveries, in the read store. Every write is revision-guarded: an insert
+ * (revision 1) of an id that exists changes nothing, and a claim that lost a race to another worker
+ * returns false.
+ */
+@Injectable()
+export class Outbox {
+  private ready: Promise<void> | null = null;
+
+  constructor(@Inject(READ_STORE) private readonly store: ReadStore) {}
+
+  ensure(): Promise<void> {
+    this.ready ??= this.store.ensureCollection({
+      name: DELIVERIES,
+      indexes: [{ field: 'accountId' }, { field: 'status' }, { field: 'nextAttemptAt' }, { field: 'alertChannelId' }, { field: 'checkId' }],
+      sortField: 'created_at',
+    });
+    return this.ready;
+  }
+
+  /** Adds the delivery unless one with its id exists; true when added. */
+  async add(doc: DeliveryDoc): Promise<boolean> {
+    await this.ensure();
+    return this.store.put(DELIVERIES, doc, 1n);
+  }
+
+  async get(id: string): Promise<StoredDoc<DeliveryDoc> | null> {
+    await this.ensure();
+    return this.store.get<DeliveryDoc>(DELIVERIES, id);
+  }
+
+  /** Writes the next version of a delivery read at `revision`; false when another writer got there first. */
+  async replace(doc: DeliveryDoc, revision: bigint): Promise<boolean> {
+    return this.store.put(DELIVERIES, doc, revision + 1n);
+  }
+
+  async remove(id: string, revision: bigint): Promise<boolean> {
+    return this.store.delete(DELIVERIES, id, revision + 1n);
+  }
+
+  /** PENDING deliveries due by `now`, oldest due first. */
+  async due(now: number, limit: number): Promise<DeliveryDoc[]> {
+    await this.ensure();
+    return this.store.find<DeliveryDoc>(DELIVERIES, {
+      filters: [
+        { field: 'status', op: 'eq', value: 'PENDING' },
+        { field: 'nextAttemptAt', op: 'lte', value: now },
+      ],
+      sort: { field: 'nextAttemptAt', direction: 'asc' },
+      limit,
+    });
+  }
+
+  async list(
+    accountId: string,
+    limit: number,
+    after: { value: string | number | null; id: string } | undefined,
+    filter: { checkId?: string; alertChannelId?: string; status?: DeliveryStatus; from?: string; to?: string },
+  ): Promise<DeliveryDoc[]> {
+    await this.ensure();
+    const filters = [{ field: 'accountId', op: 'eq' as const, value: accountId }];
+    if (filter.checkId) filters.push({ field: 'checkId', op: 'eq', value: filter.checkId });
+    if (filter.alertChannelId) filters.push({ field: 'alertChannelId', op: 'eq', value: filter.alertChannelId });
+    if (filter.status) filters.push({ field: 'status', op: 'eq', value: filter.status });
+    const range = [
+      ...(filter.from ? [{ field: 'created_at', op: 'gte' as const, value: filter.from }] : []),
+      ...(filter.to ? [{ field: 'created_at', op: 'lte' as const, value: filter.to }] : []),
+    ];
+    return this.store.find<DeliveryDoc>(DELIVERIES, { filters: [...filters, ...range], sort: { field: 'created_at', direction: 'desc' }, limit: limit + 1, after });
+  }
+
+  /** The operator's view (CLI): newest first across accounts, or one account's. */
+  async listByStatus(status: DeliveryStatus, accountId: string | null, limit: number): Promise<DeliveryDoc[]> {
+    await this.ensure();
+    const filters: Filter[] = [{ field: 'status', op: 'eq', value: status }];
+    if (accountId) filters.push({ field: 'accountId', op: 'eq', value: accountId });
+    return this.store.find<DeliveryDoc>(DELIVERIES, { filters, sort: { field: 'created_at', direction: 'desc' }, limit });
+  }
+
+  /** Finished deliveries created before `before`, oldest first. */
+  async finishedBefore(before: string, limit: number): Promise<StoredDoc<DeliveryDoc>[]> {
+    await this.ensure();
+    const docs = await this.store.find<DeliveryDoc>(DELIVERIES, {
+      filters: [
+        { field: 'status', op: 'in', value: ['SENT', 'FAILED'] },
+        { field: 'created_at', op: 'lt', value: before },
+      ],
+      sort: { field: 'created_at', direction: 'asc' },
+      limit,
+    });
+    return this.store.getMany<DeliveryDoc>(DELIVERIES, docs.map((d) => d.id));
+  }
+
+  async count(filters: { field: string; op: 'eq'; value: string }[]): Promise<number> {
+    await this.ensure();
+    return this.store.count(DELIVERIES, filters);
+  }
+}

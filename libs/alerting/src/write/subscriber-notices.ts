@@ -1,0 +1,189 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, Clock } from '../../../core/src/clock';
+import { RecordedEvent } from '../../../core/src/event';
+import { CommandRunner } from '../../../event-store/src/command-runner';
+import { COMMAND_RUNNER } from '../../../platform/src/tokens';
+import { incidentDecider, IncidentState, incidentStream, PostedUpdateData } from '../../../incidents/src/domain/incident.decider';
+import { StatusPageDirectory } from '../../../status-pages/src/read/status-page-directory';
+import { requireOwned, statusPageDecider, statusPageStream } from '../../../status-pages/src/domain/status-page.decider';
+import { SubscriptionDirectory } from '../../../status-pages/src/read/subscription-directory';
+import { SubscriptionsEvent } from '../../../status-pages/src/domain/subscriptions.decider';
+import { maskEmail } from '../domain/alert-channel';
+import { deliveryId, Outbox, SUBSCRIBER_BATCH, SubscriberRecipient } from './outbox';
+
+/**
+ * Subscriber deliveries: the confirmation email of every new PENDING email subscription (bulk API
+ * or public form alike), and one email per verified address for an incident created or updated with
+ * notifySubscribers, however many of the account's pages show the incident.
+ */
+@Injectable()
+export class SubscriberNotices {
+  constructor(
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
+    private readonly outbox: Outbox,
+    private readonly pages: StatusPageDirectory,
+    private readonly subscriptions: SubscriptionDirectory,
+  ) {}
+
+  async handle(event: RecordedEvent): Promise<void> {
+    if (event.type === 'StatusPageSubscriptionsAdded') return this.added(event as unknown as SubscriptionsEvent & { type: 'StatusPageSubscriptionsAdded' });
+    if (event.type === 'IncidentUpdatePosted') return this.posted(event);
+  }
+
+  private async added(event: SubscriptionsEvent & { type: 'StatusPageSubscriptionsAdded' }): Promise<void> {
+    const { statusPageId, accountId, subscriptions } = event.data;
+    const pending = subscriptions.filter((s) => s.status === 'PENDING' && s.type === 'EMAIL');
+    const hooks = subscriptions.filter((s) => s.type === 'WEBHOOK');
+    if (pending.length === 0 && hooks.length === 0) return;
+    const pageName = await this.pageName(accountId, statusPageId);
+    if (pageName === null) return;
+    const now = this.clock.now();
+    // Every new webhook gets a signed confirmation POST carrying its signing secret; a 2xx verifies it.
+    for (const s of hooks) {
+      await this.outbox.add({
+        ...base(accountId, deliveryId(s.id, 'SUBSCRIPTION_CONFIRM'), null, now),
+        recipient: maskUrl(s.address),
+        alertType: 'SUBSCRIPTION_CONFIRM',
+        target: {
+          kind: 'subscriber-webhook',
+          url: s.address,
+          subscriptionId: s.id,
+          statusPageId,
+          payload: { type: 'subscription_confirmation', page: { id: statusPageId, name: pageName }, subscription: { id: s.id } },
+        },
+      });
+    }
+    for (const s of pending) {
+      await this.outbox.add({
+        ...base(accountId, deliveryId(s.id, 'SUBSCRIPTION_CONFIRM'), s.address, now),
+        alertType: 'SUBSCRIPTION_CONFIRM',
+        target: { kind: 'confirm', subscriptionId: s.id, statusPageId, pageName, address: s.address },
+      });
+    }
+  }
+
+  /** From the read model, or folded from the page's stream when this process's read model lags. */
+  private async pageName(accountId: string, statusPageId: string): Promise<string | null> {
+    const page = await this.pages.getDoc(accountId, statusPageId);
+    if (page) return page.doc.name;
+    const { state } = await this.runner.load(statusPageStream(statusPageId), statusPageDecider);
+    try {
+      return requireOwned(state, accountId).name;
+    } catch {
+      return null;
+    }
+  }
+
+  private async posted(event: RecordedEvent): Promise<void> {
+    const data = event.data as unknown as PostedUpdateData;
+    const accountId = event.metadata.accountId;
+    if (!data.notifySubscribers || !accountId) return;
+    // Folded from the log: the incident as of this event, whatever a read model shows by now.
+    const { state, events } = await this.runner.load(incidentStream(data.incidentId), incidentDecider, undefined);
+    if (state.status !== 'active' || !state.name) return;
+    const pages = await this.pages.pagesShowing(accountId, state.serviceIds);
+    const alertType = event.revision === 1n ? 'INCIDENT_CREATED' : 'INCIDENT_UPDATED';
+    const now = this.clock.now();
+    const seen = new Set<string>();
+    const trigger = `${event.stream}@${event.revision}`;
+    const recipients: SubscriberRecipient[] = [];
+    for (const page of pages) {
+      for (const s of await this.subscriptions.list(accountId, page.id)) {
+        const key = s.address.toLowerCase();
+        if (s.status !== 'VERIFIED' || seen.has(key)) continue;
+        seen.add(key);
+        if (s.type === 'WEBHOOK') {
+          await this.outbox.add({
+            ...base(accountId, deliveryId(trigger, key), null, now),
+            recipient: maskUrl(s.address),
+            incidentId: data.incidentId,
+            alertType,
+            target: { kind: 'subscriber-webhook', url: s.address, subscriptionId: s.id, statusPageId: page.id, payload: statuspagePayload(page, data, state, events) },
+          });
+          continue;
+        }
+        recipients.push({
+          address: s.address,
+          subscriptionId: s.id,
+          statusPageId: page.id,
+          pageName: page.name,
+          messageId: deliveryId(trigger, key),
+          state: 'PENDING',
+          lastError: null,
+        });
+      }
+    }
+    for (let i = 0; i * SUBSCRIBER_BATCH < recipients.length; i++) {
+      const batch = recipients.slice(i * SUBSCRIBER_BATCH, (i + 1) * SUBSCRIBER_BATCH);
+      await this.outbox.add({
+        ...base(accountId, deliveryId(trigger, 'subscribers', String(i)), batch.length === 1 ? batch[0].address : null, now),
+        recipient: batch.length === 1 ? maskEmail(batch[0].address) : `${batch.length} subscribers`,
+        incidentId: data.incidentId,
+        alertType,
+        target: { kind: 'incident-emails', incidentName: state.name, status: data.status, description: data.description, recipients: batch },
+      });
+    }
+  }
+}
+
+const IMPACT: Record<string, string> = { CRITICAL: 'critical', MAJOR: 'major', MEDIUM: 'minor', MINOR: 'minor' };
+
+/** Statuspage's subscriber webhook body (`page` and `incident`); `meta.unsubscribe` is added when sent. */
+function statuspagePayload(page: { id: string; name: string }, data: PostedUpdateData, state: IncidentState, events: RecordedEvent[]): Record<string, unknown> {
+  const resolved = data.status === 'RESOLVED';
+  const createdAt = events[0]?.metadata.occurredAt ?? data.publicIncidentUpdateDate;
+  const updatedAt = events[events.length - 1]?.metadata.occurredAt ?? createdAt;
+  return {
+    page: {
+      id: page.id,
+      name: page.name,
+      status_indicator: resolved ? 'none' : (IMPACT[state.severity ?? 'MINOR'] ?? 'minor'),
+      status_description: resolved ? 'All Systems Operational' : state.name,
+    },
+    incident: {
+      id: data.incidentId,
+      name: state.name,
+      status: data.status.toLowerCase(),
+      impact: IMPACT[state.severity ?? 'MINOR'] ?? 'minor',
+      created_at: createdAt,
+      updated_at: updatedAt,
+      resolved_at: resolved ? data.publicIncidentUpdateDate : null,
+      incident_updates: [...state.updates].reverse().map((u) => ({
+        id: u.id,
+        incident_id: data.incidentId,
+        status: u.status.toLowerCase(),
+        body: u.description,
+        display_at: u.publicIncidentUpdateDate,
+      })),
+    },
+  };
+}
+
+function maskUrl(url: string): string {
+  try {
+    return `${new URL(url).origin}/…`;
+  } catch {
+    return '********';
+  }
+}
+
+function base(accountId: string, id: string, address: string | null, now: Date) {
+  return {
+    id,
+    accountId,
+    alertChannelId: null,
+    checkId: null,
+    incidentId: null as string | null,
+    recipient: address === null ? '' : maskEmail(address),
+    status: 'PENDING' as const,
+    attempts: 0,
+    lastError: null,
+    created_at: now.toISOString(),
+    sentAt: null,
+    nextAttemptAt: now.getTime(),
+    leaseUntil: 0,
+    whileOutage: null,
+    attemptLog: [],
+  };
+}

@@ -1,0 +1,68 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
+
+export type TokenPurpose = 'confirm' | 'unsubscribe';
+
+export interface TokenClaims {
+  purpose: TokenPurpose;
+  subscriptionId: string;
+  statusPageId: string;
+  /** ms since epoch; 0 never expires (unsubscribe links must keep working). */
+  expiresAt: number;
+}
+
+export const CONFIRM_VALID_MS = 48 * 3_600_000;
+
+/**
+ * Signed links for subscribers: the subscription and page ids, the purpose and an expiry under an
+ * HMAC whose key is made once and kept in the read store, so every instance accepts every link.
+ */
+@Injectable()
+export class SubscriberTokens {
+  private key: Promise<Buffer> | null = null;
+
+  constructor(@Inject(READ_STORE) private readonly store: ReadStore) {}
+
+  async sign(claims: TokenClaims): Promise<string> {
+    const payload = Buffer.from(JSON.stringify([claims.purpose === 'confirm' ? 'c' : 'u', claims.subscriptionId, claims.statusPageId, claims.expiresAt])).toString('base64url');
+    return `${payload}.${await this.mac(payload)}`;
+  }
+
+  /** The claims of a genuine, unexpired token of this purpose, else null. */
+  async verify(token: string, purpose: TokenPurpose, now: number): Promise<TokenClaims | null> {
+    if (typeof token !== 'string' || token.length > 600) return null;
+    const [payload, mac, extra] = token.split('.');
+    if (!payload || !mac || extra !== undefined) return null;
+    const expected = Buffer.from(await this.mac(payload));
+    const given = Buffer.from(mac);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+    try {
+      const [p, subscriptionId, statusPageId, expiresAt] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as [string, string, string, number];
+      if (p !== (purpose === 'confirm' ? 'c' : 'u') || typeof subscriptionId !== 'string' || typeof statusPageId !== 'string' || typeof expiresAt !== 'number') return null;
+      if (expiresAt !== 0 && expiresAt < now) return null;
+      return { purpose, subscriptionId, statusPageId, expiresAt };
+    } catch {
+      return null;
+    }
+  }
+
+  /** The Standard Webhooks secret of a WEBHOOK subscription: sent to it in the confirmation POST, signing every POST after. */
+  async webhookSecret(subscriptionId: string): Promise<string> {
+    this.key ??= this.loadKey();
+    return `whsec_${createHmac('sha256', await this.key).update(`webhook-subscriber:${subscriptionId}`).digest('base64')}`;
+  }
+
+  private async mac(payload: string): Promise<string> {
+    this.key ??= this.loadKey();
+    return createHmac('sha256', await this.key).update(payload).digest('base64url');
+  }
+
+  private async loadKey(): Promise<Buffer> {
+    // Insert-if-absent (revision 1 never beats itself), so racing instances agree on one key.
+    await this.store.ensureCollection({ name: 'settings', indexes: [] });
+    await this.store.put('settings', { id: 'subscriber-token-secret', value: randomBytes(32).toString('base64') }, 1n);
+    const stored = await this.store.get<{ id: string; value: string }>('settings', 'subscriber-token-secret');
+    return Buffer.from(stored!.doc.value, 'base64');
+  }
+}

@@ -1,0 +1,33 @@
+import ipaddr from 'ipaddr.js';
+
+/** Only ordinary public unicast addresses may be the target of an outbound request. */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  return parsed.range() === 'unicast';
+}
+
+/** A host written as an IP literal (brackets of IPv6 removed), or null for a name. */
+export function literalAddress(hostname: string): string | null {
+  const bare = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+  return ipaddr.isValid(bare) ? bare : null;
+}
+
+/** Why a URL may not be the target of an outbound request (http/https only, no credentials, no literal private address unless allowed), or null. */
+export function outboundUrlProblem(value: string, { allowPrivate }: { allowPrivate: boolean }): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    return 'must be an absolute http or https URL';
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'must be an http or https URL';
+  if (parsed.username || parsed.password) return 'must not carry credentials';
+  if (!allowPrivate) {
+    // Names are checked after DNS at delivery time (rebinding); literals can be refused at once.
+    const literal = literalAddress(parsed.hostname);
+    if (literal !== null && !isPublicAddress(literal)) return 'must not point at a private, loopback, link-local or reserved address';
+  }
+  return null;
+}
