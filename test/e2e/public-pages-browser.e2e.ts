@@ -1,9 +1,11 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Browser, BrowserContext, BrowserContextOptions, chromium, Page } from 'playwright-core';
 import { ManualClock } from '../../libs/core/src/clock';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 import { createIncident, createPage, PageFixture } from './public-pages-fixtures';
+import { decodedMail, eventually, SmtpSink, startSmtpSink } from './alerting-receivers';
 
 // Functions passed to page.evaluate run in the page; the project compiles without the DOM library.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -23,6 +25,7 @@ let account: TestAccount;
 let browser: Browser;
 let fixture: PageFixture;
 let url: string;
+let smtp: SmtpSink;
 
 /** Everything that went wrong in the page: console errors, uncaught errors, failed or refused requests. */
 function watch(page: Page): string[] {
@@ -72,7 +75,8 @@ describeInBrowser('public status page in headless Chromium', () => {
   beforeAll(async () => {
     // The services exist for longer than the 90 days the bars show; the clock then stands still at "now".
     const clock = new ManualClock(new Date(Date.now() - 120 * DAY));
-    server = await startTestServer({ clock, env: { VIGIL_RATE_LIMIT_PER_MINUTE: '100000' } });
+    smtp = await startSmtpSink();
+    server = await startTestServer({ clock, env: { VIGIL_RATE_LIMIT_PER_MINUTE: '100000', VIGIL_DAEMON: 'on', SMTP_URL: smtp.url, VIGIL_MAIL_FROM: 'Acme Status <status@vigil.test>' } });
     account = await server.account();
     fixture = await createPage(server, account, 'acme-status', {
       serviceNames: ['API', 'Dashboard', 'Database', 'CDN', 'Webhooks', 'Email delivery'],
@@ -112,6 +116,7 @@ describeInBrowser('public status page in headless Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.close();
+    await smtp?.close();
   });
 
   it('renders without console errors, failed or third-party requests, and saves the README screenshot', async () => {
@@ -123,7 +128,8 @@ describeInBrowser('public status page in headless Chromium', () => {
     // The stylesheet applied (no inline styles are allowed): the banner has its colour.
     expect(await page.locator('.banner').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(194, 65, 12)');
     mkdirSync(join(ROOT, 'docs'), { recursive: true });
-    await page.screenshot({ path: join(ROOT, 'docs', 'status-page.png'), fullPage: true });
+    // README's picture is refreshed on demand only (UPDATE_SCREENSHOT=1), so a test run leaves the tree clean.
+    await page.screenshot({ path: process.env.UPDATE_SCREENSHOT ? join(ROOT, 'docs', 'status-page.png') : join(tmpdir(), 'vigil-status-page.png'), fullPage: true });
     await page.goto(url + '/history?page=2', { waitUntil: 'networkidle' });
     await page.getByRole('link', { name: 'Newer incidents' }).click();
     await page.waitForURL(/\/history$/);
@@ -171,7 +177,7 @@ describeInBrowser('public status page in headless Chromium', () => {
     }
   });
 
-  it('works with JavaScript disabled: the subscribe form leads to "check your inbox" and a PENDING subscription', async () => {
+  it('works with JavaScript disabled: the subscribe form leads to "check your inbox", a confirmation email, and its link verifies', async () => {
     const { context, page, problems } = await open({ javaScriptEnabled: false });
     await page.getByLabel('Email address').fill('reader@example.com');
     await page.getByRole('button', { name: 'Subscribe' }).click();
@@ -182,5 +188,19 @@ describeInBrowser('public status page in headless Chromium', () => {
     await context.close();
     const subscriptions = await server.http.get(`/v1/status-pages/${fixture.pageId}/subscriptions`, { key: account.key });
     expect(subscriptions.body).toEqual([expect.objectContaining({ type: 'EMAIL', address: 'reader@example.com', status: 'PENDING' })]);
+
+    // The confirmation email reaches a real SMTP server; its link, opened in the browser, verifies the subscription.
+    const mails = await eventually(() => smtp.mails.filter((m) => m.to.includes('reader@example.com')), (found) => found.length > 0, 15_000);
+    expect(mails).toHaveLength(1);
+    const link = /https?:\/\/[^\s"<>]*\/subscriptions\/confirm\/[A-Za-z0-9._~-]+/.exec(decodedMail(mails[0].raw));
+    expect(link).not.toBeNull();
+    const confirm = await browser.newContext({ javaScriptEnabled: false });
+    const tab = await confirm.newPage();
+    const answer = await tab.goto(server.url + new URL(link![0]).pathname);
+    expect(answer?.status()).toBe(200);
+    await expect(tab.locator('h1').textContent()).resolves.toBe('Subscription confirmed');
+    await confirm.close();
+    const verified = await server.http.get(`/v1/status-pages/${fixture.pageId}/subscriptions`, { key: account.key });
+    expect(verified.body).toEqual([expect.objectContaining({ address: 'reader@example.com', status: 'VERIFIED' })]);
   });
 });
