@@ -216,7 +216,7 @@ describe('hostile input', () => {
         const type = content['application/json'] ? 'application/json' : Object.keys(content)[0].replace('*/*', 'text/plain');
         const ref = content['application/json']?.schema?.$ref as string | undefined;
         const schema = ref ? doc.components.schemas[ref.split('/').pop()!] : content['application/json']?.schema;
-        const field = Object.keys(schema?.properties ?? { name: 1 })[0];
+        const field = Object.keys(schema?.properties ?? {})[0] ?? 'name';
         routes.push(`${method.toUpperCase()} ${template}`);
         for (const [kind, body] of Object.entries(bodies(field))) {
           const response = await send(method.toUpperCase(), path, body, { ...auth(), 'content-type': type });
