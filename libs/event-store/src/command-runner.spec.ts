@@ -47,6 +47,14 @@ describe.each([
   });
   afterEach(() => cleanup());
 
+  it('starts from a snapshot and folds only the events after it', async () => {
+    for (const by of ['a', 'b', 'c']) await runner.run('counter-1', counter, { by }, { accountId: 'a' });
+    const snapshot = async () => ({ state: { count: 2, seen: ['snap'] }, revision: 1n });
+    const result = await runner.run('counter-1', counter, { by: 'd' }, { accountId: 'a' }, { snapshot });
+    expect(result.state).toEqual({ count: 4, seen: ['snap', 'c', 'd'] });
+    expect(result.revision).toBe(3n);
+  });
+
   it('applies 50 concurrent commands on one stream without If-Match, none lost', async () => {
     const results = await Promise.allSettled(
       Array.from({ length: 50 }, (_, i) => runner.run('counter-1', counter, { by: `w${i}` }, { accountId: 'a' })),

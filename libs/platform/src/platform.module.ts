@@ -14,7 +14,7 @@ import { VIGIL_CONFIG } from './config';
 import { createLogger, LOGGER, VigilLogger } from './logger';
 import { PlatformOptions } from './platform.options';
 import { openStores, Stores } from './stores';
-import { COMMAND_RUNNER, DAEMON_ENABLED, EARLY_REQUESTS, PROCESSOR_RUNNER, PROJECTION_ENGINE } from './tokens';
+import { COMMAND_RUNNER, DAEMON_ENABLED, PROCESSOR_RUNNER, PROJECTION_ENGINE } from './tokens';
 
 const STORES = Symbol('STORES');
 
@@ -72,7 +72,6 @@ export class PlatformModule {
         { provide: ID_GENERATOR, useValue: options.ids ?? new UuidV7Generator() },
         { provide: LOGGER, useValue: logger },
         { provide: DAEMON_ENABLED, useValue: options.daemon ?? options.config.daemon },
-        { provide: EARLY_REQUESTS, useValue: options.earlyRequests ?? null },
         { provide: STORES, useFactory: () => openStores(options.config, logger, clock) },
         { provide: EVENT_STORE, useFactory: (s: Stores) => s.eventStore, inject: [STORES] },
         { provide: READ_STORE, useFactory: (s: Stores) => s.readStore, inject: [STORES] },
@@ -115,7 +114,6 @@ export class PlatformModule {
         COMMAND_RUNNER,
         CURSOR_CODEC,
         DAEMON_ENABLED,
-        EARLY_REQUESTS,
         ResponseCache,
       ],
     };

@@ -8,7 +8,7 @@ import { COMMAND_RUNNER } from '../../../platform/src/tokens';
 import { ServiceDirectory } from '../../../status-pages/src/read/service-directory';
 import { CheckConfig, checkStream, heartbeatCheckDecider } from '../domain/heartbeat-check.decider';
 import { PingTokenClaims } from './ping-token-claims';
-import { ScheduleSync } from './schedule-sync';
+import { HeartbeatCommands } from './heartbeat.commands';
 
 /** A check configuration as the client sent it: the token may be missing (generated or kept). */
 export type CheckInput = Omit<CheckConfig, 'heartbeat'> & {
@@ -56,7 +56,7 @@ export class CreateHeartbeatCheckHandler implements ICommandHandler<CreateHeartb
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     private readonly services: ServiceDirectory,
     private readonly tokens: PingTokenClaims,
-    private readonly schedules: ScheduleSync,
+    private readonly timers: HeartbeatCommands,
   ) {}
 
   async execute({ accountId, input, actor }: CreateHeartbeatCheckCommand): Promise<string> {
@@ -68,7 +68,7 @@ export class CreateHeartbeatCheckHandler implements ICommandHandler<CreateHeartb
     heartbeatCheckDecider.decide({ type: 'CreateHeartbeatCheck', id, accountId, config }, heartbeatCheckDecider.initialState());
     await this.tokens.claim(pingToken, id, actor);
     await this.runner.run(checkStream(id), heartbeatCheckDecider, { type: 'CreateHeartbeatCheck', id, accountId, config }, actor);
-    await this.schedules.sync(id, actor);
+    await this.timers.reschedule(id, actor);
     return id;
   }
 }
@@ -79,7 +79,7 @@ export class UpdateHeartbeatCheckHandler implements ICommandHandler<UpdateHeartb
     @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
     private readonly services: ServiceDirectory,
     private readonly tokens: PingTokenClaims,
-    private readonly schedules: ScheduleSync,
+    private readonly timers: HeartbeatCommands,
   ) {}
 
   async execute({ accountId, id, input, actor, ifMatch }: UpdateHeartbeatCheckCommand): Promise<void> {
@@ -93,7 +93,7 @@ export class UpdateHeartbeatCheckHandler implements ICommandHandler<UpdateHeartb
     const config: CheckConfig = { ...input, heartbeat: { ...input.heartbeat, pingToken } };
     if (pingToken !== oldToken) await this.tokens.claim(pingToken, id, actor);
     await this.runner.run(checkStream(id), heartbeatCheckDecider, { type: 'UpdateHeartbeatCheck', id, accountId, config }, actor, { ifMatch });
-    await this.schedules.sync(id, actor);
+    await this.timers.reschedule(id, actor);
     if (pingToken !== oldToken) await this.tokens.release(oldToken, id, actor);
   }
 }
@@ -103,12 +103,12 @@ export class DeleteHeartbeatCheckHandler implements ICommandHandler<DeleteHeartb
   constructor(
     @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
     private readonly tokens: PingTokenClaims,
-    private readonly schedules: ScheduleSync,
+    private readonly timers: HeartbeatCommands,
   ) {}
 
   async execute({ accountId, id, actor, ifMatch }: DeleteHeartbeatCheckCommand): Promise<void> {
     const result = await this.runner.run(checkStream(id), heartbeatCheckDecider, { type: 'DeleteHeartbeatCheck', id, accountId }, actor, { ifMatch });
-    await this.schedules.sync(id, actor);
+    await this.timers.reschedule(id, actor);
     const token = result.state.config?.heartbeat.pingToken;
     if (token) await this.tokens.release(token, id, actor);
   }
