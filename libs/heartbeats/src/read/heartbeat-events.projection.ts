@@ -38,10 +38,6 @@ export const heartbeatEventsProjection: Projection<HeartbeatEventDoc> = {
   version: 1,
   handles: ['HeartbeatPingReceived', 'HeartbeatFailed'],
   indexes: [],
-  // Keyed by the event's own id: every document is new, so the inline path skips reading it.
-  immutable: true,
-  // One per ping: written back in bulk, a check's documents side by side, not in each ping's commit.
-  writeBack: true,
   ids: (event) => {
     const doc = docOf(event as unknown as HeartbeatEvent);
     return doc ? [doc.id] : [];

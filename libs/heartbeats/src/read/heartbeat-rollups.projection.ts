@@ -40,8 +40,6 @@ export const heartbeatRollupsProjection: Projection<RollupDoc> = {
   version: 2,
   handles: ['HeartbeatPingReceived', 'HeartbeatFailed'],
   indexes: [],
-  // Every ping changes it: written back in bulk, not in each ping's commit.
-  writeBack: true,
   ids: (event) => {
     const e = stateAndTime(event as unknown as HeartbeatEvent);
     if (!e) return [];

@@ -35,8 +35,6 @@ export const heartbeatTimersProjection: Projection<TimerDoc> = {
   version: 1,
   handles: ['HeartbeatScheduleChanged', 'HeartbeatPingReceived', 'HeartbeatFailed'],
   indexes: [{ field: 'deadline' }],
-  // Every ping changes it: written back in bulk, not in each ping's commit.
-  writeBack: true,
   ids: (event) => [(event.data as { checkId: string }).checkId],
   evolve(doc, event, id) {
     // The document is the timer it holds (TimerDoc extends TimerState): evolved as it is, no copy first.
