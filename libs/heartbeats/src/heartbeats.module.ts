@@ -12,7 +12,6 @@ import { ChecksController } from './http/checks.controller';
 import { registerPingRoutes } from './http/ping.routes';
 import { CheckDirectory } from './read/check-directory';
 import { heartbeatChecksProjection } from './read/heartbeat-checks.projection';
-import { heartbeatEventsProjection } from './read/heartbeat-events.projection';
 import { heartbeatRollupsProjection } from './read/heartbeat-rollups.projection';
 import { HeartbeatStats } from './read/heartbeat-stats';
 import { heartbeatTimersProjection } from './read/heartbeat-timers.projection';
@@ -69,7 +68,7 @@ export class HeartbeatsModule implements OnModuleInit {
     // Outages open and resolve incidents through the incidents context's own commands.
     triggers.register(incidents);
     processors.register(reactor);
-    for (const projection of [heartbeatChecksProjection, heartbeatTimersProjection, heartbeatEventsProjection, heartbeatRollupsProjection]) {
+    for (const projection of [heartbeatChecksProjection, heartbeatTimersProjection, heartbeatRollupsProjection]) {
       engine.register(projection);
     }
     links.addChecksSource(

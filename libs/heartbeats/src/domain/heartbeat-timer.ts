@@ -17,6 +17,13 @@ export type HeartbeatEvent =
   | { type: 'HeartbeatPingReceived'; data: PingReceivedData }
   | { type: 'HeartbeatFailed'; data: FailedData };
 
+const HEARTBEAT_EVENT_TYPES: readonly string[] = ['HeartbeatScheduleChanged', 'HeartbeatPingReceived', 'HeartbeatFailed'];
+
+/** Events of a heartbeat stream are what the heartbeat decider wrote: the type names the shape. */
+export function isHeartbeatEvent(event: { type: string; data: unknown }): event is HeartbeatEvent {
+  return HEARTBEAT_EVENT_TYPES.includes(event.type);
+}
+
 export interface ScheduleChangedData {
   checkId: string;
   pingToken: string;
@@ -134,8 +141,8 @@ export function pingedTimer(timer: TimerState, atMs: number): TimerState {
   };
 }
 
-export function evolveTimer(timer: TimerState, event: { type: string; data: unknown }): TimerState {
-  const e = event as HeartbeatEvent;
+export function evolveTimer(timer: TimerState, e: { type: string; data: unknown }): TimerState {
+  if (!isHeartbeatEvent(e)) return timer;
   switch (e.type) {
     case 'HeartbeatScheduleChanged': {
       const d = e.data;

@@ -1,6 +1,7 @@
 import { Projection } from '../../../core/src/projection';
-import { HeartbeatEvent, HeartbeatState } from '../domain/heartbeat-timer';
-import { bucketName, bucketStart, eventTime, Granularity, HOUR_MS, MINUTE_MS, onceForLastEvent, rollupIdsAt } from './heartbeat-keys';
+import { RecordedEvent } from '../../../core/src/event';
+import { HeartbeatState, isHeartbeatEvent } from '../domain/heartbeat-timer';
+import { bucketStart, Granularity, HOUR_MS, MINUTE_MS, rollupId } from './heartbeat-keys';
 
 export interface RollupDoc {
   id: string;
@@ -20,15 +21,13 @@ interface Counted {
   at: number;
 }
 
-function readStateAndTime(event: HeartbeatEvent): Counted | null {
-  if (event.type === 'HeartbeatPingReceived') return { checkId: event.data.checkId, state: event.data.state, at: eventTime(event)! };
-  if (event.type === 'HeartbeatFailed') return { checkId: event.data.checkId, state: 'FAILING', at: eventTime(event)! };
+function counted(event: RecordedEvent): Counted | null {
+  if (!isHeartbeatEvent(event)) return null;
+  if (event.type === 'HeartbeatPingReceived') return { checkId: event.data.checkId, state: event.data.state, at: Date.parse(event.data.at) };
+  if (event.type === 'HeartbeatFailed') return { checkId: event.data.checkId, state: 'FAILING', at: Date.parse(event.data.deadline) };
   return null;
 }
 
-const stateAndTime = onceForLastEvent(readStateAndTime);
-
-// A literal (in EVENT_STATES order), so every counts object shares one shape.
 const emptyCounts = (): Record<HeartbeatState, number> => ({ EARLY: 0, RECEIVED: 0, GRACE: 0, LATE: 0, FAILING: 0 });
 
 /**
@@ -41,33 +40,26 @@ export const heartbeatRollupsProjection: Projection<RollupDoc> = {
   handles: ['HeartbeatPingReceived', 'HeartbeatFailed'],
   indexes: [],
   ids: (event) => {
-    const e = stateAndTime(event as unknown as HeartbeatEvent);
-    if (!e) return [];
-    const { hourId, dayId } = rollupIdsAt(e.checkId, e.at);
-    return [hourId, dayId];
+    const e = counted(event);
+    return e ? [rollupId(e.checkId, 'h', bucketStart(e.at, 'h')), rollupId(e.checkId, 'd', bucketStart(e.at, 'd'))] : [];
   },
   evolve(doc, event, id) {
-    const e = stateAndTime(event as unknown as HeartbeatEvent);
+    const e = counted(event);
     if (!e) return doc;
     const granularity: Granularity = id[id.indexOf('|') + 1] === 'd' ? 'd' : 'h';
     const base: RollupDoc = doc ?? {
       id,
       checkId: e.checkId,
       granularity,
-      bucket: bucketName(bucketStart(e.at, granularity)),
+      bucket: new Date(bucketStart(e.at, granularity)).toISOString(),
       total: 0,
       counts: emptyCounts(),
     };
-    // Copies, then one change each: a computed key in a literal would take V8's slow path on every ping.
-    const counts = { ...base.counts };
-    counts[e.state] += 1;
-    const next: RollupDoc = { id: base.id, checkId: base.checkId, granularity: base.granularity, bucket: base.bucket, total: base.total + 1, counts };
+    const next: RollupDoc = { ...base, total: base.total + 1, counts: { ...base.counts, [e.state]: base.counts[e.state] + 1 } };
     if (granularity === 'h') {
       const minute = Math.floor((e.at % HOUR_MS) / MINUTE_MS);
-      const minutes = { ...base.minutes };
-      const [total, failing] = minutes[minute] ?? [0, 0];
-      minutes[minute] = [total + 1, failing + (e.state === 'FAILING' ? 1 : 0)];
-      next.minutes = minutes;
+      const [total, failing] = base.minutes?.[minute] ?? [0, 0];
+      next.minutes = { ...base.minutes, [minute]: [total + 1, failing + (e.state === 'FAILING' ? 1 : 0)] };
     }
     return next;
   },

@@ -4,8 +4,10 @@ import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
-import { HeartbeatEventDoc } from './heartbeat-events.projection';
-import { bucketStart, DAY_MS, eventKeyAt, Granularity, HOUR_MS, MINUTE_MS, rollupId, timestampOfEventId } from './heartbeat-keys';
+import { RecordedEvent } from '../../../core/src/event';
+import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
+import { heartbeatStream, isHeartbeatEvent } from '../domain/heartbeat-timer';
+import { bucketStart, DAY_MS, Granularity, HOUR_MS, MINUTE_MS, rollupId, timestampOfEventId } from './heartbeat-keys';
 import { RollupDoc } from './heartbeat-rollups.projection';
 import { TimeWindow } from './heartbeat-window';
 
@@ -31,23 +33,46 @@ const ZERO: Counts = { total: 0, failing: 0 };
 const add = (a: Counts, b: Counts): Counts => ({ total: a.total + b.total, failing: a.failing + b.failing });
 const ratio = (c: Counts) => Math.round(((c.total - c.failing) / c.total) * 10_000) / 10_000;
 
-export const present = (doc: HeartbeatEventDoc): HeartbeatEventView => ({
-  id: doc.eventId,
-  state: doc.state,
-  timestamp: doc.timestamp,
-  source: doc.source,
-  userAgent: doc.userAgent,
-});
+interface Listed {
+  ms: number;
+  failing: boolean;
+  view: HeartbeatEventView;
+}
+
+/** A ping or a failure as endpoint 9 lists it, with its time; null for the stream's other events. */
+function listed(event: RecordedEvent): Listed | null {
+  if (!isHeartbeatEvent(event)) return null;
+  switch (event.type) {
+    case 'HeartbeatPingReceived': {
+      const { eventId, state, at, source, userAgent } = event.data;
+      return { ms: Date.parse(at), failing: false, view: { id: eventId, state, timestamp: at, source, userAgent } };
+    }
+    case 'HeartbeatFailed': {
+      const { eventId, deadline } = event.data;
+      return { ms: Date.parse(deadline), failing: true, view: { id: eventId, state: 'FAILING', timestamp: deadline, source: 'watchdog', userAgent: null } };
+    }
+    default:
+      return null;
+  }
+}
+
+/** When an event of `heartbeat-<id>` happened; the stream is written in this order. */
+const timeOf = (event: RecordedEvent): number => listed(event)?.ms ?? Date.parse(event.metadata.occurredAt);
+
+const PAGE = 50;
 
 /**
- * Events and availability of one check. A window's counts come from daily rollups for whole days,
- * hourly rollups for whole hours, and a keyed count of raw events for the partial hours at its two
- * edges: the cost follows the window's length in days, never the number of events in it.
+ * Events and availability of one check. Events are read from the check's own stream (pings and
+ * failures are appended in time order), found by a binary search on revisions. A window's counts
+ * come from daily rollups for whole days, hourly ones for whole hours, per-minute counts inside the
+ * hour and the raw events of the partial minutes at its two edges: the cost follows the window's
+ * length in days, never the number of events in it.
  */
 @Injectable()
 export class HeartbeatStats {
   constructor(
     @Inject(READ_STORE) private readonly store: ReadStore,
+    @Inject(EVENT_STORE) private readonly log: EventStore,
     @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(VIGIL_CONFIG) private readonly config: VigilConfig,
@@ -55,33 +80,51 @@ export class HeartbeatStats {
 
   /** Newest first, at most `limit`, within the window (both ends included). */
   async events(checkId: string, window: TimeWindow, limit: number): Promise<HeartbeatEventView[]> {
-    const collection = this.engine.collection('heartbeat_events');
-    const kinds = await Promise.all(
-      [false, true].map((failing) =>
-        this.store.find<HeartbeatEventDoc>(collection, {
-          filters: [
-            { field: 'id', op: 'gte', value: eventKeyAt(checkId, failing, window.start) },
-            { field: 'id', op: 'lt', value: eventKeyAt(checkId, failing, window.end + 1) },
-          ],
-          sort: { field: 'id', direction: 'desc' },
-          limit,
-        }),
-      ),
-    );
-    return kinds
-      .flat()
-      .sort((a, b) => (a.timestamp === b.timestamp ? (a.eventId < b.eventId ? 1 : -1) : a.timestamp < b.timestamp ? 1 : -1))
-      .slice(0, limit)
-      .map(present);
+    const out: HeartbeatEventView[] = [];
+    for await (const event of this.backwardsFrom(checkId, window.end)) {
+      if (event.ms < window.start || out.length >= limit) break;
+      out.push(event.view);
+    }
+    return out;
   }
 
   async event(checkId: string, eventId: string): Promise<HeartbeatEventView | null> {
     const at = timestampOfEventId(eventId);
     if (at === null) return null;
-    const collection = this.engine.collection('heartbeat_events');
-    const ids = [false, true].map((failing) => `${eventKeyAt(checkId, failing, at)}|${eventId.toLowerCase()}`);
-    const [found] = await this.store.getMany<HeartbeatEventDoc>(collection, ids);
-    return found ? present(found.doc) : null;
+    const wanted = eventId.toLowerCase();
+    for await (const event of this.backwardsFrom(checkId, at)) {
+      if (event.ms < at) return null;
+      if (event.view.id === wanted) return event.view;
+    }
+    return null;
+  }
+
+  /** Pings and failures at or before `ms`, newest first. */
+  private async *backwardsFrom(checkId: string, ms: number): AsyncGenerator<Listed> {
+    const stream = heartbeatStream(checkId);
+    let from = await this.lastRevisionAt(stream, ms);
+    while (from !== null && from >= 0n) {
+      const page = await this.log.readStream(stream, { direction: 'backwards', fromRevision: from, maxCount: PAGE });
+      for (const recorded of page) {
+        const event = listed(recorded);
+        if (event) yield event;
+      }
+      from = page.length === PAGE ? page[page.length - 1].revision - 1n : null;
+    }
+  }
+
+  /** The newest revision of the stream whose event happened at or before `ms`, or null. */
+  private async lastRevisionAt(stream: string, ms: number): Promise<bigint | null> {
+    const [last] = await this.log.readStream(stream, { direction: 'backwards', maxCount: 1 });
+    if (!last || timeOf(last) <= ms) return last?.revision ?? null;
+    let [low, high] = [-1n, last.revision];
+    // Invariant: the event at `low` (if any) is at or before `ms`, the one at `high` after it.
+    while (high - low > 1n) {
+      const [event] = await this.log.readStream(stream, { fromRevision: (low + high) / 2n, maxCount: 1 });
+      if (timeOf(event) <= ms) low = event.revision;
+      else high = (low + high) / 2n;
+    }
+    return low >= 0n ? low : null;
   }
 
   /** The window and the one of equal length before it. */
@@ -177,15 +220,13 @@ export class HeartbeatStats {
     const start = Math.floor(from / MINUTE_MS) * MINUTE_MS;
     const retainedFrom = this.clock.now().getTime() - this.config.eventRetentionDays * DAY_MS;
     if (from < retainedFrom) return to - from >= MINUTE_MS / 2 ? minute(start) : ZERO;
-    const collection = this.engine.collection('heartbeat_events');
-    const [total, failing] = await Promise.all(
-      [false, true].map((kind) =>
-        this.store.count(collection, [
-          { field: 'id', op: 'gte', value: eventKeyAt(checkId, kind, from) },
-          { field: 'id', op: 'lt', value: eventKeyAt(checkId, kind, to) },
-        ]),
-      ),
-    );
-    return { total: total + failing, failing };
+    let total = 0;
+    let failing = 0;
+    for await (const event of this.backwardsFrom(checkId, to - 1)) {
+      if (event.ms < from) break;
+      total += 1;
+      if (event.failing) failing += 1;
+    }
+    return { total, failing };
   }
 }
