@@ -19,8 +19,8 @@ import { COMMAND_RUNNER, DAEMON_ENABLED, PROCESSOR_RUNNER, PROJECTION_ENGINE } f
 const STORES = Symbol('STORES');
 
 /**
- * Starts the projection engine once every context has registered its projections, catches the
- * read models up before the server listens, then runs the daemon and the processors in the background.
+ * Starts the projection engine once every context has registered its projections; where the daemon
+ * runs, catches the read models up first, then runs the daemon and the processors in the background.
  */
 @Injectable()
 export class ProjectionLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -37,9 +37,11 @@ export class ProjectionLifecycle implements OnApplicationBootstrap, OnApplicatio
 
   async onApplicationBootstrap(): Promise<void> {
     await this.stores.engine.start();
-    await this.stores.engine.catchUp();
     await this.processors.start();
     if (this.daemon) {
+      // The process that runs the daemon (the embedded server, the production worker) catches up first;
+      // API instances beside a worker serve at once.
+      await this.stores.engine.catchUp();
       this.running = this.stores.engine.run(this.abort.signal);
       this.processing = this.processors.run(this.abort.signal);
       this.logger.info('projection daemon started');

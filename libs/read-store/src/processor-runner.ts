@@ -13,8 +13,8 @@ const CHECKPOINT_PREFIX = 'processor:';
 const RETRY_MS = 1000;
 
 /**
- * Drives every registered Processor from the event log: reads a page after its stored checkpoint,
- * hands over the events it handles one at a time, and stores the checkpoint after each one.
+ * Drives every registered Processor from the event log: reads a page after its stored checkpoint and
+ * hands over the events it handles one at a time, in order.
  */
 export class ProcessorRunner {
   private readonly processors: Processor[] = [];
@@ -67,23 +67,22 @@ export class ProcessorRunner {
     }
   }
 
+  /** The checkpoint is stored once per page, or before the event that failed: a crash repeats at most a page, which `handle` tolerates. */
   private async stepOne(processor: Processor): Promise<number> {
     const key = this.key(processor);
-    let checkpoint: bigint | null = null;
     let page: RecordedEvent[] = [];
+    let done: bigint | null = null;
     try {
-      checkpoint = await this.store.getCheckpoint(key);
+      const checkpoint = await this.store.getCheckpoint(key);
       page = await this.events.readAll({ after: checkpoint ?? undefined, maxCount: PAGE });
       for (const event of page) {
-        if (processor.handles.includes(event.type)) {
-          await processor.handle(event);
-          await this.store.setCheckpoint(key, event.position);
-        }
-        checkpoint = event.position;
+        if (processor.handles.includes(event.type)) await processor.handle(event);
+        done = event.position;
       }
-      if (page.length > 0) await this.store.setCheckpoint(key, checkpoint!);
+      if (done !== null) await this.store.setCheckpoint(key, done);
       this.retryAt.delete(processor.name);
     } catch (error) {
+      if (done !== null) await this.store.setCheckpoint(key, done).catch(() => undefined);
       this.logger.error('processor failed, retrying', { processor: processor.name, error: String(error) });
       this.retryAt.set(processor.name, this.now() + RETRY_MS);
     }

@@ -168,6 +168,8 @@ export class ProjectionEngine {
     },
     end: (head: bigint | null): void => {
       if (head !== null) for (const { collection } of this.inlineBatch) this.access!.setCheckpoint(collection, head);
+      // The daemon is woken only when the batch left a collection behind.
+      if (this.inlineBatch.length < this.projections.size) this.wake?.();
       this.inlineBatch = [];
     },
   };
@@ -178,8 +180,9 @@ export class ProjectionEngine {
    * daemon); without the history (a snapshot-loaded command) the daemon applies them shortly after.
    */
   async applyAfterAppend(history: RecordedEvent[] | null, appended: RecordedEvent[]): Promise<void> {
+    if (this.access) return;
     this.wake?.();
-    if (this.access || history === null || appended.length === 0) return;
+    if (history === null || appended.length === 0) return;
     const all = [...history, ...appended];
     for (const projection of this.projections.values()) {
       const touched = new Set(touchedIds(projection, appended));
