@@ -192,16 +192,30 @@ export class ProjectionEngine {
     }
   }
 
-  /** Applies everything between each collection's checkpoint and the log head. Returns events applied. */
+  /** Applies everything between each collection's checkpoint and the log head, reading the log once. Returns events read. */
   async catchUp(): Promise<number> {
-    let applied = 0;
+    const targets: { projection: Projection; collection: string; checkpoint: bigint }[] = [];
     for (const projection of this.projections.values()) {
       const meta = this.meta.get(projection.name)!;
       for (const generation of [meta.active, meta.building]) {
-        if (generation) applied += await this.catchUpCollection(projection, collectionName(projection.name, generation));
+        if (!generation) continue;
+        const collection = collectionName(projection.name, generation);
+        targets.push({ projection, collection, checkpoint: (await this.readStore.getCheckpoint(collection)) ?? 0n });
       }
     }
-    return applied;
+    let after = targets.reduce((min, t) => (t.checkpoint < min ? t.checkpoint : min), 2n ** 63n);
+    let read = 0;
+    for (;;) {
+      const page = await this.eventStore.readAll({ after, maxCount: PAGE });
+      if (page.length === 0) return read;
+      after = page[page.length - 1].position;
+      for (const target of targets) {
+        if (target.checkpoint >= after) continue;
+        await this.applyPage(target.projection, target.collection, page.filter((event) => event.position > target.checkpoint));
+        target.checkpoint = after;
+      }
+      read += page.length;
+    }
   }
 
   /** The daemon: tails the log until the signal aborts, applying what inline did not and finishing builds. */
@@ -280,17 +294,18 @@ export class ProjectionEngine {
   private async catchUpCollection(projection: Projection, collection: string): Promise<number> {
     let applied = 0;
     for (;;) {
-      const checkpoint = await this.readStore.getCheckpoint(collection);
-      const page = await this.eventStore.readAll({ after: checkpoint ?? undefined, maxCount: PAGE });
+      const page = await this.eventStore.readAll({ after: (await this.readStore.getCheckpoint(collection)) ?? undefined, maxCount: PAGE });
       if (page.length === 0) return applied;
-      const ids = touchedIds(projection, page);
-      if (ids.length > 0) {
-        const stored = await this.readStore.getMany(collection, ids);
-        await this.readStore.writeMany(collection, applyEvents(projection, page, stored));
-      }
-      await this.readStore.setCheckpoint(collection, page[page.length - 1].position);
+      await this.applyPage(projection, collection, page);
       applied += page.length;
     }
+  }
+
+  /** Applies a page of the log to one collection and moves its checkpoint to the page's end. */
+  private async applyPage(projection: Projection, collection: string, page: RecordedEvent[]): Promise<void> {
+    const ids = touchedIds(projection, page);
+    if (ids.length > 0) await this.readStore.writeMany(collection, applyEvents(projection, page, await this.readStore.getMany(collection, ids)));
+    await this.readStore.setCheckpoint(collection, page[page.length - 1].position);
   }
 
   private nextGeneration(meta: ProjectionMeta): number {

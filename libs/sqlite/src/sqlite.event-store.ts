@@ -106,6 +106,10 @@ export class SqliteEventStore implements EventStore {
     private readonly db: SqliteDatabase,
     private readonly options: SqliteEventStoreOptions = {},
   ) {
+    const columns = db.prepare("SELECT name FROM pragma_table_info('events')").pluck().all();
+    if (columns.includes('data')) {
+      throw new StoreUnavailableError('This data directory holds an event log in the format before issue 20 (no migration); start on an empty VIGIL_DATA_DIR');
+    }
     db.exec(SCHEMA);
     const prepare = (text: string) => db.prepare(text).safeIntegers(true);
     const select = 'SELECT e.position, s.name, e.revision, e.body FROM events e JOIN streams s ON s.id = e.stream';

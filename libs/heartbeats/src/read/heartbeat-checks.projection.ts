@@ -1,5 +1,5 @@
 import { Projection } from '../../../core/src/projection';
-import { CheckConfig, HeartbeatCheckEvent } from '../domain/heartbeat-check.decider';
+import { CheckConfig, isHeartbeatCheckEvent } from '../domain/heartbeat-check.decider';
 
 export interface CheckDoc extends CheckConfig {
   id: string;
@@ -29,10 +29,10 @@ export const heartbeatChecksProjection: Projection<CheckDoc> = {
   handles: ['HeartbeatCheckCreated', 'HeartbeatCheckUpdated', 'HeartbeatCheckDeleted'],
   indexes: [{ field: 'accountId' }, { field: 'pingToken' }, { field: 'serviceId' }],
   sortField: 'created_at',
-  ids: (event) => [(event.data as { id: string }).id],
-  evolve(doc, event) {
-    const e = event as unknown as HeartbeatCheckEvent;
-    const at = event.metadata.occurredAt;
+  ids: (event) => (isHeartbeatCheckEvent(event) ? [event.data.id] : []),
+  evolve(doc, e) {
+    if (!isHeartbeatCheckEvent(e)) return doc;
+    const at = e.metadata.occurredAt;
     switch (e.type) {
       case 'HeartbeatCheckCreated':
         return withConfig({ id: e.data.id, accountId: e.data.accountId, created_at: at }, e.data.config, at);
