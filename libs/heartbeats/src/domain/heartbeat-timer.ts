@@ -57,6 +57,29 @@ export interface FailedData {
   first: boolean;
 }
 
+/** A ping or a failure as the check's history shows it: endpoint 9's event, counted by the rollups. */
+export interface Occurrence {
+  eventId: string;
+  checkId: string;
+  state: HeartbeatState;
+  /** The ping's `at`, a failure's deadline. */
+  timestamp: string;
+  ms: number;
+  source: string | null;
+  userAgent: string | null;
+}
+
+/** The occurrence an event records; null for a schedule change. */
+export function occurrenceOf(event: { type: string; data: unknown }): Occurrence | null {
+  if (!isHeartbeatEvent(event) || event.type === 'HeartbeatScheduleChanged') return null;
+  if (event.type === 'HeartbeatFailed') {
+    const { eventId, checkId, deadline } = event.data;
+    return { eventId, checkId, state: 'FAILING', timestamp: deadline, ms: Date.parse(deadline), source: 'watchdog', userAgent: null };
+  }
+  const { eventId, checkId, state, at, source, userAgent } = event.data;
+  return { eventId, checkId, state, timestamp: at, ms: Date.parse(at), source, userAgent };
+}
+
 export interface TimerState {
   checkId: string | null;
   pingToken: string | null;

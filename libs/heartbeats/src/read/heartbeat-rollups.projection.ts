@@ -1,6 +1,5 @@
 import { Projection } from '../../../core/src/projection';
-import { RecordedEvent } from '../../../core/src/event';
-import { HeartbeatState, isHeartbeatEvent } from '../domain/heartbeat-timer';
+import { HeartbeatState, occurrenceOf } from '../domain/heartbeat-timer';
 import { bucketStart, Granularity, HOUR_MS, MINUTE_MS, rollupId } from './heartbeat-keys';
 
 export interface RollupDoc {
@@ -15,19 +14,6 @@ export interface RollupDoc {
   [field: string]: unknown;
 }
 
-interface Counted {
-  checkId: string;
-  state: HeartbeatState;
-  at: number;
-}
-
-function counted(event: RecordedEvent): Counted | null {
-  if (!isHeartbeatEvent(event)) return null;
-  if (event.type === 'HeartbeatPingReceived') return { checkId: event.data.checkId, state: event.data.state, at: Date.parse(event.data.at) };
-  if (event.type === 'HeartbeatFailed') return { checkId: event.data.checkId, state: 'FAILING', at: Date.parse(event.data.deadline) };
-  return null;
-}
-
 const emptyCounts = (): Record<HeartbeatState, number> => ({ EARLY: 0, RECEIVED: 0, GRACE: 0, LATE: 0, FAILING: 0 });
 
 /**
@@ -40,24 +26,24 @@ export const heartbeatRollupsProjection: Projection<RollupDoc> = {
   handles: ['HeartbeatPingReceived', 'HeartbeatFailed'],
   indexes: [],
   ids: (event) => {
-    const e = counted(event);
-    return e ? [rollupId(e.checkId, 'h', bucketStart(e.at, 'h')), rollupId(e.checkId, 'd', bucketStart(e.at, 'd'))] : [];
+    const e = occurrenceOf(event);
+    return e ? [rollupId(e.checkId, 'h', bucketStart(e.ms, 'h')), rollupId(e.checkId, 'd', bucketStart(e.ms, 'd'))] : [];
   },
   evolve(doc, event, id) {
-    const e = counted(event);
+    const e = occurrenceOf(event);
     if (!e) return doc;
     const granularity: Granularity = id[id.indexOf('|') + 1] === 'd' ? 'd' : 'h';
     const base: RollupDoc = doc ?? {
       id,
       checkId: e.checkId,
       granularity,
-      bucket: new Date(bucketStart(e.at, granularity)).toISOString(),
+      bucket: new Date(bucketStart(e.ms, granularity)).toISOString(),
       total: 0,
       counts: emptyCounts(),
     };
     const next: RollupDoc = { ...base, total: base.total + 1, counts: { ...base.counts, [e.state]: base.counts[e.state] + 1 } };
     if (granularity === 'h') {
-      const minute = Math.floor((e.at % HOUR_MS) / MINUTE_MS);
+      const minute = Math.floor((e.ms % HOUR_MS) / MINUTE_MS);
       const [total, failing] = base.minutes?.[minute] ?? [0, 0];
       next.minutes = { ...base.minutes, [minute]: [total + 1, failing + (e.state === 'FAILING' ? 1 : 0)] };
     }

@@ -6,7 +6,7 @@ import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { RecordedEvent } from '../../../core/src/event';
 import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
-import { heartbeatStream, isHeartbeatEvent } from '../domain/heartbeat-timer';
+import { heartbeatStream, Occurrence, occurrenceOf } from '../domain/heartbeat-timer';
 import { bucketStart, DAY_MS, Granularity, HOUR_MS, MINUTE_MS, rollupId, timestampOfEventId } from './heartbeat-keys';
 import { RollupDoc } from './heartbeat-rollups.projection';
 import { TimeWindow } from './heartbeat-window';
@@ -33,31 +33,10 @@ const ZERO: Counts = { total: 0, failing: 0 };
 const add = (a: Counts, b: Counts): Counts => ({ total: a.total + b.total, failing: a.failing + b.failing });
 const ratio = (c: Counts) => Math.round(((c.total - c.failing) / c.total) * 10_000) / 10_000;
 
-interface Listed {
-  ms: number;
-  failing: boolean;
-  view: HeartbeatEventView;
-}
-
-/** A ping or a failure as endpoint 9 lists it, with its time; null for the stream's other events. */
-function listed(event: RecordedEvent): Listed | null {
-  if (!isHeartbeatEvent(event)) return null;
-  switch (event.type) {
-    case 'HeartbeatPingReceived': {
-      const { eventId, state, at, source, userAgent } = event.data;
-      return { ms: Date.parse(at), failing: false, view: { id: eventId, state, timestamp: at, source, userAgent } };
-    }
-    case 'HeartbeatFailed': {
-      const { eventId, deadline } = event.data;
-      return { ms: Date.parse(deadline), failing: true, view: { id: eventId, state: 'FAILING', timestamp: deadline, source: 'watchdog', userAgent: null } };
-    }
-    default:
-      return null;
-  }
-}
+const present = ({ eventId, state, timestamp, source, userAgent }: Occurrence): HeartbeatEventView => ({ id: eventId, state, timestamp, source, userAgent });
 
 /** When an event of `heartbeat-<id>` happened; the stream is written in this order. */
-const timeOf = (event: RecordedEvent): number => listed(event)?.ms ?? Date.parse(event.metadata.occurredAt);
+const timeOf = (event: RecordedEvent): number => occurrenceOf(event)?.ms ?? Date.parse(event.metadata.occurredAt);
 
 const PAGE = 50;
 
@@ -83,7 +62,7 @@ export class HeartbeatStats {
     const out: HeartbeatEventView[] = [];
     for await (const event of this.backwardsFrom(checkId, window.end)) {
       if (event.ms < window.start || out.length >= limit) break;
-      out.push(event.view);
+      out.push(present(event));
     }
     return out;
   }
@@ -94,19 +73,19 @@ export class HeartbeatStats {
     const wanted = eventId.toLowerCase();
     for await (const event of this.backwardsFrom(checkId, at)) {
       if (event.ms < at) return null;
-      if (event.view.id === wanted) return event.view;
+      if (event.eventId === wanted) return present(event);
     }
     return null;
   }
 
   /** Pings and failures at or before `ms`, newest first. */
-  private async *backwardsFrom(checkId: string, ms: number): AsyncGenerator<Listed> {
+  private async *backwardsFrom(checkId: string, ms: number): AsyncGenerator<Occurrence> {
     const stream = heartbeatStream(checkId);
     let from = await this.lastRevisionAt(stream, ms);
     while (from !== null && from >= 0n) {
       const page = await this.log.readStream(stream, { direction: 'backwards', fromRevision: from, maxCount: PAGE });
       for (const recorded of page) {
-        const event = listed(recorded);
+        const event = occurrenceOf(recorded);
         if (event) yield event;
       }
       from = page.length === PAGE ? page[page.length - 1].revision - 1n : null;
@@ -225,7 +204,7 @@ export class HeartbeatStats {
     for await (const event of this.backwardsFrom(checkId, to - 1)) {
       if (event.ms < from) break;
       total += 1;
-      if (event.failing) failing += 1;
+      if (event.state === 'FAILING') failing += 1;
     }
     return { total, failing };
   }
