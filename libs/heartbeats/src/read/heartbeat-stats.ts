@@ -38,7 +38,6 @@ const present = ({ eventId, state, timestamp, source, userAgent }: Occurrence): 
 /** When an event of `heartbeat-<id>` happened; the stream is written in this order. */
 const timeOf = (event: RecordedEvent): number => occurrenceOf(event)?.ms ?? Date.parse(event.metadata.occurredAt);
 
-const PAGE = 50;
 
 /**
  * Events and availability of one check. Events are read from the check's own stream (pings and
@@ -60,7 +59,7 @@ export class HeartbeatStats {
   /** Newest first, at most `limit`, within the window (both ends included). */
   async events(checkId: string, window: TimeWindow, limit: number): Promise<HeartbeatEventView[]> {
     const out: HeartbeatEventView[] = [];
-    for await (const event of this.backwardsFrom(checkId, window.end)) {
+    for await (const event of this.backwardsFrom(checkId, window.end, limit + 1)) {
       if (event.ms < window.start || out.length >= limit) break;
       out.push(present(event));
     }
@@ -71,39 +70,48 @@ export class HeartbeatStats {
     const at = timestampOfEventId(eventId);
     if (at === null) return null;
     const wanted = eventId.toLowerCase();
-    for await (const event of this.backwardsFrom(checkId, at)) {
+    for await (const event of this.backwardsFrom(checkId, at, 4)) {
       if (event.ms < at) return null;
       if (event.eventId === wanted) return present(event);
     }
     return null;
   }
 
-  /** Pings and failures at or before `ms`, newest first. */
-  private async *backwardsFrom(checkId: string, ms: number): AsyncGenerator<Occurrence> {
+  /** Pings and failures at or before `ms`, newest first, read `page` events at a time. */
+  private async *backwardsFrom(checkId: string, ms: number, page: number): AsyncGenerator<Occurrence> {
     const stream = heartbeatStream(checkId);
     let from = await this.lastRevisionAt(stream, ms);
     while (from !== null && from >= 0n) {
-      const page = await this.log.readStream(stream, { direction: 'backwards', fromRevision: from, maxCount: PAGE });
-      for (const recorded of page) {
+      const events = await this.log.readStream(stream, { direction: 'backwards', fromRevision: from, maxCount: page });
+      for (const recorded of events) {
         const event = occurrenceOf(recorded);
         if (event) yield event;
       }
-      from = page.length === PAGE ? page[page.length - 1].revision - 1n : null;
+      from = events.length === page ? events[events.length - 1].revision - 1n : null;
     }
   }
 
-  /** The newest revision of the stream whose event happened at or before `ms`, or null. */
+  /**
+   * The newest revision of the stream whose event happened at or before `ms`, or null. Pings come at a
+   * steady pace, so steps alternate between a guess from the times at both ends (a few reads for a
+   * year of pings) and a halving (no worse than a binary search when the pace changes).
+   */
   private async lastRevisionAt(stream: string, ms: number): Promise<bigint | null> {
     const [last] = await this.log.readStream(stream, { direction: 'backwards', maxCount: 1 });
     if (!last || timeOf(last) <= ms) return last?.revision ?? null;
-    let [low, high] = [-1n, last.revision];
-    // Invariant: the event at `low` (if any) is at or before `ms`, the one at `high` after it.
-    while (high - low > 1n) {
-      const [event] = await this.log.readStream(stream, { fromRevision: (low + high) / 2n, maxCount: 1 });
-      if (timeOf(event) <= ms) low = event.revision;
-      else high = (low + high) / 2n;
+    const [first] = await this.log.readStream(stream, { maxCount: 1 });
+    if (timeOf(first) > ms) return null;
+    let [low, lowMs, high, highMs] = [first.revision, timeOf(first), last.revision, timeOf(last)];
+    // Invariant: the event at `low` is at or before `ms`; every event from `high` on is after it.
+    for (let step = 0; high - low > 1n; step++) {
+      const guess = step % 2 === 0 && highMs > lowMs ? low + BigInt(Math.floor((Number(high - low) * (ms - lowMs)) / (highMs - lowMs))) : (low + high) / 2n;
+      const mid = guess <= low ? low + 1n : guess >= high ? high - 1n : guess;
+      const [event] = await this.log.readStream(stream, { fromRevision: mid, maxCount: 1 });
+      const at = timeOf(event);
+      if (event.revision < high && at <= ms) [low, lowMs] = [event.revision, at];
+      else [high, highMs] = [mid, at];
     }
-    return low >= 0n ? low : null;
+    return low;
   }
 
   /** The window and the one of equal length before it. */
@@ -199,9 +207,11 @@ export class HeartbeatStats {
     const start = Math.floor(from / MINUTE_MS) * MINUTE_MS;
     const retainedFrom = this.clock.now().getTime() - this.config.eventRetentionDays * DAY_MS;
     if (from < retainedFrom) return to - from >= MINUTE_MS / 2 ? minute(start) : ZERO;
+    // A minute without events needs no look at the log.
+    if (minute(start).total === 0) return ZERO;
     let total = 0;
     let failing = 0;
-    for await (const event of this.backwardsFrom(checkId, to - 1)) {
+    for await (const event of this.backwardsFrom(checkId, to - 1, 4)) {
       if (event.ms < from) break;
       total += 1;
       if (event.state === 'FAILING') failing += 1;
