@@ -6,7 +6,7 @@ import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { CheckRef } from '../../../status-pages/src/read/service-links';
 import { CheckConfig } from '../domain/heartbeat-check.decider';
-import { CheckDoc } from './heartbeat-checks.projection';
+import { CheckDoc, heartbeatChecksProjection } from './heartbeat-checks.projection';
 
 /** A heartbeat check as every response shows it. */
 export interface CheckView extends Omit<CheckConfig, 'heartbeat'> {
@@ -114,6 +114,6 @@ export class CheckDirectory {
   }
 
   private collection(): string {
-    return this.engine.collection('heartbeat_checks');
+    return this.engine.collection(heartbeatChecksProjection);
   }
 }

@@ -8,7 +8,7 @@ import { RecordedEvent } from '../../../core/src/event';
 import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
 import { heartbeatStream, Occurrence, occurrenceOf } from '../domain/heartbeat-timer';
 import { bucketStart, DAY_MS, Granularity, HOUR_MS, MINUTE_MS, rollupId, timestampOfEventId } from './heartbeat-keys';
-import { RollupDoc } from './heartbeat-rollups.projection';
+import { heartbeatRollupsProjection, RollupDoc } from './heartbeat-rollups.projection';
 import { TimeWindow } from './heartbeat-window';
 
 export interface HeartbeatEventView {
@@ -166,7 +166,7 @@ export class HeartbeatStats {
   private async rollups(checkId: string, granularity: Granularity, from: number, to: number): Promise<Counts> {
     if (from >= to) return ZERO;
     const size = granularity === 'h' ? HOUR_MS : DAY_MS;
-    const docs = await this.store.find<RollupDoc>(this.engine.collection('heartbeat_rollups'), {
+    const docs = await this.store.find<RollupDoc>(this.engine.collection(heartbeatRollupsProjection), {
       filters: [
         { field: 'id', op: 'gte', value: rollupId(checkId, granularity, from) },
         { field: 'id', op: 'lt', value: rollupId(checkId, granularity, to) },
@@ -186,7 +186,7 @@ export class HeartbeatStats {
   private async partialHour(checkId: string, from: number, to: number): Promise<Counts> {
     if (from >= to) return ZERO;
     const hour = bucketStart(from, 'h');
-    const stored = await this.store.get<RollupDoc>(this.engine.collection('heartbeat_rollups'), rollupId(checkId, 'h', hour));
+    const stored = await this.store.get<RollupDoc>(this.engine.collection(heartbeatRollupsProjection), rollupId(checkId, 'h', hour));
     if (!stored) return ZERO;
     const minutes = stored.doc.minutes ?? {};
     const minute = (start: number): Counts => {

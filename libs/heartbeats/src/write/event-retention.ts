@@ -7,7 +7,7 @@ import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { heartbeatStream } from '../domain/heartbeat-timer';
 import { DAY_MS } from '../read/heartbeat-keys';
-import { TimerDoc } from '../read/heartbeat-timers.projection';
+import { heartbeatTimersProjection, TimerDoc } from '../read/heartbeat-timers.projection';
 
 const PAGE = 500;
 
@@ -28,7 +28,7 @@ export class EventRetention {
   /** Returns how many events were removed. */
   async runOnce(): Promise<number> {
     const cutoff = this.clock.now().getTime() - this.config.eventRetentionDays * DAY_MS;
-    const timers = this.engine.collection('heartbeat_timers');
+    const timers = this.engine.collection(heartbeatTimersProjection);
     let removed = 0;
     let after: string | undefined;
     for (;;) {

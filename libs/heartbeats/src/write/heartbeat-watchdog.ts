@@ -4,8 +4,8 @@ import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { LOGGER, VigilLogger } from '../../../platform/src/logger';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
-import { CheckDoc } from '../read/heartbeat-checks.projection';
-import { TimerDoc } from '../read/heartbeat-timers.projection';
+import { CheckDoc, heartbeatChecksProjection } from '../read/heartbeat-checks.projection';
+import { heartbeatTimersProjection, TimerDoc } from '../read/heartbeat-timers.projection';
 import { HeartbeatCommands } from './heartbeat.commands';
 
 const PAGE = 200;
@@ -42,7 +42,7 @@ export class HeartbeatWatchdog {
     const skip = new Set<string>();
     const conflicts = new Map<string, number>();
     for (;;) {
-      const due = await this.store.find<TimerDoc>(this.engine.collection('heartbeat_timers'), {
+      const due = await this.store.find<TimerDoc>(this.engine.collection(heartbeatTimersProjection), {
         filters: [{ field: 'deadline', op: 'lt', value: now }],
         sort: { field: 'deadline', direction: 'asc' },
         limit: PAGE + skip.size,
@@ -66,7 +66,7 @@ export class HeartbeatWatchdog {
 
   private async failOne(timer: TimerDoc): Promise<'failed' | 'conflict' | 'synced' | 'stuck'> {
     try {
-      const check = await this.store.get<CheckDoc>(this.engine.collection('heartbeat_checks'), timer.id);
+      const check = await this.store.get<CheckDoc>(this.engine.collection(heartbeatChecksProjection), timer.id);
       if (!check || Number(check.revision) > timer.checkRevision) {
         // The configuration changed after the schedule was copied (a crash between the two appends):
         // bring the schedule up to date first; the next query sees the right deadline.

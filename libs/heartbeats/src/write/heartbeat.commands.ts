@@ -8,9 +8,9 @@ import { COMMAND_RUNNER, PROJECTION_ENGINE } from '../../../platform/src/tokens'
 import { checkStream, heartbeatCheckDecider } from '../domain/heartbeat-check.decider';
 import { HeartbeatCommand, heartbeatDecider } from '../domain/heartbeat.decider';
 import { HeartbeatEvent, heartbeatStream, TimerState } from '../domain/heartbeat-timer';
-import { CheckDoc } from '../read/heartbeat-checks.projection';
+import { CheckDoc, heartbeatChecksProjection } from '../read/heartbeat-checks.projection';
 import { newEventId } from '../read/heartbeat-keys';
-import { TimerDoc, toTimerState } from '../read/heartbeat-timers.projection';
+import { heartbeatTimersProjection, TimerDoc, toTimerState } from '../read/heartbeat-timers.projection';
 
 export interface PingRequest {
   source: string | null;
@@ -37,7 +37,7 @@ export class HeartbeatCommands {
 
   /** The live check a ping token belongs to (indexed read-model query), or null. */
   async checkOfToken(token: string): Promise<CheckDoc | null> {
-    const [check] = await this.store.find<CheckDoc>(this.engine.collection('heartbeat_checks'), {
+    const [check] = await this.store.find<CheckDoc>(this.engine.collection(heartbeatChecksProjection), {
       filters: [{ field: 'pingToken', op: 'eq', value: token }],
       limit: 1,
     });
@@ -77,7 +77,7 @@ export class HeartbeatCommands {
 
   private timerSnapshot(checkId: string): SnapshotLoader<TimerState> {
     return async () => {
-      const stored = await this.store.get<TimerDoc>(this.engine.collection('heartbeat_timers'), checkId);
+      const stored = await this.store.get<TimerDoc>(this.engine.collection(heartbeatTimersProjection), checkId);
       return stored && { state: toTimerState(stored.doc), revision: BigInt(stored.doc.streamRevision) };
     };
   }

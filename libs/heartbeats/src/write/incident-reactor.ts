@@ -5,7 +5,7 @@ import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { isHeartbeatEvent } from '../domain/heartbeat-timer';
-import { CheckDoc } from '../read/heartbeat-checks.projection';
+import { CheckDoc, heartbeatChecksProjection } from '../read/heartbeat-checks.projection';
 import { HeartbeatIncidentTriggers } from './incident-trigger';
 
 /**
@@ -64,7 +64,7 @@ export class IncidentReactor implements Processor {
 
   private async alertable(checkId: string): Promise<CheckDoc | null> {
     if (this.triggers.registered === 0) return null;
-    const stored = await this.store.get<CheckDoc>(this.engine.collection('heartbeat_checks'), checkId);
+    const stored = await this.store.get<CheckDoc>(this.engine.collection(heartbeatChecksProjection), checkId);
     return stored && !stored.doc.muted ? stored.doc : null;
   }
 }
