@@ -38,10 +38,9 @@ export class ProjectionLifecycle implements OnApplicationBootstrap, OnApplicatio
   async onApplicationBootstrap(): Promise<void> {
     await this.stores.engine.start();
     await this.processors.start();
+    // Embedded processes (server, CLI) and the production worker catch up first; API instances beside a worker serve at once.
+    if (this.daemon || this.stores.db) await this.stores.engine.catchUp();
     if (this.daemon) {
-      // The process that runs the daemon (the embedded server, the production worker) catches up first;
-      // API instances beside a worker serve at once.
-      await this.stores.engine.catchUp();
       this.running = this.stores.engine.run(this.abort.signal);
       this.processing = this.processors.run(this.abort.signal);
       this.logger.info('projection daemon started');
