@@ -1,8 +1,9 @@
 import { v7 as uuidv7 } from 'uuid';
 import { isUuid } from '../../../core/src/ids';
 
-/** Rollup ids `<checkId>|<h or d>|<bucket start>`, so a window's rollups are one primary-key range. */
-export type Granularity = 'h' | 'd';
+/** Rollup ids `<checkId>|<h, d or m>|<bucket start>`, so a window's rollups are one primary-key range. */
+/** Hour, day, or the per-minute counts of an hour. */
+export type Granularity = 'h' | 'd' | 'm';
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
@@ -17,7 +18,7 @@ export function timestampOfEventId(eventId: string): number | null {
 }
 
 export const bucketStart = (ms: number, granularity: Granularity) => {
-  const size = granularity === 'h' ? HOUR_MS : DAY_MS;
+  const size = granularity === 'd' ? DAY_MS : HOUR_MS;
   return Math.floor(ms / size) * size;
 };
 

@@ -9,7 +9,7 @@ export interface RollupDoc {
   bucket: string;
   total: number;
   counts: Record<HeartbeatState, number>;
-  /** Hourly documents only: [total, failing] per minute of the hour ("0"–"59"), so partial hours need no raw events. */
+  /** Minute documents (`m`, one per hour) only: [total, failing] per minute of the hour ("0"–"59"), read for partial hours. */
   minutes?: Record<string, [number, number]>;
   [field: string]: unknown;
 }
@@ -17,22 +17,25 @@ export interface RollupDoc {
 const emptyCounts = (): Record<HeartbeatState, number> => ({ EARLY: 0, RECEIVED: 0, GRACE: 0, LATE: 0, FAILING: 0 });
 
 /**
- * Hourly (with a count per minute) and daily counts per check and state. The revision guard makes a replayed event count
- * once; availability reads these instead of the raw events.
+ * Hourly and daily counts per check and state, and per hour a document of per-minute counts (kept apart,
+ * so whole hours are read without them). The revision guard makes a replayed event count once;
+ * availability reads these instead of the raw events.
  */
 export const heartbeatRollupsProjection: Projection<RollupDoc> = {
   name: 'heartbeat_rollups',
-  version: 2,
+  version: 3,
   handles: ['HeartbeatPingReceived', 'HeartbeatFailed'],
   indexes: [],
   ids: (event) => {
     const e = occurrenceOf(event);
-    return e ? [rollupId(e.checkId, 'h', bucketStart(e.ms, 'h')), rollupId(e.checkId, 'd', bucketStart(e.ms, 'd'))] : [];
+    if (!e) return [];
+    const hour = bucketStart(e.ms, 'h');
+    return [rollupId(e.checkId, 'h', hour), rollupId(e.checkId, 'd', bucketStart(e.ms, 'd')), rollupId(e.checkId, 'm', hour)];
   },
   evolve(doc, event, id) {
     const e = occurrenceOf(event);
     if (!e) return doc;
-    const granularity: Granularity = id[id.indexOf('|') + 1] === 'd' ? 'd' : 'h';
+    const granularity = id[id.indexOf('|') + 1] as Granularity;
     const base: RollupDoc = doc ?? {
       id,
       checkId: e.checkId,
@@ -42,7 +45,7 @@ export const heartbeatRollupsProjection: Projection<RollupDoc> = {
       counts: emptyCounts(),
     };
     const next: RollupDoc = { ...base, total: base.total + 1, counts: { ...base.counts, [e.state]: base.counts[e.state] + 1 } };
-    if (granularity === 'h') {
+    if (granularity === 'm') {
       const minute = Math.floor((e.ms % HOUR_MS) / MINUTE_MS);
       const [total, failing] = base.minutes?.[minute] ?? [0, 0];
       next.minutes = { ...base.minutes, [minute]: [total + 1, failing + (e.state === 'FAILING' ? 1 : 0)] };

@@ -165,7 +165,7 @@ export class HeartbeatStats {
 
   private async rollups(checkId: string, granularity: Granularity, from: number, to: number): Promise<Counts> {
     if (from >= to) return ZERO;
-    const size = granularity === 'h' ? HOUR_MS : DAY_MS;
+    const size = granularity === 'd' ? DAY_MS : HOUR_MS;
     const docs = await this.store.find<RollupDoc>(this.engine.collection(heartbeatRollupsProjection), {
       filters: [
         { field: 'id', op: 'gte', value: rollupId(checkId, granularity, from) },
@@ -186,7 +186,7 @@ export class HeartbeatStats {
   private async partialHour(checkId: string, from: number, to: number): Promise<Counts> {
     if (from >= to) return ZERO;
     const hour = bucketStart(from, 'h');
-    const stored = await this.store.get<RollupDoc>(this.engine.collection(heartbeatRollupsProjection), rollupId(checkId, 'h', hour));
+    const stored = await this.store.get<RollupDoc>(this.engine.collection(heartbeatRollupsProjection), rollupId(checkId, 'm', hour));
     if (!stored) return ZERO;
     const minutes = stored.doc.minutes ?? {};
     const minute = (start: number): Counts => {
