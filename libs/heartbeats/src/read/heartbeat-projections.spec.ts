@@ -75,7 +75,7 @@ describe('heartbeat rollups projection', () => {
     });
     expect(Object.keys(hour.counts)).toEqual([...EVENT_STATES]);
     const minutes = docs.get(rollupId(CHECK, 'm', T0))!;
-    expect(minutes).toMatchObject({ granularity: 'm', bucket: '2026-03-01T10:00:00.000Z', minutes: { '5': [2, 0], '7': [1, 1] } });
+    expect(minutes).toMatchObject({ granularity: 'm', bucket: '2026-03-01T10:00:00.000Z', minutes: { '5': [2, 0, 1], '7': [1, 1, 3] } });
     expect(docs.get(rollupId(CHECK, 'd', Date.parse('2026-03-01T00:00:00.000Z')))!.minutes).toBeUndefined();
     const before = JSON.stringify(minutes);
     const [, , minutesId] = heartbeatRollupsProjection.ids(events[1]);

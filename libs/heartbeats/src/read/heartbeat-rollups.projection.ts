@@ -9,8 +9,11 @@ export interface RollupDoc {
   bucket: string;
   total: number;
   counts: Record<HeartbeatState, number>;
-  /** Minute documents (`m`, one per hour) only: [total, failing] per minute of the hour ("0"–"59"), read for partial hours. */
-  minutes?: Record<string, [number, number]>;
+  /**
+   * Minute documents (`m`, one per hour) only: [total, failing, stream revision of its first event] per
+   * minute of the hour ("0"–"59"), so a partial minute reads just its own events.
+   */
+  minutes?: Record<string, [number, number, number]>;
   [field: string]: unknown;
 }
 
@@ -47,8 +50,8 @@ export const heartbeatRollupsProjection: Projection<RollupDoc> = {
     const next: RollupDoc = { ...base, total: base.total + 1, counts: { ...base.counts, [e.state]: base.counts[e.state] + 1 } };
     if (granularity === 'm') {
       const minute = Math.floor((e.ms % HOUR_MS) / MINUTE_MS);
-      const [total, failing] = base.minutes?.[minute] ?? [0, 0];
-      next.minutes = { ...base.minutes, [minute]: [total + 1, failing + (e.state === 'FAILING' ? 1 : 0)] };
+      const [total, failing, first] = base.minutes?.[minute] ?? [0, 0, Number(event.revision)];
+      next.minutes = { ...base.minutes, [minute]: [total + 1, failing + (e.state === 'FAILING' ? 1 : 0), first] };
     }
     return next;
   },

@@ -30,6 +30,8 @@ export interface Counts {
 }
 
 const ZERO: Counts = { total: 0, failing: 0 };
+/** A minute's [total, failing, stream revision of its first event], as the rollups keep it. */
+type MinuteCount = [number, number, number];
 const add = (a: Counts, b: Counts): Counts => ({ total: a.total + b.total, failing: a.failing + b.failing });
 const ratio = (c: Counts) => Math.round(((c.total - c.failing) / c.total) * 10_000) / 10_000;
 
@@ -179,9 +181,10 @@ export class HeartbeatStats {
   }
 
   /**
-   * [from, to) inside one hour: whole minutes from the hour's rollup, the partial minutes at the edges
-   * from the raw events (at most a minute of them). Where retention may have removed those, the minute's
-   * rollup stands in: counted whole when the window covers at least half of that minute.
+   * [from, to) inside one hour: whole minutes from the hour's per-minute counts, the partial minutes at
+   * the edges from the raw events, read from the stream revision where that minute began. Where
+   * retention may have removed those, the minute's count stands in: counted whole when the window
+   * covers at least half of that minute.
    */
   private async partialHour(checkId: string, from: number, to: number): Promise<Counts> {
     if (from >= to) return ZERO;
@@ -189,33 +192,40 @@ export class HeartbeatStats {
     const stored = await this.store.get<RollupDoc>(this.engine.collection(heartbeatRollupsProjection), rollupId(checkId, 'm', hour));
     if (!stored) return ZERO;
     const minutes = stored.doc.minutes ?? {};
-    const minute = (start: number): Counts => {
-      const [total, failing] = minutes[String(Math.floor((start - hour) / MINUTE_MS))] ?? [0, 0];
-      return { total, failing };
-    };
+    const minute = (start: number): MinuteCount => minutes[String(Math.floor((start - hour) / MINUTE_MS))] ?? [0, 0, 0];
     const firstMinute = Math.ceil(from / MINUTE_MS) * MINUTE_MS;
     const lastMinute = Math.floor(to / MINUTE_MS) * MINUTE_MS;
-    if (firstMinute > lastMinute) return this.partialMinute(checkId, from, to, minute);
-    let counts = add(await this.partialMinute(checkId, from, firstMinute, minute), await this.partialMinute(checkId, lastMinute, to, minute));
-    for (let start = firstMinute; start < lastMinute; start += MINUTE_MS) counts = add(counts, minute(start));
+    if (firstMinute > lastMinute) return this.partialMinute(checkId, from, to, minute(from));
+    let counts = add(await this.partialMinute(checkId, from, firstMinute, minute(from)), await this.partialMinute(checkId, lastMinute, to, minute(lastMinute)));
+    for (let start = firstMinute; start < lastMinute; start += MINUTE_MS) {
+      const [total, failing] = minute(start);
+      counts = add(counts, { total, failing });
+    }
     return counts;
   }
 
-  /** [from, to) inside one minute, from the raw events. */
-  private async partialMinute(checkId: string, from: number, to: number, minute: (start: number) => Counts): Promise<Counts> {
-    if (from >= to) return ZERO;
-    const start = Math.floor(from / MINUTE_MS) * MINUTE_MS;
+  /** [from, to) inside one minute, from the raw events of that minute. */
+  private async partialMinute(checkId: string, from: number, to: number, [total, failing, first]: MinuteCount): Promise<Counts> {
+    if (from >= to || total === 0) return ZERO;
     const retainedFrom = this.clock.now().getTime() - this.config.eventRetentionDays * DAY_MS;
-    if (from < retainedFrom) return to - from >= MINUTE_MS / 2 ? minute(start) : ZERO;
-    // A minute without events needs no look at the log.
-    if (minute(start).total === 0) return ZERO;
-    let total = 0;
-    let failing = 0;
-    for await (const event of this.backwardsFrom(checkId, to - 1, 4)) {
-      if (event.ms < from) break;
-      total += 1;
-      if (event.state === 'FAILING') failing += 1;
+    if (from < retainedFrom) return to - from >= MINUTE_MS / 2 ? { total, failing } : ZERO;
+    const counts = { total: 0, failing: 0 };
+    const end = Math.floor(from / MINUTE_MS) * MINUTE_MS + MINUTE_MS;
+    let revision = BigInt(first);
+    // The minute's events, and any schedule change among them.
+    for (;;) {
+      const events = await this.log.readStream(heartbeatStream(checkId), { fromRevision: revision, maxCount: total + 2 });
+      for (const recorded of events) {
+        const event = occurrenceOf(recorded);
+        if (!event) continue;
+        if (event.ms >= end) return counts;
+        if (event.ms >= from && event.ms < to) {
+          counts.total += 1;
+          if (event.state === 'FAILING') counts.failing += 1;
+        }
+      }
+      if (events.length < total + 2) return counts;
+      revision = events[events.length - 1].revision + 1n;
     }
-    return { total, failing };
   }
 }
