@@ -1,7 +1,7 @@
 import { Clock } from '../../core/src/clock';
 import { Decider } from '../../core/src/decider';
 import { ConcurrencyError, PreconditionFailedError } from '../../core/src/errors';
-import { DomainEvent, EventMetadata, RecordedEvent } from '../../core/src/event';
+import { asDecided, DomainEvent, EventMetadata, RecordedEvent } from '../../core/src/event';
 import { EventStore } from './event-store.port';
 
 /** Who is acting; becomes the metadata of every event the command produces. */
@@ -94,7 +94,7 @@ export class CommandRunner {
       let state = snapshot ? snapshot.state : decider.initialState();
       let revision = snapshot ? snapshot.revision : null;
       for (const event of history) {
-        state = decider.evolve(state, event as unknown as Event);
+        state = decider.evolve(state, asDecided<Event>(event));
         revision = event.revision;
       }
       // Decided before the If-Match check, so that a missing or foreign aggregate is a 404, never a
@@ -118,7 +118,7 @@ export class CommandRunner {
         );
         // After a snapshot the history is partial: projections of other engines catch up in the daemon.
         await this.observer.applyAfterAppend(snapshot ? null : history, result.events);
-        for (const event of result.events) state = decider.evolve(state, event as unknown as Event);
+        for (const event of result.events) state = decider.evolve(state, asDecided<Event>(event));
         return { state, revision: result.nextRevision, appended: result.events, decided: events };
       } catch (error) {
         if (!(error instanceof ConcurrencyError)) throw error;
@@ -141,7 +141,7 @@ export class CommandRunner {
     const used: RecordedEvent[] = [];
     for (const event of history) {
       if (until && new Date(event.metadata.occurredAt).getTime() > until.getTime()) break;
-      state = decider.evolve(state, event as unknown as Event);
+      state = decider.evolve(state, asDecided<Event>(event));
       revision = event.revision;
       used.push(event);
     }
