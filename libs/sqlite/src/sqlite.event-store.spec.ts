@@ -277,6 +277,36 @@ describe('SQLite event store', () => {
     });
   });
 
+  describe('a log written before issue 20', () => {
+    it('is moved over when first opened, keeping positions, revisions, pruned revisions and the position mark', async () => {
+      const db = openSqliteDatabase(dir.file);
+      db.exec(`
+        CREATE TABLE events (position INTEGER PRIMARY KEY AUTOINCREMENT, stream TEXT NOT NULL, revision INTEGER NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL, metadata TEXT NOT NULL);
+        CREATE TABLE stream_index (stream TEXT NOT NULL, revision INTEGER NOT NULL, position INTEGER NOT NULL, PRIMARY KEY (stream, revision)) WITHOUT ROWID;
+        CREATE TABLE streams (stream TEXT PRIMARY KEY, revision INTEGER NOT NULL);
+      `);
+      const insert = db.prepare('INSERT INTO events (position, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)');
+      const meta = JSON.stringify({ accountId: 'a', occurredAt: '2026-01-01T00:00:00.000Z' });
+      insert.run(1, 'a', 0, 'Added', '{"n":1}', meta);
+      insert.run(2, 'b', 0, 'Added', '{"n":2}', meta);
+      insert.run(4, 'a', 1, 'Added', '{"n":3}', meta);
+      db.prepare("UPDATE sqlite_sequence SET seq = 9 WHERE name = 'events'").run();
+      db.prepare("INSERT INTO streams (stream, revision) VALUES ('pruned', 6)").run();
+      db.close();
+
+      const { store } = open();
+
+      expect((await store.readAll()).map((e) => [e.stream, e.revision, e.position, e.type, e.data])).toEqual([
+        ['a', 0n, 1n, 'Added', { n: 1 }],
+        ['b', 0n, 2n, 'Added', { n: 2 }],
+        ['a', 1n, 4n, 'Added', { n: 3 }],
+      ]);
+      expect(await store.streamRevision('pruned')).toBe(6n);
+      expect(await store.headPosition()).toBe(9n);
+      expect((await store.appendToStream('a', [ping(4)], { expectedRevision: 1n })).position).toBe(10n);
+    });
+  });
+
   describe('durability', () => {
     it('keeps events and revisions after the file is closed and reopened', async () => {
       const before = open();

@@ -50,6 +50,53 @@ function decodeBody(body: Buffer): [string, RecordedEvent['data'], RecordedEvent
   return JSON.parse(inflateRawSync(body, { dictionary: BODY_DICTIONARY, windowBits: 10 }).toString('utf8'));
 }
 
+/**
+ * Moves a log written before issue 20 (text columns; streams found through a stream index) into this
+ * schema in one transaction, keeping every position, revision and the position mark.
+ */
+function migrateTextLog(db: SqliteDatabase): void {
+  db.transaction(() => {
+    const oldStreams = db.prepare("SELECT name FROM pragma_table_info('streams')").pluck().all().includes('stream');
+    db.exec('ALTER TABLE events RENAME TO events_text');
+    if (oldStreams) db.exec('ALTER TABLE streams RENAME TO streams_text');
+    db.exec(SCHEMA);
+    const newStream = db.prepare('INSERT INTO streams (name, revision) VALUES (?, ?)');
+    const setRevision = db.prepare('UPDATE streams SET revision = max(revision, ?) WHERE id = ?');
+    const insert = db.prepare('INSERT INTO events (position, stream, revision, at, body) VALUES (?, ?, ?, ?, ?)');
+    const ids = new Map<string, number | bigint>();
+    const page = db.prepare('SELECT position, stream, revision, type, data, metadata FROM events_text WHERE position > ? ORDER BY position LIMIT 10000').safeIntegers(true);
+    for (let after = 0n; ; ) {
+      const rows = page.all(after) as { position: bigint; stream: string; revision: bigint; type: string; data: string; metadata: string }[];
+      if (rows.length === 0) break;
+      for (const row of rows) {
+        let id = ids.get(row.stream);
+        if (id === undefined) {
+          id = newStream.run(row.stream, row.revision).lastInsertRowid;
+          ids.set(row.stream, id);
+        }
+        setRevision.run(row.revision, id);
+        const metadata = JSON.parse(row.metadata) as RecordedEvent['metadata'];
+        const body = deflateRawSync(JSON.stringify([row.type, JSON.parse(row.data), metadata]), DEFLATE);
+        insert.run(row.position, id, row.revision, Date.parse(metadata.occurredAt) || 0, body);
+      }
+      after = rows[rows.length - 1].position;
+    }
+    if (oldStreams) {
+      // Revisions of streams whose newest events were pruned.
+      for (const { stream, revision } of db.prepare('SELECT stream, revision FROM streams_text').safeIntegers(true).all() as { stream: string; revision: bigint }[]) {
+        const id = ids.get(stream) ?? newStream.run(stream, revision).lastInsertRowid;
+        setRevision.run(revision, id);
+      }
+    }
+    const mark = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'events_text'").pluck().safeIntegers(true).get();
+    if (mark !== undefined) {
+      db.prepare("INSERT INTO sqlite_sequence (name, seq) SELECT 'events', 0 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'events')").run();
+      db.prepare("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'events'").run(mark);
+    }
+    db.exec('DROP TABLE events_text; DROP TABLE IF EXISTS streams_text; DROP TABLE IF EXISTS stream_index; DROP TABLE IF EXISTS stream_index_state');
+  }).immediate();
+}
+
 interface EventRow {
   position: bigint;
   name: string;
@@ -106,10 +153,7 @@ export class SqliteEventStore implements EventStore {
     private readonly db: SqliteDatabase,
     private readonly options: SqliteEventStoreOptions = {},
   ) {
-    const columns = db.prepare("SELECT name FROM pragma_table_info('events')").pluck().all();
-    if (columns.includes('data')) {
-      throw new StoreUnavailableError('This data directory holds an event log in the format before issue 20 (no migration); start on an empty VIGIL_DATA_DIR');
-    }
+    if (db.prepare("SELECT name FROM pragma_table_info('events')").pluck().all().includes('data')) migrateTextLog(db);
     db.exec(SCHEMA);
     const prepare = (text: string) => db.prepare(text).safeIntegers(true);
     const select = 'SELECT e.position, s.name, e.revision, e.body FROM events e JOIN streams s ON s.id = e.stream';

@@ -103,6 +103,14 @@ describe('SqliteReadStore', () => {
       expect(temp.db.prepare(`SELECT id, revision, deleted, doc FROM "rm_incidents_v1_g1"`).all()).toEqual([{ id: 'gone', revision: 3, deleted: 1, doc: null }]);
     });
 
+    it('puts back the id that rows written before issue 20 left out of their document, once', async () => {
+      temp.db.prepare(`INSERT INTO "rm_incidents_v1_g1" (id, revision, deleted, doc) VALUES ('old', 1, 0, '{"accountId":"a"}')`).run();
+      temp.db.prepare("DELETE FROM rm_meta WHERE key = 'format:documents'").run();
+      const reopened = new SqliteReadStore(temp.db);
+      expect((await reopened.get(INCIDENTS.name, 'old'))?.doc).toEqual({ id: 'old', accountId: 'a' });
+      expect(await reopened.find(INCIDENTS.name, { filters: [{ field: 'accountId', op: 'eq', value: 'a' }], limit: 5 })).toEqual([{ id: 'old', accountId: 'a' }]);
+    });
+
     it('derives table names that cannot collide or escape their quotes', () => {
       expect(sqliteTableName('incidents_v1_g1')).toBe('rm_incidents_v1_g1');
       const names = ['a-b', 'a_b', 'a.b', 'A_b', 'A-B'].map(sqliteTableName);

@@ -139,6 +139,18 @@ export class SqliteReadStore implements ReadStore {
       setMeta: db.prepare('INSERT INTO rm_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
     };
+    this.restoreIds();
+  }
+
+  /** Rows written before issue 20 left their id out of `doc` (the row's key held it): put it back, once per database. */
+  private restoreIds(): void {
+    if (this.sql.getMeta.get('format:documents') !== undefined) return;
+    this.db.transaction(() => {
+      for (const name of this.db.prepare('SELECT name FROM rm_collections').pluck().all() as string[]) {
+        this.db.exec(`UPDATE "${sqliteTableName(name)}" SET doc = json_set(doc, '$.id', id) WHERE deleted = 0 AND json_type(doc, '$.id') IS NULL`);
+      }
+      this.sql.setMeta.run('format:documents', '2');
+    }).immediate();
   }
 
   async ensureCollection(spec: CollectionSpec): Promise<void> {
