@@ -90,7 +90,9 @@ export class CommandRunner {
   ): Promise<RunResult<State, Event>> {
     for (let attempt = 1; ; attempt++) {
       const snapshot = (await options.snapshot?.()) ?? null;
-      const history = await this.store.readStream(stream, snapshot ? { fromRevision: snapshot.revision + 1n } : undefined);
+      // A snapshot is usually current: the stream's revision alone (one row) says so, and then there is nothing to read.
+      const behind = snapshot === null || (await this.store.streamRevision(stream)) !== snapshot.revision;
+      const history = !behind ? [] : await this.store.readStream(stream, snapshot ? { fromRevision: snapshot.revision + 1n } : undefined);
       let state = snapshot ? snapshot.state : decider.initialState();
       let revision = snapshot ? snapshot.revision : null;
       for (const event of history) {
