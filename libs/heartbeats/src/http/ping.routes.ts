@@ -47,8 +47,8 @@ export function registerPingRoutes(fastify: FastifyInstance, deps: PingDeps): vo
       if (isLinkPreviewBot(userAgent)) {
         return reply.status(403).type(JSON_TYPE).send(errorBody(403, 'Link previews do not count as heartbeats'));
       }
-      const check = isUuid(token) ? await deps.commands.checkOfToken(token) : null;
-      if (!check) return reply.status(404).type(JSON_TYPE).send(errorBody(404, 'Unknown ping token'));
+      const timer = isUuid(token) ? await deps.commands.timerOfToken(token) : null;
+      if (!timer) return reply.status(404).type(JSON_TYPE).send(errorBody(404, 'Unknown ping token'));
       const rate = deps.limiter.take(token, deps.clock.now().getTime());
       if (deps.limiter.enabled) reply.headers({ 'ratelimit-limit': rate.limit, 'ratelimit-remaining': rate.remaining, 'ratelimit-reset': rate.reset });
       if (!rate.allowed) {
@@ -56,7 +56,7 @@ export function registerPingRoutes(fastify: FastifyInstance, deps: PingDeps): vo
         return reply.status(429).header('retry-after', rate.retryAfter).type(JSON_TYPE).send(errorBody(429, message));
       }
       const source = headerValue(request.headers.origin) ?? headerValue(request.headers.referer);
-      const outcome = await deps.commands.ping(check, { source, userAgent, requestId: String(request.id) });
+      const outcome = await deps.commands.ping(timer, { source, userAgent, requestId: String(request.id) });
       if (outcome.recorded) reply.header('x-heartbeat-event-id', outcome.eventId);
       return reply.status(200).type('text/plain; charset=utf-8').send('OK');
     };

@@ -35,20 +35,30 @@ export class HeartbeatCommands {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** The live check a ping token belongs to (indexed read-model query), or null. */
-  async checkOfToken(token: string): Promise<CheckDoc | null> {
-    const [check] = await this.store.find<CheckDoc>(this.engine.collection(heartbeatChecksProjection), {
+  /** The timer of the live check a ping token belongs to (indexed read-model query), or null. */
+  async timerOfToken(token: string): Promise<TimerDoc | null> {
+    const [timer] = await this.store.find<TimerDoc>(this.engine.collection(heartbeatTimersProjection), {
       filters: [{ field: 'pingToken', op: 'eq', value: token }],
       limit: 1,
     });
-    return check ?? null;
+    if (!timer || timer.deleted) return null;
+    if (timer.accountId) return timer;
+    const check = await this.store.get<CheckDoc>(this.engine.collection(heartbeatChecksProjection), timer.id);
+    return check ? { ...timer, accountId: check.doc.accountId } : null;
   }
 
-  /** Resolves once the ping is committed. */
-  async ping(check: CheckDoc, request: PingRequest): Promise<PingOutcome> {
+  /** Resolves once the ping is committed; the timer just read is the snapshot of the first attempt. */
+  async ping(timer: TimerDoc, request: PingRequest): Promise<PingOutcome> {
     const now = this.clock.now().getTime();
     const command: HeartbeatCommand = { type: 'Ping', eventId: newEventId(now), at: iso(now), source: request.source, userAgent: request.userAgent };
-    const { decided } = await this.run(check.id, command, { accountId: check.accountId, requestId: request.requestId });
+    let first: TimerDoc | null = timer;
+    const snapshot: SnapshotLoader<TimerState> = async () => {
+      const doc = first ?? (await this.store.get<TimerDoc>(this.engine.collection(heartbeatTimersProjection), timer.id))?.doc;
+      first = null;
+      return doc ? { state: toTimerState(doc), revision: BigInt(doc.streamRevision) } : null;
+    };
+    const actor = { accountId: timer.accountId ?? null, requestId: request.requestId };
+    const { decided } = await this.runner.run(heartbeatStream(timer.id), heartbeatDecider, command, actor, { snapshot });
     const event = decided[0];
     if (event?.type !== 'HeartbeatPingReceived') return { recorded: false };
     return { recorded: true, eventId: event.data.eventId, state: event.data.state };
