@@ -276,9 +276,16 @@ export class SqliteReadStore implements ReadStore {
   }
 
   private getManyNow(collection: string, ids: string[]): StoredDoc[] {
-    const { schema, getMany } = this.collection(collection);
+    const { schema, get, getMany } = this.collection(collection);
     const wanted = schema.checkIds(ids);
     if (wanted.length === 0) return [];
+    // A few ids (a ping's timer or rollups) are plain key lookups: json_each costs more than the reads.
+    if (wanted.length <= 4) {
+      return wanted.flatMap((id) => {
+        const row = get.get(id) as Omit<DocRow, 'id'> | undefined;
+        return row ? [{ doc: JSON.parse(row.doc) as ReadModelDoc, revision: row.revision }] : [];
+      });
+    }
     const rows = new Map((getMany.all(JSON.stringify(wanted)) as DocRow[]).map((row) => [row.id, row]));
     return wanted.flatMap((id) => {
       const row = rows.get(id);
