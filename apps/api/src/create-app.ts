@@ -9,7 +9,6 @@ import { MAX_BODY_BYTES, registerJsonParser } from '../../../libs/http/src/json-
 import { installRateLimit } from '../../../libs/http/src/rate-limit';
 import { requestIdFor } from '../../../libs/http/src/request-id';
 import { logRequest } from '../../../libs/http/src/request-log';
-import { EarlyRequests } from '../../../libs/http/src/early-requests';
 import { BodyValidationPipe } from '../../../libs/http/src/validation';
 import { installKeptAnswers, ResponseCache } from '../../../libs/http/src/response-cache';
 import { ApiKeyGuard } from '../../../libs/accounts/src/http/api-key.guard';
@@ -41,7 +40,6 @@ function installRequestLog(fastify: FastifyInstance, logger: VigilLogger): void 
 /** Builds the whole API on the configured stores; `listen` is the caller's. */
 export async function createApp(options: PlatformOptions): Promise<NestFastifyApplication> {
   const logger = options.logger ?? createLogger(options.config.logLevel);
-  const earlyRequests = new EarlyRequests((error) => logger.error({ err: error }, 'early request handler failed'));
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
     // One line per request is written by installRequestLog, with the account and key.
@@ -52,20 +50,13 @@ export async function createApp(options: PlatformOptions): Promise<NestFastifyAp
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
     frameworkErrors: routerError,
     clientErrorHandler: clientError,
-    // The server Fastify listens on, with the ping fast path in front (early-requests.ts).
-    serverFactory: earlyRequests.serverFactory,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ ...options, logger, earlyRequests }), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ ...options, logger }), adapter, {
     bodyParser: false,
     logger: new NestPinoLogger(logger),
     abortOnError: false,
   });
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
-  // Closing: Fastify answers every request (503) from now on.
-  fastify.addHook('preClose', (done) => {
-    earlyRequests.closing();
-    done();
-  });
   registerJsonParser(fastify);
   installBodyDrain(fastify);
   installRequestLog(fastify, logger);

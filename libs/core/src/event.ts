@@ -31,3 +31,9 @@ export interface RecordedEvent<E extends DomainEvent = DomainEvent<string, Event
   data: E['data'];
   metadata: EventMetadata;
 }
+
+/** A recorded event as its stream's decider typed it: a stream holds only what that decider wrote. */
+export function asDecided<E extends DomainEvent>(event: RecordedEvent): E {
+  const plain: DomainEvent = event;
+  return plain as E;
+}

@@ -5,11 +5,11 @@ import { ManualClock } from '../../core/src/clock';
 import { Decider } from '../../core/src/decider';
 import { ConcurrencyError, NotFoundError, PreconditionFailedError } from '../../core/src/errors';
 import { RecordedEvent } from '../../core/src/event';
-import { openSqliteDatabase, SqliteDatabase } from '../../core/src/sqlite-database';
+import { openSqliteDatabase, SqliteDatabase } from '../../sqlite/src/sqlite-database';
 import { CommandRunner } from './command-runner';
 import { EventStore } from './event-store.port';
 import { InMemoryEventStore } from './in-memory.event-store';
-import { SqliteEventStore } from './sqlite.event-store';
+import { SqliteEventStore } from '../../sqlite/src/sqlite.event-store';
 
 type CounterEvent = { type: 'Incremented'; data: { by: string } };
 const counter: Decider<{ count: number; seen: string[] }, { by: string }, CounterEvent> = {
@@ -46,6 +46,14 @@ describe.each([
     runner = new CommandRunner(store, new ManualClock(), noObserver);
   });
   afterEach(() => cleanup());
+
+  it('starts from a snapshot and folds only the events after it', async () => {
+    for (const by of ['a', 'b', 'c']) await runner.run('counter-1', counter, { by }, { accountId: 'a' });
+    const snapshot = async () => ({ state: { count: 2, seen: ['snap'] }, revision: 1n });
+    const result = await runner.run('counter-1', counter, { by: 'd' }, { accountId: 'a' }, { snapshot });
+    expect(result.state).toEqual({ count: 4, seen: ['snap', 'c', 'd'] });
+    expect(result.revision).toBe(3n);
+  });
 
   it('applies 50 concurrent commands on one stream without If-Match, none lost', async () => {
     const results = await Promise.allSettled(
@@ -163,7 +171,7 @@ describe('CommandRunner on the in-memory store', () => {
     const idle: typeof counter = { ...counter, decide: () => [] };
     const head = await store.headPosition();
     const result = await runner.run('counter-1', idle, { by: 'x' }, { accountId: 'acc' });
-    expect(result).toEqual({ state: { count: 1, seen: ['a'] }, revision: 0n, appended: [] });
+    expect(result).toEqual({ state: { count: 1, seen: ['a'] }, revision: 0n, appended: [], decided: [] });
     expect(await store.headPosition()).toBe(head);
     expect(observed).toHaveLength(1);
   });

@@ -1,7 +1,7 @@
 import { Clock } from '../../core/src/clock';
 import { Decider } from '../../core/src/decider';
 import { ConcurrencyError, PreconditionFailedError } from '../../core/src/errors';
-import { DomainEvent, EventMetadata, RecordedEvent } from '../../core/src/event';
+import { asDecided, DomainEvent, EventMetadata, RecordedEvent } from '../../core/src/event';
 import { EventStore } from './event-store.port';
 
 /** Who is acting; becomes the metadata of every event the command produces. */
@@ -17,16 +17,23 @@ export interface AppendObserver {
   applyAfterAppend(history: RecordedEvent[] | null, appended: RecordedEvent[]): Promise<void>;
 }
 
-export interface RunOptions {
+/** A stored state and the stream revision it reflects (a read-model document), or null to fold the whole stream. */
+export type SnapshotLoader<State> = () => Promise<{ state: State; revision: bigint } | null>;
+
+export interface RunOptions<State = unknown> {
   /** The client's If-Match: a mismatch is a 412 and nothing is written. */
   ifMatch?: bigint;
+  /** Starts from this snapshot and folds only the events after it. */
+  snapshot?: SnapshotLoader<State>;
 }
 
-export interface RunResult<State> {
+export interface RunResult<State, Event extends DomainEvent = DomainEvent> {
   state: State;
   /** Revision of the stream after the command (null: the stream still does not exist). */
   revision: bigint | null;
   appended: RecordedEvent[];
+  /** What the decider decided, typed, in the order appended. */
+  decided: Event[];
 }
 
 const MAX_ATTEMPTS = 20;
@@ -58,8 +65,8 @@ export class CommandRunner {
     decider: Decider<State, Command, Event>,
     command: Command,
     actor: Actor,
-    options: RunOptions = {},
-  ): Promise<RunResult<State>> {
+    options: RunOptions<State> = {},
+  ): Promise<RunResult<State, Event>> {
     return this.serialized(stream, () => this.attempt(stream, decider, command, actor, options));
   }
 
@@ -79,19 +86,24 @@ export class CommandRunner {
     decider: Decider<State, Command, Event>,
     command: Command,
     actor: Actor,
-    options: RunOptions,
-  ): Promise<RunResult<State>> {
+    options: RunOptions<State>,
+  ): Promise<RunResult<State, Event>> {
     for (let attempt = 1; ; attempt++) {
-      const history = await this.store.readStream(stream);
-      const revision = history.length > 0 ? history[history.length - 1].revision : null;
-
-      let state = decider.initialState();
-      for (const event of history) state = decider.evolve(state, event as unknown as Event);
+      const snapshot = (await options.snapshot?.()) ?? null;
+      // A snapshot is usually current: the stream's revision alone (one row) says so, and then there is nothing to read.
+      const behind = snapshot === null || (await this.store.streamRevision(stream)) !== snapshot.revision;
+      const history = !behind ? [] : await this.store.readStream(stream, snapshot ? { fromRevision: snapshot.revision + 1n } : undefined);
+      let state = snapshot ? snapshot.state : decider.initialState();
+      let revision = snapshot ? snapshot.revision : null;
+      for (const event of history) {
+        state = decider.evolve(state, asDecided<Event>(event));
+        revision = event.revision;
+      }
       // Decided before the If-Match check, so that a missing or foreign aggregate is a 404, never a
       // 412 that would tell the caller it exists.
       const events = decider.decide(command, state);
       if (options.ifMatch !== undefined && options.ifMatch !== revision) throw new PreconditionFailedError();
-      if (events.length === 0) return { state, revision, appended: [] };
+      if (events.length === 0) return { state, revision, appended: [], decided: [] };
 
       const metadata: EventMetadata = {
         accountId: actor.accountId,
@@ -106,9 +118,10 @@ export class CommandRunner {
           events.map((e) => ({ type: e.type, data: e.data as Record<string, unknown>, metadata })),
           { expectedRevision: revision ?? 'no_stream' },
         );
-        await this.observer.applyAfterAppend(history, result.events);
-        for (const event of result.events) state = decider.evolve(state, event as unknown as Event);
-        return { state, revision: result.nextRevision, appended: result.events };
+        // After a snapshot the history is partial: projections of other engines catch up in the daemon.
+        await this.observer.applyAfterAppend(snapshot ? null : history, result.events);
+        for (const event of result.events) state = decider.evolve(state, asDecided<Event>(event));
+        return { state, revision: result.nextRevision, appended: result.events, decided: events };
       } catch (error) {
         if (!(error instanceof ConcurrencyError)) throw error;
         if (options.ifMatch !== undefined) throw new PreconditionFailedError();
@@ -130,7 +143,7 @@ export class CommandRunner {
     const used: RecordedEvent[] = [];
     for (const event of history) {
       if (until && new Date(event.metadata.occurredAt).getTime() > until.getTime()) break;
-      state = decider.evolve(state, event as unknown as Event);
+      state = decider.evolve(state, asDecided<Event>(event));
       revision = event.revision;
       used.push(event);
     }

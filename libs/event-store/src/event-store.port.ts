@@ -26,6 +26,13 @@ export interface ReadAllOptions {
   maxCount?: number;
 }
 
+export interface ReadStreamOptions {
+  /** Inclusive; forwards the default is 0, backwards the stream's end. */
+  fromRevision?: bigint;
+  direction?: 'forwards' | 'backwards';
+  maxCount?: number;
+}
+
 export interface SubscribeOptions {
   after?: bigint;
   signal: AbortSignal;
@@ -38,8 +45,8 @@ export interface EventStore {
    */
   appendToStream(stream: string, events: EventToAppend[], options?: AppendOptions): Promise<AppendResult>;
 
-  /** Every event of one stream in revision order; an empty array when the stream does not exist. */
-  readStream(stream: string, options?: { fromRevision?: bigint }): Promise<RecordedEvent[]>;
+  /** Events of one stream in revision order (or reverse order); an empty array when the stream does not exist. */
+  readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
 
   /** Current revision of a stream, or null when it does not exist. */
   streamRevision(stream: string): Promise<bigint | null>;

@@ -8,6 +8,7 @@ import {
   ExpectedRevision,
   ReadAllOptions,
   SubscribeOptions,
+  ReadStreamOptions,
 } from './event-store.port';
 import { checkExpectedRevision } from './expected-revision';
 
@@ -78,11 +79,14 @@ export class EventStoreDbEventStore implements EventStore {
     return { nextRevision: written.nextExpectedRevision, position: written.position.commit, events: recorded };
   }
 
-  async readStream(stream: string, options: { fromRevision?: bigint } = {}): Promise<RecordedEvent[]> {
+  async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const events: RecordedEvent[] = [];
+    const backwards = options.direction === 'backwards';
     try {
       const read = this.client.readStream(stream, {
-        fromRevision: options.fromRevision ?? this.esdb.START,
+        direction: backwards ? this.esdb.BACKWARDS : this.esdb.FORWARDS,
+        fromRevision: options.fromRevision ?? (backwards ? this.esdb.END : this.esdb.START),
+        ...(options.maxCount !== undefined && { maxCount: options.maxCount }),
         deadline: this.deadline,
       });
       for await (const resolved of read) {

@@ -1,7 +1,7 @@
 import { StoreUnavailableError } from '../../core/src/errors';
 import { EventToAppend, RecordedEvent } from '../../core/src/event';
 import { AppendNotifier } from './append-notifier';
-import { AppendOptions, AppendResult, EventStore, ReadAllOptions, SubscribeOptions } from './event-store.port';
+import { AppendOptions, AppendResult, EventStore, ReadAllOptions, SubscribeOptions, ReadStreamOptions } from './event-store.port';
 import { checkExpectedRevision } from './expected-revision';
 
 const DEFAULT_READ_ALL_COUNT = 1000;
@@ -53,9 +53,12 @@ export class InMemoryEventStore implements EventStore {
     return { nextRevision: revision, position: this.lastPosition, events: stored.map(toRecorded) };
   }
 
-  async readStream(stream: string, options: { fromRevision?: bigint } = {}): Promise<RecordedEvent[]> {
-    const fromRevision = options.fromRevision ?? 0n;
-    return this.log.filter((event) => event.stream === stream && event.revision >= fromRevision).map(toRecorded);
+  async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const backwards = options.direction === 'backwards';
+    const from = options.fromRevision;
+    const events = this.log.filter((e) => e.stream === stream && (from === undefined || (backwards ? e.revision <= from : e.revision >= from)));
+    if (backwards) events.reverse();
+    return events.slice(0, options.maxCount ?? events.length).map(toRecorded);
   }
 
   async streamRevision(stream: string): Promise<bigint | null> {

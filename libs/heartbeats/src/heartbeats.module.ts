@@ -4,38 +4,31 @@ import { FastifyInstance } from 'fastify';
 import { CLOCK, Clock } from '../../core/src/clock';
 import { ProjectionEngine } from '../../read-store/src/projection-engine';
 import { VIGIL_CONFIG, VigilConfig } from '../../platform/src/config';
-import { EARLY_REQUESTS, PROCESSOR_RUNNER, PROJECTION_ENGINE } from '../../platform/src/tokens';
+import { PROCESSOR_RUNNER, PROJECTION_ENGINE } from '../../platform/src/tokens';
 import { ProcessorRunner } from '../../read-store/src/processor-runner';
-import { LOGGER, VigilLogger } from '../../platform/src/logger';
-import { EarlyRequests } from '../../http/src/early-requests';
 import { ServiceLinks } from '../../status-pages/src/read/service-links';
 import { StatusPagesModule } from '../../status-pages/src/status-pages.module';
 import { AccountsModule } from '../../accounts/src/accounts.module';
 import { ChecksController } from './http/checks.controller';
 import { registerPingRoutes } from './http/ping.routes';
-import { pingFastPath } from './http/ping-fast-path';
 import { CheckDirectory } from './read/check-directory';
 import { heartbeatChecksProjection } from './read/heartbeat-checks.projection';
-import { heartbeatEventsProjection } from './read/heartbeat-events.projection';
 import { heartbeatRollupsProjection } from './read/heartbeat-rollups.projection';
 import { HeartbeatStats } from './read/heartbeat-stats';
 import { heartbeatTimersProjection } from './read/heartbeat-timers.projection';
 import { CreateHeartbeatCheckHandler, DeleteHeartbeatCheckHandler, SetAlertChannelSubscriptionHandler, UpdateHeartbeatCheckHandler } from './write/check.commands';
 import { CheckAlertLinks } from './write/check-alert-links';
-import { CheckRegistry } from './write/check-registry';
 import { CheckSlugClaims } from './write/check-slug-claims';
 import { SlugPings } from './write/slug-pings';
 import { EventRetention } from './write/event-retention';
 import { HeartbeatBackground } from './write/heartbeat-background';
+import { HeartbeatCommands } from './write/heartbeat.commands';
 import { HeartbeatWatchdog } from './write/heartbeat-watchdog';
 import { HeartbeatIncidentTriggers } from './write/incident-trigger';
 import { IncidentReactor } from './write/incident-reactor';
 import { IncidentsBridge } from './write/incidents-bridge';
-import { PingIntake } from './write/ping-intake';
 import { PingRateLimiter } from './write/ping-rate-limiter';
 import { PingTokenClaims } from './write/ping-token-claims';
-import { ScheduleSync } from './write/schedule-sync';
-import { TimerLoader } from './write/timer-loader';
 
 @Module({
   imports: [StatusPagesModule, AccountsModule],
@@ -43,13 +36,10 @@ import { TimerLoader } from './write/timer-loader';
   providers: [
     CheckDirectory,
     HeartbeatStats,
-    TimerLoader,
-    CheckRegistry,
-    PingIntake,
+    HeartbeatCommands,
     PingTokenClaims,
     CheckSlugClaims,
     SlugPings,
-    ScheduleSync,
     CreateHeartbeatCheckHandler,
     UpdateHeartbeatCheckHandler,
     DeleteHeartbeatCheckHandler,
@@ -75,20 +65,18 @@ export class HeartbeatsModule implements OnModuleInit {
     links: ServiceLinks,
     checks: CheckDirectory,
     private readonly adapterHost: HttpAdapterHost,
-    private readonly intake: PingIntake,
+    private readonly commands: HeartbeatCommands,
     private readonly limiter: PingRateLimiter,
     @Inject(CLOCK) private readonly clock: Clock,
     triggers: HeartbeatIncidentTriggers,
     incidents: IncidentsBridge,
     @Inject(PROCESSOR_RUNNER) processors: ProcessorRunner,
     reactor: IncidentReactor,
-    @Inject(EARLY_REQUESTS) private readonly earlyRequests: EarlyRequests | null,
-    @Inject(LOGGER) private readonly logger: VigilLogger,
   ) {
     // Outages open and resolve incidents through the incidents context's own commands.
     triggers.register(incidents);
     processors.register(reactor);
-    for (const projection of [heartbeatChecksProjection, heartbeatTimersProjection, heartbeatEventsProjection, heartbeatRollupsProjection]) {
+    for (const projection of [heartbeatChecksProjection, heartbeatTimersProjection, heartbeatRollupsProjection]) {
       engine.register(projection);
     }
     links.addChecksSource(
@@ -97,15 +85,10 @@ export class HeartbeatsModule implements OnModuleInit {
     );
   }
 
-  /**
-   * The ping routes live on Fastify itself (see ping.routes.ts), their common case ahead of it
-   * (ping-fast-path.ts); the worker and the CLI have no HTTP.
-   */
+  /** The ping routes live on Fastify itself (see ping.routes.ts); the worker and the CLI have no HTTP. */
   onModuleInit(): void {
     const adapter = this.adapterHost.httpAdapter;
     if (!adapter) return;
-    const deps = { intake: this.intake, limiter: this.limiter, clock: this.clock };
-    registerPingRoutes(adapter.getInstance() as FastifyInstance, deps);
-    this.earlyRequests?.add(pingFastPath(deps, this.logger));
+    registerPingRoutes(adapter.getInstance() as FastifyInstance, { commands: this.commands, limiter: this.limiter, clock: this.clock });
   }
 }

@@ -14,13 +14,13 @@ import { VIGIL_CONFIG } from './config';
 import { createLogger, LOGGER, VigilLogger } from './logger';
 import { PlatformOptions } from './platform.options';
 import { openStores, Stores } from './stores';
-import { COMMAND_RUNNER, DAEMON_ENABLED, EARLY_REQUESTS, PROCESSOR_RUNNER, PROJECTION_ENGINE } from './tokens';
+import { COMMAND_RUNNER, DAEMON_ENABLED, PROCESSOR_RUNNER, PROJECTION_ENGINE } from './tokens';
 
 const STORES = Symbol('STORES');
 
 /**
- * Starts the projection engine once every context has registered its projections, catches the
- * read models up before the server listens, then runs the daemon and the processors in the background.
+ * Starts the projection engine once every context has registered its projections; where the daemon
+ * runs, catches the read models up first, then runs the daemon and the processors in the background.
  */
 @Injectable()
 export class ProjectionLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -37,8 +37,9 @@ export class ProjectionLifecycle implements OnApplicationBootstrap, OnApplicatio
 
   async onApplicationBootstrap(): Promise<void> {
     await this.stores.engine.start();
-    await this.stores.engine.catchUp();
     await this.processors.start();
+    // Embedded processes (server, CLI) and the production worker catch up first; API instances beside a worker serve at once.
+    if (this.daemon || this.stores.db) await this.stores.engine.catchUp();
     if (this.daemon) {
       this.running = this.stores.engine.run(this.abort.signal);
       this.processing = this.processors.run(this.abort.signal);
@@ -72,7 +73,6 @@ export class PlatformModule {
         { provide: ID_GENERATOR, useValue: options.ids ?? new UuidV7Generator() },
         { provide: LOGGER, useValue: logger },
         { provide: DAEMON_ENABLED, useValue: options.daemon ?? options.config.daemon },
-        { provide: EARLY_REQUESTS, useValue: options.earlyRequests ?? null },
         { provide: STORES, useFactory: () => openStores(options.config, logger, clock) },
         { provide: EVENT_STORE, useFactory: (s: Stores) => s.eventStore, inject: [STORES] },
         { provide: READ_STORE, useFactory: (s: Stores) => s.readStore, inject: [STORES] },
@@ -115,7 +115,6 @@ export class PlatformModule {
         COMMAND_RUNNER,
         CURSOR_CODEC,
         DAEMON_ENABLED,
-        EARLY_REQUESTS,
         ResponseCache,
       ],
     };

@@ -1,6 +1,5 @@
 import { Clock } from '../../core/src/clock';
 import { IdGenerator } from '../../core/src/ids';
-import { EarlyRequests } from '../../http/src/early-requests';
 import { VigilConfig } from './config';
 import { VigilLogger } from './logger';
 
@@ -13,6 +12,4 @@ export interface PlatformOptions {
   daemon?: boolean;
   /** One logger for Fastify, Nest and background work. */
   logger?: VigilLogger;
-  /** The HTTP server's requests ahead of Fastify, for hot paths (the API only). */
-  earlyRequests?: EarlyRequests;
 }

@@ -1,11 +1,10 @@
 import { Clock } from '../../core/src/clock';
-import { startCheckpointer } from '../../core/src/sqlite-checkpointer';
-import { openSqliteDatabase, SqliteDatabase } from '../../core/src/sqlite-database';
 import { EventStore } from '../../event-store/src/event-store.port';
-import { SqliteEventStore } from '../../event-store/src/sqlite.event-store';
 import { ProjectionEngine } from '../../read-store/src/projection-engine';
 import { ReadStore } from '../../read-store/src/read-store.port';
-import { SqliteReadStore } from '../../read-store/src/sqlite.read-store';
+import { openSqliteDatabase, SqliteDatabase } from '../../sqlite/src/sqlite-database';
+import { InlineProjections, SqliteEventStore } from '../../sqlite/src/sqlite.event-store';
+import { SqliteReadStore } from '../../sqlite/src/sqlite.read-store';
 import { VigilConfig } from './config';
 import { VigilLogger } from './logger';
 
@@ -21,7 +20,6 @@ export interface Stores {
 function engineLogger(logger: VigilLogger) {
   return {
     info: (message: string, fields?: Record<string, unknown>) => logger.info(fields ?? {}, message),
-    warn: (message: string, fields?: Record<string, unknown>) => logger.warn(fields ?? {}, message),
     error: (message: string, fields?: Record<string, unknown>) => logger.error(fields ?? {}, message),
   };
 }
@@ -51,34 +49,12 @@ export async function openStores(config: VigilConfig, logger: VigilLogger, _cloc
   }
 
   const db = openSqliteDatabase(config.sqliteFile);
-  db.pragma('wal_autocheckpoint = 0');
-  // Once checkpointed, a WAL that grew under a burst is cut back to 64 MiB when the writer restarts it.
-  db.pragma('journal_size_limit = 67108864');
-  let eventStore: SqliteEventStore | null = null;
-  const readStore = new SqliteReadStore(db, {
-    requestTransaction: () => eventStore?.requestBatch(),
-    onWriteBackError: (error) => logger.error({ err: error }, 'read models could not be written back, retrying'),
-  });
-  let engine: ProjectionEngine | null = null;
-  eventStore = new SqliteEventStore(db, {
-    onBatchStart: (headBefore) => engine?.beginInlineBatch(headBefore),
-    onAppendInTransaction: (events) => engine?.applyInline(events),
-    onBatchEnd: (headAfter) => {
-      engine?.endInlineBatch(headAfter);
-      // Written-back read-model documents ride along in the group commit: no commit of their own.
-      readStore.writeBackStepSync();
-    },
-    onBatchCommitted: () => {
-      readStore.writeBackStepCommitted();
-      engine?.commitInlineBatch();
-    },
-  });
-  // Under a steady write load the checkpointer pauses this writer for a moment every 4,096 frames
-  // (16 MiB at 4 KiB pages), so the WAL restarts instead of growing without bound.
-  const checkpointer = startCheckpointer(config.sqliteFile, (message) => logger.warn({ error: message }, 'WAL checkpoint failed'), {
-    pauseWriter: () => eventStore.pauseWrites(),
-  });
-  engine = new ProjectionEngine(readStore, eventStore, [], engineLogger(logger), readStore);
+  const readStore = new SqliteReadStore(db);
+  // The event store calls the engine's inline hooks, and the engine reads the event store: filled once both exist.
+  const inline = {} as InlineProjections;
+  const eventStore = new SqliteEventStore(db, { inline });
+  const engine = new ProjectionEngine(readStore, eventStore, [], engineLogger(logger), readStore.inline);
+  Object.assign(inline, engine.inline);
   return {
     eventStore,
     readStore,
@@ -86,8 +62,6 @@ export async function openStores(config: VigilConfig, logger: VigilLogger, _cloc
     db,
     async close() {
       await eventStore.close();
-      await readStore.close();
-      await checkpointer.stop();
       db.close();
     },
   };

@@ -2,7 +2,7 @@ import { ReadModelDoc } from '../../core/src/projection';
 import { CheckedFilter, CollectionSchema, ReadStoreUsageError, checkCollectionName } from './collection-schema';
 import { ChangeCounters } from './change-counters';
 import { compareStrings, compareValues, matches, SortKey, scalarAt } from './doc-match';
-import { CollectionSpec, Filter, FindQuery, ReadStore, StoredDoc } from './read-store.port';
+import { CollectionSpec, DocWrite, Filter, FindQuery, ReadStore, StoredDoc } from './read-store.port';
 
 interface Row {
   revision: bigint;
@@ -84,6 +84,10 @@ export class InMemoryReadStore implements ReadStore {
     if (!this.isNewer(rows, id, revision)) return false;
     rows.set(id, { revision, json: null, doc: null });
     return true;
+  }
+
+  async writeMany(collection: string, writes: readonly DocWrite[]): Promise<void> {
+    for (const { id, doc, revision } of writes) await (doc ? this.put(collection, doc, revision) : this.delete(collection, id, revision));
   }
 
   async getCheckpoint(name: string): Promise<bigint | null> {

@@ -3,7 +3,7 @@ import { StoreUnavailableError } from '../../core/src/errors';
 import { ReadModelDoc } from '../../core/src/projection';
 import { CheckedFilter, CollectionSchema, ReadStoreUsageError, checkCollectionName } from './collection-schema';
 import { PageSegment, pageSegments } from './keyset-page';
-import { CollectionSpec, Filter, FindQuery, ReadStore, StoredDoc } from './read-store.port';
+import { CollectionSpec, DocWrite, Filter, FindQuery, ReadStore, StoredDoc } from './read-store.port';
 
 type Driver = typeof import('mongodb');
 
@@ -202,6 +202,26 @@ export class MongoReadStore implements ReadStore {
   async delete(collection: string, id: string, revision: bigint): Promise<boolean> {
     (await this.schema(collection)).checkWrite(id, revision);
     return this.replaceIfNewer(collection, id, revision, { revision, deleted: true, doc: null });
+  }
+
+  async writeMany(collection: string, writes: readonly DocWrite[]): Promise<void> {
+    if (writes.length === 0) return;
+    const schema = await this.schema(collection);
+    const operations = writes.map(({ id, doc, revision }) => {
+      if (doc) schema.checkDoc(doc, revision);
+      else schema.checkWrite(id, revision);
+      const replacement = doc ? { revision, deleted: false, doc: JSON.parse(JSON.stringify(doc)) as ReadModelDoc } : { revision, deleted: true, doc: null };
+      return { replaceOne: { filter: { _id: id, revision: { $lt: revision } }, replacement, upsert: true } };
+    });
+    await this.guard(async () => {
+      try {
+        await this.records(collection).bulkWrite(operations, { ordered: false, maxTimeMS: this.timeoutMs });
+      } catch (error) {
+        // A duplicate key is an upsert that met a newer stored revision: that write is a no-op, as in put.
+        const failures = (error as { writeErrors?: { code: number }[] }).writeErrors;
+        if (!failures || failures.some((failure) => failure.code !== DUPLICATE_KEY)) throw error;
+      }
+    });
   }
 
   async getCheckpoint(name: string): Promise<bigint | null> {

@@ -13,8 +13,8 @@ const CHECKPOINT_PREFIX = 'processor:';
 const RETRY_MS = 1000;
 
 /**
- * Drives every registered Processor from the event log: reads a page after its stored checkpoint,
- * hands over the events it handles one at a time, and stores the checkpoint after each one.
+ * Drives every registered Processor from the event log: reads a page after its stored checkpoint and
+ * hands over the events it handles one at a time, in order.
  */
 export class ProcessorRunner {
   private readonly processors: Processor[] = [];
@@ -67,25 +67,22 @@ export class ProcessorRunner {
     }
   }
 
+  /** The checkpoint is stored once per page, or before the event that failed: a crash repeats at most a page, which `handle` tolerates. */
   private async stepOne(processor: Processor): Promise<number> {
     const key = this.key(processor);
-    let checkpoint: bigint | null = null;
     let page: RecordedEvent[] = [];
-    let stored: bigint | null = null;
+    let done: bigint | null = null;
     try {
-      stored = checkpoint = await this.store.getCheckpoint(key);
+      const checkpoint = await this.store.getCheckpoint(key);
       page = await this.events.readAll({ after: checkpoint ?? undefined, maxCount: PAGE });
       for (const event of page) {
         if (processor.handles.includes(event.type)) await processor.handle(event);
-        checkpoint = event.position;
+        done = event.position;
       }
-      // Once per page: on SQLite a checkpoint write is a commit (~1.7 ms of fsync here), and a page of pings
-      // written one by one held the event loop for most of a second. A crash re-hands at most a page (handle is idempotent).
-      if (page.length > 0) await this.store.setCheckpoint(key, checkpoint!);
+      if (done !== null) await this.store.setCheckpoint(key, done);
       this.retryAt.delete(processor.name);
     } catch (error) {
-      // What was handled before the failing event stays done.
-      if (checkpoint !== null && checkpoint !== stored) await this.store.setCheckpoint(key, checkpoint).catch(() => undefined);
+      if (done !== null) await this.store.setCheckpoint(key, done).catch(() => undefined);
       this.logger.error('processor failed, retrying', { processor: processor.name, error: String(error) });
       this.retryAt.set(processor.name, this.now() + RETRY_MS);
     }

@@ -167,6 +167,22 @@ export function readStoreContract(adapterName: string, factory: () => Promise<Re
       });
     });
 
+    describe('writeMany', () => {
+      it('applies puts and deletes in order, each guarded by revision', async () => {
+        await store.put(C, incident('inc-1', { title: 'newer' }), 9n);
+        await store.writeMany(C, [
+          { id: 'inc-1', doc: incident('inc-1', { title: 'stale' }), revision: 3n },
+          { id: 'inc-2', doc: incident('inc-2', { title: 'two' }), revision: 1n },
+          { id: 'inc-3', doc: incident('inc-3'), revision: 1n },
+          { id: 'inc-3', doc: null, revision: 2n },
+        ]);
+        expect(await store.get(C, 'inc-1')).toEqual({ doc: incident('inc-1', { title: 'newer' }), revision: 9n });
+        expect(await store.get(C, 'inc-2')).toEqual({ doc: incident('inc-2', { title: 'two' }), revision: 1n });
+        expect(await store.get(C, 'inc-3')).toBeNull();
+        await store.writeMany(C, []);
+      });
+    });
+
     describe('tombstones', () => {
       it('hides a deleted document', async () => {
         await store.put(C, incident('inc-1'), 1n);

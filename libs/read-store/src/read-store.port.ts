@@ -35,6 +35,13 @@ export interface StoredDoc<Doc extends ReadModelDoc = ReadModelDoc> {
   revision: bigint;
 }
 
+/** A put (`doc`) or, with a null doc, a delete, guarded by revision like put and delete. */
+export interface DocWrite {
+  id: string;
+  doc: ReadModelDoc | null;
+  revision: bigint;
+}
+
 export interface CollectionSpec {
   /** Physical name, unique per projection version and generation. */
   name: string;
@@ -62,6 +69,8 @@ export interface ReadStore {
 
   put(collection: string, doc: ReadModelDoc, revision: bigint): Promise<boolean>;
   delete(collection: string, id: string, revision: bigint): Promise<boolean>;
+  /** Many puts and deletes of one collection in one round trip (the projection runner's batches). */
+  writeMany(collection: string, writes: readonly DocWrite[]): Promise<void>;
 
   getCheckpoint(name: string): Promise<bigint | null>;
   setCheckpoint(name: string, position: bigint): Promise<void>;

@@ -1,4 +1,4 @@
-import { RecordedEvent } from '../../../core/src/event';
+import { asDecided, RecordedEvent } from '../../../core/src/event';
 import { Projection } from '../../../core/src/projection';
 import { AccountEvent } from '../domain/account.decider';
 
@@ -18,7 +18,7 @@ export const accountsProjection: Projection<AccountDoc> = {
   sortField: 'created_at',
   ids: (event) => [(event.data as { id: string }).id],
   evolve(doc, event: RecordedEvent) {
-    const e = event as unknown as AccountEvent & { metadata: { occurredAt: string } };
+    const e = asDecided<AccountEvent & { metadata: { occurredAt: string } }>(event);
     switch (e.type) {
       case 'AccountCreated':
         return { id: e.data.id, name: e.data.name, created_at: event.metadata.occurredAt, updated_at: event.metadata.occurredAt };

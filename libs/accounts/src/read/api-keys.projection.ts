@@ -1,4 +1,4 @@
-import { RecordedEvent } from '../../../core/src/event';
+import { asDecided, RecordedEvent } from '../../../core/src/event';
 import { Projection } from '../../../core/src/projection';
 import { Role } from '../../../http/src/account-context';
 import { ApiKeyEvent } from '../domain/api-key.decider';
@@ -24,7 +24,7 @@ export const apiKeysProjection: Projection<ApiKeyDoc> = {
   sortField: 'created_at',
   ids: (event) => [(event.data as { id: string }).id],
   evolve(doc, event: RecordedEvent) {
-    const e = event as unknown as ApiKeyEvent;
+    const e = asDecided<ApiKeyEvent>(event);
     const at = event.metadata.occurredAt;
     switch (e.type) {
       case 'ApiKeyCreated':

@@ -17,6 +17,13 @@ export type HeartbeatEvent =
   | { type: 'HeartbeatPingReceived'; data: PingReceivedData }
   | { type: 'HeartbeatFailed'; data: FailedData };
 
+const HEARTBEAT_EVENT_TYPES: readonly string[] = ['HeartbeatScheduleChanged', 'HeartbeatPingReceived', 'HeartbeatFailed'];
+
+/** Events of a heartbeat stream are what the heartbeat decider wrote: the type names the shape. */
+export function isHeartbeatEvent(event: { type: string; data: unknown }): event is HeartbeatEvent {
+  return HEARTBEAT_EVENT_TYPES.includes(event.type);
+}
+
 export interface ScheduleChangedData {
   checkId: string;
   pingToken: string;
@@ -48,6 +55,29 @@ export interface FailedData {
   deadline: string;
   /** First FAILING after a success: opens the incident. */
   first: boolean;
+}
+
+/** A ping or a failure as the check's history shows it: endpoint 9's event, counted by the rollups. */
+export interface Occurrence {
+  eventId: string;
+  checkId: string;
+  state: HeartbeatState;
+  /** The ping's `at`, a failure's deadline. */
+  timestamp: string;
+  ms: number;
+  source: string | null;
+  userAgent: string | null;
+}
+
+/** The occurrence an event records; null for a schedule change. */
+export function occurrenceOf(event: { type: string; data: unknown }): Occurrence | null {
+  if (!isHeartbeatEvent(event) || event.type === 'HeartbeatScheduleChanged') return null;
+  if (event.type === 'HeartbeatFailed') {
+    const { eventId, checkId, deadline } = event.data;
+    return { eventId, checkId, state: 'FAILING', timestamp: deadline, ms: Date.parse(deadline), source: 'watchdog', userAgent: null };
+  }
+  const { eventId, checkId, state, at, source, userAgent } = event.data;
+  return { eventId, checkId, state, timestamp: at, ms: Date.parse(at), source, userAgent };
 }
 
 export interface TimerState {
@@ -134,8 +164,8 @@ export function pingedTimer(timer: TimerState, atMs: number): TimerState {
   };
 }
 
-export function evolveTimer(timer: TimerState, event: { type: string; data: unknown }): TimerState {
-  const e = event as HeartbeatEvent;
+export function evolveTimer(timer: TimerState, e: { type: string; data: unknown }): TimerState {
+  if (!isHeartbeatEvent(e)) return timer;
   switch (e.type) {
     case 'HeartbeatScheduleChanged': {
       const d = e.data;

@@ -6,7 +6,7 @@ import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { CheckRef } from '../../../status-pages/src/read/service-links';
 import { CheckConfig } from '../domain/heartbeat-check.decider';
-import { CheckDoc } from './heartbeat-checks.projection';
+import { CheckDoc, heartbeatChecksProjection } from './heartbeat-checks.projection';
 import { TimerDoc } from './heartbeat-timers.projection';
 import { nextDueAt, TimerFacts } from './next-due';
 
@@ -157,6 +157,6 @@ export class CheckDirectory {
   }
 
   private collection(): string {
-    return this.engine.collection('heartbeat_checks');
+    return this.engine.collection(heartbeatChecksProjection);
   }
 }

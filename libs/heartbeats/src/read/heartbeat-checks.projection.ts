@@ -1,5 +1,5 @@
 import { Projection } from '../../../core/src/projection';
-import { CheckConfig, HeartbeatCheckEvent } from '../domain/heartbeat-check.decider';
+import { CheckConfig, isHeartbeatCheckEvent } from '../domain/heartbeat-check.decider';
 
 export interface CheckDoc extends CheckConfig {
   id: string;
@@ -30,10 +30,10 @@ export const heartbeatChecksProjection: Projection<CheckDoc> = {
   // slug: resolving /ping/{pingKey}/{slug} asks for (accountId, slug); no doc before slugs existed has one.
   indexes: [{ field: 'accountId' }, { field: 'pingToken' }, { field: 'serviceId' }, { field: 'slug' }],
   sortField: 'created_at',
-  ids: (event) => [(event.data as { id: string }).id],
-  evolve(doc, event) {
-    const e = event as unknown as HeartbeatCheckEvent;
-    const at = event.metadata.occurredAt;
+  ids: (event) => (isHeartbeatCheckEvent(event) ? [event.data.id] : []),
+  evolve(doc, e) {
+    if (!isHeartbeatCheckEvent(e)) return doc;
+    const at = e.metadata.occurredAt;
     switch (e.type) {
       case 'HeartbeatCheckCreated':
         return withConfig({ id: e.data.id, accountId: e.data.accountId, created_at: at }, e.data.config, at);

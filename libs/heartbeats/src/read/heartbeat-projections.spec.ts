@@ -3,9 +3,7 @@ import { DomainEvent } from '../../../core/src/event';
 import { loadConfig } from '../../../platform/src/config';
 import { HARNESS_ADAPTERS, ProjectionHarness } from '../../../testing/src/projection-harness';
 import { project, recorded } from '../../../testing/src/given-when-then';
-import { HeartbeatEventDoc, heartbeatEventsProjection } from './heartbeat-events.projection';
-import { bucketName, eventDocId, eventTime, HOUR_MS, isoOf, newEventId, rollupId, rollupIdsAt, timestampOfEventId } from './heartbeat-keys';
-import { HeartbeatEvent } from '../domain/heartbeat-timer';
+import { HOUR_MS, newEventId, rollupId, timestampOfEventId } from './heartbeat-keys';
 import { heartbeatRollupsProjection, RollupDoc } from './heartbeat-rollups.projection';
 import { HeartbeatStats } from './heartbeat-stats';
 import { heartbeatTimersProjection, TimerDoc } from './heartbeat-timers.projection';
@@ -37,34 +35,8 @@ describe('heartbeat keys', () => {
     expect(timestampOfEventId('6f1c5e8a-3b1d-4c2e-9f00-000000000000')).toBeNull();
     expect(timestampOfEventId('not-a-uuid')).toBeNull();
   });
-  it('a timestamp in toISOString form is kept; any other is formatted from its time', () => {
-    const text = '2026-03-01T10:00:00.000Z';
-    expect(isoOf(Date.parse(text), text)).toBe(text);
-    expect(isoOf(T0, '2026-03-01T11:00:00+01:00')).toBe(text);
-    expect(isoOf(T0, '2026-03-01T10:00:00Z')).toBe(text);
-    expect(isoOf(T0)).toBe(text);
-    expect(eventDocId(CHECK, false, T0, 'e', '2026-03-01T11:00:00+01:00')).toBe(eventDocId(CHECK, false, T0, 'e'));
-  });
-  it("an event's time is its ping's `at` or its failure's deadline, for each event in turn", () => {
-    const [pinged, failure, scheduled] = recorded(STREAM, [ping(T0 + 5), failed(T0 + 6 * MIN), schedule]) as unknown as HeartbeatEvent[];
-    expect(eventTime(pinged)).toBe(T0 + 5);
-    expect(eventTime(failure)).toBe(T0 + 6 * MIN);
-    expect(eventTime(scheduled)).toBeNull();
-    expect(eventTime(pinged)).toBe(T0 + 5);
-  });
-  it('bucket names are the ISO form of the bucket start, also once the name cache was emptied', () => {
-    for (let hour = 0; hour < 5000; hour++) expect(bucketName(T0 + hour * HOUR_MS)).toBe(new Date(T0 + hour * HOUR_MS).toISOString());
+  it('rollup ids name the check, the granularity and the bucket start', () => {
     expect(rollupId(CHECK, 'h', T0)).toBe(`${CHECK}|h|2026-03-01T10:00:00.000Z`);
-  });
-  it("a check's rollup ids at a time are its hour's and its day's, the same until the hour or the day changes", () => {
-    const first = rollupIdsAt(CHECK, T0 + 5 * MIN);
-    expect(first).toMatchObject({ hourId: rollupId(CHECK, 'h', T0), dayId: rollupId(CHECK, 'd', Date.parse('2026-03-01T00:00:00.000Z')) });
-    expect(rollupIdsAt(CHECK, T0 + 59 * MIN)).toBe(first);
-    const nextHour = rollupIdsAt(CHECK, T0 + HOUR_MS);
-    expect(nextHour).toMatchObject({ hourId: rollupId(CHECK, 'h', T0 + HOUR_MS), dayId: first.dayId });
-    // Back in time (a replay): the ids of that time again, not the last ones made.
-    expect(rollupIdsAt(CHECK, T0 - 20 * HOUR_MS)).toMatchObject({ hourId: rollupId(CHECK, 'h', T0 - 20 * HOUR_MS), dayId: rollupId(CHECK, 'd', Date.parse('2026-02-28T00:00:00.000Z')) });
-    expect(rollupIdsAt('another-check', T0).hourId).toBe(rollupId('another-check', 'h', T0));
   });
 });
 
@@ -80,26 +52,6 @@ describe('heartbeat timers projection', () => {
   });
 });
 
-describe('heartbeat events projection', () => {
-  it('writes one document per ping and failure, keyed for range reads', () => {
-    const events = recorded(STREAM, [schedule, ping(T0, 'EARLY'), failed(T0 + 6 * MIN)]);
-    const docs = project(heartbeatEventsProjection, events);
-    expect(docs.size).toBe(2);
-    const p = events[1].data as { eventId: string };
-    expect(docs.get(eventDocId(CHECK, false, T0, p.eventId))).toEqual({
-      id: eventDocId(CHECK, false, T0, p.eventId),
-      eventId: p.eventId,
-      checkId: CHECK,
-      state: 'EARLY',
-      timestamp: new Date(T0).toISOString(),
-      source: 'https://ci.example',
-      userAgent: 'curl',
-    });
-    const f = [...docs.values()].find((d) => d.state === 'FAILING')!;
-    expect(f).toMatchObject({ source: 'watchdog', userAgent: null, timestamp: new Date(T0 + 6 * MIN).toISOString() });
-  });
-});
-
 describe('heartbeat rollups projection', () => {
   it('counts per hour and per day and state', () => {
     const events = recorded(STREAM, [schedule, ping(T0), ping(T0 + 30 * MIN, 'LATE'), ping(T0 + 70 * MIN), failed(T0 + 90 * MIN)]);
@@ -109,7 +61,7 @@ describe('heartbeat rollups projection', () => {
     expect(docs.get(rollupId(CHECK, 'd', Date.parse('2026-03-01T00:00:00.000Z')))).toMatchObject({ total: 4, counts: { FAILING: 1 } });
   });
 
-  it('keeps a count per minute in hourly documents only, and leaves the document it was given unchanged', () => {
+  it('keeps the counts per minute in a document of their own per hour, and leaves the document it was given unchanged', () => {
     const events = recorded(STREAM, [schedule, ping(T0 + 5 * MIN), ping(T0 + 5 * MIN + 1000, 'LATE'), failed(T0 + 7 * MIN)]);
     const docs = project(heartbeatRollupsProjection, events);
     const hour = docs.get(rollupId(CHECK, 'h', T0))!;
@@ -120,14 +72,15 @@ describe('heartbeat rollups projection', () => {
       bucket: '2026-03-01T10:00:00.000Z',
       total: 3,
       counts: { EARLY: 0, RECEIVED: 1, GRACE: 0, LATE: 1, FAILING: 1 },
-      minutes: { '5': [2, 0], '7': [1, 1] },
     });
     expect(Object.keys(hour.counts)).toEqual([...EVENT_STATES]);
+    const minutes = docs.get(rollupId(CHECK, 'm', T0))!;
+    expect(minutes).toMatchObject({ granularity: 'm', bucket: '2026-03-01T10:00:00.000Z', minutes: { '5': [2, 0, 1], '7': [1, 1, 3] } });
     expect(docs.get(rollupId(CHECK, 'd', Date.parse('2026-03-01T00:00:00.000Z')))!.minutes).toBeUndefined();
-    const before = JSON.stringify(hour);
-    const [hourId] = heartbeatRollupsProjection.ids(events[1]);
-    heartbeatRollupsProjection.evolve(hour, { ...events[1], revision: 9n }, hourId);
-    expect(JSON.stringify(hour)).toBe(before);
+    const before = JSON.stringify(minutes);
+    const [, , minutesId] = heartbeatRollupsProjection.ids(events[1]);
+    heartbeatRollupsProjection.evolve(minutes, { ...events[1], revision: 9n }, minutesId);
+    expect(JSON.stringify(minutes)).toBe(before);
   });
 
   it('reads each event afresh when the engine moves between events (ids of one, evolve of another)', () => {
@@ -137,16 +90,13 @@ describe('heartbeat rollups projection', () => {
     expect(idsA).not.toEqual(idsB);
     expect(heartbeatRollupsProjection.evolve(null, a, idsA[0])).toMatchObject({ bucket: '2026-03-01T10:00:00.000Z', counts: { EARLY: 1, LATE: 0 } });
     expect(heartbeatRollupsProjection.evolve(null, b, idsB[0])).toMatchObject({ bucket: '2026-03-01T12:00:00.000Z', counts: { EARLY: 0, LATE: 1 } });
-    const [eventIdA] = heartbeatEventsProjection.ids(a);
-    heartbeatEventsProjection.ids(b);
-    expect(heartbeatEventsProjection.evolve(null, a, eventIdA)).toMatchObject({ id: eventIdA, state: 'EARLY' });
   });
 });
 
 describe.each(HARNESS_ADAPTERS)('heartbeat read models through the engine (%s)', (adapter) => {
   let harness: ProjectionHarness;
   beforeEach(async () => {
-    harness = await ProjectionHarness.start(adapter, [heartbeatTimersProjection, heartbeatEventsProjection, heartbeatRollupsProjection]);
+    harness = await ProjectionHarness.start(adapter, [heartbeatTimersProjection, heartbeatRollupsProjection]);
   });
   afterEach(() => harness.close());
 
@@ -168,7 +118,7 @@ describe.each(HARNESS_ADAPTERS)('heartbeat read models through the engine (%s)',
     const events = times.map((t, i) => (i % 7 === 0 ? failed(t) : ping(t)));
     await harness.append(STREAM, [schedule, ...events]);
     const clock = new ManualClock(new Date(at + HOUR_MS));
-    const stats = new HeartbeatStats(harness.readStore, harness.engine, clock, loadConfig({}));
+    const stats = new HeartbeatStats(harness.readStore, harness.eventStore, harness.engine, clock, loadConfig({}));
     const brute = (from: number, to: number) => {
       const inside = times.map((t, i) => ({ t, failing: i % 7 === 0 })).filter((e) => e.t >= from && e.t < to);
       return { total: inside.length, failing: inside.filter((e) => e.failing).length };
@@ -192,7 +142,7 @@ describe.each(HARNESS_ADAPTERS)('heartbeat read models through the engine (%s)',
 
   it('lists events newest first within a window, both ends included', async () => {
     await harness.append(STREAM, [schedule, ping(T0), ping(T0 + MIN), failed(T0 + 2 * MIN), ping(T0 + 3 * MIN)]);
-    const stats = new HeartbeatStats(harness.readStore, harness.engine, new ManualClock(new Date(T0 + 10 * MIN)), loadConfig({}));
+    const stats = new HeartbeatStats(harness.readStore, harness.eventStore, harness.engine, new ManualClock(new Date(T0 + 10 * MIN)), loadConfig({}));
     const listed = await stats.events(CHECK, { start: T0 + MIN, end: T0 + 3 * MIN }, 10);
     expect(listed.map((e) => [e.timestamp, e.state])).toEqual([
       [new Date(T0 + 3 * MIN).toISOString(), 'RECEIVED'],
@@ -200,5 +150,23 @@ describe.each(HARNESS_ADAPTERS)('heartbeat read models through the engine (%s)',
       [new Date(T0 + MIN).toISOString(), 'RECEIVED'],
     ]);
     expect(await stats.events(CHECK, { start: T0, end: T0 + 3 * MIN }, 2)).toHaveLength(2);
+  });
+
+  it('finds a window anywhere in a long stream, an event by its id, and nothing once pruned', async () => {
+    const times = Array.from({ length: 500 }, (_, i) => T0 + i * MIN);
+    await harness.append(STREAM, [schedule, ...times.map((t, i) => (i % 50 === 49 ? failed(t) : ping(t)))]);
+    const stats = new HeartbeatStats(harness.readStore, harness.eventStore, harness.engine, new ManualClock(new Date(T0 + 600 * MIN)), loadConfig({}));
+    const listed = await stats.events(CHECK, { start: times[97], end: times[100] - 1 }, 10);
+    expect(listed.map((e) => e.timestamp)).toEqual([times[99], times[98], times[97]].map((t) => new Date(t).toISOString()));
+    expect(listed[0].state).toBe('FAILING');
+    const [{ id }] = await stats.events(CHECK, { start: times[123], end: times[123] }, 1);
+    expect(await stats.event(CHECK, id)).toMatchObject({ id, timestamp: new Date(times[123]).toISOString(), state: 'RECEIVED' });
+    expect(await stats.event(CHECK, newEventId(times[123]))).toBeNull();
+    // The harness records every event as occurring on 2026-01-01: pruning goes by that.
+    await harness.eventStore.pruneStream!(STREAM, new Date('2025-12-31T00:00:00.000Z'));
+    expect(await stats.event(CHECK, id)).not.toBeNull();
+    await harness.eventStore.pruneStream!(STREAM, new Date('2026-01-02T00:00:00.000Z'));
+    expect(await stats.events(CHECK, { start: T0, end: times[499] }, 10)).toEqual([]);
+    expect(await stats.event(CHECK, id)).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { Projection } from '../../../core/src/projection';
-import { HeartbeatEvent, HeartbeatState } from '../domain/heartbeat-timer';
-import { bucketName, bucketStart, eventTime, Granularity, HOUR_MS, MINUTE_MS, onceForLastEvent, rollupIdsAt } from './heartbeat-keys';
+import { HeartbeatState, occurrenceOf } from '../domain/heartbeat-timer';
+import { bucketStart, Granularity, HOUR_MS, MINUTE_MS, rollupId } from './heartbeat-keys';
 
 export interface RollupDoc {
   id: string;
@@ -9,67 +9,49 @@ export interface RollupDoc {
   bucket: string;
   total: number;
   counts: Record<HeartbeatState, number>;
-  /** Hourly documents only: [total, failing] per minute of the hour ("0"–"59"), so partial hours need no raw events. */
-  minutes?: Record<string, [number, number]>;
+  /**
+   * Minute documents (`m`, one per hour) only: [total, failing, stream revision of its first event] per
+   * minute of the hour ("0"–"59"), so a partial minute reads just its own events.
+   */
+  minutes?: Record<string, [number, number, number]>;
   [field: string]: unknown;
 }
 
-interface Counted {
-  checkId: string;
-  state: HeartbeatState;
-  at: number;
-}
-
-function readStateAndTime(event: HeartbeatEvent): Counted | null {
-  if (event.type === 'HeartbeatPingReceived') return { checkId: event.data.checkId, state: event.data.state, at: eventTime(event)! };
-  if (event.type === 'HeartbeatFailed') return { checkId: event.data.checkId, state: 'FAILING', at: eventTime(event)! };
-  return null;
-}
-
-const stateAndTime = onceForLastEvent(readStateAndTime);
-
-// A literal (in EVENT_STATES order), so every counts object shares one shape.
 const emptyCounts = (): Record<HeartbeatState, number> => ({ EARLY: 0, RECEIVED: 0, GRACE: 0, LATE: 0, FAILING: 0 });
 
 /**
- * Hourly (with a count per minute) and daily counts per check and state. The revision guard makes a replayed event count
- * once; availability reads these instead of the raw events.
+ * Hourly and daily counts per check and state, and per hour a document of per-minute counts (kept apart,
+ * so whole hours are read without them). The revision guard makes a replayed event count once;
+ * availability reads these instead of the raw events.
  */
 export const heartbeatRollupsProjection: Projection<RollupDoc> = {
   name: 'heartbeat_rollups',
-  version: 2,
+  version: 3,
   handles: ['HeartbeatPingReceived', 'HeartbeatFailed'],
   indexes: [],
-  // Every ping changes it: written back in bulk, not in each ping's commit.
-  writeBack: true,
   ids: (event) => {
-    const e = stateAndTime(event as unknown as HeartbeatEvent);
+    const e = occurrenceOf(event);
     if (!e) return [];
-    const { hourId, dayId } = rollupIdsAt(e.checkId, e.at);
-    return [hourId, dayId];
+    const hour = bucketStart(e.ms, 'h');
+    return [rollupId(e.checkId, 'h', hour), rollupId(e.checkId, 'd', bucketStart(e.ms, 'd')), rollupId(e.checkId, 'm', hour)];
   },
   evolve(doc, event, id) {
-    const e = stateAndTime(event as unknown as HeartbeatEvent);
+    const e = occurrenceOf(event);
     if (!e) return doc;
-    const granularity: Granularity = id[id.indexOf('|') + 1] === 'd' ? 'd' : 'h';
+    const granularity = id[id.indexOf('|') + 1] as Granularity;
     const base: RollupDoc = doc ?? {
       id,
       checkId: e.checkId,
       granularity,
-      bucket: bucketName(bucketStart(e.at, granularity)),
+      bucket: new Date(bucketStart(e.ms, granularity)).toISOString(),
       total: 0,
       counts: emptyCounts(),
     };
-    // Copies, then one change each: a computed key in a literal would take V8's slow path on every ping.
-    const counts = { ...base.counts };
-    counts[e.state] += 1;
-    const next: RollupDoc = { id: base.id, checkId: base.checkId, granularity: base.granularity, bucket: base.bucket, total: base.total + 1, counts };
-    if (granularity === 'h') {
-      const minute = Math.floor((e.at % HOUR_MS) / MINUTE_MS);
-      const minutes = { ...base.minutes };
-      const [total, failing] = minutes[minute] ?? [0, 0];
-      minutes[minute] = [total + 1, failing + (e.state === 'FAILING' ? 1 : 0)];
-      next.minutes = minutes;
+    const next: RollupDoc = { ...base, total: base.total + 1, counts: { ...base.counts, [e.state]: base.counts[e.state] + 1 } };
+    if (granularity === 'm') {
+      const minute = Math.floor((e.ms % HOUR_MS) / MINUTE_MS);
+      const [total, failing, first] = base.minutes?.[minute] ?? [0, 0, Number(event.revision)];
+      next.minutes = { ...base.minutes, [minute]: [total + 1, failing + (e.state === 'FAILING' ? 1 : 0), first] };
     }
     return next;
   },

@@ -4,9 +4,11 @@ import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
-import { HeartbeatEventDoc } from './heartbeat-events.projection';
-import { bucketStart, DAY_MS, eventKeyAt, Granularity, HOUR_MS, MINUTE_MS, rollupId, timestampOfEventId } from './heartbeat-keys';
-import { RollupDoc } from './heartbeat-rollups.projection';
+import { RecordedEvent } from '../../../core/src/event';
+import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
+import { heartbeatStream, Occurrence, occurrenceOf } from '../domain/heartbeat-timer';
+import { bucketStart, DAY_MS, Granularity, HOUR_MS, MINUTE_MS, rollupId, timestampOfEventId } from './heartbeat-keys';
+import { heartbeatRollupsProjection, RollupDoc } from './heartbeat-rollups.projection';
 import { TimeWindow } from './heartbeat-window';
 
 export interface HeartbeatEventView {
@@ -28,26 +30,29 @@ export interface Counts {
 }
 
 const ZERO: Counts = { total: 0, failing: 0 };
+/** A minute's [total, failing, stream revision of its first event], as the rollups keep it. */
+type MinuteCount = [number, number, number];
 const add = (a: Counts, b: Counts): Counts => ({ total: a.total + b.total, failing: a.failing + b.failing });
 const ratio = (c: Counts) => Math.round(((c.total - c.failing) / c.total) * 10_000) / 10_000;
 
-export const present = (doc: HeartbeatEventDoc): HeartbeatEventView => ({
-  id: doc.eventId,
-  state: doc.state,
-  timestamp: doc.timestamp,
-  source: doc.source,
-  userAgent: doc.userAgent,
-});
+const present = ({ eventId, state, timestamp, source, userAgent }: Occurrence): HeartbeatEventView => ({ id: eventId, state, timestamp, source, userAgent });
+
+/** When an event of `heartbeat-<id>` happened; the stream is written in this order. */
+const timeOf = (event: RecordedEvent): number => occurrenceOf(event)?.ms ?? Date.parse(event.metadata.occurredAt);
+
 
 /**
- * Events and availability of one check. A window's counts come from daily rollups for whole days,
- * hourly rollups for whole hours, and a keyed count of raw events for the partial hours at its two
- * edges: the cost follows the window's length in days, never the number of events in it.
+ * Events and availability of one check. Events are read from the check's own stream (pings and
+ * failures are appended in time order), found by a binary search on revisions. A window's counts
+ * come from daily rollups for whole days, hourly ones for whole hours, per-minute counts inside the
+ * hour and the raw events of the partial minutes at its two edges: the cost follows the window's
+ * length in days, never the number of events in it.
  */
 @Injectable()
 export class HeartbeatStats {
   constructor(
     @Inject(READ_STORE) private readonly store: ReadStore,
+    @Inject(EVENT_STORE) private readonly log: EventStore,
     @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(VIGIL_CONFIG) private readonly config: VigilConfig,
@@ -55,33 +60,60 @@ export class HeartbeatStats {
 
   /** Newest first, at most `limit`, within the window (both ends included). */
   async events(checkId: string, window: TimeWindow, limit: number): Promise<HeartbeatEventView[]> {
-    const collection = this.engine.collection('heartbeat_events');
-    const kinds = await Promise.all(
-      [false, true].map((failing) =>
-        this.store.find<HeartbeatEventDoc>(collection, {
-          filters: [
-            { field: 'id', op: 'gte', value: eventKeyAt(checkId, failing, window.start) },
-            { field: 'id', op: 'lt', value: eventKeyAt(checkId, failing, window.end + 1) },
-          ],
-          sort: { field: 'id', direction: 'desc' },
-          limit,
-        }),
-      ),
-    );
-    return kinds
-      .flat()
-      .sort((a, b) => (a.timestamp === b.timestamp ? (a.eventId < b.eventId ? 1 : -1) : a.timestamp < b.timestamp ? 1 : -1))
-      .slice(0, limit)
-      .map(present);
+    const out: HeartbeatEventView[] = [];
+    for await (const event of this.backwardsFrom(checkId, window.end, limit + 1)) {
+      if (event.ms < window.start || out.length >= limit) break;
+      out.push(present(event));
+    }
+    return out;
   }
 
   async event(checkId: string, eventId: string): Promise<HeartbeatEventView | null> {
     const at = timestampOfEventId(eventId);
     if (at === null) return null;
-    const collection = this.engine.collection('heartbeat_events');
-    const ids = [false, true].map((failing) => `${eventKeyAt(checkId, failing, at)}|${eventId.toLowerCase()}`);
-    const [found] = await this.store.getMany<HeartbeatEventDoc>(collection, ids);
-    return found ? present(found.doc) : null;
+    const wanted = eventId.toLowerCase();
+    for await (const event of this.backwardsFrom(checkId, at, 4)) {
+      if (event.ms < at) return null;
+      if (event.eventId === wanted) return present(event);
+    }
+    return null;
+  }
+
+  /** Pings and failures at or before `ms`, newest first, read `page` events at a time. */
+  private async *backwardsFrom(checkId: string, ms: number, page: number): AsyncGenerator<Occurrence> {
+    const stream = heartbeatStream(checkId);
+    let from = await this.lastRevisionAt(stream, ms);
+    while (from !== null && from >= 0n) {
+      const events = await this.log.readStream(stream, { direction: 'backwards', fromRevision: from, maxCount: page });
+      for (const recorded of events) {
+        const event = occurrenceOf(recorded);
+        if (event) yield event;
+      }
+      from = events.length === page ? events[events.length - 1].revision - 1n : null;
+    }
+  }
+
+  /**
+   * The newest revision of the stream whose event happened at or before `ms`, or null. Pings come at a
+   * steady pace, so steps alternate between a guess from the times at both ends (a few reads for a
+   * year of pings) and a halving (no worse than a binary search when the pace changes).
+   */
+  private async lastRevisionAt(stream: string, ms: number): Promise<bigint | null> {
+    const [last] = await this.log.readStream(stream, { direction: 'backwards', maxCount: 1 });
+    if (!last || timeOf(last) <= ms) return last?.revision ?? null;
+    const [first] = await this.log.readStream(stream, { maxCount: 1 });
+    if (timeOf(first) > ms) return null;
+    let [low, lowMs, high, highMs] = [first.revision, timeOf(first), last.revision, timeOf(last)];
+    // Invariant: the event at `low` is at or before `ms`; every event from `high` on is after it.
+    for (let step = 0; high - low > 1n; step++) {
+      const guess = step % 2 === 0 && highMs > lowMs ? low + BigInt(Math.floor((Number(high - low) * (ms - lowMs)) / (highMs - lowMs))) : (low + high) / 2n;
+      const mid = guess <= low ? low + 1n : guess >= high ? high - 1n : guess;
+      const [event] = await this.log.readStream(stream, { fromRevision: mid, maxCount: 1 });
+      const at = timeOf(event);
+      if (event.revision < high && at <= ms) [low, lowMs] = [event.revision, at];
+      else [high, highMs] = [mid, at];
+    }
+    return low;
   }
 
   /** The window and the one of equal length before it. */
@@ -135,8 +167,8 @@ export class HeartbeatStats {
 
   private async rollups(checkId: string, granularity: Granularity, from: number, to: number): Promise<Counts> {
     if (from >= to) return ZERO;
-    const size = granularity === 'h' ? HOUR_MS : DAY_MS;
-    const docs = await this.store.find<RollupDoc>(this.engine.collection('heartbeat_rollups'), {
+    const size = granularity === 'd' ? DAY_MS : HOUR_MS;
+    const docs = await this.store.find<RollupDoc>(this.engine.collection(heartbeatRollupsProjection), {
       filters: [
         { field: 'id', op: 'gte', value: rollupId(checkId, granularity, from) },
         { field: 'id', op: 'lt', value: rollupId(checkId, granularity, to) },
@@ -149,43 +181,51 @@ export class HeartbeatStats {
   }
 
   /**
-   * [from, to) inside one hour: whole minutes from the hour's rollup, the partial minutes at the edges
-   * from the raw events (at most a minute of them). Where retention may have removed those, the minute's
-   * rollup stands in: counted whole when the window covers at least half of that minute.
+   * [from, to) inside one hour: whole minutes from the hour's per-minute counts, the partial minutes at
+   * the edges from the raw events, read from the stream revision where that minute began. Where
+   * retention may have removed those, the minute's count stands in: counted whole when the window
+   * covers at least half of that minute.
    */
   private async partialHour(checkId: string, from: number, to: number): Promise<Counts> {
     if (from >= to) return ZERO;
     const hour = bucketStart(from, 'h');
-    const stored = await this.store.get<RollupDoc>(this.engine.collection('heartbeat_rollups'), rollupId(checkId, 'h', hour));
+    const stored = await this.store.get<RollupDoc>(this.engine.collection(heartbeatRollupsProjection), rollupId(checkId, 'm', hour));
     if (!stored) return ZERO;
     const minutes = stored.doc.minutes ?? {};
-    const minute = (start: number): Counts => {
-      const [total, failing] = minutes[String(Math.floor((start - hour) / MINUTE_MS))] ?? [0, 0];
-      return { total, failing };
-    };
+    const minute = (start: number): MinuteCount => minutes[String(Math.floor((start - hour) / MINUTE_MS))] ?? [0, 0, 0];
     const firstMinute = Math.ceil(from / MINUTE_MS) * MINUTE_MS;
     const lastMinute = Math.floor(to / MINUTE_MS) * MINUTE_MS;
-    if (firstMinute > lastMinute) return this.partialMinute(checkId, from, to, minute);
-    let counts = add(await this.partialMinute(checkId, from, firstMinute, minute), await this.partialMinute(checkId, lastMinute, to, minute));
-    for (let start = firstMinute; start < lastMinute; start += MINUTE_MS) counts = add(counts, minute(start));
+    if (firstMinute > lastMinute) return this.partialMinute(checkId, from, to, minute(from));
+    let counts = add(await this.partialMinute(checkId, from, firstMinute, minute(from)), await this.partialMinute(checkId, lastMinute, to, minute(lastMinute)));
+    for (let start = firstMinute; start < lastMinute; start += MINUTE_MS) {
+      const [total, failing] = minute(start);
+      counts = add(counts, { total, failing });
+    }
     return counts;
   }
 
-  /** [from, to) inside one minute, from the raw events. */
-  private async partialMinute(checkId: string, from: number, to: number, minute: (start: number) => Counts): Promise<Counts> {
-    if (from >= to) return ZERO;
-    const start = Math.floor(from / MINUTE_MS) * MINUTE_MS;
+  /** [from, to) inside one minute, from the raw events of that minute. */
+  private async partialMinute(checkId: string, from: number, to: number, [total, failing, first]: MinuteCount): Promise<Counts> {
+    if (from >= to || total === 0) return ZERO;
     const retainedFrom = this.clock.now().getTime() - this.config.eventRetentionDays * DAY_MS;
-    if (from < retainedFrom) return to - from >= MINUTE_MS / 2 ? minute(start) : ZERO;
-    const collection = this.engine.collection('heartbeat_events');
-    const [total, failing] = await Promise.all(
-      [false, true].map((kind) =>
-        this.store.count(collection, [
-          { field: 'id', op: 'gte', value: eventKeyAt(checkId, kind, from) },
-          { field: 'id', op: 'lt', value: eventKeyAt(checkId, kind, to) },
-        ]),
-      ),
-    );
-    return { total: total + failing, failing };
+    if (from < retainedFrom) return to - from >= MINUTE_MS / 2 ? { total, failing } : ZERO;
+    const counts = { total: 0, failing: 0 };
+    const end = Math.floor(from / MINUTE_MS) * MINUTE_MS + MINUTE_MS;
+    let revision = BigInt(first);
+    // The minute's events, and any schedule change among them.
+    for (;;) {
+      const events = await this.log.readStream(heartbeatStream(checkId), { fromRevision: revision, maxCount: total + 2 });
+      for (const recorded of events) {
+        const event = occurrenceOf(recorded);
+        if (!event) continue;
+        if (event.ms >= end) return counts;
+        if (event.ms >= from && event.ms < to) {
+          counts.total += 1;
+          if (event.state === 'FAILING') counts.failing += 1;
+        }
+      }
+      if (events.length < total + 2) return counts;
+      revision = events[events.length - 1].revision + 1n;
+    }
   }
 }

@@ -3,6 +3,8 @@ import { deadlineOf, evolveTimer, initialTimer, TimerState } from '../domain/hea
 
 export interface TimerDoc extends TimerState {
   id: string;
+  /** The check's account (from the events' metadata), so a ping needs no other document; absent on timers written before it. */
+  accountId?: string | null;
   /** Indexed: the watchdog asks for timers whose deadline has passed. */
   deadline: number | null;
   /** The stream revision the timer reflects: the watchdog appends expecting exactly this one. */
@@ -29,14 +31,12 @@ export function toTimerState(doc: TimerDoc | null): TimerState {
   };
 }
 
-/** One document per check: its timer, folded from `heartbeat-<id>`; its revision is the stream's. */
+/** One document per check: its timer, folded from `heartbeat-<id>`; its revision is the stream's. Pings find it by token. */
 export const heartbeatTimersProjection: Projection<TimerDoc> = {
   name: 'heartbeat_timers',
   version: 1,
   handles: ['HeartbeatScheduleChanged', 'HeartbeatPingReceived', 'HeartbeatFailed'],
-  indexes: [{ field: 'deadline' }],
-  // Every ping changes it: written back in bulk, not in each ping's commit.
-  writeBack: true,
+  indexes: [{ field: 'deadline' }, { field: 'pingToken' }],
   ids: (event) => [(event.data as { checkId: string }).checkId],
   evolve(doc, event, id) {
     // The document is the timer it holds (TimerDoc extends TimerState): evolved as it is, no copy first.
@@ -56,6 +56,7 @@ export const heartbeatTimersProjection: Projection<TimerDoc> = {
       failingSince: timer.failingSince,
       lastPingAt: timer.lastPingAt,
       id,
+      accountId: event.metadata.accountId ?? doc?.accountId ?? null,
       deadline: deadlineOf(timer),
       streamRevision: Number(event.revision),
     };

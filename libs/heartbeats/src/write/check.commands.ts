@@ -11,7 +11,7 @@ import { parseSchedule } from '../domain/schedule';
 import { CheckSlugClaims } from './check-slug-claims';
 import { CheckAlertLinks } from './check-alert-links';
 import { PingTokenClaims } from './ping-token-claims';
-import { ScheduleSync } from './schedule-sync';
+import { HeartbeatCommands } from './heartbeat.commands';
 
 /** A check configuration as the client sent it: the token may be missing (generated or kept). */
 export type CheckInput = Omit<CheckConfig, 'heartbeat'> & {
@@ -70,7 +70,7 @@ export class CreateHeartbeatCheckHandler implements ICommandHandler<CreateHeartb
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     private readonly services: ServiceDirectory,
     private readonly tokens: PingTokenClaims,
-    private readonly schedules: ScheduleSync,
+    private readonly timers: HeartbeatCommands,
     private readonly slugs: CheckSlugClaims,
     private readonly alertLinks: CheckAlertLinks,
   ) {}
@@ -87,7 +87,7 @@ export class CreateHeartbeatCheckHandler implements ICommandHandler<CreateHeartb
     await this.tokens.claim(pingToken, id, actor);
     if (config.slug) await this.slugs.claim(accountId, config.slug, id, actor);
     await this.runner.run(checkStream(id), heartbeatCheckDecider, { type: 'CreateHeartbeatCheck', id, accountId, config }, actor);
-    await this.schedules.sync(id, actor);
+    await this.timers.reschedule(id, actor);
     return id;
   }
 }
@@ -98,7 +98,7 @@ export class UpdateHeartbeatCheckHandler implements ICommandHandler<UpdateHeartb
     @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
     private readonly services: ServiceDirectory,
     private readonly tokens: PingTokenClaims,
-    private readonly schedules: ScheduleSync,
+    private readonly timers: HeartbeatCommands,
     private readonly slugs: CheckSlugClaims,
     private readonly alertLinks: CheckAlertLinks,
   ) {}
@@ -121,7 +121,7 @@ export class UpdateHeartbeatCheckHandler implements ICommandHandler<UpdateHeartb
     if (pingToken !== oldToken) await this.tokens.claim(pingToken, id, actor);
     if (config.slug && config.slug !== oldSlug) await this.slugs.claim(accountId, config.slug, id, actor);
     await this.runner.run(checkStream(id), heartbeatCheckDecider, { type: 'UpdateHeartbeatCheck', id, accountId, config }, actor, { ifMatch });
-    await this.schedules.sync(id, actor);
+    await this.timers.reschedule(id, actor);
     if (pingToken !== oldToken) await this.tokens.release(oldToken, id, actor);
     if (oldSlug && oldSlug !== config.slug) await this.slugs.release(accountId, oldSlug, id, actor);
   }
@@ -132,13 +132,13 @@ export class DeleteHeartbeatCheckHandler implements ICommandHandler<DeleteHeartb
   constructor(
     @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
     private readonly tokens: PingTokenClaims,
-    private readonly schedules: ScheduleSync,
+    private readonly timers: HeartbeatCommands,
     private readonly slugs: CheckSlugClaims,
   ) {}
 
   async execute({ accountId, id, actor, ifMatch }: DeleteHeartbeatCheckCommand): Promise<void> {
     const result = await this.runner.run(checkStream(id), heartbeatCheckDecider, { type: 'DeleteHeartbeatCheck', id, accountId }, actor, { ifMatch });
-    await this.schedules.sync(id, actor);
+    await this.timers.reschedule(id, actor);
     const token = result.state.config?.heartbeat.pingToken;
     if (token) await this.tokens.release(token, id, actor);
     const slug = result.state.config?.slug;
@@ -162,12 +162,12 @@ export class SetAlertChannelSubscriptionCommand {
 export class SetAlertChannelSubscriptionHandler implements ICommandHandler<SetAlertChannelSubscriptionCommand, void> {
   constructor(
     @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
-    private readonly schedules: ScheduleSync,
+    private readonly timers: HeartbeatCommands,
   ) {}
 
   async execute({ accountId, checkId, alertChannelId, activated, actor }: SetAlertChannelSubscriptionCommand): Promise<void> {
     await this.runner.run(checkStream(checkId), heartbeatCheckDecider, { type: 'SetAlertChannelSubscription', id: checkId, accountId, alertChannelId, activated }, actor);
     // The timer records the check revision it reflects; keep it current like every other configuration change.
-    await this.schedules.sync(checkId, actor);
+    await this.timers.reschedule(checkId, actor);
   }
 }

@@ -6,16 +6,14 @@ import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { heartbeatStream } from '../domain/heartbeat-timer';
-import { DAY_MS, eventKeyAt } from '../read/heartbeat-keys';
-import { TimerDoc } from '../read/heartbeat-timers.projection';
+import { DAY_MS } from '../read/heartbeat-keys';
+import { heartbeatTimersProjection, TimerDoc } from '../read/heartbeat-timers.projection';
 
 const PAGE = 500;
-/** Event documents are written once; a tombstone this high can never be overtaken by a replay. */
-const TOMBSTONE_REVISION = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
- * Raw heartbeat events older than `eventRetentionDays` leave the event store (pruneStream) and the
- * events read model; hourly and daily rollups stay for good.
+ * Raw heartbeat events older than `eventRetentionDays` leave the event store (pruneStream), and with
+ * it the events list, which reads the log; a rebuild cannot bring them back. Rollups stay for good.
  */
 @Injectable()
 export class EventRetention {
@@ -27,10 +25,10 @@ export class EventRetention {
     @Inject(VIGIL_CONFIG) private readonly config: VigilConfig,
   ) {}
 
-  /** Returns how many event documents were removed. */
+  /** Returns how many events were removed. */
   async runOnce(): Promise<number> {
     const cutoff = this.clock.now().getTime() - this.config.eventRetentionDays * DAY_MS;
-    const timers = this.engine.collection('heartbeat_timers');
+    const timers = this.engine.collection(heartbeatTimersProjection);
     let removed = 0;
     let after: string | undefined;
     for (;;) {
@@ -42,22 +40,6 @@ export class EventRetention {
   }
 
   private async pruneCheck(checkId: string, cutoff: number): Promise<number> {
-    await this.events.pruneStream?.(heartbeatStream(checkId), new Date(cutoff));
-    const collection = this.engine.collection('heartbeat_events');
-    let removed = 0;
-    for (const failing of [false, true]) {
-      for (;;) {
-        const old = await this.store.find<{ id: string; [k: string]: unknown }>(collection, {
-          filters: [
-            { field: 'id', op: 'gte', value: eventKeyAt(checkId, failing, 0) },
-            { field: 'id', op: 'lt', value: eventKeyAt(checkId, failing, cutoff) },
-          ],
-          limit: PAGE,
-        });
-        for (const doc of old) if (await this.store.delete(collection, doc.id, TOMBSTONE_REVISION)) removed += 1;
-        if (old.length < PAGE) break;
-      }
-    }
-    return removed;
+    return (await this.events.pruneStream?.(heartbeatStream(checkId), new Date(cutoff))) ?? 0;
   }
 }

@@ -1,17 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock } from '../../../core/src/clock';
-import { ConcurrencyError } from '../../../core/src/errors';
-import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { LOGGER, VigilLogger } from '../../../platform/src/logger';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
-import { FailedData, heartbeatStream } from '../domain/heartbeat-timer';
-import { CheckDoc } from '../read/heartbeat-checks.projection';
-import { newEventId } from '../read/heartbeat-keys';
-import { TimerDoc } from '../read/heartbeat-timers.projection';
-import { CheckRegistry } from './check-registry';
-import { ScheduleSync } from './schedule-sync';
+import { CheckDoc, heartbeatChecksProjection } from '../read/heartbeat-checks.projection';
+import { heartbeatTimersProjection, TimerDoc } from '../read/heartbeat-timers.projection';
+import { HeartbeatCommands } from './heartbeat.commands';
 
 const PAGE = 200;
 const WATCHDOG_ACTOR = { accountId: null, keyName: 'watchdog' };
@@ -25,21 +20,19 @@ export interface WatchdogPass {
 
 /**
  * Fails checks whose deadline has passed: asks the indexed `deadline` of the timers for what is
- * due, and appends HeartbeatFailed expecting the timer's revision, so a ping or another watchdog
- * that got there first makes the append conflict and each deadline fails exactly once. The new
+ * due and runs the decider's Fail, which a ping or another watchdog that got there first turns into
+ * a conflict and then into nothing, so each deadline fails exactly once. The new
  * timer starts at the deadline, so a pass keeps going until nothing is due: deadlines missed while
  * no watchdog ran are caught up one FAILING each.
  */
 @Injectable()
 export class HeartbeatWatchdog {
   constructor(
-    @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: VigilLogger,
-    private readonly registry: CheckRegistry,
-    private readonly schedules: ScheduleSync,
+    private readonly commands: HeartbeatCommands,
   ) {}
 
   /** One deterministic pass at the clock's now (tests call this directly). */
@@ -49,7 +42,7 @@ export class HeartbeatWatchdog {
     const skip = new Set<string>();
     const conflicts = new Map<string, number>();
     for (;;) {
-      const due = await this.store.find<TimerDoc>(this.engine.collection('heartbeat_timers'), {
+      const due = await this.store.find<TimerDoc>(this.engine.collection(heartbeatTimersProjection), {
         filters: [{ field: 'deadline', op: 'lt', value: now }],
         sort: { field: 'deadline', direction: 'asc' },
         limit: PAGE + skip.size,
@@ -72,46 +65,20 @@ export class HeartbeatWatchdog {
   }
 
   private async failOne(timer: TimerDoc): Promise<'failed' | 'conflict' | 'synced' | 'stuck'> {
-    const check = await this.store.get<CheckDoc>(this.engine.collection('heartbeat_checks'), timer.id);
-    if (!check || Number(check.revision) > timer.checkRevision) {
-      // The configuration changed after the schedule was copied (a crash between the two appends):
-      // bring the schedule up to date first; the next query sees the right deadline.
-      const synced = await this.schedules.sync(timer.id, WATCHDOG_ACTOR).catch((error) => {
-        this.logger.error({ err: error, checkId: timer.id }, 'watchdog could not sync a schedule');
-        return null;
-      });
-      return synced && synced.length > 0 ? 'synced' : 'stuck';
-    }
-    const deadline = new Date(timer.deadline!).toISOString();
-    const data: FailedData = { eventId: newEventId(timer.deadline!), checkId: timer.id, deadline, first: !timer.failing };
     try {
-      const result = await this.events.appendToStream(
-        heartbeatStream(timer.id),
-        [
-          {
-            type: 'HeartbeatFailed',
-            data: data as unknown as Record<string, unknown>,
-            metadata: { accountId: check.doc.accountId, keyName: 'watchdog', occurredAt: this.clock.now().toISOString() },
-          },
-        ],
-        { expectedRevision: BigInt(timer.streamRevision) },
-      );
-      await this.engine.applyAfterAppend(null, result.events);
-      this.registry.observe(result.events);
-      return 'failed';
-    } catch (error) {
-      if (error instanceof ConcurrencyError) {
-        // In embedded mode the timer document is committed state, so a conflict means someone else
-        // moved the timer; production may need the daemon to catch up before the next query.
-        await this.waitForProjection();
-        return 'conflict';
+      const check = await this.store.get<CheckDoc>(this.engine.collection(heartbeatChecksProjection), timer.id);
+      if (!check || Number(check.revision) > timer.checkRevision) {
+        // The configuration changed after the schedule was copied (a crash between the two appends):
+        // bring the schedule up to date first; the next query sees the right deadline.
+        return (await this.commands.reschedule(timer.id, WATCHDOG_ACTOR)) ? 'synced' : 'stuck';
       }
+      if (await this.commands.fail(check.doc, timer.deadline!)) return 'failed';
+      // A ping or another watchdog moved the deadline first; production may need the daemon to catch up.
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      return 'conflict';
+    } catch (error) {
       this.logger.error({ err: error, checkId: timer.id }, 'watchdog could not write FAILING');
       return 'stuck';
     }
-  }
-
-  private async waitForProjection(): Promise<void> {
-    await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }

@@ -4,8 +4,8 @@ import { Processor } from '../../../core/src/processor';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
-import { FailedData, PingReceivedData } from '../domain/heartbeat-timer';
-import { CheckDoc } from '../read/heartbeat-checks.projection';
+import { isHeartbeatEvent } from '../domain/heartbeat-timer';
+import { CheckDoc, heartbeatChecksProjection } from '../read/heartbeat-checks.projection';
 import { HeartbeatIncidentTriggers } from './incident-trigger';
 
 /**
@@ -27,8 +27,9 @@ export class IncidentReactor implements Processor {
   ) {}
 
   async handle(event: RecordedEvent): Promise<void> {
+    if (!isHeartbeatEvent(event) || event.type === 'HeartbeatScheduleChanged') return;
     if (event.type === 'HeartbeatFailed') {
-      const data = event.data as unknown as FailedData;
+      const data = event.data;
       if (!data.first) return;
       const check = await this.alertable(data.checkId);
       if (!check?.triggerIncident) return;
@@ -46,7 +47,7 @@ export class IncidentReactor implements Processor {
       });
       return;
     }
-    const data = event.data as unknown as PingReceivedData;
+    const data = event.data;
     if (!data.recoveredFrom) return;
     const check = await this.alertable(data.checkId);
     if (!check?.triggerIncident) return;
@@ -63,7 +64,7 @@ export class IncidentReactor implements Processor {
 
   private async alertable(checkId: string): Promise<CheckDoc | null> {
     if (this.triggers.registered === 0) return null;
-    const stored = await this.store.get<CheckDoc>(this.engine.collection('heartbeat_checks'), checkId);
+    const stored = await this.store.get<CheckDoc>(this.engine.collection(heartbeatChecksProjection), checkId);
     return stored && !stored.doc.muted ? stored.doc : null;
   }
 }

@@ -1,4 +1,4 @@
-import { RecordedEvent } from '../../../core/src/event';
+import { asDecided, RecordedEvent } from '../../../core/src/event';
 import { Projection } from '../../../core/src/projection';
 import { INCIDENT_EVENT_TYPES, IncidentEvent } from '../domain/incident.decider';
 import { isOpen, placeInTimeline, Severity, UpdateStatus } from '../domain/incident-timeline';
@@ -57,7 +57,7 @@ function settle(doc: IncidentDoc, at: string): IncidentDoc {
 }
 
 export function evolveIncident(doc: IncidentDoc | null, event: RecordedEvent): IncidentDoc | null {
-  const e = event as unknown as IncidentEvent;
+  const e = asDecided<IncidentEvent>(event);
   const at = event.metadata.occurredAt;
   if (e.type === 'IncidentCreated') {
     const { incidentId, accountId, name, severity, serviceIds } = e.data;

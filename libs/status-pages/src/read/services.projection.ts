@@ -1,3 +1,4 @@
+import { asDecided } from '../../../core/src/event';
 import { Projection } from '../../../core/src/projection';
 import { ServiceEvent } from '../domain/service.decider';
 
@@ -18,7 +19,7 @@ export const servicesProjection: Projection<ServiceDoc> = {
   sortField: 'created_at',
   ids: (event) => [(event.data as { id: string }).id],
   evolve(doc, event) {
-    const e = event as unknown as ServiceEvent;
+    const e = asDecided<ServiceEvent>(event);
     const at = event.metadata.occurredAt;
     switch (e.type) {
       case 'ServiceCreated':

@@ -1,3 +1,4 @@
+import { asDecided } from '../../../core/src/event';
 import { Projection } from '../../../core/src/projection';
 import { PageSettings, StatusPageEvent } from '../domain/status-page.decider';
 
@@ -66,7 +67,7 @@ export const statusPagesProjection: Projection<StatusPageDoc> = {
   sortField: 'created_at',
   ids: (event) => [(event.data as { id: string }).id],
   evolve(doc, event) {
-    const e = event as unknown as StatusPageEvent;
+    const e = asDecided<StatusPageEvent>(event);
     const at = event.metadata.occurredAt;
     switch (e.type) {
       case 'StatusPageCreated':

@@ -17,7 +17,7 @@ function setup() {
   const store = new InMemoryEventStore();
   const clock = new ManualClock('2026-03-01T00:00:00.000Z');
   const runner = new CommandRunner(store, clock, { applyAfterAppend: async () => undefined });
-  const reservations = new AddressReservations(store, runner, clock);
+  const reservations = new AddressReservations(runner, clock);
   const createPage = (id: string, settings: Partial<PageInput>) =>
     runner.run(
       statusPageStream(id),

@@ -1,11 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock } from '../../../core/src/clock';
-import { ConcurrencyError } from '../../../core/src/errors';
-import { EventMetadata } from '../../../core/src/event';
+import { PreconditionFailedError } from '../../../core/src/errors';
 import { Actor, CommandRunner } from '../../../event-store/src/command-runner';
-import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
 import { COMMAND_RUNNER } from '../../../platform/src/tokens';
-import { AddressClaimCommand, AddressClaimEvent, addressClaimDecider, addressClaimStream, AddressClaimState, AddressKind } from '../domain/address-claim.decider';
+import { AddressClaimCommand, addressClaimDecider, addressClaimStream, AddressKind } from '../domain/address-claim.decider';
 import { statusPageDecider, statusPageStream } from '../domain/status-page.decider';
 
 const MAX_ATTEMPTS = 20;
@@ -26,16 +24,15 @@ function sameAddress(kind: AddressKind, a: string | null, b: string): boolean {
 }
 
 /**
- * Keeps `url` and `customDomain` unique across all accounts. Each value has a claim stream; a claim is
- * an append with the revision just read, so of two writers racing for one value exactly one wins and
- * the other, re-reading, finds it taken (409). A page's own stream stays the truth about which
+ * Keeps `url` and `customDomain` unique across all accounts. Each value has a claim stream, written
+ * through the command runner with the revision just read, so of two writers racing for one value exactly
+ * one wins and the other, re-reading, finds it taken (409). A page's own stream stays the truth about which
  * address it shows: claims are taken before the page changes and released after, and a claim whose
  * holder does not show the address is taken over once it is stale (see the decider).
  */
 @Injectable()
 export class AddressReservations {
   constructor(
-    @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -71,41 +68,24 @@ export class AddressReservations {
    */
   async ensureFree(addresses: Address[], statusPageId: string, accountId: string): Promise<void> {
     for (const address of addresses) {
-      await this.decide(address, (holderUsesIt) => ({ type: 'ClaimAddress', ...address, statusPageId, accountId, now: this.clock.now(), holderUsesIt }));
+      const stream = addressClaimStream(address.kind, address.value);
+      const { state } = await this.runner.load(stream, addressClaimDecider);
+      const holderUsesIt = state.holder ? await this.pageShows(state.holder.statusPageId, address) : false;
+      addressClaimDecider.decide({ type: 'ClaimAddress', ...address, statusPageId, accountId, now: this.clock.now(), holderUsesIt }, state);
     }
   }
 
-  /** The claim stream as it stands, and what the command would append to it. */
-  private async decide(address: Address, command: (holderUsesIt: boolean) => AddressClaimCommand) {
-    const stream = addressClaimStream(address.kind, address.value);
-    const history = await this.events.readStream(stream);
-    let state: AddressClaimState = addressClaimDecider.initialState();
-    for (const event of history) state = addressClaimDecider.evolve(state, event as unknown as AddressClaimEvent & { metadata: EventMetadata });
-    const holderUsesIt = state.holder ? await this.pageShows(state.holder.statusPageId, address) : false;
-    return { stream, history, decided: addressClaimDecider.decide(command(holderUsesIt), state) };
-  }
-
   private async run(address: Address, actor: Actor, command: (holderUsesIt: boolean) => AddressClaimCommand): Promise<void> {
+    const stream = addressClaimStream(address.kind, address.value);
     for (let attempt = 1; ; attempt++) {
-      const { stream, history, decided } = await this.decide(address, command);
-      if (decided.length === 0) return;
-      const metadata: EventMetadata = {
-        accountId: actor.accountId,
-        keyId: actor.keyId ?? null,
-        keyName: actor.keyName ?? null,
-        requestId: actor.requestId ?? null,
-        occurredAt: this.clock.now().toISOString(),
-      };
-      const revision = history.length > 0 ? history[history.length - 1].revision : null;
+      const { state, revision } = await this.runner.load(stream, addressClaimDecider);
+      const holderUsesIt = state.holder ? await this.pageShows(state.holder.statusPageId, address) : false;
       try {
-        await this.events.appendToStream(
-          stream,
-          decided.map((e) => ({ type: e.type, data: e.data as unknown as Record<string, unknown>, metadata })),
-          { expectedRevision: revision ?? 'no_stream' },
-        );
+        // What the holder shows was read for this revision: after a conflict it is read again.
+        await this.runner.run(stream, addressClaimDecider, command(holderUsesIt), actor, revision === null ? {} : { ifMatch: revision });
         return;
       } catch (error) {
-        if (!(error instanceof ConcurrencyError) || attempt >= MAX_ATTEMPTS) throw error;
+        if (!(error instanceof PreconditionFailedError) || attempt >= MAX_ATTEMPTS) throw error;
       }
     }
   }

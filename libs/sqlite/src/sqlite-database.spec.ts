@@ -12,6 +12,8 @@ describe('openSqliteDatabase', () => {
       expect(db.pragma('synchronous', { simple: true })).toBe(2); // FULL
       expect(db.pragma('temp_store', { simple: true })).toBe(2); // MEMORY
       expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
+      expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+      expect(db.pragma('journal_size_limit', { simple: true })).toBe(67108864);
     } finally {
       db.close();
       rmSync(dir, { recursive: true, force: true });

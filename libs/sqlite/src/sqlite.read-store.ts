@@ -1,0 +1,351 @@
+import type { Statement } from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { ReadModelDoc } from '../../core/src/projection';
+import { ChangeCounters } from '../../read-store/src/change-counters';
+import { CheckedFilter, CollectionSchema, ReadStoreUsageError, Scalar, checkCollectionName } from '../../read-store/src/collection-schema';
+import { PageSegment, pageSegments } from '../../read-store/src/keyset-page';
+import { InlineAccess } from '../../read-store/src/projection-engine';
+import { CollectionSpec, DocWrite, Filter, FindQuery, ReadStore, StoredDoc } from '../../read-store/src/read-store.port';
+import { SqliteDatabase } from './sqlite-database';
+
+interface SqliteCollection {
+  schema: CollectionSchema;
+  table: string;
+  get: Statement;
+  getMany: Statement;
+  put: Statement;
+  delete: Statement;
+  /** find and count statements, keyed by their SQL. */
+  queries: Map<string, Statement>;
+}
+
+interface DocRow {
+  id: string;
+  revision: bigint;
+  doc: string;
+}
+
+/** How often, at most, a process looks whether another one has committed to the shared file. */
+const EXTERNAL_CHANGES_POLL_MS = 100;
+
+/**
+ * Table for a collection. SQLite names are case-insensitive, so any name that is not already a plain
+ * lower-case identifier gets a hash suffix: "a-b", "a.b" and "A_b" stay three tables.
+ */
+export function sqliteTableName(collection: string): string {
+  const name = checkCollectionName(collection);
+  if (/^[a-z0-9_]+$/.test(name)) return `rm_${name}`;
+  const digest = createHash('sha256').update(name).digest('hex').slice(0, 8);
+  return `rm_${name.toLowerCase().replace(/[^a-z0-9_]/g, '_')}_${digest}`;
+}
+
+// Field paths reach this point only after CollectionSchema matched them against declared,
+// identifier-shaped names, which is what makes interpolating them safe.
+function valueSql(field: string): string {
+  return field === 'id' ? 'id' : `json_extract(doc, '$.${field}')`;
+}
+
+// json_extract reads JSON true/false as 1/0, so booleans are bound the same way.
+function bind(value: Scalar): string | number | null {
+  return typeof value === 'boolean' ? Number(value) : value;
+}
+
+const RANGE_SQL = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+
+function filterSql(filter: CheckedFilter, params: unknown[]): string {
+  const value = valueSql(filter.field);
+  switch (filter.op) {
+    case 'eq':
+      if (filter.value === null) return `${value} IS NULL`;
+      params.push(bind(filter.value));
+      return `${value} = ?`;
+    case 'in': {
+      const present = filter.value.filter((item) => item !== null);
+      const terms: string[] = [];
+      if (present.length === 1) {
+        // The common single-item list skips json_each, whose set-up costs more than the lookup.
+        params.push(bind(present[0]));
+        terms.push(`${value} = ?`);
+      } else if (present.length > 0) {
+        // One JSON parameter keeps a single prepared statement whatever the list length.
+        params.push(JSON.stringify(present));
+        terms.push(`${value} IN (SELECT value FROM json_each(?))`);
+      }
+      if (present.length < filter.value.length) terms.push(`${value} IS NULL`);
+      return terms.length > 0 ? `(${terms.join(' OR ')})` : '0';
+    }
+    case 'contains':
+      params.push(bind(filter.value));
+      return `EXISTS (SELECT 1 FROM json_each(doc, '$.${filter.field}') WHERE value = ?)`;
+    default:
+      params.push(filter.value);
+      return `${value} ${RANGE_SQL[filter.op]} ?`;
+  }
+}
+
+function segmentSql(segment: PageSegment, sortField: string, asc: boolean, params: unknown[]): string | null {
+  const value = valueSql(sortField);
+  const next = asc ? '>' : '<';
+  switch (segment.kind) {
+    case 'all':
+      return null;
+    case 'after':
+      // The bare range term lets SQLite seek in the (…, sort, id) index; the OR only sorts out ties.
+      params.push(segment.value, segment.value, segment.id);
+      return `${value} ${next}= ? AND (${value} ${next} ? OR id ${next} ?)`;
+    case 'nulls':
+      if (segment.afterId === undefined) return `${value} IS NULL`;
+      params.push(segment.afterId);
+      return `${value} IS NULL AND id ${next} ?`;
+    case 'values':
+      return `${value} IS NOT NULL`;
+    case 'afterId':
+      params.push(segment.id);
+      return `id ${next} ?`;
+  }
+}
+
+/**
+ * Read models in the embedded SQLite file: one table per collection, documents as JSON, declared
+ * fields indexed by expression. Every method runs synchronously underneath; `inline` hands the few
+ * the append transaction needs to the projection runner.
+ */
+export class SqliteReadStore implements ReadStore {
+  private readonly collections = new Map<string, SqliteCollection>();
+  private readonly sql: Record<'getSpec' | 'setSpec' | 'deleteSpec' | 'getCheckpoint' | 'setCheckpoint' | 'getMeta' | 'setMeta' | 'dataVersion', Statement>;
+  private readonly changes = new ChangeCounters();
+  private external = { version: undefined as unknown, checkedAt: Number.NEGATIVE_INFINITY, count: 0 };
+
+  readonly inline: InlineAccess = {
+    getMany: (collection, ids) => this.getManyNow(collection, ids),
+    writeMany: (collection, writes) => this.writeManyNow(collection, writes),
+    getCheckpoint: (name) => (this.sql.getCheckpoint.get(name) as bigint | undefined) ?? null,
+    setCheckpoint: (name, position) => void this.sql.setCheckpoint.run(name, position),
+  };
+
+  constructor(private readonly db: SqliteDatabase) {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS rm_collections (name TEXT PRIMARY KEY, spec TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS rm_checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS rm_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    `);
+    this.sql = {
+      getSpec: db.prepare('SELECT spec FROM rm_collections WHERE name = ?').pluck(),
+      setSpec: db.prepare('INSERT INTO rm_collections (name, spec) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET spec = excluded.spec'),
+      deleteSpec: db.prepare('DELETE FROM rm_collections WHERE name = ?'),
+      getCheckpoint: db.prepare('SELECT position FROM rm_checkpoints WHERE name = ?').pluck().safeIntegers(true),
+      setCheckpoint: db.prepare('INSERT INTO rm_checkpoints (name, position) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET position = excluded.position'),
+      getMeta: db.prepare('SELECT value FROM rm_meta WHERE key = ?').pluck(),
+      setMeta: db.prepare('INSERT INTO rm_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
+      dataVersion: db.prepare('PRAGMA data_version').pluck(),
+    };
+    this.restoreIds();
+  }
+
+  /** Rows written before issue 20 left their id out of `doc` (the row's key held it): put it back, once per database. */
+  private restoreIds(): void {
+    if (this.sql.getMeta.get('format:documents') !== undefined) return;
+    this.db.transaction(() => {
+      for (const name of this.db.prepare('SELECT name FROM rm_collections').pluck().all() as string[]) {
+        this.db.exec(`UPDATE "${sqliteTableName(name)}" SET doc = json_set(doc, '$.id', id) WHERE deleted = 0 AND json_type(doc, '$.id') IS NULL`);
+      }
+      this.sql.setMeta.run('format:documents', '2');
+    }).immediate();
+  }
+
+  async ensureCollection(spec: CollectionSpec): Promise<void> {
+    const schema = new CollectionSchema(spec);
+    const name = sqliteTableName(schema.name);
+    this.db.transaction(() => {
+      this.db.exec(`CREATE TABLE IF NOT EXISTS "${name}" (id TEXT PRIMARY KEY, revision INTEGER NOT NULL, deleted INTEGER NOT NULL DEFAULT 0, doc TEXT)`);
+      for (const plan of schema.indexPlans) {
+        // An expression index cannot reach inside a JSON array: `contains` scans what the other filters leave.
+        if (plan.array) continue;
+        const keys = [...plan.fields.map(valueSql), 'id'].join(', ');
+        // Partial: tombstones stay out of every index, and queries repeat `deleted = 0` to use them.
+        this.db.exec(`CREATE INDEX IF NOT EXISTS "${name}:${plan.fields.join(',')}" ON "${name}" (${keys}) WHERE deleted = 0`);
+      }
+      this.sql.setSpec.run(schema.name, JSON.stringify(schema.spec));
+    }).immediate();
+    this.changes.touchLayout();
+    this.collections.set(schema.name, this.prepareCollection(schema));
+  }
+
+  async dropCollection(name: string): Promise<void> {
+    this.db.transaction(() => {
+      this.db.exec(`DROP TABLE IF EXISTS "${sqliteTableName(name)}"`);
+      this.sql.deleteSpec.run(name);
+    }).immediate();
+    this.collections.delete(name);
+    this.changes.touchLayout();
+  }
+
+  async get<Doc extends ReadModelDoc>(collection: string, id: string): Promise<StoredDoc<Doc> | null> {
+    const row = this.collection(collection).get.get(id) as Omit<DocRow, 'id'> | undefined;
+    return row ? { doc: JSON.parse(row.doc) as Doc, revision: row.revision } : null;
+  }
+
+  async getMany<Doc extends ReadModelDoc>(collection: string, ids: string[]): Promise<StoredDoc<Doc>[]> {
+    return this.getManyNow(collection, ids) as StoredDoc<Doc>[];
+  }
+
+  async find<Doc extends ReadModelDoc>(collection: string, query: FindQuery): Promise<Doc[]> {
+    const entry = this.collection(collection);
+    const { filters, sort, limit, after } = entry.schema.checkQuery(query);
+    const params: unknown[] = [];
+    const where = ['deleted = 0', ...filters.map((filter) => filterSql(filter, params))];
+    const asc = sort.direction === 'asc';
+    const direction = asc ? 'ASC' : 'DESC';
+    const order = sort.field === 'id' ? `id ${direction}` : `${valueSql(sort.field)} ${direction}, id ${direction}`;
+    const docs: Doc[] = [];
+    for (const segment of pageSegments(sort, after)) {
+      if (docs.length >= limit) break;
+      const segmentParams = [...params];
+      const range = segmentSql(segment, sort.field, asc, segmentParams);
+      // Within the null group only the id orders, and saying so spares SQLite a sort.
+      const segmentOrder = segment.kind === 'nulls' ? `id ${direction}` : order;
+      const sql = `SELECT doc FROM ${entry.table} WHERE ${[...where, ...(range ? [range] : [])].join(' AND ')} ORDER BY ${segmentOrder} LIMIT ?`;
+      for (const doc of this.query(entry, sql).pluck().all(...segmentParams, limit - docs.length) as string[]) docs.push(JSON.parse(doc) as Doc);
+    }
+    return docs;
+  }
+
+  async count(collection: string, filters?: Filter[]): Promise<number> {
+    const entry = this.collection(collection);
+    const params: unknown[] = [];
+    const where = ['deleted = 0', ...entry.schema.checkFilters(filters).map((filter) => filterSql(filter, params))];
+    return (this.query(entry, `SELECT count(*) AS n FROM ${entry.table} WHERE ${where.join(' AND ')}`).get(...params) as { n: number }).n;
+  }
+
+  async put(collection: string, doc: ReadModelDoc, revision: bigint): Promise<boolean> {
+    const entry = this.collection(collection);
+    entry.schema.checkDoc(doc, revision);
+    this.changes.touch(collection);
+    return entry.put.run(doc.id, revision, JSON.stringify(doc)).changes > 0;
+  }
+
+  async delete(collection: string, id: string, revision: bigint): Promise<boolean> {
+    const entry = this.collection(collection);
+    entry.schema.checkWrite(id, revision);
+    this.changes.touch(collection);
+    return entry.delete.run(id, revision).changes > 0;
+  }
+
+  async writeMany(collection: string, writes: readonly DocWrite[]): Promise<void> {
+    this.db.transaction(() => this.writeManyNow(collection, writes)).immediate();
+  }
+
+  async getCheckpoint(name: string): Promise<bigint | null> {
+    return this.inline.getCheckpoint(name);
+  }
+
+  async setCheckpoint(name: string, position: bigint): Promise<void> {
+    this.inline.setCheckpoint(name, position);
+  }
+
+  async getMeta<T>(key: string): Promise<T | null> {
+    const json = this.sql.getMeta.get(key) as string | undefined;
+    return json === undefined ? null : (JSON.parse(json) as T);
+  }
+
+  async setMeta<T>(key: string, value: T): Promise<void> {
+    if (value === undefined) throw new ReadStoreUsageError(`Meta "${key}" needs a value`);
+    this.sql.setMeta.run(key, JSON.stringify(value));
+    this.changes.touchLayout();
+  }
+
+  changeToken(collections: readonly string[]): string {
+    return this.changes.token(collections, this.externalCommits());
+  }
+
+  /** The database handle is shared with the event store: whoever opened it closes it. */
+  async close(): Promise<void> {}
+
+  /** Commits other connections (the CLI, another instance) made, from `PRAGMA data_version`, polled at most every 100 ms. */
+  private externalCommits(): number {
+    const now = Date.now();
+    if (now - this.external.checkedAt >= EXTERNAL_CHANGES_POLL_MS) {
+      this.external.checkedAt = now;
+      const version = this.sql.dataVersion.get();
+      if (version !== this.external.version) {
+        if (this.external.version !== undefined) this.external.count += 1;
+        this.external.version = version;
+      }
+    }
+    return this.external.count;
+  }
+
+  private getManyNow(collection: string, ids: string[]): StoredDoc[] {
+    const { schema, get, getMany } = this.collection(collection);
+    const wanted = schema.checkIds(ids);
+    if (wanted.length === 0) return [];
+    // A few ids (a ping's timer or rollups) are plain key lookups: json_each costs more than the reads.
+    if (wanted.length <= 4) {
+      return wanted.flatMap((id) => {
+        const row = get.get(id) as Omit<DocRow, 'id'> | undefined;
+        return row ? [{ doc: JSON.parse(row.doc) as ReadModelDoc, revision: row.revision }] : [];
+      });
+    }
+    const rows = new Map((getMany.all(JSON.stringify(wanted)) as DocRow[]).map((row) => [row.id, row]));
+    return wanted.flatMap((id) => {
+      const row = rows.get(id);
+      return row ? [{ doc: JSON.parse(row.doc) as ReadModelDoc, revision: row.revision }] : [];
+    });
+  }
+
+  /** Puts and deletes, each guarded by revision. */
+  private writeManyNow(collection: string, writes: readonly DocWrite[]): void {
+    const entry = this.collection(collection);
+    for (const { id, doc, revision } of writes) {
+      if (doc === null) {
+        entry.schema.checkWrite(id, revision);
+        entry.delete.run(id, revision);
+      } else {
+        entry.schema.checkDoc(doc, revision);
+        entry.put.run(doc.id, revision, JSON.stringify(doc));
+      }
+    }
+    if (writes.length > 0) this.changes.touch(collection);
+  }
+
+  private collection(name: string): SqliteCollection {
+    const known = this.collections.get(name);
+    if (known) return known;
+    // Ensured by another process sharing the file (a CLI rebuild, say).
+    const spec = this.sql.getSpec.get(name) as string | undefined;
+    if (spec === undefined) throw new ReadStoreUsageError(`Read model collection "${name}" does not exist`);
+    const collection = this.prepareCollection(new CollectionSchema(JSON.parse(spec) as CollectionSpec));
+    this.collections.set(name, collection);
+    return collection;
+  }
+
+  private prepareCollection(schema: CollectionSchema): SqliteCollection {
+    const table = `"${sqliteTableName(schema.name)}"`;
+    return {
+      schema,
+      table,
+      get: this.db.prepare(`SELECT revision, doc FROM ${table} WHERE id = ? AND deleted = 0`).safeIntegers(true),
+      getMany: this.db.prepare(`SELECT id, revision, doc FROM ${table} WHERE id IN (SELECT value FROM json_each(?)) AND deleted = 0`).safeIntegers(true),
+      put: this.db.prepare(
+        `INSERT INTO ${table} AS rm (id, revision, deleted, doc) VALUES (?, ?, 0, ?)
+         ON CONFLICT(id) DO UPDATE SET revision = excluded.revision, deleted = 0, doc = excluded.doc
+         WHERE excluded.revision > rm.revision`,
+      ),
+      delete: this.db.prepare(
+        `INSERT INTO ${table} AS rm (id, revision, deleted, doc) VALUES (?, ?, 1, NULL)
+         ON CONFLICT(id) DO UPDATE SET revision = excluded.revision, deleted = 1, doc = NULL
+         WHERE excluded.revision > rm.revision`,
+      ),
+      queries: new Map(),
+    };
+  }
+
+  private query(entry: SqliteCollection, sql: string): Statement {
+    let statement = entry.queries.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      entry.queries.set(sql, statement);
+    }
+    return statement;
+  }
+}
