@@ -83,13 +83,15 @@ describeInBrowser('public status page in headless Chromium', () => {
       name: 'Acme Cloud',
       extra: { description: 'Live status of the Acme Cloud platform.' },
     });
-    clock.set(new Date(Date.now() - 40 * DAY + 4 * 3600_000));
+    // A three-hour outage inside one UTC day 40 days ago (10:00–13:00), so its bar reads exactly 87.5 %.
+    const outage = Math.floor((Date.now() - 40 * DAY) / DAY) * DAY + 10 * 3600_000;
+    clock.set(new Date(outage + 4 * 3600_000));
     await createIncident(server, account, [fixture.serviceIds[2]], {
       name: 'Database failover',
       severity: 'CRITICAL',
       updates: [
-        { description: 'The primary database is unreachable.', status: 'INVESTIGATING', publicIncidentUpdateDate: new Date(Date.now() - 40 * DAY).toISOString() },
-        { description: 'Failover completed.', status: 'RESOLVED', publicIncidentUpdateDate: new Date(Date.now() - 40 * DAY + 3 * 3600_000).toISOString() },
+        { description: 'The primary database is unreachable.', status: 'INVESTIGATING', publicIncidentUpdateDate: new Date(outage).toISOString() },
+        { description: 'Failover completed.', status: 'RESOLVED', publicIncidentUpdateDate: new Date(outage + 3 * 3600_000).toISOString() },
       ],
     });
     clock.set(new Date());
