@@ -1,4 +1,5 @@
 import { StoreUnavailableError } from '../../core/src/errors';
+import { EventToAppend } from '../../core/src/event';
 import { EsdbFaultServer } from '../../testing/src/esdb-fault.server';
 import { EventStoreDbEventStore } from './eventstoredb.event-store';
 
@@ -6,7 +7,7 @@ const DEADLINE_MS = 400;
 /** Timers and event-loop turns between the deadline and the rejection reaching the test. */
 const SLACK_MS = 400;
 
-const ping = { type: 'HeartbeatPingReceived', data: { n: 1 }, metadata: { occurredAt: '2026-11-25T10:00:00.000Z' } };
+const ping: EventToAppend = { type: 'HeartbeatPingReceived', data: { n: 1 }, metadata: { accountId: null, occurredAt: '2026-11-25T10:00:00.000Z' } };
 
 /** Waits until `condition` holds, for at most `ms`. */
 async function eventually(condition: () => boolean, ms = 2000): Promise<void> {
