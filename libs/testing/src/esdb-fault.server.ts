@@ -1,5 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { ServerFeaturesService } from '@eventstore/db-client/generated/serverfeatures_grpc_pb';
 import { SupportedMethod, SupportedMethods } from '@eventstore/db-client/generated/serverfeatures_pb';
 import { StreamsService } from '@eventstore/db-client/generated/streams_grpc_pb';
@@ -37,7 +38,8 @@ export class EsdbFaultServer {
   readsStarted = 0;
   cancelled = 0;
   private head = 1_000_000n;
-  private readonly silent = new Set<grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerWritableStream<unknown, unknown> | grpc.ServerDuplexStream<unknown, unknown> | grpc.ServerReadableStream<unknown, unknown>>();
+  /** Calls held unanswered on purpose. */
+  private readonly silent = new Set<EventEmitter>();
 
   private constructor(
     private readonly server: grpc.Server,
@@ -72,7 +74,7 @@ export class EsdbFaultServer {
     this.server.forceShutdown();
   }
 
-  private track(call: grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerWritableStream<unknown, unknown> | grpc.ServerDuplexStream<unknown, unknown> | grpc.ServerReadableStream<unknown, unknown>): () => void {
+  private track(call: EventEmitter): () => void {
     const token = {};
     this.open.add(token);
     let done = false;
