@@ -318,7 +318,8 @@ export class EventStoreDbEventStore implements EventStore {
         expired.addEventListener('abort', cancel, { once: true });
         let stopped = false;
         try {
-          for await (const event of read) {
+          // Not destroyed on an early stop: see the `finally` below.
+          for await (const event of read.iterator({ destroyOnReturn: false }) as AsyncIterable<E>) {
             if (onEvent(event) === false) {
               stopped = true;
               break;
@@ -329,6 +330,9 @@ export class EventStoreDbEventStore implements EventStore {
         } finally {
           expired.removeEventListener('abort', cancel);
           await read.cancel().catch(() => undefined);
+          // Discarding what was buffered lets the call's stream end, so the client stops tracking it
+          // (a destroyed read would leave it paused, unfinished, and held by the client until close).
+          read.resume();
         }
       });
       return true;

@@ -15,6 +15,11 @@ async function eventually(condition: () => boolean, ms = 2000): Promise<void> {
   while (!condition() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
+/** How many gRPC streams the adapter's client still tracks (not in the client's typings). */
+function clientStreams(store: EventStoreDbEventStore): number {
+  return (store as unknown as { client: { disposableStreams: Set<unknown> } }).client.disposableStreams.size;
+}
+
 async function timed<T>(promise: Promise<T>): Promise<{ error: unknown; ms: number }> {
   const started = Date.now();
   try {
@@ -66,6 +71,8 @@ describe('EventStoreDB adapter against a faulty server', () => {
     expect(server.open.size).toBe(0);
     expect(server.readsStarted).toBe(1001);
     expect(process.getActiveResourcesInfo().length).toBeLessThanOrEqual(handlesBefore + 2);
+    // The client tracks each call until its stream finishes; a read left paused would stay here (and in memory).
+    expect(clientStreams(store)).toBe(0);
     const closing = await timed(store.close());
     expect(closing.error).toBeNull();
     expect(closing.ms).toBeLessThan(2000);

@@ -1,0 +1,86 @@
+'use strict';
+// Memory of a process making EventStoreDB reads that stop early (what the worker does several times a
+// second), against the fault server (libs/testing) in a child process on 127.0.0.1.
+// Usage: node test/bench/esdb-early-reads.bench.js [minutes=15] [reads per second=100]
+const { fork } = require('node:child_process');
+const { readFileSync } = require('node:fs');
+const { transformSync } = require('@swc/core');
+const { machine } = require('./lib');
+
+// The adapter and the fault server are loaded from their TypeScript sources (libs/testing is not built).
+require.extensions['.ts'] = (module, filename) => {
+  const { code } = transformSync(readFileSync(filename, 'utf8'), {
+    filename,
+    jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+    module: { type: 'commonjs' },
+  });
+  module._compile(code, filename);
+};
+
+async function serve() {
+  const { EsdbFaultServer } = require('../../libs/testing/src/esdb-fault.server.ts');
+  const server = await EsdbFaultServer.start();
+  process.send({ url: server.url });
+  setInterval(() => process.send({ open: server.open.size, reads: server.readsStarted }), 10_000).unref();
+}
+
+async function measure() {
+  const minutes = Number(process.argv[2] ?? 15);
+  const perSecond = Number(process.argv[3] ?? 100);
+  const child = fork(__filename, ['serve']);
+  let serverOpen = 0;
+  const url = await new Promise((resolve) =>
+    child.on('message', (message) => {
+      if (message.url) resolve(message.url);
+      if (message.open !== undefined) serverOpen = message.open;
+    }),
+  );
+  const { EventStoreDbEventStore } = require('../../libs/event-store/src/eventstoredb.event-store.ts');
+  const store = new EventStoreDbEventStore(url, { deadlineMs: 5000 });
+  const mib = () => Math.round((process.memoryUsage().rss / 2 ** 20) * 10) / 10;
+  const samples = [];
+  const started = Date.now();
+  let reads = 0;
+  let nextSample = started;
+  console.log(`machine: ${machine()}; ${minutes} min at ${perSecond} early-stopped reads/s`);
+  while (Date.now() - started < minutes * 60_000) {
+    const tick = Date.now();
+    for (let i = 0; i < perSecond / 10; i++) {
+      switch (reads++ % 3) {
+        case 0:
+          await store.headPosition();
+          break;
+        case 1:
+          await store.readAll({ maxCount: 5 });
+          break;
+        default:
+          await store.streamRevision('heartbeat-fault');
+      }
+    }
+    if (Date.now() >= nextSample) {
+      const sample = { minute: Math.round((Date.now() - started) / 60_000), reads, rssMiB: mib(), heapMiB: Math.round(process.memoryUsage().heapUsed / 2 ** 20), serverOpenCalls: serverOpen, handles: process.getActiveResourcesInfo().length };
+      samples.push(sample);
+      console.log(JSON.stringify(sample));
+      nextSample += 60_000;
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, 100 - (Date.now() - tick))));
+  }
+  const closing = Date.now();
+  await store.close();
+  const rss = samples.map((sample) => sample.rssMiB);
+  const afterWarmup = rss.slice(Math.min(2, rss.length - 1));
+  console.log(
+    JSON.stringify({
+      reads,
+      minutes,
+      rssMiB: { first: rss[0], min: Math.min(...afterWarmup), max: Math.max(...afterWarmup), last: rss[rss.length - 1] },
+      closeMs: Date.now() - closing,
+    }),
+  );
+  child.kill();
+}
+
+(process.argv[2] === 'serve' ? serve() : measure()).catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
