@@ -18,6 +18,7 @@ const HEAD_SCAN_PAGE_SIZE = 100;
 const WATCHDOG_GRACE_MS = 100;
 /** How long `close()` and a client replacement wait for the client's open calls to finish cancelling. */
 const DISPOSE_WAIT_MS = 1_500;
+const GRPC_INTERNAL = 13;
 /** What servers before 22.10 report as the position of an event read from its stream. */
 const NO_POSITION = 2n ** 64n - 1n;
 
@@ -423,7 +424,9 @@ export class EventStoreDbEventStore implements EventStore {
       error instanceof esdb.TimeoutError ||
       error instanceof esdb.NotLeaderError ||
       // A call cancelled under us: the client was replaced or closed after a deadline.
-      error instanceof esdb.CancelledError
+      error instanceof esdb.CancelledError ||
+      // INTERNAL: the HTTP/2 session under the call was reset or closed (a server restart, a proxy).
+      (error as { code?: unknown } | null)?.code === GRPC_INTERNAL
     ) {
       return new StoreUnavailableError('EventStoreDB is unavailable', error);
     }

@@ -65,6 +65,13 @@ function segmentQuery(segment: PageSegment, sortField: string, asc: boolean): Do
   }
 }
 
+/** Throws the driver's own parse error when it would refuse the connection string; connects to nothing. */
+export function checkMongoConnectionString(url: string): void {
+  const driver = require('mongodb') as Driver;
+  // The constructor only parses: no DNS lookup (mongodb+srv) and no connection before connect().
+  new driver.MongoClient(url);
+}
+
 /**
  * Read models in MongoDB, one collection per read model: `{_id, revision, deleted, doc}`. The
  * driver is required only by `connect`, so the embedded deployment never loads it.
