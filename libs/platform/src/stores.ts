@@ -35,8 +35,8 @@ export async function openStores(config: VigilConfig, logger: VigilLogger, _cloc
   if (config.eventStoreUrl && config.mongodbUrl) {
     const { EventStoreDbEventStore } = await import('../../event-store/src/eventstoredb.event-store');
     const { MongoReadStore } = await import('../../read-store/src/mongodb.read-store');
-    const eventStore = new EventStoreDbEventStore(config.eventStoreUrl);
-    const readStore = await MongoReadStore.connect(config.mongodbUrl);
+    const eventStore = new EventStoreDbEventStore(config.eventStoreUrl, { deadlineMs: config.storeTimeoutMs });
+    const readStore = await MongoReadStore.connect(config.mongodbUrl, { timeoutMs: config.storeTimeoutMs });
     const engine = new ProjectionEngine(readStore, eventStore, [], engineLogger(logger));
     return {
       eventStore,
