@@ -5,12 +5,13 @@ import { CLOCK, Clock } from '../../core/src/clock';
 import { ProjectionEngine } from '../../read-store/src/projection-engine';
 import { VIGIL_CONFIG, VigilConfig } from '../../platform/src/config';
 import { EARLY_REQUESTS, PROJECTION_ENGINE } from '../../platform/src/tokens';
+import { RequestMetrics } from '../../platform/src/request-metrics';
 import { LOGGER, VigilLogger } from '../../platform/src/logger';
 import { EarlyRequests } from '../../http/src/early-requests';
 import { ServiceLinks } from '../../status-pages/src/read/service-links';
 import { StatusPagesModule } from '../../status-pages/src/status-pages.module';
 import { ChecksController } from './http/checks.controller';
-import { registerPingRoutes } from './http/ping.routes';
+import { PING_PATHS, registerPingRoutes } from './http/ping.routes';
 import { pingFastPath } from './http/ping-fast-path';
 import { CheckDirectory } from './read/check-directory';
 import { heartbeatChecksProjection } from './read/heartbeat-checks.projection';
@@ -73,6 +74,7 @@ export class HeartbeatsModule implements OnModuleInit {
     incidents: IncidentsBridge,
     @Inject(EARLY_REQUESTS) private readonly earlyRequests: EarlyRequests | null,
     @Inject(LOGGER) private readonly logger: VigilLogger,
+    private readonly requestMetrics: RequestMetrics,
   ) {
     // Outages open and resolve incidents through the incidents context's own commands.
     triggers.register(incidents);
@@ -94,6 +96,9 @@ export class HeartbeatsModule implements OnModuleInit {
     if (!adapter) return;
     const deps = { intake: this.intake, limiter: this.limiter, clock: this.clock };
     registerPingRoutes(adapter.getInstance() as FastifyInstance, deps);
-    this.earlyRequests?.add(pingFastPath(deps, this.logger));
+    this.requestMetrics.countAsPings(PING_PATHS);
+    this.earlyRequests?.add(
+      pingFastPath(deps, this.logger, (method, route, status, seconds) => this.requestMetrics.record(method, route, status, seconds)),
+    );
   }
 }

@@ -3,6 +3,7 @@ import { IdGenerator } from '../../core/src/ids';
 import { EarlyRequests } from '../../http/src/early-requests';
 import { VigilConfig } from './config';
 import { VigilLogger } from './logger';
+import { Metrics } from './metrics';
 
 export interface PlatformOptions {
   config: VigilConfig;
@@ -15,4 +16,6 @@ export interface PlatformOptions {
   logger?: VigilLogger;
   /** The HTTP server's requests ahead of Fastify, for hot paths (the API only). */
   earlyRequests?: EarlyRequests;
+  /** The process's metrics registry; one is made when omitted. */
+  metrics?: Metrics;
 }

@@ -6,7 +6,10 @@ import { mapError } from '../../../http/src/error-filter';
 import { requestIdFor } from '../../../http/src/request-id';
 import { logRequest } from '../../../http/src/request-log';
 import { isLinkPreviewBot } from '../domain/link-preview-bots';
-import { answerPing, headerValue, JSON_TYPE, PingAnswer, PingDeps } from './ping.routes';
+import { answerPing, headerValue, JSON_TYPE, PING_PATHS, PingAnswer, PingDeps } from './ping.routes';
+
+/** Told of every answer, with the route template it stands for (request metrics). */
+export type AnswerObserver = (method: string, route: string, status: number, seconds: number) => void;
 
 /**
  * `/ping/{token}` or `/heartbeats/ping/{token}`, an optional trailing slash (the router ignores one)
@@ -32,7 +35,7 @@ function bodiless(request: IncomingMessage): boolean {
  * these paths — a body, another method, an unknown or not yet loaded token, a bot — is not claimed,
  * and the Fastify route answers it.
  */
-export function pingFastPath(deps: PingDeps, logger: Logger): EarlyHandler {
+export function pingFastPath(deps: PingDeps, logger: Logger, observe?: AnswerObserver): EarlyHandler {
   return (request, response) => {
     const method = request.method;
     if (method !== 'GET' && method !== 'POST') return false;
@@ -61,10 +64,13 @@ export function pingFastPath(deps: PingDeps, logger: Logger): EarlyHandler {
         logger.error({ err: error, reqId: requestId }, 'ping answer failed');
         response.destroy();
       });
-    if (logger.isLevelEnabled('info')) {
+    const logging = logger.isLevelEnabled('info');
+    if (logging || observe) {
       const started = performance.now();
       response.once('finish', () => {
-        logRequest(logger, { reqId: requestId, method, url: request.url ?? '', status: response.statusCode, ms: performance.now() - started });
+        const ms = performance.now() - started;
+        observe?.(method, PING_PATHS[match[0].startsWith('/heartbeats/') ? 1 : 0], response.statusCode, ms / 1000);
+        if (logging) logRequest(logger, { reqId: requestId, method, url: request.url ?? '', status: response.statusCode, ms });
       });
     }
     return true;
