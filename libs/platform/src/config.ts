@@ -21,6 +21,8 @@ export interface VigilConfig {
   storeTimeoutMs: number;
   /** When set, GET /metrics wants `Authorization: Bearer <token>`. */
   metricsToken: string | null;
+  /** Where the worker writes the time of its last healthy beat, for its container healthcheck. */
+  workerHealthFile: string;
   bootstrapApiKey: string | null;
   bootstrapAccountId: string | null;
   rateLimitPerMinute: number;
@@ -163,6 +165,7 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     mongodbUrl,
     storeTimeoutMs: integer(env, 'VIGIL_STORE_TIMEOUT_MS', 5000, 100, 600_000),
     metricsToken,
+    workerHealthFile: resolve(text(env, 'VIGIL_WORKER_HEALTH_FILE') ?? resolve(dataDir, 'worker-health')),
     bootstrapApiKey,
     bootstrapAccountId: bootstrapAccountId?.toLowerCase() ?? null,
     rateLimitPerMinute: integer(env, 'VIGIL_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000_000),
