@@ -78,6 +78,15 @@ describe('EventStoreDB adapter against a faulty server', () => {
     expect(closing.ms).toBeLessThan(2000);
   });
 
+  it('reads a stream the server says does not exist as empty, and leaves no call open', async () => {
+    server.faults.read = 'not-found';
+
+    expect(await store.readStream('heartbeat-fault')).toEqual([]);
+    expect(await store.streamRevision('heartbeat-fault')).toBeNull();
+    await eventually(() => server.open.size === 0 && clientStreams(store) === 0);
+    expect(clientStreams(store)).toBe(0);
+  });
+
   it('answers a read the server never answers with StoreUnavailableError within the deadline, and cancels it', async () => {
     await store.headPosition();
     server.faults.read = 'silent';

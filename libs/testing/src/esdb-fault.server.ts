@@ -11,8 +11,8 @@ import { AppendResp, BatchAppendReq, BatchAppendResp, ReadReq, ReadResp } from '
 export interface EsdbFaults {
   /** Method discovery: answer (advertising batch appends) or accept the call and never answer. */
   features: 'answer' | 'silent';
-  /** Reads: serve synthetic events, accept and never answer, or fail UNAVAILABLE after `dropAfter` events. */
-  read: 'serve' | 'silent' | 'drop';
+  /** Reads: serve synthetic events, accept and never answer, fail UNAVAILABLE after `dropAfter` events, or say the stream does not exist. */
+  read: 'serve' | 'silent' | 'drop' | 'not-found';
   /** Appends (batch and unary): succeed, or accept and never answer. */
   append: 'serve' | 'silent';
 }
@@ -113,6 +113,17 @@ export class EsdbFaultServer {
     const finish = this.track(call);
     this.readsStarted += 1;
     if (this.faults.read === 'silent') return void this.silent.add(call);
+    if (this.faults.read === 'not-found') {
+      const response = new ReadResp();
+      const notFound = new ReadResp.StreamNotFound();
+      const stream = new StreamIdentifier();
+      stream.setStreamName(Buffer.from('heartbeat-fault'));
+      notFound.setStreamIdentifier(stream);
+      response.setStreamNotFound(notFound);
+      call.write(response);
+      call.end();
+      return finish();
+    }
     const options = call.request.getOptions();
     const backwards = options?.getReadDirection() === ReadReq.Options.ReadDirection.BACKWARDS;
     const asked = options?.hasCount() ? Number(options.getCount()) : this.options.maxEventsPerRead;
