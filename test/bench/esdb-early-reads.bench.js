@@ -65,6 +65,7 @@ async function measure() {
     }
     if (Date.now() >= nextSample) {
       const sample = { minute: Math.round((Date.now() - started) / 60_000), reads, rssMiB: mib(), heapMiB: Math.round(process.memoryUsage().heapUsed / 2 ** 20), serverOpenCalls: serverOpen, errors: { ...errors }, handles: process.getActiveResourcesInfo().length };
+      if (process.env.BENCH_RESOURCES) sample.resources = process.getActiveResourcesInfo().reduce((counts, type) => ({ ...counts, [type]: (counts[type] ?? 0) + 1 }), {});
       samples.push(sample);
       console.log(JSON.stringify(sample));
       nextSample += 60_000;
