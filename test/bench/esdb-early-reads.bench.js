@@ -1,7 +1,8 @@
 'use strict';
 // Memory of a process making EventStoreDB reads that stop early (what the worker does several times a
 // second), against the fault server (libs/testing) in a child process on 127.0.0.1.
-// Usage: node test/bench/esdb-early-reads.bench.js [minutes=15] [reads per second=100]
+// Usage: node test/bench/esdb-early-reads.bench.js [minutes=15] [reads per second=100] [--over-send]
+// --over-send: the server sends 200 events whatever a read asked for, so every stopped read is cancelled.
 const { fork } = require('node:child_process');
 const { readFileSync } = require('node:fs');
 const { transformSync } = require('@swc/core');
@@ -19,15 +20,14 @@ require.extensions['.ts'] = (module, filename) => {
 
 async function serve() {
   const { EsdbFaultServer } = require('../../libs/testing/src/esdb-fault.server.ts');
-  const server = await EsdbFaultServer.start();
+  const server = await EsdbFaultServer.start({ overSend: process.argv.includes('--over-send') });
   process.send({ url: server.url });
   setInterval(() => process.send({ open: server.open.size, reads: server.readsStarted }), 10_000).unref();
 }
 
 async function measure() {
-  const minutes = Number(process.argv[2] ?? 15);
-  const perSecond = Number(process.argv[3] ?? 100);
-  const child = fork(__filename, ['serve']);
+  const [minutes = 15, perSecond = 100] = process.argv.slice(2).filter((arg) => !arg.startsWith('--')).map(Number);
+  const child = fork(__filename, ['serve', ...process.argv.slice(2).filter((arg) => arg.startsWith('--'))]);
   let serverOpen = 0;
   const url = await new Promise((resolve) =>
     child.on('message', (message) => {
@@ -43,7 +43,7 @@ async function measure() {
   let reads = 0;
   const errors = {};
   let nextSample = started;
-  console.log(`machine: ${machine()}; ${minutes} min at ${perSecond} early-stopped reads/s`);
+  console.log(`machine: ${machine()}; ${minutes} min at ${perSecond} early-stopped reads/s${process.argv.includes('--over-send') ? ', server over-sending' : ''}`);
   while (Date.now() - started < minutes * 60_000) {
     const tick = Date.now();
     for (let i = 0; i < perSecond / 10; i++) {

@@ -176,7 +176,10 @@ export class EventStoreDbEventStore implements EventStore {
 
   async headPosition(): Promise<bigint | null> {
     let from: Esdb.ReadPosition = this.esdb.END;
-    for (;;) {
+    // The newest event is nearly always a user event: a first page of one ends on the server's side,
+    // with no cancellation (servers limit how fast a client may reset streams).
+    let pageSize = 1;
+    for (;; pageSize = HEAD_SCAN_PAGE_SIZE) {
       let seen = 0;
       let head: bigint | null = null;
       await this.consume(
@@ -184,7 +187,7 @@ export class EventStoreDbEventStore implements EventStore {
           client.readAll({
             direction: this.esdb.BACKWARDS,
             fromPosition: from,
-            maxCount: HEAD_SCAN_PAGE_SIZE,
+            maxCount: pageSize,
             deadline: this.deadline,
           }),
         ({ event }) => {
@@ -199,7 +202,7 @@ export class EventStoreDbEventStore implements EventStore {
         },
       );
       if (head !== null) return head;
-      if (seen < HEAD_SCAN_PAGE_SIZE) return null;
+      if (seen < pageSize) return null;
     }
   }
 

@@ -23,6 +23,8 @@ export interface EsdbFaultServerOptions {
   /** Most events one read sends, whatever count it asked for. */
   maxEventsPerRead?: number;
   dropAfter?: number;
+  /** Sends `maxEventsPerRead` events whatever count a read asked for, so that every read the client stops is still open on the server. */
+  overSend?: boolean;
 }
 
 /**
@@ -52,7 +54,7 @@ export class EsdbFaultServer {
     const port = await new Promise<number>((resolve, reject) =>
       server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
     );
-    const fault = new EsdbFaultServer(server, port, { eventBytes: 2048, maxEventsPerRead: 200, dropAfter: 3, ...options });
+    const fault = new EsdbFaultServer(server, port, { eventBytes: 2048, maxEventsPerRead: 200, dropAfter: 3, overSend: false, ...options });
     server.addService(ServerFeaturesService, { getSupportedMethods: fault.getSupportedMethods });
     server.addService(StreamsService, {
       read: fault.read,
@@ -127,7 +129,7 @@ export class EsdbFaultServer {
     const options = call.request.getOptions();
     const backwards = options?.getReadDirection() === ReadReq.Options.ReadDirection.BACKWARDS;
     const asked = options?.hasCount() ? Number(options.getCount()) : this.options.maxEventsPerRead;
-    const count = Math.min(asked, this.options.maxEventsPerRead);
+    const count = this.options.overSend ? this.options.maxEventsPerRead : Math.min(asked, this.options.maxEventsPerRead);
     const dropAfter = this.faults.read === 'drop' ? this.options.dropAfter : Infinity;
     let cancelled = false;
     call.once('cancelled', () => (cancelled = true));
