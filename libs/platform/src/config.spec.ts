@@ -113,7 +113,7 @@ describe('loadConfig', () => {
     'kurrentdb://admin:changeit@localhost:2113?tls=false',
     'kurrentdb+discover://admin:changeit@cluster.internal:2113',
     'esdb://node1:2113,node2:2113,node3:2113?tls=true&nodePreference=leader',
-    'esdb://admin:changeit@10.0.0.1:2113,10.0.0.2:2113,10.0.0.3:2113?tlsVerifyCert=false&defaultDeadline=5000',
+    'esdb://admin:changeit@10.0.0.1:2113,10.0.0.2:2113,10.0.0.3:2113?keepAliveInterval=10000&defaultDeadline=5000',
     'esdb+discover://cluster.internal:2113?tls=false&maxDiscoverAttempts=5',
   ])('accepts EVENTSTORE_URL=%s', (eventStoreUrl) => {
     expect(loadConfig({ EVENTSTORE_URL: eventStoreUrl, MONGODB_URL: 'mongodb://localhost:27017' }).eventStoreUrl).toBe(eventStoreUrl);
