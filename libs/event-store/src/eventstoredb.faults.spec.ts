@@ -126,6 +126,20 @@ describe('EventStoreDB adapter against a faulty server', () => {
     expect(ms).toBeLessThan(DEADLINE_MS + SLACK_MS);
   });
 
+  it('follows a server restart (GOAWAY) to the new server, leaving no connection behind', async () => {
+    const sockets = () => process.getActiveResourcesInfo().filter((type) => type === 'TCPSocketWrap').length;
+    await store.headPosition();
+    const before = sockets();
+    for (let restart = 0; restart < 3; restart++) {
+      const port = server.port;
+      await server.shutdown();
+      server = await EsdbFaultServer.start({ port });
+      for (let read = 0; read < 20; read++) expect(await store.headPosition()).toBe(1_000_000n);
+    }
+    await eventually(() => sockets() <= before);
+    expect(sockets()).toBeLessThanOrEqual(before);
+  });
+
   it('puts a deadline on method discovery, and recovers once the server answers again', async () => {
     server.faults.features = 'silent';
 

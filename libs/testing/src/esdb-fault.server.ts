@@ -23,6 +23,8 @@ export interface EsdbFaultServerOptions {
   /** Most events one read sends, whatever count it asked for. */
   maxEventsPerRead?: number;
   dropAfter?: number;
+  /** Where to listen; 0 (the default) picks a free port. */
+  port?: number;
   /** Sends `maxEventsPerRead` events whatever count a read asked for, so that every read the client stops is still open on the server. */
   overSend?: boolean;
 }
@@ -52,9 +54,9 @@ export class EsdbFaultServer {
   static async start(options: EsdbFaultServerOptions = {}): Promise<EsdbFaultServer> {
     const server = new grpc.Server();
     const port = await new Promise<number>((resolve, reject) =>
-      server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+      server.bindAsync(`127.0.0.1:${options.port ?? 0}`, grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
     );
-    const fault = new EsdbFaultServer(server, port, { eventBytes: 2048, maxEventsPerRead: 200, dropAfter: 3, overSend: false, ...options });
+    const fault = new EsdbFaultServer(server, port, { eventBytes: 2048, maxEventsPerRead: 200, dropAfter: 3, overSend: false, port: 0, ...options });
     server.addService(ServerFeaturesService, { getSupportedMethods: fault.getSupportedMethods });
     server.addService(StreamsService, {
       read: fault.read,
@@ -69,6 +71,11 @@ export class EsdbFaultServer {
   /** A connection string for the client: plain text, one node, no discovery. */
   get url(): string {
     return `esdb://127.0.0.1:${this.port}?tls=false`;
+  }
+
+  /** Stops gracefully: GOAWAY to every client, then waits for open calls (a server restart). */
+  async shutdown(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.tryShutdown(() => resolve()));
   }
 
   /** Stops at once, cutting every connection (a server that goes away). */
