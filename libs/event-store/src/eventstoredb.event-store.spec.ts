@@ -37,6 +37,15 @@ describeIfServer('EventStoreDB retention (skipped unless EVENTSTORE_URL is set)'
     expect((await store.readStream(stream)).map((event) => event.revision)).toEqual([2n, 3n]);
   });
 
+  it('keeps the newest event of a stream older than the cutoff, so its revision stays readable', async () => {
+    const stream = `heartbeat-${randomUUID()}`;
+    await store.appendToStream(stream, [ping(0, '2026-01-01T00:00:00.000Z'), ping(1, '2026-01-02T00:00:00.000Z')]);
+
+    expect(await store.pruneStream(stream, new Date('2026-02-01T00:00:00.000Z'))).toBe(1);
+    expect((await store.readStream(stream)).map((event) => event.data)).toEqual([{ n: 1 }]);
+    expect(await store.streamRevision(stream)).toBe(1n);
+  });
+
   it('keeps a stream whose events are all newer than the cutoff, and ignores an absent one', async () => {
     const stream = `heartbeat-${randomUUID()}`;
     await store.appendToStream(stream, [ping(0, '2026-01-05T00:00:00.000Z')]);

@@ -52,7 +52,8 @@ export function checkEsdbConnectionString(url: string): void {
  * Every call but subscriptions runs under a deadline and fails with StoreUnavailableError when the
  * server does not answer in time:
  * 1. reads and unary calls carry the deadline to gRPC, which cancels them on the server too;
- * 2. every read ends by cancelling its call, so a read that stops early leaks no call or buffers;
+ * 2. every read ends its call (cancelled, what it buffered drained), so a read that stops early leaks
+ *    no call and no buffers;
  * 3. a watchdog catches what the client sends without one (method discovery, the shared batch-append
  *    stream): the call is abandoned and the client replaced, so a stuck discovery or stream cannot
  *    block later calls once the server is back.
@@ -233,9 +234,10 @@ export class EventStoreDbEventStore implements EventStore {
 
   /**
    * Deletes by truncation: sets the stream's `$tb` (truncate before) to the first event that occurred at
-   * or after `before`, keeping its other metadata. Stream reads stop returning older events at once and
-   * the stream keeps its revision; `$all` reads return them until the next scavenge removes them from
-   * disk (docs/operations.md). Reads only the events it deletes plus one.
+   * or after `before`, keeping its other metadata. Stream reads stop returning older events at once; `$all`
+   * reads return them until the next scavenge removes them from disk (docs/operations.md). The newest
+   * event always stays: the client cannot read the revision of a stream truncated whole, and the revision
+   * must survive. Reads only the events it deletes plus one.
    */
   async pruneStream(stream: string, before: Date): Promise<number> {
     const cutoff = before.getTime();
@@ -258,7 +260,7 @@ export class EventStoreDbEventStore implements EventStore {
     );
     const lastSeen = last as bigint | null;
     if (lastSeen === null) return 0;
-    const truncateBefore: bigint = keepFrom ?? lastSeen + 1n;
+    const truncateBefore: bigint = keepFrom ?? lastSeen;
     const firstVisible = (await this.firstRevision(stream)) ?? truncatedBefore;
     if (truncateBefore <= firstVisible) return 0;
     await this.call((client) =>
