@@ -92,6 +92,20 @@ describe('EventStoreDB adapter against a faulty server', () => {
     expect(clientStreams(store)).toBe(0);
   });
 
+  it('prunes by truncation: writes $tb to the stream metadata, keeping the newest event', async () => {
+    // The fault server's 200 events all occurred just now; a cutoff in the future makes every one old.
+    await store.close();
+    await server.close();
+    server = await EsdbFaultServer.start({ eventBytes: 64 });
+    store = new EventStoreDbEventStore(server.url, { deadlineMs: 2000 });
+    const pruned = await store.pruneStream('heartbeat-fault', new Date(Date.now() + 60_000));
+
+    expect(pruned).toBe(199);
+    const metadata = server.appended.filter((event) => event.stream === '$$heartbeat-fault');
+    expect(metadata).toHaveLength(1);
+    expect(metadata[0]).toMatchObject({ type: '$metadata', data: expect.objectContaining({ $tb: 199 }) });
+  });
+
   it('answers a read the server never answers with StoreUnavailableError within the deadline, and cancels it', async () => {
     await store.headPosition();
     server.faults.read = 'silent';

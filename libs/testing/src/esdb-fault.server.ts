@@ -40,6 +40,8 @@ export class EsdbFaultServer {
   /** Calls the server has accepted and not yet finished or seen cancelled. */
   readonly open = new Set<object>();
   readsStarted = 0;
+  /** Every event appended, as the client sent it. */
+  readonly appended: { stream: string; type: string; data: unknown }[] = [];
   cancelled = 0;
   private head = 1_000_000n;
   /** Calls held unanswered on purpose. */
@@ -139,7 +141,12 @@ export class EsdbFaultServer {
     const count = this.options.overSend ? this.options.maxEventsPerRead : Math.min(asked, this.options.maxEventsPerRead);
     const dropAfter = this.faults.read === 'drop' ? this.options.dropAfter : Infinity;
     let cancelled = false;
-    call.once('cancelled', () => (cancelled = true));
+    const cancellation = new Promise<void>((resolve) =>
+      call.once('cancelled', () => {
+        cancelled = true;
+        resolve();
+      }),
+    );
     for (let index = 0; index < count && !cancelled; index++) {
       if (index === dropAfter) {
         call.emit('error', { code: grpc.status.UNAVAILABLE, details: 'dropped by the fault server' });
@@ -147,10 +154,7 @@ export class EsdbFaultServer {
       }
       const position = backwards ? this.head - BigInt(index) : this.head - BigInt(count) + BigInt(index) + 1n;
       // Honour flow control, as a real server must: an unread response stalls here, and the call stays open.
-      if (!call.write(this.eventAt(position, index))) await new Promise<void>((resolve) => {
-        call.once('drain', resolve);
-        call.once('cancelled', resolve);
-      });
+      if (!call.write(this.eventAt(position, index))) await Promise.race([new Promise((resolve) => call.once('drain', resolve)), cancellation]);
     }
     if (!cancelled) call.end();
     finish();
@@ -159,7 +163,14 @@ export class EsdbFaultServer {
   private readonly batchAppend = (call: grpc.ServerDuplexStream<BatchAppendReq, BatchAppendResp>): void => {
     this.track(call);
     let proposed = 0;
+    let stream = '';
     call.on('data', (request: BatchAppendReq) => {
+      const options = request.getOptions();
+      if (options) stream = Buffer.from(options.getStreamIdentifier()?.getStreamName_asU8() ?? []).toString('utf8');
+      for (const message of request.getProposedMessagesList()) {
+        const data = Buffer.from(message.getData_asU8()).toString('utf8');
+        this.appended.push({ stream, type: message.getMetadataMap().get('type') ?? '', data: JSON.parse(data || 'null') });
+      }
       proposed += request.getProposedMessagesList().length;
       if (!request.getIsFinal()) return;
       if (this.faults.append === 'silent') return void this.silent.add(call);
