@@ -72,7 +72,7 @@ export class PlatformModule {
         { provide: EARLY_REQUESTS, useValue: options.earlyRequests ?? null },
         { provide: Metrics, useValue: options.metrics ?? new Metrics() },
         { provide: RequestMetrics, useFactory: (m: Metrics) => new RequestMetrics(m), inject: [Metrics] },
-        { provide: STORES, useFactory: (m: Metrics) => openStores(options.config, logger, clock, m), inject: [Metrics] },
+        { provide: STORES, useFactory: (m: Metrics) => options.openStores?.() ?? openStores(options.config, logger, clock, m), inject: [Metrics] },
         {
           provide: PROJECTION_METRICS,
           // Read at every scrape; a store that does not answer leaves the gauge empty (its errors are counted).

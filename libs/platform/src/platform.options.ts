@@ -4,6 +4,7 @@ import { EarlyRequests } from '../../http/src/early-requests';
 import { VigilConfig } from './config';
 import { VigilLogger } from './logger';
 import { Metrics } from './metrics';
+import type { Stores } from './stores';
 
 export interface PlatformOptions {
   config: VigilConfig;
@@ -18,4 +19,6 @@ export interface PlatformOptions {
   earlyRequests?: EarlyRequests;
   /** The process's metrics registry; one is made when omitted. */
   metrics?: Metrics;
+  /** Tests assemble the stores from real adapters another way (e.g. EventStoreDB against a fault injector). */
+  openStores?: () => Promise<Stores>;
 }

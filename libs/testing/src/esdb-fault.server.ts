@@ -11,8 +11,11 @@ import { AppendResp, BatchAppendReq, BatchAppendResp, ReadReq, ReadResp } from '
 export interface EsdbFaults {
   /** Method discovery: answer (advertising batch appends) or accept the call and never answer. */
   features: 'answer' | 'silent';
-  /** Reads: serve synthetic events, accept and never answer, fail UNAVAILABLE after `dropAfter` events, or say the stream does not exist. */
-  read: 'serve' | 'silent' | 'drop' | 'not-found';
+  /**
+   * Reads: serve synthetic events, accept and never answer, fail UNAVAILABLE after `dropAfter` events, say
+   * the stream does not exist, or be an empty log (no stream exists, `$all` has nothing).
+   */
+  read: 'serve' | 'silent' | 'drop' | 'not-found' | 'empty';
   /** Appends (batch and unary): succeed, or accept and never answer. */
   append: 'serve' | 'silent';
 }
@@ -124,7 +127,11 @@ export class EsdbFaultServer {
     const finish = this.track(call);
     this.readsStarted += 1;
     if (this.faults.read === 'silent') return void this.silent.add(call);
-    if (this.faults.read === 'not-found') {
+    if (this.faults.read === 'empty' && !call.request.getOptions()?.hasStream()) {
+      call.end();
+      return finish();
+    }
+    if (this.faults.read === 'not-found' || this.faults.read === 'empty') {
       const response = new ReadResp();
       const notFound = new ReadResp.StreamNotFound();
       const stream = new StreamIdentifier();
