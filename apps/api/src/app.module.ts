@@ -6,6 +6,7 @@ import { PlatformModule } from '../../../libs/platform/src/platform.module';
 import { PlatformOptions } from '../../../libs/platform/src/platform.options';
 import { CONTEXT_MODULES } from './contexts';
 import { HealthController } from './health.controller';
+import { MetricsController } from './metrics.controller';
 
 @Module({})
 export class AppModule {
@@ -13,7 +14,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [PlatformModule.forRoot(options), ...CONTEXT_MODULES],
-      controllers: [HealthController],
+      controllers: [HealthController, MetricsController],
       // Guards run in this order: who is calling, then whether this POST was already answered.
       providers: [
         ApiKeyGuard,

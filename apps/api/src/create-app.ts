@@ -14,16 +14,18 @@ import { installKeptAnswers, ResponseCache } from '../../../libs/http/src/respon
 import { ApiKeyGuard } from '../../../libs/accounts/src/http/api-key.guard';
 import { createLogger, NestPinoLogger, VigilLogger } from '../../../libs/platform/src/logger';
 import { PlatformOptions } from '../../../libs/platform/src/platform.options';
+import { RequestMetrics } from '../../../libs/platform/src/request-metrics';
 import { AppModule } from './app.module';
 import { createOpenApiDocument } from './openapi-document';
 
 /** Callback-style hooks: an async hook costs every request a promise and a microtask turn. */
-function installRequestLog(fastify: FastifyInstance, logger: VigilLogger): void {
+function installRequestLog(fastify: FastifyInstance, logger: VigilLogger, metrics: RequestMetrics): void {
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
     done();
   });
   fastify.addHook('onResponse', (request, reply, done) => {
+    metrics.record(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
     logRequest(logger, {
       reqId: String(request.id),
       method: request.method,
@@ -59,7 +61,7 @@ export async function createApp(options: PlatformOptions): Promise<NestFastifyAp
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   registerJsonParser(fastify);
   installBodyDrain(fastify);
-  installRequestLog(fastify, logger);
+  installRequestLog(fastify, logger, app.get(RequestMetrics));
   await installRateLimit(fastify, options.config.rateLimitPerMinute);
   installIdempotencyHooks(fastify, app.get(IdempotencyGuard));
   const apiKeys = app.get(ApiKeyGuard);

@@ -6,6 +6,9 @@ import { createLogger, NestPinoLogger } from '../../../libs/platform/src/logger'
 import { PlatformModule } from '../../../libs/platform/src/platform.module';
 import { PlatformOptions } from '../../../libs/platform/src/platform.options';
 import { CONTEXT_MODULES } from '../../api/src/contexts';
+import { EVENT_STORE } from '../../../libs/event-store/src/event-store.port';
+import { READ_STORE } from '../../../libs/read-store/src/read-store.port';
+import { startWorkerHealth } from './worker-health';
 
 /** Background work alone: the projection daemon and every context's workers, no HTTP. */
 @Module({})
@@ -20,6 +23,10 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot({ config, logger }), { logger: new NestPinoLogger(logger) });
   app.enableShutdownHooks();
+  const stopHealth = startWorkerHealth(config.workerHealthFile, app.get(EVENT_STORE), app.get(READ_STORE), (error) =>
+    logger.warn({ err: error }, 'worker health check failed: a store did not answer'),
+  );
+  process.once('SIGTERM', stopHealth);
   logger.info({ mode: config.eventStoreUrl ? 'production' : 'embedded' }, 'Vigil worker running');
 }
 

@@ -6,11 +6,12 @@ import { ProjectionEngine } from '../../read-store/src/projection-engine';
 import { VIGIL_CONFIG, VigilConfig } from '../../platform/src/config';
 import { PROCESSOR_RUNNER, PROJECTION_ENGINE } from '../../platform/src/tokens';
 import { ProcessorRunner } from '../../read-store/src/processor-runner';
+import { RequestMetrics } from '../../platform/src/request-metrics';
 import { ServiceLinks } from '../../status-pages/src/read/service-links';
 import { StatusPagesModule } from '../../status-pages/src/status-pages.module';
 import { AccountsModule } from '../../accounts/src/accounts.module';
 import { ChecksController } from './http/checks.controller';
-import { registerPingRoutes } from './http/ping.routes';
+import { PING_PATHS, registerPingRoutes } from './http/ping.routes';
 import { CheckDirectory } from './read/check-directory';
 import { heartbeatChecksProjection } from './read/heartbeat-checks.projection';
 import { heartbeatRollupsProjection } from './read/heartbeat-rollups.projection';
@@ -72,6 +73,7 @@ export class HeartbeatsModule implements OnModuleInit {
     incidents: IncidentsBridge,
     @Inject(PROCESSOR_RUNNER) processors: ProcessorRunner,
     reactor: IncidentReactor,
+    private readonly requestMetrics: RequestMetrics,
   ) {
     // Outages open and resolve incidents through the incidents context's own commands.
     triggers.register(incidents);
@@ -90,5 +92,6 @@ export class HeartbeatsModule implements OnModuleInit {
     const adapter = this.adapterHost.httpAdapter;
     if (!adapter) return;
     registerPingRoutes(adapter.getInstance() as FastifyInstance, { commands: this.commands, limiter: this.limiter, clock: this.clock });
+    this.requestMetrics.countAsPings(PING_PATHS);
   }
 }

@@ -26,6 +26,9 @@ describe('loadConfig', () => {
       publicUrl: 'http://localhost:3000',
       eventStoreUrl: null,
       mongodbUrl: null,
+      storeTimeoutMs: 5000,
+      metricsToken: null,
+      workerHealthFile: resolve('./data/worker-health'),
       bootstrapApiKey: null,
       bootstrapAccountId: null,
       rateLimitPerMinute: 600,
@@ -56,6 +59,9 @@ describe('loadConfig', () => {
       VIGIL_PUBLIC_URL: 'https://status.example.com/',
       EVENTSTORE_URL: 'esdb://localhost:2113?tls=false',
       MONGODB_URL: 'mongodb://localhost:27017/vigil',
+      VIGIL_STORE_TIMEOUT_MS: '2500',
+      VIGIL_METRICS_TOKEN: 'metrics-token-0123456789',
+      VIGIL_WORKER_HEALTH_FILE: '/tmp/vigil-worker-health',
       VIGIL_BOOTSTRAP_API_KEY: 'bootstrap-key-0123456789',
       VIGIL_BOOTSTRAP_ACCOUNT_ID: '01900000-0000-7000-8000-00000000ABCD',
       VIGIL_RATE_LIMIT_PER_MINUTE: '5',
@@ -84,6 +90,9 @@ describe('loadConfig', () => {
       publicUrl: 'https://status.example.com',
       eventStoreUrl: 'esdb://localhost:2113?tls=false',
       mongodbUrl: 'mongodb://localhost:27017/vigil',
+      storeTimeoutMs: 2500,
+      metricsToken: 'metrics-token-0123456789',
+      workerHealthFile: '/tmp/vigil-worker-health',
       bootstrapApiKey: 'bootstrap-key-0123456789',
       bootstrapAccountId: '01900000-0000-7000-8000-00000000abcd',
       rateLimitPerMinute: 5,
@@ -120,6 +129,33 @@ describe('loadConfig', () => {
     }
   });
 
+  // Forms `new URL()` refuses or misreads; the official clients parse them, so Vigil must pass them on unchanged.
+  it.each([
+    'kurrentdb://admin:changeit@localhost:2113?tls=false',
+    'kurrentdb+discover://admin:changeit@cluster.internal:2113',
+    'esdb://node1:2113,node2:2113,node3:2113?tls=true&nodePreference=leader',
+    'esdb://admin:changeit@10.0.0.1:2113,10.0.0.2:2113,10.0.0.3:2113?keepAliveInterval=10000&defaultDeadline=5000',
+    'esdb+discover://cluster.internal:2113?tls=false&maxDiscoverAttempts=5',
+  ])('accepts EVENTSTORE_URL=%s', (eventStoreUrl) => {
+    expect(loadConfig({ EVENTSTORE_URL: eventStoreUrl, MONGODB_URL: 'mongodb://localhost:27017' }).eventStoreUrl).toBe(eventStoreUrl);
+  });
+
+  it.each([
+    'mongodb://mongo1:27017,mongo2:27017,mongo3:27017/vigil?replicaSet=rs0',
+    'mongodb://vigil:p%40ss@mongo1:27017,mongo2:27018/vigil?replicaSet=rs0&authSource=admin&readPreference=primary&w=majority',
+    'mongodb://localhost:27017/?directConnection=true',
+    'mongodb+srv://vigil:secret@cluster0.example.net/vigil?retryWrites=true&w=majority',
+  ])('accepts MONGODB_URL=%s', (mongodbUrl) => {
+    expect(loadConfig({ EVENTSTORE_URL: 'esdb://localhost:2113?tls=false', MONGODB_URL: mongodbUrl }).mongodbUrl).toBe(mongodbUrl);
+  });
+
+  it('never repeats a store connection string, which may hold a password, in its error', () => {
+    const error = expectConfigError({ EVENTSTORE_URL: 'esdb://admin:hunter2@localhost:notaport', MONGODB_URL: 'mongodb://u:hunter3@localhost' }, 'EVENTSTORE_URL');
+    expect(error.message).not.toContain('hunter2');
+    const mongo = expectConfigError({ EVENTSTORE_URL: 'esdb://localhost:2113', MONGODB_URL: 'mongodb://u:hunter3@localhost:99999' }, 'MONGODB_URL');
+    expect(mongo.message).not.toContain('hunter3');
+  });
+
   it.each(['0.0.0.0', '127.0.0.1', '::', '::1', 'localhost', 'api.internal', 'vigil-api-1'])('accepts HOST=%s', (host) => {
     expect(loadConfig({ HOST: host }).host).toBe(host);
   });
@@ -146,6 +182,10 @@ describe('loadConfig', () => {
     ['VIGIL_DAEMON', 'maybe'],
     ['VIGIL_EVENT_RETENTION_DAYS', '0'],
     ['VIGIL_EVENT_RETENTION_DAYS', 'forever'],
+    ['VIGIL_STORE_TIMEOUT_MS', '50'],
+    ['VIGIL_STORE_TIMEOUT_MS', 'soon'],
+    ['VIGIL_METRICS_TOKEN', 'short'],
+    ['VIGIL_METRICS_TOKEN', 'a token with spaces in it'],
     ['HOST', 'http://example.com'],
     ['HOST', 'two words'],
     ['HOST', '-leading-hyphen'],
@@ -183,7 +223,11 @@ describe('loadConfig', () => {
   it.each([
     ['EVENTSTORE_URL', { EVENTSTORE_URL: 'http://localhost:2113', MONGODB_URL: 'mongodb://localhost' }],
     ['EVENTSTORE_URL', { EVENTSTORE_URL: '::not a url', MONGODB_URL: 'mongodb://localhost' }],
+    ['EVENTSTORE_URL', { EVENTSTORE_URL: 'esdb://node1:2113,node2:abc', MONGODB_URL: 'mongodb://localhost' }],
+    ['EVENTSTORE_URL', { EVENTSTORE_URL: 'esdb://localhost:2113?nodePreference=nearest', MONGODB_URL: 'mongodb://localhost' }],
     ['MONGODB_URL', { EVENTSTORE_URL: 'esdb://localhost:2113', MONGODB_URL: 'postgres://localhost' }],
+    ['MONGODB_URL', { EVENTSTORE_URL: 'esdb://localhost:2113', MONGODB_URL: 'mongodb+srv://a.example.com,b.example.com' }],
+    ['MONGODB_URL', { EVENTSTORE_URL: 'esdb://localhost:2113', MONGODB_URL: 'mongodb://localhost/?replicaSet=rs0&directConnection=true&x=' }],
   ])('refuses a %s with the wrong scheme or shape', (variable, env) => {
     expectConfigError(env, variable);
   });

@@ -1,5 +1,7 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { checkEsdbConnectionString } from '../../event-store/src/eventstoredb.event-store';
+import { checkMongoConnectionString } from '../../read-store/src/mongodb.read-store';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 export type AiProviderName = 'builtin' | 'openai-compatible';
@@ -15,6 +17,12 @@ export interface VigilConfig {
   /** Both set: production stores. Neither: embedded SQLite. */
   eventStoreUrl: string | null;
   mongodbUrl: string | null;
+  /** Deadline of every production store call (EventStoreDB and MongoDB) in milliseconds. */
+  storeTimeoutMs: number;
+  /** When set, GET /metrics wants `Authorization: Bearer <token>`. */
+  metricsToken: string | null;
+  /** Where the worker writes the time of its last healthy beat, for its container healthcheck. */
+  workerHealthFile: string;
   bootstrapApiKey: string | null;
   bootstrapAccountId: string | null;
   rateLimitPerMinute: number;
@@ -91,6 +99,22 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   return raw;
 }
 
+/**
+ * A production store's connection string, checked by the official client's own parser (seed lists,
+ * `+discover`, `+srv` and replica-set options are not URLs `new URL()` accepts). Never echoes the
+ * value: it may carry a password.
+ */
+function connectionString(env: Env, name: string, check: (value: string) => void, expected: string): string | null {
+  const raw = text(env, name);
+  if (raw === null) return null;
+  try {
+    check(raw);
+  } catch {
+    throw new ConfigError(name, `must be a connection string the official client accepts (${expected})`);
+  }
+  return raw;
+}
+
 /** Reads and validates the environment once; the only place that looks at process.env. */
 export function loadConfig(env: Env = process.env): VigilConfig {
   const port = integer(env, 'PORT', 3000, 0, 65535);
@@ -100,8 +124,8 @@ export function loadConfig(env: Env = process.env): VigilConfig {
   const dataDir = resolve(text(env, 'VIGIL_DATA_DIR') ?? './data');
   const publicUrl = (url(env, 'VIGIL_PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, '');
 
-  const eventStoreUrl = url(env, 'EVENTSTORE_URL', ['esdb:', 'esdb+discover:', 'kurrentdb:', 'kurrentdb+discover:', 'kurrent:', 'kdb:']);
-  const mongodbUrl = url(env, 'MONGODB_URL', ['mongodb:', 'mongodb+srv:']);
+  const eventStoreUrl = connectionString(env, 'EVENTSTORE_URL', checkEsdbConnectionString, 'esdb://, esdb+discover://, kurrentdb:// or kurrentdb+discover://');
+  const mongodbUrl = connectionString(env, 'MONGODB_URL', checkMongoConnectionString, 'mongodb:// or mongodb+srv://');
   if ((eventStoreUrl === null) !== (mongodbUrl === null)) {
     const missing = eventStoreUrl === null ? 'EVENTSTORE_URL' : 'MONGODB_URL';
     throw new ConfigError(missing, 'must be set too: the production stores need both EVENTSTORE_URL and MONGODB_URL');
@@ -117,6 +141,11 @@ export function loadConfig(env: Env = process.env): VigilConfig {
   }
   if (bootstrapAccountId !== null && bootstrapApiKey === null) {
     throw new ConfigError('VIGIL_BOOTSTRAP_API_KEY', 'must be set when VIGIL_BOOTSTRAP_ACCOUNT_ID is');
+  }
+
+  const metricsToken = text(env, 'VIGIL_METRICS_TOKEN');
+  if (metricsToken !== null && (metricsToken.length < 16 || metricsToken.length > 256 || /\s/.test(metricsToken))) {
+    throw new ConfigError('VIGIL_METRICS_TOKEN', 'must be 16 to 256 characters without spaces');
   }
 
   const logLevel = (text(env, 'LOG_LEVEL') ?? 'info').toLowerCase() as LogLevel;
@@ -150,6 +179,9 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     publicUrl,
     eventStoreUrl,
     mongodbUrl,
+    storeTimeoutMs: integer(env, 'VIGIL_STORE_TIMEOUT_MS', 5000, 100, 600_000),
+    metricsToken,
+    workerHealthFile: resolve(text(env, 'VIGIL_WORKER_HEALTH_FILE') ?? resolve(dataDir, 'worker-health')),
     bootstrapApiKey,
     bootstrapAccountId: bootstrapAccountId?.toLowerCase() ?? null,
     rateLimitPerMinute: integer(env, 'VIGIL_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000_000),

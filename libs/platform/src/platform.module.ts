@@ -12,11 +12,14 @@ import { ProcessorRunner } from '../../read-store/src/processor-runner';
 import { READ_STORE } from '../../read-store/src/read-store.port';
 import { VIGIL_CONFIG } from './config';
 import { createLogger, LOGGER, VigilLogger } from './logger';
+import { Metrics } from './metrics';
+import { RequestMetrics } from './request-metrics';
 import { PlatformOptions } from './platform.options';
 import { openStores, Stores } from './stores';
 import { COMMAND_RUNNER, DAEMON_ENABLED, PROCESSOR_RUNNER, PROJECTION_ENGINE } from './tokens';
 
 const STORES = Symbol('STORES');
+const PROJECTION_METRICS = Symbol('PROJECTION_METRICS');
 
 /**
  * Starts the projection engine once every context has registered its projections; where the daemon
@@ -73,7 +76,20 @@ export class PlatformModule {
         { provide: ID_GENERATOR, useValue: options.ids ?? new UuidV7Generator() },
         { provide: LOGGER, useValue: logger },
         { provide: DAEMON_ENABLED, useValue: options.daemon ?? options.config.daemon },
-        { provide: STORES, useFactory: () => openStores(options.config, logger, clock) },
+        { provide: Metrics, useValue: options.metrics ?? new Metrics() },
+        { provide: RequestMetrics, useFactory: (m: Metrics) => new RequestMetrics(m), inject: [Metrics] },
+        { provide: STORES, useFactory: (m: Metrics) => options.openStores?.() ?? openStores(options.config, logger, clock, m), inject: [Metrics] },
+        {
+          provide: PROJECTION_METRICS,
+          // Read at every scrape; a store that does not answer leaves the gauge empty (its errors are counted).
+          useFactory: (m: Metrics, s: Stores) =>
+            m.gauge('vigil_projection_lag', 'How far each serving read model is behind the event log head, as the projection engine reports it', ['projection'], async (gauge) => {
+              gauge.reset();
+              const statuses = await s.engine.status().catch(() => []);
+              for (const status of statuses) gauge.set({ projection: status.name }, status.lag);
+            }),
+          inject: [Metrics, STORES],
+        },
         { provide: EVENT_STORE, useFactory: (s: Stores) => s.eventStore, inject: [STORES] },
         { provide: READ_STORE, useFactory: (s: Stores) => s.readStore, inject: [STORES] },
         { provide: PROJECTION_ENGINE, useFactory: (s: Stores) => s.engine, inject: [STORES] },
@@ -116,6 +132,8 @@ export class PlatformModule {
         CURSOR_CODEC,
         DAEMON_ENABLED,
         ResponseCache,
+        Metrics,
+        RequestMetrics,
       ],
     };
   }

@@ -2,6 +2,8 @@ import { Clock } from '../../core/src/clock';
 import { IdGenerator } from '../../core/src/ids';
 import { VigilConfig } from './config';
 import { VigilLogger } from './logger';
+import { Metrics } from './metrics';
+import type { Stores } from './stores';
 
 export interface PlatformOptions {
   config: VigilConfig;
@@ -12,4 +14,8 @@ export interface PlatformOptions {
   daemon?: boolean;
   /** One logger for Fastify, Nest and background work. */
   logger?: VigilLogger;
+  /** The process's metrics registry; one is made when omitted. */
+  metrics?: Metrics;
+  /** Tests assemble the stores from real adapters another way (e.g. EventStoreDB against a fault injector). */
+  openStores?: () => Promise<Stores>;
 }

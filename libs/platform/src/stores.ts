@@ -7,6 +7,8 @@ import { InlineProjections, SqliteEventStore } from '../../sqlite/src/sqlite.eve
 import { SqliteReadStore } from '../../sqlite/src/sqlite.read-store';
 import { VigilConfig } from './config';
 import { VigilLogger } from './logger';
+import { Metrics } from './metrics';
+import { StoreMetrics } from './store-metrics';
 
 export interface Stores {
   eventStore: EventStore;
@@ -27,14 +29,21 @@ function engineLogger(logger: VigilLogger) {
 /**
  * Opens the stores of the configured deployment. Embedded: one SQLite file for both sides, with
  * projections applied inside the append's transaction. Production: EventStoreDB and MongoDB, whose
- * drivers are loaded only here, only when configured.
+ * drivers are loaded only here, only when configured. With `metrics`, appends are counted, and
+ * production store calls timed (store-metrics.ts).
  */
-export async function openStores(config: VigilConfig, logger: VigilLogger, _clock: Clock): Promise<Stores> {
+export async function openStores(config: VigilConfig, logger: VigilLogger, _clock: Clock, metrics?: Metrics): Promise<Stores> {
+  const storeMetrics = metrics ? new StoreMetrics(metrics) : null;
   if (config.eventStoreUrl && config.mongodbUrl) {
     const { EventStoreDbEventStore } = await import('../../event-store/src/eventstoredb.event-store');
     const { MongoReadStore } = await import('../../read-store/src/mongodb.read-store');
-    const eventStore = new EventStoreDbEventStore(config.eventStoreUrl);
-    const readStore = await MongoReadStore.connect(config.mongodbUrl);
+    const esdb = new EventStoreDbEventStore(config.eventStoreUrl, { deadlineMs: config.storeTimeoutMs });
+    const mongo = await MongoReadStore.connect(config.mongodbUrl, { timeoutMs: config.storeTimeoutMs }).catch(async (error: unknown) => {
+      await esdb.close();
+      throw error;
+    });
+    const eventStore = storeMetrics ? storeMetrics.eventStore(esdb, true) : esdb;
+    const readStore = storeMetrics ? storeMetrics.readStore(mongo) : mongo;
     const engine = new ProjectionEngine(readStore, eventStore, [], engineLogger(logger));
     return {
       eventStore,
@@ -56,7 +65,7 @@ export async function openStores(config: VigilConfig, logger: VigilLogger, _cloc
   const engine = new ProjectionEngine(readStore, eventStore, [], engineLogger(logger), readStore.inline);
   Object.assign(inline, engine.inline);
   return {
-    eventStore,
+    eventStore: storeMetrics ? storeMetrics.eventStore(eventStore, false) : eventStore,
     readStore,
     engine,
     db,

@@ -1,4 +1,6 @@
+import { createServer, Server, Socket } from 'node:net';
 import { StoreUnavailableError } from '../../core/src/errors';
+import { ReadStoreUsageError } from './collection-schema';
 import { MongoReadStore } from './mongodb.read-store';
 import { readStoreContract } from './read-store.contract';
 
@@ -28,6 +30,91 @@ describeIfServer('MongoDB adapter (skipped unless MONGODB_URL is set)', () => {
         }
       },
     };
+  });
+});
+
+describeIfServer('MongoDB adapter, beyond the contract (skipped unless MONGODB_URL is set)', () => {
+  const database = `vigil_read_store_extra_${process.pid}`;
+  let store: MongoReadStore;
+  let other: MongoReadStore;
+
+  beforeEach(async () => {
+    store = await MongoReadStore.connect(url ?? '', { database });
+    other = await MongoReadStore.connect(url ?? '', { database });
+  });
+
+  afterEach(async () => {
+    const { MongoClient } = await import('mongodb');
+    const client = await MongoClient.connect(url ?? '');
+    await client.db(database).dropDatabase();
+    await client.close();
+    await store.close();
+    await other.close();
+  });
+
+  it('never moves a checkpoint back, except to zero', async () => {
+    await store.setCheckpoint('incidents_v1_g1', 40n);
+    await other.setCheckpoint('incidents_v1_g1', 30n);
+    expect(await store.getCheckpoint('incidents_v1_g1')).toBe(40n);
+    await Promise.all([store.setCheckpoint('fresh', 7n), other.setCheckpoint('fresh', 5n)]);
+    expect(await store.getCheckpoint('fresh')).toBe(7n);
+    await store.setCheckpoint('incidents_v1_g1', 0n);
+    expect(await store.getCheckpoint('incidents_v1_g1')).toBe(0n);
+  });
+
+  it('forgets a collection another process dropped', async () => {
+    const trusting = await MongoReadStore.connect(url ?? '', { database, schemaTtlMs: 0 });
+    try {
+      await trusting.ensureCollection({ name: 'services_v1_g1', indexes: [] });
+      await trusting.put('services_v1_g1', { id: 'a' }, 1n);
+      await other.dropCollection('services_v1_g1');
+      await expect(trusting.get('services_v1_g1', 'a')).rejects.toThrow(ReadStoreUsageError);
+      await expect(trusting.put('services_v1_g1', { id: 'b' }, 1n)).rejects.toThrow(ReadStoreUsageError);
+    } finally {
+      await trusting.close();
+    }
+  });
+});
+
+/** A TCP server that accepts connections and never sends a byte: a MongoDB that stopped answering. */
+async function silentServer(): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as { port: number }).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe('MongoReadStore against a server that never answers', () => {
+  let silent: { port: number; close(): Promise<void> };
+
+  beforeAll(async () => {
+    silent = await silentServer();
+  });
+
+  afterAll(async () => {
+    await silent.close();
+  });
+
+  it.each([
+    ['a single host', (port: number) => `mongodb://127.0.0.1:${port}/vigil?directConnection=true`],
+    ['a replica set', (port: number) => `mongodb://127.0.0.1:${port},127.0.0.1:${port}/vigil?replicaSet=rs0`],
+  ])('gives up on %s with StoreUnavailableError within the deadline', async (_, urlFor) => {
+    const started = Date.now();
+    await expect(MongoReadStore.connect(urlFor(silent.port), { timeoutMs: 500 })).rejects.toThrow(StoreUnavailableError);
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(450);
+    expect(elapsed).toBeLessThan(1500);
   });
 });
 

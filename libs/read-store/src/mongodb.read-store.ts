@@ -19,10 +19,17 @@ export interface MongoReadStoreOptions {
   database?: string;
   /** Deadline of every operation and of server selection. */
   timeoutMs?: number;
+  /** How long a collection's spec is trusted before it is read again. Default 5 s. */
+  schemaTtlMs?: number;
 }
 
 // What the server answers while it cannot serve: deadlines, elections, shutdowns, unreachable peers.
 const UNAVAILABLE_CODES = new Set([6, 7, 50, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436]);
+// Driver errors it does not export: no connection free in time, a pool closed under a call.
+const UNAVAILABLE_NAMES = new Set(['MongoWaitQueueTimeoutError', 'MongoPoolClosedError', 'MongoPoolClearedError']);
+/** The driver's own timeouts fire first; this margin only catches a call none of them bounds. */
+const WATCHDOG_GRACE_MS = 100;
+const SCHEMA_TTL_MS = 5_000;
 const DUPLICATE_KEY = 11000;
 const RANGE = { gt: '$gt', gte: '$gte', lt: '$lt', lte: '$lte' } as const;
 
@@ -65,18 +72,26 @@ function segmentQuery(segment: PageSegment, sortField: string, asc: boolean): Do
   }
 }
 
+/** Throws the driver's own parse error when it would refuse the connection string; connects to nothing. */
+export function checkMongoConnectionString(url: string): void {
+  const driver = require('mongodb') as Driver;
+  // The constructor only parses: no DNS lookup (mongodb+srv) and no connection before connect().
+  new driver.MongoClient(url);
+}
+
 /**
  * Read models in MongoDB, one collection per read model: `{_id, revision, deleted, doc}`. The
  * driver is required only by `connect`, so the embedded deployment never loads it.
  */
 export class MongoReadStore implements ReadStore {
-  private readonly schemas = new Map<string, CollectionSchema>();
+  private readonly schemas = new Map<string, { schema: CollectionSchema; checkedAt: number }>();
 
   private constructor(
     private readonly driver: Driver,
     private readonly client: MongoClient,
     private readonly db: Db,
     private readonly timeoutMs: number,
+    private readonly schemaTtlMs: number,
   ) {}
 
   static async connect(url: string, options: MongoReadStoreOptions = {}): Promise<MongoReadStore> {
@@ -91,7 +106,7 @@ export class MongoReadStore implements ReadStore {
       ignoreUndefined: true,
       useBigInt64: true,
     });
-    const store = new MongoReadStore(driver, client, client.db(options.database), timeoutMs);
+    const store = new MongoReadStore(driver, client, client.db(options.database), timeoutMs, options.schemaTtlMs ?? SCHEMA_TTL_MS);
     try {
       await store.guard(() => client.connect());
     } catch (error) {
@@ -116,7 +131,7 @@ export class MongoReadStore implements ReadStore {
         { upsert: true, maxTimeMS: this.timeoutMs },
       );
     });
-    this.schemas.set(schema.name, schema);
+    this.schemas.set(schema.name, { schema, checkedAt: Date.now() });
   }
 
   async dropCollection(name: string): Promise<void> {
@@ -229,10 +244,29 @@ export class MongoReadStore implements ReadStore {
     return record ? BigInt(record.position) : null;
   }
 
+  /**
+   * Moves a checkpoint forward only: instances and the worker advance the same checkpoints, and a slow
+   * one must not set back what a faster one recorded. Zero is the one way back (a rebuild starts over).
+   */
   async setCheckpoint(name: string, position: bigint): Promise<void> {
-    await this.guard(() =>
-      this.checkpoints().replaceOne({ _id: name }, { position }, { upsert: true, maxTimeMS: this.timeoutMs }),
-    );
+    if (position === 0n) {
+      await this.guard(() =>
+        this.checkpoints().replaceOne({ _id: name }, { position }, { upsert: true, maxTimeMS: this.timeoutMs }),
+      );
+      return;
+    }
+    try {
+      await this.guard(() =>
+        this.checkpoints().updateOne(
+          { _id: name, position: { $lt: position } },
+          { $set: { position } },
+          { upsert: true, maxTimeMS: this.timeoutMs },
+        ),
+      );
+    } catch (error) {
+      // The upsert found no older checkpoint and could not insert: one as new or newer is there already.
+      if (!(error instanceof this.driver.MongoServerError && error.code === DUPLICATE_KEY)) throw error;
+    }
   }
 
   async getMeta<T>(key: string): Promise<T | null> {
@@ -302,35 +336,66 @@ export class MongoReadStore implements ReadStore {
     return this.db.collection('rm_meta');
   }
 
+  /**
+   * The collection's spec, re-read every `schemaTtlMs`: collections are ensured and dropped by other
+   * processes too (a CLI rebuild retires a generation), and a dropped one must stop answering here.
+   */
   private async schema(name: string): Promise<CollectionSchema> {
     const known = this.schemas.get(name);
-    if (known) return known;
-    // Ensured by another process (a CLI rebuild, another instance).
+    const now = Date.now();
+    if (known && now - known.checkedAt < this.schemaTtlMs) return known.schema;
     const record = await this.guard(() => this.specs().findOne({ _id: name }, { maxTimeMS: this.timeoutMs }));
-    if (!record) throw new ReadStoreUsageError(`Read model collection "${name}" does not exist`);
-    const schema = new CollectionSchema(record.spec);
-    this.schemas.set(name, schema);
+    if (!record) {
+      this.schemas.delete(name);
+      throw new ReadStoreUsageError(`Read model collection "${name}" does not exist`);
+    }
+    const schema = known && sameSpec(known.schema.spec, record.spec) ? known.schema : new CollectionSchema(record.spec);
+    this.schemas.set(name, { schema, checkedAt: now });
     return schema;
   }
 
+  /** Runs one driver call under the deadline; whatever says the server cannot answer becomes StoreUnavailableError. */
   private async guard<T>(operation: () => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const watchdog = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new StoreUnavailableError(`MongoDB did not answer within ${this.timeoutMs} ms`)),
+        this.timeoutMs + WATCHDOG_GRACE_MS,
+      );
+    });
+    const running = operation();
+    // An abandoned call settles later (the socket timeout ends it); nobody waits for it.
+    running.catch(() => undefined);
     try {
-      return await operation();
+      return await Promise.race([running, watchdog]);
     } catch (error) {
       throw this.isUnavailable(error)
         ? new StoreUnavailableError('The MongoDB read store is unavailable', error)
         : error;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
   private isUnavailable(error: unknown): boolean {
     const driver = this.driver;
+    if (error instanceof StoreUnavailableError) return false;
     return (
       error instanceof driver.MongoNetworkError ||
       error instanceof driver.MongoServerSelectionError ||
       error instanceof driver.MongoTopologyClosedError ||
       error instanceof driver.MongoClientClosedError ||
+      error instanceof driver.MongoNotConnectedError ||
+      error instanceof driver.MongoOperationTimeoutError ||
+      // The write was not acknowledged as asked (no majority in time); a retry is harmless, revisions guard it.
+      error instanceof driver.MongoWriteConcernError ||
+      (error instanceof Error && UNAVAILABLE_NAMES.has(error.name)) ||
+      (error instanceof driver.MongoError && (error.hasErrorLabel('RetryableWriteError') || error.hasErrorLabel('TransientTransactionError'))) ||
       (error instanceof driver.MongoServerError && UNAVAILABLE_CODES.has(Number(error.code)))
     );
   }
+}
+
+function sameSpec(a: CollectionSpec, b: CollectionSpec): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }

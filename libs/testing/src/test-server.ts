@@ -8,6 +8,7 @@ import { Role } from '../../http/src/account-context';
 import { CreateAccountCommand } from '../../accounts/src/write/create-account.command';
 import { CreateApiKeyCommand, CreatedApiKey } from '../../accounts/src/write/create-api-key.command';
 import { loadConfig, VigilConfig } from '../../platform/src/config';
+import { PlatformOptions } from '../../platform/src/platform.options';
 import { createApp } from '../../../apps/api/src/create-app';
 import { HttpClient } from './http-client';
 
@@ -34,13 +35,15 @@ export interface TestServerOptions {
   clock?: Clock;
   env?: Record<string, string>;
   dataDir?: string;
+  /** Stores assembled by the test (PlatformOptions.openStores); default: the configured ones. */
+  openStores?: PlatformOptions['openStores'];
 }
 
 /** The real server on a fresh temp SQLite file, listening on 127.0.0.1 at a free port. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'vigil-test-'));
   const config = loadConfig({ VIGIL_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...options.env });
-  const app = await createApp({ config, clock: options.clock });
+  const app = await createApp({ config, clock: options.clock, openStores: options.openStores });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   const commands = app.get(CommandBus);
