@@ -1,5 +1,5 @@
 import { Controller, Get, Headers, Inject, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { UnauthorizedError } from '../../../libs/core/src/errors';
@@ -14,7 +14,7 @@ function sameToken(given: string, expected: string): boolean {
 }
 
 /** Prometheus text format (contract §7). Behind `VIGIL_METRICS_TOKEN` as a bearer token when it is set. */
-@ApiExcludeController()
+@ApiTags('operations')
 @Controller()
 export class MetricsController {
   constructor(
@@ -24,6 +24,10 @@ export class MetricsController {
 
   @Get('metrics')
   @Public()
+  @ApiOperation({ summary: 'Prometheus metrics (text exposition format); no account ids, keys or addresses in labels' })
+  @ApiBearerAuth()
+  @ApiOkResponse({ description: 'Prometheus text format 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } })
+  @ApiUnauthorizedResponse({ description: 'VIGIL_METRICS_TOKEN is set and the bearer token is missing or wrong', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } })
   async scrape(@Headers('authorization') authorization: string | undefined, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     const expected = this.config.metricsToken;
     if (expected !== null) {
