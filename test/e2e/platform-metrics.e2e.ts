@@ -1,4 +1,5 @@
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
+import { eventually, startReceiver } from './alerting-receivers';
 
 interface Sample {
   labels?: Record<string, string>;
@@ -91,6 +92,32 @@ describe('GET /metrics', () => {
     // Nothing that names a customer or a secret: ids, keys, tokens, addresses.
     for (const secret of [account.id, account.key, account.keyId, checkId, heartbeat.pingToken, TOKEN, '127.0.0.1']) {
       expect(after.text).not.toContain(secret);
+    }
+  });
+});
+
+describe('GET /metrics: notifications', () => {
+  it('counts notification attempts by channel type and outcome, and shows the outbox', async () => {
+    const receiver = await startReceiver();
+    const server = await startTestServer({ env: { VIGIL_DAEMON: 'on', VIGIL_OUTBOUND_ALLOW_PRIVATE: 'true' } });
+    try {
+      const account = await server.account();
+      const channel = await server.http.post('/v1/alert-channels', { type: 'WEBHOOK', config: { name: 'hook', url: `${receiver.url}/hook` } }, { key: account.key });
+      expect(channel.status).toBe(201);
+      expect((await server.http.post(`/v1/alert-channels/${channel.body.id}/test`, undefined, { key: account.key })).status).toBe(202);
+      await eventually(() => receiver.requests.length, (n) => n >= 1);
+      const sent = await eventually(
+        async () => (await server.http.get('/metrics')).text,
+        (text) => /vigil_notifications_total\{[^}]*channel_type="WEBHOOK"[^}]*outcome="sent"[^}]*\} 1/.test(text),
+      );
+      expect(sent).toMatch(/vigil_notifications_total\{channel_type="WEBHOOK",alert_type="ALERT_TEST",outcome="sent"\} 1/);
+      expect(sent).toMatch(/^vigil_outbox_pending 0$/m);
+      expect(sent).toMatch(/^vigil_outbox_oldest_pending_seconds 0$/m);
+      expect(sent).not.toContain(receiver.url);
+      expect(sent).not.toContain(account.id);
+    } finally {
+      await server.close();
+      await receiver.close();
     }
   });
 });

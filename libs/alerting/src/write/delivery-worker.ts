@@ -5,6 +5,8 @@ import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { LOGGER, VigilLogger } from '../../../platform/src/logger';
 import { DAEMON_ENABLED } from '../../../platform/src/tokens';
+import { Metrics } from '../../../platform/src/metrics';
+import { Counter } from 'prom-client';
 import { CheckDirectory } from '../../../heartbeats/src/read/check-directory';
 import { EmailConfig } from '../domain/alert-channel';
 import { alertSummary, alertTitle } from '../domain/alert-message';
@@ -62,7 +64,29 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     private readonly email: EmailSender,
     private readonly tokens: SubscriberTokens,
     private readonly commands: CommandBus,
-  ) {}
+    metrics: Metrics,
+  ) {
+    this.notifications = metrics.counter('vigil_notifications_total', 'Notification attempts by channel type, alert type and outcome (sent, retry, failed)', ['channel_type', 'alert_type', 'outcome']);
+    metrics.gauge('vigil_outbox_pending', 'Deliveries waiting in the outbox', [], async (gauge) => gauge.set((await this.outbox.pending()).count));
+    metrics.gauge('vigil_outbox_oldest_pending_seconds', 'Age of the oldest waiting delivery (0 when none waits)', [], async (gauge) => {
+      const { oldestCreatedAt } = await this.outbox.pending();
+      gauge.set(oldestCreatedAt ? Math.max(0, (this.clock.now().getTime() - Date.parse(oldestCreatedAt)) / 1000) : 0);
+    });
+  }
+
+  private readonly notifications: Counter<'channel_type' | 'alert_type' | 'outcome'>;
+
+  /** The label /metrics counts a delivery under: the channel's type (EMAIL for SMTP, the HTTP types for webhooks). */
+  private async channelTypeOf(doc: DeliveryDoc): Promise<string> {
+    switch (doc.target.kind) {
+      case 'channel':
+        return (doc.alertChannelId ? (await this.channels.anyDoc(doc.alertChannelId))?.type : null) ?? 'DELETED';
+      case 'subscriber-webhook':
+        return 'WEBHOOK';
+      default:
+        return 'EMAIL';
+    }
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.enabled) return;
@@ -208,6 +232,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       next = { ...doc, status: 'FAILED', attempts, lastError: error.message, nextAttemptAt: null, leaseUntil: 0, attemptLog: log };
     }
     await this.outbox.replace(next, revision);
+    const outcome = next.status === 'SENT' ? 'sent' : next.status === 'FAILED' ? 'failed' : 'retry';
+    this.notifications.inc({ channel_type: await this.channelTypeOf(doc), alert_type: doc.alertType, outcome });
     this.logger.info(
       { deliveryId: doc.id, accountId: doc.accountId, alertType: doc.alertType, alertChannelId: doc.alertChannelId, attempts, status: next.status, error: error?.message },
       error ? 'notification attempt failed' : 'notification sent',

@@ -116,6 +116,14 @@ export class Outbox {
     return this.store.delete(DELIVERIES, id, revision + 1n);
   }
 
+  /** How many deliveries wait, and when the oldest of them was created (for /metrics). */
+  async pending(): Promise<{ count: number; oldestCreatedAt: string | null }> {
+    await this.ensure();
+    const waiting = [{ field: 'status', op: 'eq' as const, value: 'PENDING' }];
+    const [oldest] = await this.store.find<DeliveryDoc>(DELIVERIES, { filters: waiting, sort: { field: 'created_at', direction: 'asc' }, limit: 1 });
+    return { count: await this.store.count(DELIVERIES, waiting), oldestCreatedAt: oldest?.created_at ?? null };
+  }
+
   /** PENDING deliveries due by `now`, oldest due first. */
   async due(now: number, limit: number): Promise<DeliveryDoc[]> {
     await this.ensure();
