@@ -1,10 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, Server, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EsdbFaultServer } from '../../libs/testing/src/esdb-fault.server';
 import { API_MAIN } from '../../libs/testing/src/child-server';
+import { silentServer } from '../../libs/testing/src/silent-server';
 
 const DIST_WORKER = join(API_MAIN, '..', '..', '..', 'worker', 'src');
 
@@ -22,25 +22,6 @@ function run(script: string, env: Record<string, string>, ms: number): Promise<{
       resolve({ code, output, elapsed: Date.now() - started });
     });
   });
-}
-
-/** Accepts TCP connections and never sends a byte: a MongoDB that stopped answering. */
-async function silentServer(): Promise<{ port: number; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => undefined);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as { port: number }).port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 describe('deployment (built processes; needs npm run build)', () => {

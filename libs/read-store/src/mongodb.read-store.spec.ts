@@ -1,8 +1,8 @@
-import { createServer, Server, Socket } from 'node:net';
 import { StoreUnavailableError } from '../../core/src/errors';
 import { ReadStoreUsageError } from './collection-schema';
 import { MongoReadStore } from './mongodb.read-store';
 import { readStoreContract } from './read-store.contract';
+import { silentServer } from '../../testing/src/silent-server';
 
 const url = process.env.MONGODB_URL;
 
@@ -75,25 +75,6 @@ describeIfServer('MongoDB adapter, beyond the contract (skipped unless MONGODB_U
     }
   });
 });
-
-/** A TCP server that accepts connections and never sends a byte: a MongoDB that stopped answering. */
-async function silentServer(): Promise<{ port: number; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => undefined);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as { port: number }).port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 describe('MongoReadStore against a server that never answers', () => {
   let silent: { port: number; close(): Promise<void> };
