@@ -1,0 +1,66 @@
+import { DomainEvent } from '../../../core/src/event';
+import { InMemoryEventStore } from '../../../event-store/src/in-memory.event-store';
+import { InMemoryReadStore } from '../../../read-store/src/in-memory.read-store';
+import { ProjectionEngine } from '../../../read-store/src/projection-engine';
+import { ReadStore } from '../../../read-store/src/read-store.port';
+import { newEventId } from './heartbeat-keys';
+import { heartbeatRollupsProjection } from './heartbeat-rollups.projection';
+import { heartbeatTimersProjection } from './heartbeat-timers.projection';
+
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const CHECKS = 100;
+const PINGS = 10_000;
+const T0 = Date.parse('2026-03-01T10:00:00.000Z');
+
+/** Counts every call the engine makes to the read store: on MongoDB each is one round trip. */
+function counting(store: ReadStore): { store: ReadStore; calls: Map<string, number> } {
+  const calls = new Map<string, number>();
+  const proxy = new Proxy(store, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        calls.set(String(name), (calls.get(String(name)) ?? 0) + 1);
+        return value.apply(target, args);
+      };
+    },
+  });
+  return { store: proxy, calls };
+}
+
+describe('the projection daemon batches its read-store calls (production: MongoDB round trips per ping)', () => {
+  it(`given ${PINGS} pings to ${CHECKS} checks, when the daemon catches up, then it makes at most 0.1 read-store calls per ping`, async () => {
+    const events = new InMemoryEventStore();
+    const checkId = (i: number) => `01900000-0000-7000-8000-${String(i).padStart(12, '0')}`;
+    for (let i = 0; i < CHECKS; i++) {
+      const schedule: DomainEvent = {
+        type: 'HeartbeatScheduleChanged',
+        data: { checkId: checkId(i), pingToken: `tok-${i}`, periodMs: 60_000, graceMs: 0, activated: true, deleted: false, restartAt: null, checkRevision: 0 },
+      };
+      await events.appendToStream(`heartbeat-${checkId(i)}`, [{ ...schedule, data: schedule.data as Record<string, unknown>, metadata: { accountId: 'acc', occurredAt: new Date(T0).toISOString() } }]);
+    }
+    for (let n = 0; n < PINGS; n++) {
+      const at = T0 + 1000 + n * 100;
+      const id = checkId(n % CHECKS);
+      await events.appendToStream(`heartbeat-${id}`, [
+        {
+          type: 'HeartbeatPingReceived',
+          data: { eventId: newEventId(at), checkId: id, state: 'RECEIVED', at: new Date(at).toISOString(), source: null, userAgent: null },
+          metadata: { accountId: 'acc', occurredAt: new Date(at).toISOString() },
+        },
+      ]);
+    }
+    const { store, calls } = counting(new InMemoryReadStore());
+    const engine = new ProjectionEngine(store, events, [heartbeatTimersProjection, heartbeatRollupsProjection], silent);
+    await engine.start();
+    calls.clear();
+
+    await engine.catchUp();
+
+    const total = [...calls.values()].reduce((sum, n) => sum + n, 0);
+    expect(calls.get('writeMany')).toBeGreaterThan(0);
+    expect(total / PINGS).toBeLessThanOrEqual(0.1);
+    const timers = await store.find(engine.collection(heartbeatTimersProjection), { limit: CHECKS + 1 });
+    expect(timers).toHaveLength(CHECKS);
+  });
+});
