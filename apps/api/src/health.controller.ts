@@ -5,6 +5,7 @@ import { Public } from '../../../libs/http/src/account-context';
 import { EVENT_STORE, EventStore } from '../../../libs/event-store/src/event-store.port';
 import { ProjectionEngine } from '../../../libs/read-store/src/projection-engine';
 import { PROJECTION_ENGINE } from '../../../libs/platform/src/tokens';
+import { VIGIL_CONFIG, VigilConfig } from '../../../libs/platform/src/config';
 
 const DEADLINE_MS = 2000;
 
@@ -31,6 +32,7 @@ export class HealthController {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
+    @Inject(VIGIL_CONFIG) private readonly config: VigilConfig,
   ) {}
 
   /** Alive: the process answers. */
@@ -42,17 +44,17 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** Ready: both stores answer within the deadline and every read model has applied the whole log. */
+  /** Ready: both stores answer within the deadline and no read model is more than VIGIL_READY_MAX_LAG events behind the log. */
   @Get('readyz')
   @Public()
-  @ApiOperation({ summary: 'Ready: the stores answer and every read model has applied the whole log' })
+  @ApiOperation({ summary: 'Ready: the stores answer and no read model is more than VIGIL_READY_MAX_LAG events behind the log' })
   @ApiOkResponse({ schema: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ready'] } } } })
   @ApiServiceUnavailableResponse({ description: 'A store did not answer in time, or a read model is catching up (Retry-After)', schema: READINESS_PROBLEM })
   async readyz(@Res({ passthrough: true }) reply: FastifyReply) {
     try {
       await withDeadline(this.events.headPosition());
       const projections = await withDeadline(this.engine.status());
-      const lagging = projections.filter((p) => p.lag > 0).map((p) => ({ name: p.name, lag: p.lag }));
+      const lagging = projections.filter((p) => p.lag > this.config.readyMaxLag).map((p) => ({ name: p.name, lag: p.lag }));
       if (lagging.length > 0) {
         void reply.status(503).header('retry-after', '1');
         return { status: 'catching-up', lagging };

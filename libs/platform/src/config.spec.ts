@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       bootstrapApiKey: null,
       bootstrapAccountId: null,
       rateLimitPerMinute: 600,
+      readyMaxLag: 100,
       logLevel: 'info',
       daemon: true,
       eventRetentionDays: 90,
@@ -81,6 +82,7 @@ describe('loadConfig', () => {
       VIGIL_PAGERDUTY_URL: 'http://127.0.0.1:9000/',
       VIGIL_OPSGENIE_US_URL: 'http://127.0.0.1:9001',
       VIGIL_OPSGENIE_EU_URL: 'http://127.0.0.1:9002',
+      VIGIL_READY_MAX_LAG: '7',
     });
     expect(config).toEqual({
       port: 8080,
@@ -96,6 +98,7 @@ describe('loadConfig', () => {
       bootstrapApiKey: 'bootstrap-key-0123456789',
       bootstrapAccountId: '01900000-0000-7000-8000-00000000abcd',
       rateLimitPerMinute: 5,
+      readyMaxLag: 7,
       logLevel: 'debug',
       daemon: false,
       eventRetentionDays: 30,
@@ -182,6 +185,8 @@ describe('loadConfig', () => {
     ['VIGIL_DAEMON', 'maybe'],
     ['VIGIL_EVENT_RETENTION_DAYS', '0'],
     ['VIGIL_EVENT_RETENTION_DAYS', 'forever'],
+    ['VIGIL_READY_MAX_LAG', '-1'],
+    ['VIGIL_READY_MAX_LAG', '1001'],
     ['VIGIL_STORE_TIMEOUT_MS', '50'],
     ['VIGIL_STORE_TIMEOUT_MS', 'soon'],
     ['VIGIL_METRICS_TOKEN', 'short'],

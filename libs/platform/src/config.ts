@@ -30,6 +30,8 @@ export interface VigilConfig {
   /** Whether this process runs the projection daemon and background work. */
   daemon: boolean;
   eventRetentionDays: number;
+  /** /readyz answers 503 while a read model is more than this many events behind the log. */
+  readyMaxLag: number;
   /** Ping endpoint, per token: a bucket of `pingRateBurst` refilled at `pingRatePerSecond`; 0 turns it off. */
   pingRateBurst: number;
   pingRatePerSecond: number;
@@ -188,6 +190,7 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     logLevel,
     daemon: daemonRaw === 'on',
     eventRetentionDays: integer(env, 'VIGIL_EVENT_RETENTION_DAYS', 90, 1, 36500),
+    readyMaxLag: integer(env, 'VIGIL_READY_MAX_LAG', 100, 0, 1000),
     pingRateBurst: integer(env, 'VIGIL_PING_RATE_BURST', 10, 0, 1_000_000),
     pingRatePerSecond: integer(env, 'VIGIL_PING_RATE_PER_SECOND', 1, 0, 1_000_000),
     aiProvider,

@@ -117,9 +117,12 @@ describe('ProjectionEngine on the embedded SQLite stores', () => {
       await server.eventStore.appendToStream('s-1', [added(10)]);
       // Applying revision 1 first would make the revision guard skip revision 0 for ever.
       expect(await doc(server, 's-1')).toBeNull();
+      // Lag is counted in events not applied (for /readyz and /metrics), not in log positions.
+      expect((await server.engine.status())[0].lag).toBe(2);
 
       await server.engine.catchUp();
       expect(await doc(server, 's-1')).toEqual({ doc: { id: 's-1', total: 11, events: 2, seen: [1, 10] }, revision: 1n });
+      expect((await server.engine.status())[0].lag).toBe(0);
       // Caught up, the next append is applied inline again.
       await server.eventStore.appendToStream('s-1', [added(100)]);
       expect((await doc(server, 's-1'))?.doc.total).toBe(111);

@@ -33,12 +33,14 @@ export interface ProjectionStatus {
   collection: string;
   checkpoint: string | null;
   head: string | null;
-  /** Events of the log this collection has not applied yet. */
+  /** Events of the log this collection has not applied yet (counted up to LAG_CAP). */
   lag: number;
   building: { collection: string; checkpoint: string | null } | null;
 }
 
 const PAGE = 1000;
+/** Lag is counted up to this many events (one page); more reads as this. */
+export const LAG_CAP = 1000;
 const META_PREFIX = 'projection:';
 /** How long a replaced generation stays readable for processes that have not noticed the switch. */
 const RETIRE_GRACE_MS = 3000;
@@ -279,11 +281,20 @@ export class ProjectionEngine {
         collection,
         checkpoint: checkpoint?.toString() ?? null,
         head: head?.toString() ?? null,
-        lag: Number((head ?? 0n) - (checkpoint ?? 0n)),
+        lag: await this.eventsAfter(checkpoint, head),
         building: building ? { collection: building, checkpoint: (await this.readStore.getCheckpoint(building))?.toString() ?? null } : null,
       });
     }
     return out;
+  }
+
+  /**
+   * How many events of the log a collection has not applied, counted (positions are log bytes on
+   * EventStoreDB) and capped at LAG_CAP, so a status costs one bounded read per projection.
+   */
+  private async eventsAfter(checkpoint: bigint | null, head: bigint | null): Promise<number> {
+    if (head === null || (checkpoint !== null && checkpoint >= head)) return 0;
+    return (await this.eventStore.readAll({ after: checkpoint ?? undefined, maxCount: LAG_CAP })).length;
   }
 
   /** True when every serving collection has applied the whole log. */
