@@ -1,4 +1,5 @@
 import { CheckConfig, toMs } from './heartbeat-check.decider';
+import { DEFAULT_TIME_ZONE, SCHEDULE_TOLERANCE_MS, scheduleTiming } from './schedule';
 
 /** States a heartbeat event can have; FAILING is written by the watchdog, the others by pings. */
 export const PING_STATES = ['EARLY', 'RECEIVED', 'GRACE', 'LATE'] as const;
@@ -35,6 +36,11 @@ export interface ScheduleChangedData {
   restartAt: string | null;
   /** Revision of `check-<id>` this schedule reflects. */
   checkRevision: number;
+  /** Cron schedule and zone of a schedule check (absent on period checks and older events). */
+  schedule?: string | null;
+  timezone?: string | null;
+  /** A schedule check's next expected occurrence, decided with this change. */
+  nextDueAt?: string | null;
 }
 
 export interface PingReceivedData {
@@ -46,6 +52,8 @@ export interface PingReceivedData {
   userAgent: string | null;
   /** Set on the first ping after a FAILING: the eventId of the FAILING that began the outage. */
   recoveredFrom?: string | null;
+  /** A schedule check's next expected occurrence after this ping (absent on period checks). */
+  nextDueAt?: string | null;
 }
 
 export interface FailedData {
@@ -55,6 +63,8 @@ export interface FailedData {
   deadline: string;
   /** First FAILING after a success: opens the incident. */
   first: boolean;
+  /** A schedule check's next expected occurrence after the deadline (absent on period checks). */
+  nextDueAt?: string | null;
 }
 
 /** A ping or a failure as the check's history shows it: endpoint 9's event, counted by the rollups. */
@@ -96,6 +106,11 @@ export interface TimerState {
   /** eventId of the first FAILING of the current outage. */
   failingSince: string | null;
   lastPingAt: number | null;
+  /** A schedule check's cron expression and zone; null for a period check. */
+  schedule: string | null;
+  timezone: string | null;
+  /** ms since epoch: a schedule check's expected occurrence (its deadline is this + grace). */
+  nextDueAt: number | null;
 }
 
 export const initialTimer = (): TimerState => ({
@@ -111,26 +126,31 @@ export const initialTimer = (): TimerState => ({
   failing: false,
   failingSince: null,
   lastPingAt: null,
+  schedule: null,
+  timezone: null,
+  nextDueAt: null,
 });
 
 /** 10% of the period, at least 1 s, at most 5 min. */
 export const tolerance = (periodMs: number): number => Math.min(300_000, Math.max(1000, periodMs / 10));
 
 export function expectedAt(timer: TimerState): number | null {
+  if (timer.schedule !== null) return timer.nextDueAt;
   return timer.timerStart === null ? null : timer.timerStart + timer.periodMs;
 }
 
 /** When the watchdog must fail the check; null when no timer runs or the check is off. */
 export function deadlineOf(timer: TimerState): number | null {
-  if (!timer.activated || timer.deleted || timer.timerStart === null) return null;
-  return timer.timerStart + timer.periodMs + timer.graceMs;
+  if (!timer.activated || timer.deleted) return null;
+  const expected = expectedAt(timer);
+  return expected === null ? null : expected + timer.graceMs;
 }
 
-/** The state of a ping arriving at `now`, by the timing rules of contract §4. */
+/** The state of a ping arriving at `now`, by the timing rules of contract §4 (§4.1 for schedules). */
 export function pingState(timer: TimerState, now: number): PingState {
   const expected = expectedAt(timer);
   if (!timer.everPinged || timer.failing || expected === null) return 'RECEIVED';
-  const tol = tolerance(timer.periodMs);
+  const tol = timer.schedule !== null ? SCHEDULE_TOLERANCE_MS : tolerance(timer.periodMs);
   if (now < expected - tol) return 'EARLY';
   if (now <= expected + tol) return 'RECEIVED';
   if (now <= expected + timer.graceMs) return 'GRACE';
@@ -147,7 +167,7 @@ export function isDue(timer: TimerState, now: number): boolean {
  * The timer after a ping at `atMs`: evolveTimer's ping case, for callers that hold the time as a number.
  * A literal rather than a spread: one allocation and no slow path, on every ping.
  */
-export function pingedTimer(timer: TimerState, atMs: number): TimerState {
+export function pingedTimer(timer: TimerState, atMs: number, nextDueAt: number | null = null): TimerState {
   return {
     checkId: timer.checkId,
     pingToken: timer.pingToken,
@@ -161,7 +181,22 @@ export function pingedTimer(timer: TimerState, atMs: number): TimerState {
     failing: false,
     failingSince: null,
     lastPingAt: atMs,
+    schedule: timer.schedule,
+    timezone: timer.timezone,
+    nextDueAt: timer.schedule !== null ? nextDueAt : null,
   };
+}
+
+const parseOrNull = (iso: string | null | undefined): number | null => (iso ? Date.parse(iso) : null);
+
+/**
+ * A schedule check's next expected occurrence after `since` (a ping, or a restart: creation,
+ * re-activation, a FAILING's deadline) as the events store it; undefined for a period check.
+ */
+export function nextDueAfter(timer: Pick<TimerState, 'schedule' | 'timezone' | 'graceMs'>, since: number, sinceIsPing: boolean): string | null | undefined {
+  if (timer.schedule === null) return undefined;
+  const schedule = { expression: timer.schedule, timezone: timer.timezone ?? DEFAULT_TIME_ZONE };
+  return scheduleTiming(schedule, timer.graceMs, new Date(since), sinceIsPing)?.expectedAt.toISOString() ?? null;
 }
 
 export function evolveTimer(timer: TimerState, e: { type: string; data: unknown }): TimerState {
@@ -182,16 +217,20 @@ export function evolveTimer(timer: TimerState, e: { type: string; data: unknown 
         deleted: d.deleted,
         checkRevision: d.checkRevision,
         timerStart,
+        schedule: d.schedule ?? null,
+        timezone: d.schedule ? (d.timezone ?? DEFAULT_TIME_ZONE) : null,
+        nextDueAt: d.schedule && running ? parseOrNull(d.nextDueAt) : null,
       };
     }
     case 'HeartbeatPingReceived':
-      return pingedTimer(timer, Date.parse(e.data.at));
+      return pingedTimer(timer, Date.parse(e.data.at), parseOrNull(e.data.nextDueAt));
     case 'HeartbeatFailed':
       return {
         ...timer,
         timerStart: Date.parse(e.data.deadline),
         failing: true,
         failingSince: timer.failing ? timer.failingSince : e.data.eventId,
+        nextDueAt: timer.schedule !== null ? parseOrNull(e.data.nextDueAt) : null,
       };
     default:
       return timer;
@@ -217,7 +256,7 @@ export function scheduleChange(
   const activated = config ? config.activated : false;
   const reactivated = activated && !timer.activated && timer.everPinged;
   const newPeriod = activated && timer.timerStart !== null && timer.periodMs !== periodMs;
-  return {
+  const change: ScheduleChangedData = {
     checkId,
     pingToken: config ? config.heartbeat.pingToken : (timer.pingToken ?? ''),
     periodMs,
@@ -227,6 +266,17 @@ export function scheduleChange(
     restartAt: !deleted && (reactivated || newPeriod) ? now.toISOString() : null,
     checkRevision,
   };
+  const schedule = config ? (config.heartbeat.schedule ?? null) : timer.schedule;
+  if (schedule === null) return change;
+  const timezone = (config ? config.heartbeat.timezone : timer.timezone) ?? DEFAULT_TIME_ZONE;
+  let nextDueAt = timer.nextDueAt === null ? null : new Date(timer.nextDueAt).toISOString();
+  const retimed = schedule !== timer.schedule || timezone !== timer.timezone || graceMs !== timer.graceMs;
+  if (activated && !deleted && (retimed || !timer.activated || timer.nextDueAt === null)) {
+    // The last ping sets the next occurrence; before any ping, after a FAILING or on re-activation, now does.
+    const fromPing = timer.activated && !timer.failing && timer.lastPingAt !== null;
+    nextDueAt = nextDueAfter({ schedule, timezone, graceMs }, fromPing ? timer.lastPingAt! : now.getTime(), fromPing) ?? null;
+  }
+  return { ...change, schedule, timezone, nextDueAt: activated && !deleted ? nextDueAt : null };
 }
 
 export const heartbeatStream = (checkId: string) => `heartbeat-${checkId}`;

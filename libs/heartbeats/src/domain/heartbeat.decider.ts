@@ -1,6 +1,6 @@
 import { Decider } from '../../../core/src/decider';
 import { CheckConfig } from './heartbeat-check.decider';
-import { deadlineOf, evolveTimer, HeartbeatEvent, initialTimer, pingState, scheduleChange, TimerState } from './heartbeat-timer';
+import { deadlineOf, evolveTimer, FailedData, HeartbeatEvent, initialTimer, nextDueAfter, PingReceivedData, pingState, scheduleChange, TimerState } from './heartbeat-timer';
 
 /**
  * What can happen to a check's timer (`heartbeat-<id>`). Ids and times come with the command, so
@@ -25,15 +25,21 @@ export const heartbeatDecider: Decider<TimerState, HeartbeatCommand, HeartbeatEv
     switch (command.type) {
       case 'Ping': {
         if (!timer.activated || timer.deleted || timer.checkId === null) return [];
-        const state = pingState(timer, Date.parse(command.at));
+        const atMs = Date.parse(command.at);
+        const state = pingState(timer, atMs);
         const { eventId, at, source, userAgent } = command;
-        const data = { eventId, checkId: timer.checkId, state, at, source, userAgent };
-        return [{ type: 'HeartbeatPingReceived', data: timer.failing ? { ...data, recoveredFrom: timer.failingSince } : data }];
+        const data: PingReceivedData = { eventId, checkId: timer.checkId, state, at, source, userAgent };
+        if (timer.failing) data.recoveredFrom = timer.failingSince;
+        if (timer.schedule !== null) data.nextDueAt = nextDueAfter(timer, atMs, true);
+        return [{ type: 'HeartbeatPingReceived', data }];
       }
       case 'Fail': {
         if (timer.checkId === null || deadlineOf(timer) !== command.deadline) return [];
         const deadline = new Date(command.deadline).toISOString();
-        return [{ type: 'HeartbeatFailed', data: { eventId: command.eventId, checkId: timer.checkId, deadline, first: !timer.failing } }];
+        const data: FailedData = { eventId: command.eventId, checkId: timer.checkId, deadline, first: !timer.failing };
+        // A schedule check then waits for the first occurrence after the deadline.
+        if (timer.schedule !== null) data.nextDueAt = nextDueAfter(timer, command.deadline, false);
+        return [{ type: 'HeartbeatFailed', data }];
       }
       case 'Reschedule': {
         const change = scheduleChange(command.checkId, command.config, command.checkRevision, timer, command.at);

@@ -28,6 +28,9 @@ export function toTimerState(doc: TimerDoc | null): TimerState {
     failing: doc.failing,
     failingSince: doc.failingSince,
     lastPingAt: doc.lastPingAt,
+    schedule: doc.schedule ?? null,
+    timezone: doc.timezone ?? null,
+    nextDueAt: doc.nextDueAt ?? null,
   };
 }
 
@@ -55,6 +58,9 @@ export const heartbeatTimersProjection: Projection<TimerDoc> = {
       failing: timer.failing,
       failingSince: timer.failingSince,
       lastPingAt: timer.lastPingAt,
+      schedule: timer.schedule,
+      timezone: timer.timezone,
+      nextDueAt: timer.nextDueAt,
       id,
       accountId: event.metadata.accountId ?? doc?.accountId ?? null,
       deadline: deadlineOf(timer),

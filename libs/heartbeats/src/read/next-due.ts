@@ -8,6 +8,9 @@ export interface TimerFacts {
   timerStart: number | null;
   periodMs: number;
   lastPingAt: number | null;
+  /** Set on timers that know their schedule: the stored next occurrence. */
+  schedule?: string | null;
+  nextDueAt?: number | null;
 }
 
 /**
@@ -21,6 +24,8 @@ export function nextDueAt(config: CheckConfig, createdAt: string, timer: TimerFa
   if (!config.activated || timer?.deleted) return null;
   const { schedule, timezone, grace, graceUnit } = config.heartbeat;
   if (schedule) {
+    // The timer's stored occurrence (decided with its last ping, FAILING or restart) when it has one.
+    if (timer?.schedule) return timer.nextDueAt == null ? null : new Date(timer.nextDueAt);
     const lastPing = timer?.lastPingAt ?? null;
     const since = lastPing !== null ? new Date(lastPing) : new Date(createdAt);
     const timing = scheduleTiming({ expression: schedule, timezone: timezone ?? 'UTC' }, toMs(grace, graceUnit), since, lastPing !== null);
