@@ -67,6 +67,7 @@ export class HeartbeatsModule implements OnModuleInit {
     private readonly adapterHost: HttpAdapterHost,
     private readonly commands: HeartbeatCommands,
     private readonly limiter: PingRateLimiter,
+    private readonly slugs: SlugPings,
     @Inject(CLOCK) private readonly clock: Clock,
     triggers: HeartbeatIncidentTriggers,
     incidents: IncidentsBridge,
@@ -89,6 +90,6 @@ export class HeartbeatsModule implements OnModuleInit {
   onModuleInit(): void {
     const adapter = this.adapterHost.httpAdapter;
     if (!adapter) return;
-    registerPingRoutes(adapter.getInstance() as FastifyInstance, { commands: this.commands, limiter: this.limiter, clock: this.clock });
+    registerPingRoutes(adapter.getInstance() as FastifyInstance, { commands: this.commands, limiter: this.limiter, clock: this.clock, slugs: this.slugs });
   }
 }

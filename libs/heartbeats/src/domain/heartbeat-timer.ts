@@ -16,13 +16,45 @@ export type HeartbeatState = (typeof EVENT_STATES)[number];
 export type HeartbeatEvent =
   | { type: 'HeartbeatScheduleChanged'; data: ScheduleChangedData }
   | { type: 'HeartbeatPingReceived'; data: PingReceivedData }
-  | { type: 'HeartbeatFailed'; data: FailedData };
+  | { type: 'HeartbeatFailed'; data: FailedData }
+  | { type: 'HeartbeatRunStarted'; data: SignalData }
+  | { type: 'HeartbeatLogged'; data: SignalData }
+  | { type: 'HeartbeatPaused'; data: { checkId: string; at: string } };
 
-const HEARTBEAT_EVENT_TYPES: readonly string[] = ['HeartbeatScheduleChanged', 'HeartbeatPingReceived', 'HeartbeatFailed'];
+export const HEARTBEAT_EVENT_TYPES = [
+  'HeartbeatScheduleChanged',
+  'HeartbeatPingReceived',
+  'HeartbeatFailed',
+  'HeartbeatRunStarted',
+  'HeartbeatLogged',
+  'HeartbeatPaused',
+] as const;
+
+/** What a run signal may carry beside the ping's own fields; set only when present, to keep events lean. */
+export interface SignalExtras {
+  /** `?rid=` of the request: pairs a start with its finish. */
+  rid?: string;
+  /** ms from the paired start to this finish. */
+  duration?: number;
+  /** 1–255 on a FAILING from `/{exitCode}`; 0 on a success from `/0`. */
+  exitCode?: number;
+  /** The first 10,000 bytes of a POST body (UTF-8), and whether there was more. */
+  body?: string;
+  truncated?: boolean;
+}
+
+/** `/start` and `/log`: a STARTED or LOG event. */
+export interface SignalData extends SignalExtras {
+  eventId: string;
+  checkId: string;
+  at: string;
+  source: string | null;
+  userAgent: string | null;
+}
 
 /** Events of a heartbeat stream are what the heartbeat decider wrote: the type names the shape. */
 export function isHeartbeatEvent(event: { type: string; data: unknown }): event is HeartbeatEvent {
-  return HEARTBEAT_EVENT_TYPES.includes(event.type);
+  return (HEARTBEAT_EVENT_TYPES as readonly string[]).includes(event.type);
 }
 
 export interface ScheduleChangedData {
@@ -43,7 +75,7 @@ export interface ScheduleChangedData {
   nextDueAt?: string | null;
 }
 
-export interface PingReceivedData {
+export interface PingReceivedData extends SignalExtras {
   eventId: string;
   checkId: string;
   state: PingState;
@@ -56,7 +88,7 @@ export interface PingReceivedData {
   nextDueAt?: string | null;
 }
 
-export interface FailedData {
+export interface FailedData extends SignalExtras {
   eventId: string;
   checkId: string;
   /** The deadline that passed; also the event's timestamp and the timer's new start. */
@@ -65,13 +97,18 @@ export interface FailedData {
   first: boolean;
   /** A schedule check's next expected occurrence after the deadline (absent on period checks). */
   nextDueAt?: string | null;
+  /** Set on a FAILING a ping signalled (`/fail`, `/{1–255}`): the request's, not "watchdog". */
+  signal?: true;
+  source?: string | null;
+  userAgent?: string | null;
 }
 
 /** A ping or a failure as the check's history shows it: endpoint 9's event, counted by the rollups. */
-export interface Occurrence {
+export interface Occurrence extends SignalExtras {
   eventId: string;
   checkId: string;
-  state: HeartbeatState;
+  /** STARTED and LOG are listed but not counted by availability or stats. */
+  state: HeartbeatState | 'STARTED' | 'LOG';
   /** The ping's `at`, a failure's deadline. */
   timestamp: string;
   ms: number;
@@ -79,16 +116,53 @@ export interface Occurrence {
   userAgent: string | null;
 }
 
-/** The occurrence an event records; null for a schedule change. */
+const withExtras = (out: Occurrence, d: SignalExtras): Occurrence => {
+  if (d.rid !== undefined) out.rid = d.rid;
+  if (d.duration !== undefined) out.duration = d.duration;
+  if (d.exitCode !== undefined) out.exitCode = d.exitCode;
+  if (d.body !== undefined) out.body = d.body;
+  if (d.truncated !== undefined) out.truncated = d.truncated;
+  return out;
+};
+
+/** The occurrence an event records; null for a schedule change or a pause. */
 export function occurrenceOf(event: { type: string; data: unknown }): Occurrence | null {
-  if (!isHeartbeatEvent(event) || event.type === 'HeartbeatScheduleChanged') return null;
+  if (!isHeartbeatEvent(event) || event.type === 'HeartbeatScheduleChanged' || event.type === 'HeartbeatPaused') return null;
   if (event.type === 'HeartbeatFailed') {
-    const { eventId, checkId, deadline } = event.data;
-    return { eventId, checkId, state: 'FAILING', timestamp: deadline, ms: Date.parse(deadline), source: 'watchdog', userAgent: null };
+    const d = event.data;
+    const occurrence: Occurrence = { eventId: d.eventId, checkId: d.checkId, state: 'FAILING', timestamp: d.deadline, ms: Date.parse(d.deadline), source: 'watchdog', userAgent: null };
+    if (!d.signal) return occurrence;
+    return withExtras({ ...occurrence, source: d.source ?? null, userAgent: d.userAgent ?? null }, d);
   }
-  const { eventId, checkId, state, at, source, userAgent } = event.data;
-  return { eventId, checkId, state, timestamp: at, ms: Date.parse(at), source, userAgent };
+  const { eventId, checkId, at, source, userAgent } = event.data;
+  const state = event.type === 'HeartbeatRunStarted' ? 'STARTED' : event.type === 'HeartbeatLogged' ? 'LOG' : event.data.state;
+  const occurrence: Occurrence = { eventId, checkId, state, timestamp: at, ms: Date.parse(at), source, userAgent };
+  return event.data.rid === undefined && event.data.body === undefined && event.data.exitCode === undefined && event.data.duration === undefined
+    ? occurrence
+    : withExtras(occurrence, event.data);
 }
+
+/** Availability and stats count pings and FAILINGs, not STARTED or LOG. */
+export const isCounted = (state: Occurrence['state']): state is HeartbeatState => state !== 'STARTED' && state !== 'LOG';
+
+/** A started run not yet finished: `at` + grace is its deadline. */
+export interface OpenRun {
+  rid: string | null;
+  at: number;
+}
+/** Runs kept open per check: a job that starts and never finishes cannot grow the timer without bound. */
+export const MAX_OPEN_RUNS = 10;
+
+/** The start a finish with `rid` pairs with: that rid's, else (no rid) the latest start; index or -1. */
+export function pairedRun(runs: readonly OpenRun[], rid: string | null | undefined): number {
+  if (rid) return runs.findIndex((run) => run.rid === rid);
+  return runs.length - 1;
+}
+
+const withoutRun = (runs: OpenRun[], rid: string | null | undefined): OpenRun[] => {
+  const i = pairedRun(runs, rid);
+  return i < 0 ? runs : [...runs.slice(0, i), ...runs.slice(i + 1)];
+};
 
 export interface TimerState {
   checkId: string | null;
@@ -111,6 +185,10 @@ export interface TimerState {
   timezone: string | null;
   /** ms since epoch: a schedule check's expected occurrence (its deadline is this + grace). */
   nextDueAt: number | null;
+  /** `POST …/pause`: no deadline until the next ping. */
+  paused: boolean;
+  /** Started runs not yet finished, oldest first (each fails at its start + grace). */
+  runs: OpenRun[];
 }
 
 export const initialTimer = (): TimerState => ({
@@ -129,6 +207,8 @@ export const initialTimer = (): TimerState => ({
   schedule: null,
   timezone: null,
   nextDueAt: null,
+  paused: false,
+  runs: [],
 });
 
 /** 10% of the period, at least 1 s, at most 5 min. */
@@ -142,14 +222,17 @@ export function expectedAt(timer: TimerState): number | null {
 /** When the watchdog must fail the check; null when no timer runs or the check is off. */
 export function deadlineOf(timer: TimerState): number | null {
   if (!timer.activated || timer.deleted) return null;
-  const expected = expectedAt(timer);
-  return expected === null ? null : expected + timer.graceMs;
+  const expected = timer.paused ? null : expectedAt(timer);
+  let deadline = expected === null ? null : expected + timer.graceMs;
+  // A started run fails at its start + grace unless a finish comes first.
+  for (const run of timer.runs) if (deadline === null || run.at + timer.graceMs < deadline) deadline = run.at + timer.graceMs;
+  return deadline;
 }
 
 /** The state of a ping arriving at `now`, by the timing rules of contract §4 (§4.1 for schedules). */
 export function pingState(timer: TimerState, now: number): PingState {
   const expected = expectedAt(timer);
-  if (!timer.everPinged || timer.failing || expected === null) return 'RECEIVED';
+  if (!timer.everPinged || timer.failing || timer.paused || expected === null) return 'RECEIVED';
   const tol = timer.schedule !== null ? SCHEDULE_TOLERANCE_MS : tolerance(timer.periodMs);
   if (now < expected - tol) return 'EARLY';
   if (now <= expected + tol) return 'RECEIVED';
@@ -167,7 +250,7 @@ export function isDue(timer: TimerState, now: number): boolean {
  * The timer after a ping at `atMs`: evolveTimer's ping case, for callers that hold the time as a number.
  * A literal rather than a spread: one allocation and no slow path, on every ping.
  */
-export function pingedTimer(timer: TimerState, atMs: number, nextDueAt: number | null = null): TimerState {
+export function pingedTimer(timer: TimerState, atMs: number, nextDueAt: number | null = null, runs: OpenRun[] = timer.runs): TimerState {
   return {
     checkId: timer.checkId,
     pingToken: timer.pingToken,
@@ -184,6 +267,8 @@ export function pingedTimer(timer: TimerState, atMs: number, nextDueAt: number |
     schedule: timer.schedule,
     timezone: timer.timezone,
     nextDueAt: timer.schedule !== null ? nextDueAt : null,
+    paused: false,
+    runs,
   };
 }
 
@@ -222,16 +307,31 @@ export function evolveTimer(timer: TimerState, e: { type: string; data: unknown 
         nextDueAt: d.schedule && running ? parseOrNull(d.nextDueAt) : null,
       };
     }
-    case 'HeartbeatPingReceived':
-      return pingedTimer(timer, Date.parse(e.data.at), parseOrNull(e.data.nextDueAt));
-    case 'HeartbeatFailed':
-      return {
+    case 'HeartbeatPingReceived': {
+      const runs = timer.runs.length === 0 ? timer.runs : withoutRun(timer.runs, e.data.rid);
+      return pingedTimer(timer, Date.parse(e.data.at), parseOrNull(e.data.nextDueAt), runs);
+    }
+    case 'HeartbeatFailed': {
+      const at = Date.parse(e.data.deadline);
+      const failed = {
         ...timer,
-        timerStart: Date.parse(e.data.deadline),
+        timerStart: at,
         failing: true,
         failingSince: timer.failing ? timer.failingSince : e.data.eventId,
         nextDueAt: timer.schedule !== null ? parseOrNull(e.data.nextDueAt) : null,
       };
+      // The watchdog's FAILING ends every open run; a signalled one is a finished run, like a ping.
+      if (!e.data.signal) return { ...failed, runs: [] };
+      return { ...failed, everPinged: true, lastPingAt: at, paused: false, runs: withoutRun(timer.runs, e.data.rid) };
+    }
+    case 'HeartbeatRunStarted': {
+      const runs = [...timer.runs, { rid: e.data.rid ?? null, at: Date.parse(e.data.at) }];
+      return { ...timer, runs: runs.length > MAX_OPEN_RUNS ? runs.slice(runs.length - MAX_OPEN_RUNS) : runs };
+    }
+    case 'HeartbeatLogged':
+      return timer;
+    case 'HeartbeatPaused':
+      return { ...timer, paused: true, runs: [] };
     default:
       return timer;
   }

@@ -1,5 +1,5 @@
 import { Projection } from '../../../core/src/projection';
-import { deadlineOf, evolveTimer, initialTimer, TimerState } from '../domain/heartbeat-timer';
+import { deadlineOf, HEARTBEAT_EVENT_TYPES, evolveTimer, initialTimer, TimerState } from '../domain/heartbeat-timer';
 
 export interface TimerDoc extends TimerState {
   id: string;
@@ -31,6 +31,8 @@ export function toTimerState(doc: TimerDoc | null): TimerState {
     schedule: doc.schedule ?? null,
     timezone: doc.timezone ?? null,
     nextDueAt: doc.nextDueAt ?? null,
+    paused: doc.paused ?? false,
+    runs: doc.runs ?? [],
   };
 }
 
@@ -38,7 +40,7 @@ export function toTimerState(doc: TimerDoc | null): TimerState {
 export const heartbeatTimersProjection: Projection<TimerDoc> = {
   name: 'heartbeat_timers',
   version: 1,
-  handles: ['HeartbeatScheduleChanged', 'HeartbeatPingReceived', 'HeartbeatFailed'],
+  handles: [...HEARTBEAT_EVENT_TYPES],
   indexes: [{ field: 'deadline' }, { field: 'pingToken' }],
   ids: (event) => [(event.data as { checkId: string }).checkId],
   evolve(doc, event, id) {
@@ -61,6 +63,8 @@ export const heartbeatTimersProjection: Projection<TimerDoc> = {
       schedule: timer.schedule,
       timezone: timer.timezone,
       nextDueAt: timer.nextDueAt,
+      paused: timer.paused,
+      runs: timer.runs,
       id,
       accountId: event.metadata.accountId ?? doc?.accountId ?? null,
       deadline: deadlineOf(timer),

@@ -11,6 +11,7 @@ export interface TimerFacts {
   /** Set on timers that know their schedule: the stored next occurrence. */
   schedule?: string | null;
   nextDueAt?: number | null;
+  paused?: boolean;
 }
 
 /**
@@ -21,7 +22,7 @@ export interface TimerFacts {
  * 3. A period check expects timer start + period; before its first ping no timer runs.
  */
 export function nextDueAt(config: CheckConfig, createdAt: string, timer: TimerFacts | null): Date | null {
-  if (!config.activated || timer?.deleted) return null;
+  if (!config.activated || timer?.deleted || timer?.paused) return null;
   const { schedule, timezone, grace, graceUnit } = config.heartbeat;
   if (schedule) {
     // The timer's stored occurrence (decided with its last ping, FAILING or restart) when it has one.
