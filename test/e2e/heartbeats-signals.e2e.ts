@@ -194,3 +194,51 @@ describe('run signals, captured output, slug URLs and pause (contract §4.1)', (
     expect((await server.http.post(`/v1/checks/nope/pause`, undefined, { key: account.key })).status).toBe(404);
   });
 });
+
+describe('maintenance windows and the watchdog (contract §4.1)', () => {
+  const clock = new ManualClock('2026-06-01T08:00:00.000Z');
+  let server: TestServer;
+  let account: TestAccount;
+
+  beforeAll(async () => {
+    server = await startTestServer({ clock, env: { VIGIL_DAEMON: 'off' } });
+    account = await server.account();
+  });
+  afterAll(() => server.close());
+
+  const states = async (checkId: string) =>
+    ((await server.http.get(`/v1/checks/heartbeats/${checkId}/events?startTime=2026-06-01T00:00:00Z`, { key: account.key })).body[0].events as EventView[]).map(
+      (e) => `${e.state}@${e.timestamp.slice(11, 16)}`,
+    );
+
+  it('a silent check in a window gets no FAILING; its deadline restarts at the window’s end; other tags still fail', async () => {
+    const make = async (tags: string[]) => {
+      const created = await server.http.post('/v1/checks/heartbeat', { name: 'db backup', tags, heartbeat: TEN_AND_FIVE }, { key: account.key });
+      expect(created.status).toBe(201);
+      await server.http.get(`/ping/${created.body.heartbeat.pingToken}`);
+      return created.body.id as string;
+    };
+    const inWindow = await make(['db']);
+    const outside = await make(['web']);
+    const window = await server.http.post(
+      '/v1/maintenance-windows',
+      { name: 'db upgrade', tags: ['db'], startsAt: '2026-06-01T08:10:00.000Z', endsAt: '2026-06-01T09:00:00.000Z' },
+      { key: account.key },
+    );
+    expect(window.status).toBe(201);
+    const watchdog = server.app.get(HeartbeatWatchdog);
+    // Deadline 08:15 falls in the window.
+    clock.set('2026-06-01T08:30:00.000Z');
+    await watchdog.runOnce();
+    expect(await states(inWindow)).toEqual(['RECEIVED@08:00']);
+    expect(await states(outside)).toEqual(['FAILING@08:15', 'RECEIVED@08:00']);
+    // Pings are still recorded during the window.
+    // After the window: deadline = 09:00 + 10 min + 5 min.
+    clock.set('2026-06-01T09:14:00.000Z');
+    await watchdog.runOnce();
+    expect(await states(inWindow)).toEqual(['RECEIVED@08:00']);
+    clock.set('2026-06-01T09:16:00.000Z');
+    await watchdog.runOnce();
+    expect(await states(inWindow)).toEqual(['FAILING@09:15', 'RECEIVED@08:00']);
+  });
+});

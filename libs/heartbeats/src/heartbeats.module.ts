@@ -9,6 +9,7 @@ import { ProcessorRunner } from '../../read-store/src/processor-runner';
 import { ServiceLinks } from '../../status-pages/src/read/service-links';
 import { StatusPagesModule } from '../../status-pages/src/status-pages.module';
 import { AccountsModule } from '../../accounts/src/accounts.module';
+import { MaintenanceModule } from '../../maintenance/src/maintenance.module';
 import { ChecksController } from './http/checks.controller';
 import { registerPingRoutes } from './http/ping.routes';
 import { CheckDirectory } from './read/check-directory';
@@ -31,7 +32,7 @@ import { PingRateLimiter } from './write/ping-rate-limiter';
 import { PingTokenClaims } from './write/ping-token-claims';
 
 @Module({
-  imports: [StatusPagesModule, AccountsModule],
+  imports: [StatusPagesModule, AccountsModule, MaintenanceModule],
   controllers: [ChecksController],
   providers: [
     CheckDirectory,

@@ -19,7 +19,19 @@ export type HeartbeatEvent =
   | { type: 'HeartbeatFailed'; data: FailedData }
   | { type: 'HeartbeatRunStarted'; data: SignalData }
   | { type: 'HeartbeatLogged'; data: SignalData }
-  | { type: 'HeartbeatPaused'; data: { checkId: string; at: string } };
+  | { type: 'HeartbeatPaused'; data: { checkId: string; at: string } }
+  | { type: 'HeartbeatMaintenanceDeferred'; data: MaintenanceDeferredData };
+
+/** A deadline that fell in a maintenance window: no FAILING, the timer restarts at the window's end. */
+export interface MaintenanceDeferredData {
+  checkId: string;
+  /** The deadline that passed inside the window. */
+  deadline: string;
+  /** The end of the maintenance (chained windows): the timer's new start. */
+  until: string;
+  /** A schedule check's first occurrence after `until`. */
+  nextDueAt?: string | null;
+}
 
 export const HEARTBEAT_EVENT_TYPES = [
   'HeartbeatScheduleChanged',
@@ -28,6 +40,7 @@ export const HEARTBEAT_EVENT_TYPES = [
   'HeartbeatRunStarted',
   'HeartbeatLogged',
   'HeartbeatPaused',
+  'HeartbeatMaintenanceDeferred',
 ] as const;
 
 /** What a run signal may carry beside the ping's own fields; set only when present, to keep events lean. */
@@ -127,7 +140,7 @@ const withExtras = (out: Occurrence, d: SignalExtras): Occurrence => {
 
 /** The occurrence an event records; null for a schedule change or a pause. */
 export function occurrenceOf(event: { type: string; data: unknown }): Occurrence | null {
-  if (!isHeartbeatEvent(event) || event.type === 'HeartbeatScheduleChanged' || event.type === 'HeartbeatPaused') return null;
+  if (!isHeartbeatEvent(event) || event.type === 'HeartbeatScheduleChanged' || event.type === 'HeartbeatPaused' || event.type === 'HeartbeatMaintenanceDeferred') return null;
   if (event.type === 'HeartbeatFailed') {
     const d = event.data;
     const occurrence: Occurrence = { eventId: d.eventId, checkId: d.checkId, state: 'FAILING', timestamp: d.deadline, ms: Date.parse(d.deadline), source: 'watchdog', userAgent: null };
@@ -332,6 +345,13 @@ export function evolveTimer(timer: TimerState, e: { type: string; data: unknown 
       return timer;
     case 'HeartbeatPaused':
       return { ...timer, paused: true, runs: [] };
+    case 'HeartbeatMaintenanceDeferred':
+      return {
+        ...timer,
+        timerStart: Date.parse(e.data.until),
+        nextDueAt: timer.schedule !== null ? parseOrNull(e.data.nextDueAt) : null,
+        runs: [],
+      };
     default:
       return timer;
   }

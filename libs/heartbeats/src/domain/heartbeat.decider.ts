@@ -1,6 +1,6 @@
 import { Decider } from '../../../core/src/decider';
 import { CheckConfig } from './heartbeat-check.decider';
-import { deadlineOf, evolveTimer, FailedData, HeartbeatEvent, initialTimer, nextDueAfter, pairedRun, PingReceivedData, SignalExtras, pingState, scheduleChange, TimerState } from './heartbeat-timer';
+import { deadlineOf, evolveTimer, FailedData, HeartbeatEvent, MaintenanceDeferredData, initialTimer, nextDueAfter, pairedRun, PingReceivedData, SignalExtras, pingState, scheduleChange, TimerState } from './heartbeat-timer';
 
 /**
  * What can happen to a check's timer (`heartbeat-<id>`). Ids and times come with the command, so
@@ -25,6 +25,8 @@ export type HeartbeatCommand =
     }
   /** `POST …/pause`: no deadline until the next ping. */
   | { type: 'Pause'; at: string }
+  /** The watchdog found `deadline` inside maintenance ending at `until`: restart there instead of failing. */
+  | { type: 'DeferForMaintenance'; deadline: number; until: number }
   /** The watchdog saw `deadline` pass; fails only while the timer still has that deadline. */
   | { type: 'Fail'; eventId: string; deadline: number }
   /** Copies the check's configuration at `checkRevision` (null: deleted) onto the timer. */
@@ -66,6 +68,12 @@ export const heartbeatDecider: Decider<TimerState, HeartbeatCommand, HeartbeatEv
         if (timer.failing) data.recoveredFrom = timer.failingSince;
         if (timer.schedule !== null) data.nextDueAt = nextDueAfter(timer, atMs, true);
         return [{ type: 'HeartbeatPingReceived', data }];
+      }
+      case 'DeferForMaintenance': {
+        if (timer.checkId === null || deadlineOf(timer) !== command.deadline) return [];
+        const data: MaintenanceDeferredData = { checkId: timer.checkId, deadline: new Date(command.deadline).toISOString(), until: new Date(command.until).toISOString() };
+        if (timer.schedule !== null) data.nextDueAt = nextDueAfter(timer, command.until, false);
+        return [{ type: 'HeartbeatMaintenanceDeferred', data }];
       }
       case 'Pause': {
         if (!timer.activated || timer.deleted || timer.checkId === null || (timer.paused && timer.runs.length === 0)) return [];

@@ -6,6 +6,7 @@ import { LOGGER, VigilLogger } from '../../../platform/src/logger';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { CheckDoc, heartbeatChecksProjection } from '../read/heartbeat-checks.projection';
 import { heartbeatTimersProjection, TimerDoc } from '../read/heartbeat-timers.projection';
+import { MaintenanceDirectory } from '../../../maintenance/src/read/maintenance-directory';
 import { HeartbeatCommands } from './heartbeat.commands';
 
 const PAGE = 200;
@@ -33,6 +34,7 @@ export class HeartbeatWatchdog {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: VigilLogger,
     private readonly commands: HeartbeatCommands,
+    private readonly maintenance: MaintenanceDirectory,
   ) {}
 
   /** One deterministic pass at the clock's now (tests call this directly). */
@@ -72,7 +74,11 @@ export class HeartbeatWatchdog {
         // bring the schedule up to date first; the next query sees the right deadline.
         return (await this.commands.reschedule(timer.id, WATCHDOG_ACTOR)) ? 'synced' : 'stuck';
       }
-      if (await this.commands.fail(check.doc, timer.deadline!)) return 'failed';
+      // Contract §4.1: a deadline inside a maintenance window of one of the check's tags fails nothing; the timer restarts at its end.
+      const until = await this.maintenance.maintenanceEnd(check.doc.accountId, new Date(timer.deadline!), { tags: check.doc.tags });
+      if (until) {
+        if (await this.commands.deferForMaintenance(check.doc, timer.deadline!, until.getTime())) return 'synced';
+      } else if (await this.commands.fail(check.doc, timer.deadline!)) return 'failed';
       // A ping or another watchdog moved the deadline first; production may need the daemon to catch up.
       await new Promise((resolve) => setTimeout(resolve, 10));
       return 'conflict';

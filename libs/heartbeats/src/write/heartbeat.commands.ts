@@ -79,6 +79,13 @@ export class HeartbeatCommands {
     return { recorded: true, eventId: event.data.eventId, state: event.type === 'HeartbeatPingReceived' ? event.data.state : event.type };
   }
 
+  /** Restarts the timer at `until` (a maintenance's end) instead of failing `deadline`; true when written. */
+  async deferForMaintenance(check: CheckDoc, deadline: number, until: number): Promise<boolean> {
+    const command: HeartbeatCommand = { type: 'DeferForMaintenance', deadline, until };
+    const { appended } = await this.run(check.id, command, { accountId: check.accountId, keyName: 'watchdog' });
+    return appended.length > 0;
+  }
+
   /** Stops the timer until the next ping; false when the check has no running timer (deactivated, deleted). */
   async pause(checkId: string, actor: Actor): Promise<boolean> {
     const command: HeartbeatCommand = { type: 'Pause', at: iso(this.clock.now().getTime()) };
