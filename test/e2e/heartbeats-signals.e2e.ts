@@ -1,6 +1,7 @@
 import { ManualClock } from '../../libs/core/src/clock';
 import { HeartbeatWatchdog } from '../../libs/heartbeats/src/write/heartbeat-watchdog';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
+import { eventually, Receiver, startReceiver } from './alerting-receivers';
 
 const MIN = 60_000;
 const RID = '0f8fad5b-d9cb-469f-a165-70867728950e';
@@ -240,5 +241,51 @@ describe('maintenance windows and the watchdog (contract §4.1)', () => {
     clock.set('2026-06-01T09:16:00.000Z');
     await watchdog.runOnce();
     expect(await states(inWindow)).toEqual(['FAILING@09:15', 'RECEIVED@08:00']);
+  });
+});
+
+describe('maintenance windows and alerts (real webhook receiver, daemon on)', () => {
+  const clock = new ManualClock('2026-07-01T12:00:00.000Z');
+  let server: TestServer;
+  let account: TestAccount;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    server = await startTestServer({ clock, env: { VIGIL_DAEMON: 'on', VIGIL_OUTBOUND_ALLOW_PRIVATE: 'true' } });
+    account = await server.account();
+  });
+  afterAll(async () => {
+    await server.close();
+    await receiver.close();
+  });
+
+  it('a /fail in a window is recorded but not alerted; the same outside a window is alerted', async () => {
+    const hook = await server.http.post('/v1/alert-channels', { type: 'WEBHOOK', config: { name: 'hook', url: `${receiver.url}/hook` } }, { key: account.key });
+    expect(hook.status).toBe(201);
+    const make = async (name: string, tags: string[]) =>
+      (
+        await server.http.post(
+          '/v1/checks/heartbeat',
+          { name, tags, heartbeat: { period: 1, periodUnit: 'days', grace: 1, graceUnit: 'hours' }, alertChannelSubscriptions: [{ alertChannelId: hook.body.id, activated: true }] },
+          { key: account.key },
+        )
+      ).body as { id: string; heartbeat: { pingToken: string } };
+    const quiet = await make('in window', ['db']);
+    const loud = await make('outside', ['web']);
+    const window = await server.http.post(
+      '/v1/maintenance-windows',
+      { name: 'db upgrade', tags: ['db'], startsAt: '2026-07-01T11:00:00.000Z', endsAt: '2026-07-01T13:00:00.000Z' },
+      { key: account.key },
+    );
+    expect(window.status).toBe(201);
+    expect((await server.http.get(`/ping/${quiet.heartbeat.pingToken}/fail`)).status).toBe(200);
+    expect((await server.http.get(`/ping/${loud.heartbeat.pingToken}/fail`)).status).toBe(200);
+    await eventually(() => receiver.requests.length, (n) => n >= 1);
+    await new Promise((r) => setTimeout(r, 800)); // nothing more may come
+    const alerted = receiver.requests.map((r) => JSON.parse(r.body).check?.id);
+    expect(alerted).toEqual([loud.id]);
+    const events = (await server.http.get(`/v1/checks/heartbeats/${quiet.id}/events`, { key: account.key })).body[0].events;
+    expect(events.map((e: EventView) => e.state)).toEqual(['FAILING']);
   });
 });
