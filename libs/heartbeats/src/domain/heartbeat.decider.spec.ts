@@ -1,7 +1,7 @@
 import { specFor } from '../../../testing/src/given-when-then';
 import { CheckConfig } from './heartbeat-check.decider';
 import { heartbeatDecider } from './heartbeat.decider';
-import { HeartbeatEvent } from './heartbeat-timer';
+import { deadlineOf, HeartbeatEvent } from './heartbeat-timer';
 
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
 const MIN = 60_000;
@@ -147,6 +147,59 @@ describe('heartbeat decider', () => {
       const off = decide(created, reschedule(config({ period: null, periodUnit: null, schedule: '@daily', timezone: 'UTC' }, false), T0, 1));
       expect(off[0]!.data).toMatchObject({ nextDueAt: null });
       expect(timerAfter([...created, ...off]).activated).toBe(false);
+    });
+  });
+
+  describe('run signals, pause, maintenance (contract §4.1)', () => {
+    const RID = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    const signal = (ms: number, over: Record<string, unknown>) => ({ ...ping(ms), ...over });
+    const started = (ms: number, rid?: string): HeartbeatEvent => ({
+      type: 'HeartbeatRunStarted',
+      data: { eventId: `p${ms}`, checkId: 'c', at: at(ms), source: null, userAgent: null, ...(rid ? { rid } : {}) },
+    });
+    const timerAfter = (events: HeartbeatEvent[]) => events.reduce(heartbeatDecider.evolve, heartbeatDecider.initialState());
+
+    it('/start records STARTED and arms start + grace as the deadline', () => {
+      spec.given([scheduled(), pinged(T0)]).when(signal(T0 + MIN, { signal: 'start' })).then([started(T0 + MIN)]);
+      expect(deadlineOf(timerAfter([scheduled(), pinged(T0), started(T0 + MIN)]))).toBe(T0 + 2 * MIN);
+    });
+
+    it('a finish pairs with the rid’s start, carries duration, and clears that run', () => {
+      const given = [scheduled(), pinged(T0), started(T0 + MIN, RID), started(T0 + 2 * MIN)];
+      const [event] = heartbeatDecider.decide(signal(T0 + 4 * MIN, { rid: RID, exitCode: 0 }), timerAfter(given));
+      expect(event!.data).toMatchObject({ rid: RID, duration: 3 * MIN, exitCode: 0 });
+      expect(timerAfter([...given, event!]).runs).toEqual([{ rid: null, at: T0 + 2 * MIN }]);
+    });
+
+    it('/fail and exit codes 1–255 are a FAILING with the request’s source at once', () => {
+      const [event] = heartbeatDecider.decide(signal(T0 + MIN, { exitCode: 2, source: 'https://ci' }), timerAfter([scheduled(), pinged(T0)]));
+      expect(event).toEqual({
+        type: 'HeartbeatFailed',
+        data: { eventId: `p${T0 + MIN}`, checkId: 'c', deadline: at(T0 + MIN), first: true, signal: true, source: 'https://ci', userAgent: null, exitCode: 2 },
+      });
+    });
+
+    it('/log records LOG and changes no state', () => {
+      const given = [scheduled(), pinged(T0)];
+      const [event] = heartbeatDecider.decide(signal(T0 + MIN, { signal: 'log', body: 'hi' }), timerAfter(given));
+      expect(event).toMatchObject({ type: 'HeartbeatLogged', data: { body: 'hi' } });
+      expect(timerAfter([...given, event!])).toEqual(timerAfter(given));
+    });
+
+    it('pause removes the deadline until the next ping, which is RECEIVED', () => {
+      const given = [scheduled(), pinged(T0)];
+      const paused = heartbeatDecider.decide({ type: 'Pause', at: at(T0 + MIN) }, timerAfter(given));
+      expect(paused).toEqual([{ type: 'HeartbeatPaused', data: { checkId: 'c', at: at(T0 + MIN) } }]);
+      expect(deadlineOf(timerAfter([...given, ...paused]))).toBeNull();
+      spec.given([...given, ...paused]).when(ping(T0 + 60 * MIN)).then([pinged(T0 + 60 * MIN)]);
+    });
+
+    it('DeferForMaintenance restarts the timer at the window’s end instead of failing', () => {
+      const given = [scheduled(), pinged(T0)];
+      const [event] = heartbeatDecider.decide({ type: 'DeferForMaintenance', deadline: T0 + 6 * MIN, until: T0 + 30 * MIN }, timerAfter(given));
+      expect(event).toEqual({ type: 'HeartbeatMaintenanceDeferred', data: { checkId: 'c', deadline: at(T0 + 6 * MIN), until: at(T0 + 30 * MIN) } });
+      expect(deadlineOf(timerAfter([...given, event!]))).toBe(T0 + 36 * MIN);
+      expect(heartbeatDecider.decide({ type: 'DeferForMaintenance', deadline: T0 + 7 * MIN, until: T0 + 30 * MIN }, timerAfter(given))).toEqual([]);
     });
   });
 });
