@@ -1,5 +1,5 @@
 import { Projection } from '../../../core/src/projection';
-import { deadlineOf, HEARTBEAT_EVENT_TYPES, evolveTimer, initialTimer, TimerState } from '../domain/heartbeat-timer';
+import { deadlineOf, evolveTimer, HEARTBEAT_EVENT_TYPES, initialTimer, TimerState } from '../domain/heartbeat-timer';
 
 export interface TimerDoc extends TimerState {
   id: string;
@@ -45,7 +45,8 @@ export const heartbeatTimersProjection: Projection<TimerDoc> = {
   ids: (event) => [(event.data as { checkId: string }).checkId],
   evolve(doc, event, id) {
     // The document is the timer it holds (TimerDoc extends TimerState): evolved as it is, no copy first.
-    const timer = evolveTimer(doc ?? initialTimer(), event);
+    // A document written before schedules and run signals lacks their fields: fill them in once.
+    const timer = evolveTimer(doc && doc.runs !== undefined && doc.schedule !== undefined ? doc : toTimerState(doc), event);
     // A literal rather than a spread: all fields in the object itself, one allocation.
     return {
       checkId: timer.checkId,
