@@ -6,7 +6,9 @@
 //   availability  endpoint 10 over a year of minutely pings (525,600 events), 1 connection
 //   mixed         bare Fastify, then plain pings, then a third each plain, /start and /0 (same checks, same run)
 //   body          BENCH_BODIES POSTs (2,000) with a 10,000-byte log body: bytes on disk per stored body
-// Run: npm run build && node test/bench/heartbeats.bench.js [ping|availability|mixed|body]
+//   cron          BENCH_CRON schedule checks (10,000) all due in the same minute, grace 0: how long after the
+//                 deadline each FAILING was committed (the event's occurredAt − its deadline), daemon on
+// Run: npm run build && node test/bench/heartbeats.bench.js [ping|availability|mixed|body|cron]
 const { join } = require('node:path');
 const { mkdtempSync, readdirSync, rmSync, statSync } = require('node:fs');
 const { tmpdir, loadavg } = require('node:os');
@@ -148,6 +150,51 @@ async function body() {
   }
 }
 
+/** Schedule checks all due at one instant; the daemon's watchdog fails them; lag = commit time − deadline. */
+async function cron() {
+  const count = Number(process.env.BENCH_CRON ?? 10_000);
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-cron-'));
+  try {
+    const vigil = await startVigil(dataDir);
+    // Far enough ahead for the creates (a few hundred a second) to finish before the deadline.
+    const due = new Date(Math.ceil((Date.now() + 60_000 + count * 8) / 60_000) * 60_000);
+    const schedule = `${due.getUTCMinutes()} ${due.getUTCHours()} * * *`;
+    const ids = [];
+    for (let i = 0; i < count; i += 20) {
+      const batch = Array.from({ length: Math.min(20, count - i) }, (_, j) =>
+        fetch(`${vigil.url}/v1/checks/heartbeat`, {
+          method: 'POST',
+          headers: HEADERS,
+          body: JSON.stringify({ name: `cron ${i + j}`, heartbeat: { schedule, timezone: 'UTC', grace: 0, graceUnit: 'seconds' } }),
+        }).then((r) => r.json()),
+      );
+      for (const check of await Promise.all(batch)) ids.push(check.id);
+    }
+    const createdBy = Date.now();
+    if (createdBy > due.getTime()) throw new Error('creates took past the deadline; lower BENCH_CRON');
+    await new Promise((resolve) => setTimeout(resolve, due.getTime() - Date.now() + 15_000));
+    const rss = vigil.rssMiB();
+    await vigil.stop();
+    const { loadConfig } = require(join(DIST, 'platform/src/config'));
+    const { createLogger } = require(join(DIST, 'platform/src/logger'));
+    const { openStores } = require(join(DIST, 'platform/src/stores'));
+    const { ManualClock } = require(join(DIST, 'core/src/clock'));
+    const stores = await openStores(loadConfig({ VIGIL_DATA_DIR: dataDir }), createLogger('silent'), new ManualClock());
+    const lags = [];
+    for (const id of ids) {
+      const events = await stores.eventStore.readStream(`heartbeat-${id}`, { direction: 'backwards', maxCount: 5 });
+      const failed = events.filter((e) => e.type === 'HeartbeatFailed').pop();
+      if (failed) lags.push(Date.parse(failed.metadata.occurredAt) - Date.parse(failed.data.deadline));
+    }
+    await stores.close();
+    lags.sort((a, b) => a - b);
+    const at = (q) => lags[Math.min(lags.length - 1, Math.floor(q * lags.length))];
+    console.log(`| watchdog: ${count} cron checks due at one instant | | | ${at(0.5)} | ${at(0.99)} | ${lags.length} FAILING written; last ${lags[lags.length - 1]} ms after the deadline; ${lags.filter((l) => l <= 2000).length} within 2 s; RSS ${rss} MiB |`);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 /** One check and a year of minutely pings (one in 97 a FAILING), through the real projections. */
 async function seedYear(dataDir, count, end) {
   const { loadConfig } = require(join(DIST, 'platform/src/config'));
@@ -228,6 +275,7 @@ async function main() {
   if (which === 'all' || which === 'availability') await availability();
   if (which === 'all' || which === 'mixed') await mixed();
   if (which === 'all' || which === 'body') await body();
+  if (which === 'all' || which === 'cron') await cron();
 }
 
 main().catch((error) => {
