@@ -104,7 +104,7 @@ export function registerPingRoutes(fastify: FastifyInstance, deps: PingDeps): vo
       }
       const source = headerValue(request.headers.origin) ?? headerValue(request.headers.referer);
       const body = Buffer.isBuffer(request.body) ? request.body : null;
-      const outcome = await deps.commands.ping(timer, { source, userAgent, requestId: String(request.id), ...named, rid: rid ?? null, body });
+      const outcome = await deps.commands.ping(timer, { source, userAgent, requestId: String(request.id), ...named, rid: rid ? rid.toLowerCase() : null, body });
       if (outcome.recorded) reply.header('x-heartbeat-event-id', outcome.eventId);
       return reply.status(200).type('text/plain; charset=utf-8').send('OK');
     };
