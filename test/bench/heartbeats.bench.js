@@ -4,7 +4,11 @@
 //                 requests/s as a share of bare Fastify, p99, and bytes on disk per ping (growth of the
 //                 data directory across the pings, each side of a clean shutdown)
 //   availability  endpoint 10 over a year of minutely pings (525,600 events), 1 connection
-// Run: npm run build && node test/bench/heartbeats.bench.js [ping|availability]
+//   mixed         bare Fastify, then plain pings, then a third each plain, /start and /0 (same checks, same run)
+//   body          BENCH_BODIES POSTs (2,000) with a 10,000-byte log body: bytes on disk per stored body
+//   cron          BENCH_CRON schedule checks (10,000) all due in the same minute, grace 0: how long after the
+//                 deadline each FAILING was committed (the event's occurredAt − its deadline), daemon on
+// Run: npm run build && node test/bench/heartbeats.bench.js [ping|availability|mixed|body|cron]
 const { join } = require('node:path');
 const { mkdtempSync, readdirSync, rmSync, statSync } = require('node:fs');
 const { tmpdir, loadavg } = require('node:os');
@@ -46,10 +50,20 @@ async function createChecks(url, count) {
   return tokens;
 }
 
-/** `amount` pings round-robin over the tokens; requests/s timed to the last answer. */
-function pings(url, tokens, amount) {
+/** `amount` pings round-robin over the tokens (each with the next of `suffixes`); requests/s timed to the last answer. */
+function pings(url, tokens, amount, suffixes = [''], body) {
   let next = 0;
-  const requests = [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/ping/${tokens[next++ % tokens.length]}` }) }];
+  const method = body ? 'POST' : 'GET';
+  const requests = [
+    {
+      method,
+      ...(body ? { body, headers: { 'content-type': 'text/plain' } } : {}),
+      setupRequest: (req) => {
+        const i = next++;
+        return { ...req, path: `/ping/${tokens[i % tokens.length]}${suffixes[Math.floor(i / tokens.length) % suffixes.length]}` };
+      },
+    },
+  ];
   return new Promise((resolve, reject) => {
     const started = performance.now();
     let last = started;
@@ -80,6 +94,102 @@ async function ping() {
     const share = (result.perSecond / bareResult.requestsPerSec) * 100;
     console.log(`| bare Fastify GET / (${CONNECTIONS} connections) | ${bareResult.requestsPerSec} | 100% | ${bareResult.p50} | ${bareResult.p99} | |`);
     console.log(`| GET /ping/{token} (${CHECKS} checks, ${CONNECTIONS} connections) | ${Math.round(result.perSecond)} | ${share.toFixed(1)}% | ${result.latency.p50} | ${result.latency.p99} | RSS ${rss} MiB; ${result['2xx']} × 200, ${result.non2xx + result.errors + result.timeouts} other; ${perPing.toFixed(0)} bytes on disk per ping |`);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Plain pings, then the same number mixing plain, /start and /0 (each check: start, finish, plain in turn), beside bare Fastify. */
+async function mixed() {
+  const bare = await startBareFastify();
+  await load({ url: bare.url, duration: 2, connections: CONNECTIONS });
+  const bareResult = await load({ url: bare.url, duration: DURATION, connections: CONNECTIONS });
+  await bare.stop();
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-mixed-'));
+  try {
+    const vigil = await startVigil(dataDir);
+    try {
+      const tokens = await createChecks(vigil.url, CHECKS);
+      await pings(vigil.url, tokens, 10_000); // warm-up
+      const plain = await pings(vigil.url, tokens, PINGS);
+      const mix = await pings(vigil.url, tokens, PINGS, ['/start', '/0', '']);
+      console.log(`| bare Fastify GET / (${CONNECTIONS} connections) | ${bareResult.requestsPerSec} | 100% | ${bareResult.p50} | ${bareResult.p99} | |`);
+      for (const [what, r] of [['plain GET /ping/{token}', plain], ['mixed: ⅓ /start, ⅓ /0, ⅓ plain', mix]]) {
+        const share = (r.perSecond / bareResult.requestsPerSec) * 100;
+        console.log(`| ${what} (${CHECKS} checks) | ${Math.round(r.perSecond)} | ${share.toFixed(1)}% | ${r.latency.p50} | ${r.latency.p99} | ${r['2xx']} × 200, ${r.non2xx + r.errors + r.timeouts} other |`);
+      }
+      console.log(`| mixed ÷ plain | ${((mix.perSecond / plain.perSecond) * 100).toFixed(1)}% | | | | |`);
+    } finally {
+      await vigil.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Bytes on disk per POST with a 10,000-byte log body, between two clean shutdowns. */
+async function body() {
+  const count = Number(process.env.BENCH_BODIES ?? 2000);
+  // A build log: lines that repeat in shape but not in content, as a job's output does.
+  let log = '';
+  for (let i = 0; log.length < 10_000; i++) log += `2026-11-25T14:${String(i % 60).padStart(2, '0')}:07Z step ${i}: copied ${(i * 7919) % 100_003} files, ${Math.random().toString(36).slice(2)} ok\n`;
+  log = log.slice(0, 10_000);
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-body-'));
+  try {
+    let vigil = await startVigil(dataDir);
+    const tokens = await createChecks(vigil.url, Math.min(CHECKS, 200));
+    await vigil.stop();
+    const before = dirBytes(dataDir);
+    vigil = await startVigil(dataDir);
+    const result = await pings(vigil.url, tokens, count, [''], log);
+    await vigil.stop();
+    const perBody = (dirBytes(dataDir) - before) / result['2xx'];
+    console.log(`| POST /ping/{token} with a 10,000-byte log body | ${Math.round(result.perSecond)} | | ${result.latency.p50} | ${result.latency.p99} | ${result['2xx']} × 200; ${perBody.toFixed(0)} bytes on disk per stored body (event, indexes, read models) |`);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Schedule checks all due at one instant; the daemon's watchdog fails them; lag = commit time − deadline. */
+async function cron() {
+  const count = Number(process.env.BENCH_CRON ?? 10_000);
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-cron-'));
+  try {
+    const vigil = await startVigil(dataDir);
+    // Far enough ahead for the creates (a few hundred a second) to finish before the deadline.
+    const due = new Date(Math.ceil((Date.now() + 60_000 + count * 8) / 60_000) * 60_000);
+    const schedule = `${due.getUTCMinutes()} ${due.getUTCHours()} * * *`;
+    const ids = [];
+    for (let i = 0; i < count; i += 20) {
+      const batch = Array.from({ length: Math.min(20, count - i) }, (_, j) =>
+        fetch(`${vigil.url}/v1/checks/heartbeat`, {
+          method: 'POST',
+          headers: HEADERS,
+          body: JSON.stringify({ name: `cron ${i + j}`, heartbeat: { schedule, timezone: 'UTC', grace: 0, graceUnit: 'seconds' } }),
+        }).then((r) => r.json()),
+      );
+      for (const check of await Promise.all(batch)) ids.push(check.id);
+    }
+    const createdBy = Date.now();
+    if (createdBy > due.getTime()) throw new Error('creates took past the deadline; lower BENCH_CRON');
+    await new Promise((resolve) => setTimeout(resolve, due.getTime() - Date.now() + 15_000));
+    const rss = vigil.rssMiB();
+    await vigil.stop();
+    const { loadConfig } = require(join(DIST, 'platform/src/config'));
+    const { createLogger } = require(join(DIST, 'platform/src/logger'));
+    const { openStores } = require(join(DIST, 'platform/src/stores'));
+    const { ManualClock } = require(join(DIST, 'core/src/clock'));
+    const stores = await openStores(loadConfig({ VIGIL_DATA_DIR: dataDir }), createLogger('silent'), new ManualClock());
+    const lags = [];
+    for (const id of ids) {
+      const events = await stores.eventStore.readStream(`heartbeat-${id}`, { direction: 'backwards', maxCount: 5 });
+      const failed = events.filter((e) => e.type === 'HeartbeatFailed').pop();
+      if (failed) lags.push(Date.parse(failed.metadata.occurredAt) - Date.parse(failed.data.deadline));
+    }
+    await stores.close();
+    lags.sort((a, b) => a - b);
+    const at = (q) => lags[Math.min(lags.length - 1, Math.floor(q * lags.length))];
+    console.log(`| watchdog: ${count} cron checks due at one instant | | | ${at(0.5)} | ${at(0.99)} | ${lags.length} FAILING written; last ${lags[lags.length - 1]} ms after the deadline; ${lags.filter((l) => l <= 2000).length} within 2 s; RSS ${rss} MiB |`);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -163,6 +273,9 @@ async function main() {
   console.log('|---|---|---|---|---|---|');
   if (which === 'all' || which === 'ping') await ping();
   if (which === 'all' || which === 'availability') await availability();
+  if (which === 'all' || which === 'mixed') await mixed();
+  if (which === 'all' || which === 'body') await body();
+  if (which === 'all' || which === 'cron') await cron();
 }
 
 main().catch((error) => {

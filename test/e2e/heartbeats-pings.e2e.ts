@@ -197,7 +197,7 @@ describe('heartbeat pings, watchdog, events and availability (manual clock)', ()
     const one = (await events(check.id, '?limit=1'))[0];
     const detail = await server.http.get(`/v1/checks/heartbeats/${check.id}/events/${one.id}`, { key: account.key });
     expect(detail.status).toBe(200);
-    expect(detail.body.event).toEqual(one);
+    expect(detail.body.event).toEqual({ ...one, body: null, truncated: false });
     expect(detail.body.stats.last24Hours.totalEntitiesCurrentPeriod).toBe(12);
     const other = await newCheck();
     expect((await server.http.get(`/v1/checks/heartbeats/${other.id}/events/${one.id}`, { key: account.key })).status).toBe(404);

@@ -78,13 +78,35 @@ describe('cron schedules, slugs and the account ping key', () => {
       expect(read.body.heartbeat.nextDueAt).toBe('2026-03-28T12:10:00.000Z');
     });
 
-    it('the period-based watchdog leaves a schedule check alone until the heartbeat decider lands', async () => {
-      const created = (await post(scheduled({}, { schedule: '*/15 * * * *', grace: 0 }))).body;
+    it('the watchdog fails a silent schedule check at expectedAt + grace, across the spring-forward night', async () => {
+      const created = (await post(scheduled({ name: 'dst' }))).body;
+      // Expected at 03:00 CEST (01:00Z) on the spring-forward day, deadline one hour later.
+      expect(created.heartbeat.nextDueAt).toBe('2026-03-29T01:00:00.000Z');
+      const events = async () =>
+        (await server.http.get(`/v1/checks/heartbeats/${created.id}/events?startTime=2026-03-28T00:00:00Z`, { key: account.key })).body[0].events.map(
+          (e: { state: string; timestamp: string }) => `${e.state}@${e.timestamp}`,
+        );
+      const watchdog = server.app.get(HeartbeatWatchdog);
+      clock.set('2026-03-29T01:59:59.000Z');
+      await watchdog.runOnce();
+      expect(await events()).toEqual([]);
+      clock.set('2026-03-29T02:00:01.000Z');
+      await watchdog.runOnce();
+      expect(await events()).toEqual(['FAILING@2026-03-29T02:00:00.000Z']);
+      // Next: 02:30 CEST on the 30th.
+      const read = await server.http.get(`/v1/checks/${created.id}`, { key: account.key });
+      expect(read.body.heartbeat.nextDueAt).toBe('2026-03-30T00:30:00.000Z');
+      clock.set('2026-03-30T00:30:10.000Z');
+      expect((await server.http.get(`/ping/${created.heartbeat.pingToken}`)).status).toBe(200);
+      await watchdog.runOnce();
+      expect(await events()).toEqual(['RECEIVED@2026-03-30T00:30:10.000Z', 'FAILING@2026-03-29T02:00:00.000Z']);
+      expect((await server.http.get(`/v1/checks/${created.id}`, { key: account.key })).body.heartbeat.nextDueAt).toBe('2026-03-31T00:30:00.000Z');
+      // On time the next night: no FAILING in between.
+      clock.set('2026-03-31T00:29:30.000Z');
       await server.http.get(`/ping/${created.heartbeat.pingToken}`);
-      clock.set('2026-03-29T12:00:00.000Z');
-      await server.app.get(HeartbeatWatchdog).runOnce();
-      const events = await server.http.get(`/v1/checks/heartbeats/${created.id}/events?startTime=2026-03-28T00:00:00Z`, { key: account.key });
-      expect(events.body[0].events.map((e: { state: string }) => e.state)).toEqual(['RECEIVED']);
+      clock.set('2026-03-31T01:20:00.000Z');
+      await watchdog.runOnce();
+      expect((await events())[0]).toBe('RECEIVED@2026-03-31T00:29:30.000Z');
       clock.set('2026-03-28T12:00:00.000Z');
     });
 

@@ -3,6 +3,7 @@ import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { MAX_BODY_BYTES } from '../../../libs/http/src/json-body';
 import { MAX_PING_BODY_BYTES, PING_PATHS } from '../../../libs/heartbeats/src/http/ping.routes';
+import { PING_BODY_LIMIT } from '../../../libs/heartbeats/src/write/heartbeat.commands';
 
 type Json = Record<string, any>;
 
@@ -82,22 +83,29 @@ function pingPaths(): Json {
   const responses = (withBody: boolean): Json => ({
     200: {
       description: 'Recorded (committed before the answer), or a deactivated check (nothing recorded)',
-      headers: { 'x-request-id': REQUEST_ID_HEADER },
+      headers: { 'x-request-id': REQUEST_ID_HEADER, 'ping-body-limit': { description: 'Bytes of a POST body stored with the event', schema: { type: 'string', enum: [String(PING_BODY_LIMIT)] } } },
       content: { 'text/plain': { schema: { type: 'string', enum: ['OK'] } } },
     },
-    ...errorResponses([403, 404, ...(withBody ? [413] : []), 429, 500, 503]),
+    ...errorResponses([400, 403, 404, ...(withBody ? [413] : []), 429, 500, 503]),
   });
-  const parameters = [
-    { name: 'pingToken', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
-    HEADERS.requestId,
+  const described: Record<string, Json> = {
+    token: { name: 'pingToken', in: 'path', required: true, description: 'The check’s ping token; on /ping/{pingToken}/{segment} a non-UUID is an account ping key and the next segment a slug', schema: { type: 'string', maxLength: 200 } },
+    segment: { name: 'segment', in: 'path', required: true, description: 'After a token: start, fail, log or an exit code 0–255 (0 success, 1–255 FAILING); after an account ping key (GET /v1/accounts/ping-key): the check’s slug', schema: { type: 'string', maxLength: 200 } },
+    signal: { name: 'signal', in: 'path', required: true, description: 'After a ping key and slug: start, fail, log or an exit code 0–255', schema: { type: 'string', maxLength: 200 } },
+  };
+  const query = [
+    { name: 'rid', in: 'query', required: false, description: 'Run id pairing a start with its finish', schema: { type: 'string', format: 'uuid' } },
+    { name: 'create', in: 'query', required: false, description: 'Slug URLs: 1 creates the check on its first ping', schema: { type: 'string', maxLength: 10 } },
   ];
   const out: Json = {};
   for (const path of PING_PATHS) {
-    out[path.replace(':token', '{pingToken}')] = {
-      get: { tags: ['heartbeat pings'], summary: 'Ping a heartbeat check (no API key)', parameters, responses: responses(false) },
+    const names = [...path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+    const parameters = [...names.map((name) => described[name]), ...query, HEADERS.requestId];
+    out[path.replace(/:(\w+)/g, (_m, name: string) => `{${name === 'token' ? 'pingToken' : name}}`)] = {
+      get: { tags: ['heartbeat pings'], summary: 'Ping a heartbeat check or send a run signal (no API key)', parameters, responses: responses(false) },
       post: {
         tags: ['heartbeat pings'],
-        summary: 'Ping a heartbeat check (no API key); the body, of any type, is ignored',
+        summary: `Ping a heartbeat check (no API key); the first ${PING_BODY_LIMIT} bytes of the body, of any type, are stored with the event`,
         parameters,
         requestBody: {
           required: false,

@@ -8,6 +8,7 @@ import { ProjectionEngine } from '../../read-store/src/projection-engine';
 import { ProcessorRunner } from '../../read-store/src/processor-runner';
 import { COMMAND_RUNNER, PROCESSOR_RUNNER, PROJECTION_ENGINE } from '../../platform/src/tokens';
 import { HeartbeatsModule } from '../../heartbeats/src/heartbeats.module';
+import { MaintenanceModule } from '../../maintenance/src/maintenance.module';
 import { CheckAlertLinks } from '../../heartbeats/src/write/check-alert-links';
 import { StatusPagesModule } from '../../status-pages/src/status-pages.module';
 import { alertSettingsProblems } from './domain/alert-settings';
@@ -30,7 +31,7 @@ import { SubscriberTokens } from './write/subscriber-tokens';
  * notifier (a processor of the event log) filling a durable outbox, and the worker sending it.
  */
 @Module({
-  imports: [HeartbeatsModule, StatusPagesModule],
+  imports: [HeartbeatsModule, StatusPagesModule, MaintenanceModule],
   controllers: [AlertChannelsController, AlertNotificationsController],
   providers: [ChannelDirectory, AlertChannelCommands, Outbox, Notifier, SubscriberNotices, SubscriberTokens, EmailSender, DeliveryWorker],
   exports: [Outbox, DeliveryWorker],

@@ -10,6 +10,7 @@ import { RequestMetrics } from '../../platform/src/request-metrics';
 import { ServiceLinks } from '../../status-pages/src/read/service-links';
 import { StatusPagesModule } from '../../status-pages/src/status-pages.module';
 import { AccountsModule } from '../../accounts/src/accounts.module';
+import { MaintenanceModule } from '../../maintenance/src/maintenance.module';
 import { ChecksController } from './http/checks.controller';
 import { PING_PATHS, registerPingRoutes } from './http/ping.routes';
 import { CheckDirectory } from './read/check-directory';
@@ -32,7 +33,7 @@ import { PingRateLimiter } from './write/ping-rate-limiter';
 import { PingTokenClaims } from './write/ping-token-claims';
 
 @Module({
-  imports: [StatusPagesModule, AccountsModule],
+  imports: [StatusPagesModule, AccountsModule, MaintenanceModule],
   controllers: [ChecksController],
   providers: [
     CheckDirectory,
@@ -68,6 +69,7 @@ export class HeartbeatsModule implements OnModuleInit {
     private readonly adapterHost: HttpAdapterHost,
     private readonly commands: HeartbeatCommands,
     private readonly limiter: PingRateLimiter,
+    private readonly slugs: SlugPings,
     @Inject(CLOCK) private readonly clock: Clock,
     triggers: HeartbeatIncidentTriggers,
     incidents: IncidentsBridge,
@@ -91,7 +93,7 @@ export class HeartbeatsModule implements OnModuleInit {
   onModuleInit(): void {
     const adapter = this.adapterHost.httpAdapter;
     if (!adapter) return;
-    registerPingRoutes(adapter.getInstance() as FastifyInstance, { commands: this.commands, limiter: this.limiter, clock: this.clock });
+    registerPingRoutes(adapter.getInstance() as FastifyInstance, { commands: this.commands, limiter: this.limiter, clock: this.clock, slugs: this.slugs });
     this.requestMetrics.countAsPings(PING_PATHS);
   }
 }

@@ -15,6 +15,7 @@ import { CheckAlert } from '../domain/alert-message';
 import { alertPolicy } from '../domain/alert-settings';
 import { ChannelDoc } from '../read/alert-channels.projection';
 import { ChannelDirectory } from '../read/channel-directory';
+import { MaintenanceDirectory } from '../../../maintenance/src/read/maintenance-directory';
 import { deliveryId, DeliveryDoc, Outbox } from './outbox';
 import { SubscriberNotices } from './subscriber-notices';
 
@@ -60,7 +61,14 @@ export class Notifier implements Processor {
     private readonly channels: ChannelDirectory,
     private readonly subscribers: SubscriberNotices,
     private readonly commands: CommandBus,
+    private readonly maintenance: MaintenanceDirectory,
   ) {}
+
+  /** alertable(), and not inside a maintenance window of one of the check's tags at `at` (contract §4.1). */
+  private async alertableAt(check: CheckDoc | null, at: number): Promise<boolean> {
+    if (!alertable(check)) return false;
+    return (await this.maintenance.maintenanceEnd(check.accountId, new Date(at), { tags: check.tags })) === null;
+  }
 
   async handle(event: RecordedEvent): Promise<void> {
     this.ready ??= this.store.ensureCollection({ name: OUTAGES, indexes: [] });
@@ -116,7 +124,7 @@ export class Notifier implements Processor {
       if (!stored || stored.revision !== revision) return;
       outage = stored.doc;
     }
-    if (!alertable(check)) return;
+    if (!check || !(await this.alertableAt(check, Date.parse(data.deadline)))) return;
     const policy = alertPolicy(check.alertSettings);
     const startedAt = Date.parse(outage.startedAt);
     let alertAt: number;
@@ -150,7 +158,7 @@ export class Notifier implements Processor {
     const outage = { ...stored.doc, recoveredAt: stored.doc.recoveredAt ?? data.at };
     await this.store.put(OUTAGES, outage, event.position + 1n);
     const check = await this.checks.byId(data.checkId);
-    if (!alertable(check)) return;
+    if (!check || !(await this.alertableAt(check, Date.parse(data.at)))) return;
     const policy = alertPolicy(check.alertSettings);
     const downtimeMs = Date.parse(outage.recoveredAt) - Date.parse(outage.startedAt);
     const alerted = policy.escalationType === 'TIME_BASED' ? downtimeMs >= policy.minutesFailingThreshold * 60_000 : outage.failedRuns >= policy.failedRunThreshold;

@@ -11,10 +11,7 @@ const UNIT_MS: Record<TimeUnit, number> = { seconds: 1000, minutes: 60_000, hour
 export const MIN_PERIOD_MS = 30_000;
 export const MAX_SPAN_MS = 365 * 86_400_000;
 
-/**
- * A schedule check has no period. Until the heartbeat decider computes its deadlines from the schedule,
- * the period-based timer is given this span (100 years), so it never fails such a check.
- */
+/** A schedule check has no period; its timer's deadline comes from the schedule (`nextDueAt`), not from this span. */
 export const NO_PERIOD_MS = 100 * 365 * 86_400_000;
 
 export const toMs = (amount: number | null | undefined, unit: TimeUnit | null | undefined): number =>

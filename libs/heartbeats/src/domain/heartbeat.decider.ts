@@ -1,13 +1,32 @@
 import { Decider } from '../../../core/src/decider';
 import { CheckConfig } from './heartbeat-check.decider';
-import { deadlineOf, evolveTimer, HeartbeatEvent, initialTimer, pingState, scheduleChange, TimerState } from './heartbeat-timer';
+import { deadlineOf, evolveTimer, FailedData, HeartbeatEvent, MaintenanceDeferredData, initialTimer, nextDueAfter, pairedRun, PingReceivedData, SignalExtras, pingState, scheduleChange, TimerState } from './heartbeat-timer';
 
 /**
  * What can happen to a check's timer (`heartbeat-<id>`). Ids and times come with the command, so
  * the decider stays pure; the heartbeats-2 signals (start, fail, log, pause) join as more cases.
  */
+/** What a ping URL says: `/ping/{token}` is a success, `/start`, `/fail`, `/log`, `/{exitCode}` the run signals. */
+export type PingSignal = 'success' | 'start' | 'fail' | 'log';
+
 export type HeartbeatCommand =
-  | { type: 'Ping'; eventId: string; at: string; source: string | null; userAgent: string | null }
+  | {
+      type: 'Ping';
+      eventId: string;
+      at: string;
+      source: string | null;
+      userAgent: string | null;
+      /** Default `success`; `/{exitCode}` is a success for 0 and a fail for 1–255. */
+      signal?: PingSignal;
+      exitCode?: number;
+      rid?: string | null;
+      body?: string;
+      truncated?: boolean;
+    }
+  /** `POST …/pause`: no deadline until the next ping. */
+  | { type: 'Pause'; at: string }
+  /** The watchdog found `deadline` inside maintenance ending at `until`: restart there instead of failing. */
+  | { type: 'DeferForMaintenance'; deadline: number; until: number }
   /** The watchdog saw `deadline` pass; fails only while the timer still has that deadline. */
   | { type: 'Fail'; eventId: string; deadline: number }
   /** Copies the check's configuration at `checkRevision` (null: deleted) onto the timer. */
@@ -25,15 +44,48 @@ export const heartbeatDecider: Decider<TimerState, HeartbeatCommand, HeartbeatEv
     switch (command.type) {
       case 'Ping': {
         if (!timer.activated || timer.deleted || timer.checkId === null) return [];
-        const state = pingState(timer, Date.parse(command.at));
+        const atMs = Date.parse(command.at);
         const { eventId, at, source, userAgent } = command;
-        const data = { eventId, checkId: timer.checkId, state, at, source, userAgent };
-        return [{ type: 'HeartbeatPingReceived', data: timer.failing ? { ...data, recoveredFrom: timer.failingSince } : data }];
+        const checkId = timer.checkId;
+        const extras: SignalExtras = {};
+        if (command.rid) extras.rid = command.rid;
+        if (command.exitCode !== undefined) extras.exitCode = command.exitCode;
+        if (command.body !== undefined) extras.body = command.body;
+        if (command.truncated) extras.truncated = true;
+        const signal = command.signal ?? (command.exitCode ? 'fail' : 'success');
+        if (signal === 'start') return [{ type: 'HeartbeatRunStarted', data: { eventId, checkId, at, source, userAgent, ...extras } }];
+        if (signal === 'log') return [{ type: 'HeartbeatLogged', data: { eventId, checkId, at, source, userAgent, ...extras } }];
+        // A finish after a start carries the run's duration.
+        const run = timer.runs[pairedRun(timer.runs, command.rid)];
+        if (run) extras.duration = Math.max(0, atMs - run.at);
+        if (signal === 'fail') {
+          const data: FailedData = { eventId, checkId, deadline: at, first: !timer.failing, signal: true, source, userAgent, ...extras };
+          if (timer.schedule !== null) data.nextDueAt = nextDueAfter(timer, atMs, true);
+          return [{ type: 'HeartbeatFailed', data }];
+        }
+        const state = pingState(timer, atMs);
+        const data: PingReceivedData = { eventId, checkId, state, at, source, userAgent, ...extras };
+        if (timer.failing) data.recoveredFrom = timer.failingSince;
+        if (timer.schedule !== null) data.nextDueAt = nextDueAfter(timer, atMs, true);
+        return [{ type: 'HeartbeatPingReceived', data }];
+      }
+      case 'DeferForMaintenance': {
+        if (timer.checkId === null || deadlineOf(timer) !== command.deadline) return [];
+        const data: MaintenanceDeferredData = { checkId: timer.checkId, deadline: new Date(command.deadline).toISOString(), until: new Date(command.until).toISOString() };
+        if (timer.schedule !== null) data.nextDueAt = nextDueAfter(timer, command.until, false);
+        return [{ type: 'HeartbeatMaintenanceDeferred', data }];
+      }
+      case 'Pause': {
+        if (!timer.activated || timer.deleted || timer.checkId === null || (timer.paused && timer.runs.length === 0)) return [];
+        return [{ type: 'HeartbeatPaused', data: { checkId: timer.checkId, at: command.at } }];
       }
       case 'Fail': {
         if (timer.checkId === null || deadlineOf(timer) !== command.deadline) return [];
         const deadline = new Date(command.deadline).toISOString();
-        return [{ type: 'HeartbeatFailed', data: { eventId: command.eventId, checkId: timer.checkId, deadline, first: !timer.failing } }];
+        const data: FailedData = { eventId: command.eventId, checkId: timer.checkId, deadline, first: !timer.failing };
+        // A schedule check then waits for the first occurrence after the deadline.
+        if (timer.schedule !== null) data.nextDueAt = nextDueAfter(timer, command.deadline, false);
+        return [{ type: 'HeartbeatFailed', data }];
       }
       case 'Reschedule': {
         const change = scheduleChange(command.checkId, command.config, command.checkRevision, timer, command.at);

@@ -201,10 +201,15 @@ export class CheckPageDto {
 
 export class HeartbeatEventDto {
   @ApiProperty() id!: string;
-  @ApiProperty({ enum: ['EARLY', 'RECEIVED', 'GRACE', 'LATE', 'FAILING'] }) state!: string;
+  @ApiProperty({ enum: ['EARLY', 'RECEIVED', 'GRACE', 'LATE', 'FAILING', 'STARTED', 'LOG'] }) state!: string;
   @ApiProperty({ format: 'date-time' }) timestamp!: string;
   @ApiProperty({ type: String, nullable: true }) source!: string | null;
   @ApiProperty({ type: String, nullable: true }) userAgent!: string | null;
+  @ApiPropertyOptional({ format: 'uuid', description: 'the run id (?rid=) of a run signal' }) rid?: string;
+  @ApiPropertyOptional({ description: 'ms from the paired start to this finish' }) duration?: number;
+  @ApiPropertyOptional({ minimum: 0, maximum: 255, description: 'exit code of /ping/{token}/{exitCode}' }) exitCode?: number;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'single-event endpoint only: the first 10,000 bytes of the POST body' }) body?: string | null;
+  @ApiPropertyOptional({ description: 'single-event endpoint only: the body was longer than 10,000 bytes' }) truncated?: boolean;
 }
 
 export class SuccessRatioDto {

@@ -11,6 +11,7 @@ import { actorOf, requireId } from '../../../http/src/params';
 import { CheckDirectory, CheckView } from '../read/check-directory';
 import { HeartbeatStats } from '../read/heartbeat-stats';
 import { parseWindow } from '../read/heartbeat-window';
+import { HeartbeatCommands } from '../write/heartbeat.commands';
 import { CheckInput, CreateHeartbeatCheckCommand, DeleteHeartbeatCheckCommand, UpdateHeartbeatCheckCommand } from '../write/check.commands';
 import { AvailabilityDto, CheckBodyDto, CheckDto, CheckPageDto, HeartbeatEventDetailDto, HeartbeatEventsDto } from './check.dto';
 
@@ -59,6 +60,7 @@ export class ChecksController {
     private readonly stats: HeartbeatStats,
     @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly timers: HeartbeatCommands,
   ) {}
 
   @Post('heartbeat')
@@ -94,6 +96,16 @@ export class ChecksController {
     const size = parseLimit(limit);
     const rows = await this.checks.list(account.accountId, size, this.cursors.decode(scope, nextId));
     return this.cursors.page(scope, rows, size, (c: CheckView) => ({ value: c.created_at, id: c.id }));
+  }
+
+  /** Contract §4.1: stops the timer (no FAILING, no alert) until the next ping. */
+  @Post(':checkId/pause')
+  @HttpCode(200)
+  @ApiOkResponse({ type: CheckDto })
+  async pause(@Account() account: AccountContext, @Param('checkId') checkId: string, @Res({ passthrough: true }) reply: FastifyReply) {
+    const id = await this.ownedCheck(account, checkId);
+    await this.timers.pause(id, actorOf(account));
+    return this.read(account, id, reply);
   }
 
   @Get(':checkId')

@@ -4,11 +4,20 @@ import { isUuid } from '../../../core/src/ids';
 import { errorBody } from '../../../http/src/error-body';
 import { sendError } from '../../../http/src/error-filter';
 import { isLinkPreviewBot } from '../domain/link-preview-bots';
-import { HeartbeatCommands } from '../write/heartbeat.commands';
+import { PingSignal } from '../domain/heartbeat.decider';
+import { TimerDoc } from '../read/heartbeat-timers.projection';
+import { HeartbeatCommands, PING_BODY_LIMIT } from '../write/heartbeat.commands';
+import { SlugPings } from '../write/slug-pings';
 import { PingRateLimiter } from '../write/ping-rate-limiter';
 
 export const MAX_PING_BODY_BYTES = 100 * 1024;
-export const PING_PATHS = ['/ping/:token', '/heartbeats/ping/:token'];
+/**
+ * `/ping/{token}` and its alias; `/ping/{a}/{b}` is a token with a signal when `a` is a UUID, else an
+ * account ping key and a slug (keys are never UUIDs); `/ping/{pingKey}/{slug}/{signal}`.
+ */
+export const PING_PATHS = ['/ping/:token', '/heartbeats/ping/:token', '/ping/:token/:segment', '/ping/:token/:segment/:signal'];
+/** The run signals a ping URL may end with, beside an exit code 0–255. */
+export const PING_SIGNALS = ['start', 'fail', 'log'] as const;
 
 /** A header's first value, at most 1 KB of it; null when absent or empty. */
 export function headerValue(value: string | string[] | undefined): string | null {
@@ -22,18 +31,36 @@ export interface PingDeps {
   commands: HeartbeatCommands;
   limiter: PingRateLimiter;
   clock: Clock;
+  slugs: SlugPings;
 }
 
+type Signal = { signal?: PingSignal; exitCode?: number } | { error: 400 | 404; message: string };
+
+/** The signal a path segment names: start, fail, log or an exit code 0–255. */
+function signalOf(segment: string | undefined): Signal {
+  if (segment === undefined) return {};
+  const word = segment.toLowerCase();
+  if ((PING_SIGNALS as readonly string[]).includes(word)) return { signal: word as PingSignal };
+  if (/^[0-9]{1,10}$/.test(segment)) {
+    const exitCode = Number(segment);
+    return exitCode <= 255 ? { exitCode } : { error: 400, message: 'exit code must be an integer from 0 to 255' };
+  }
+  return { error: 404, message: 'Unknown ping signal (start, fail, log or an exit code 0–255)' };
+}
+
+const isFlag = (value: unknown) => value === '1' || value === 'true' || value === '';
+
 /**
- * `GET|POST /ping/{token}` and its alias: public, plain-text "OK" once the event is committed.
- * A plain Fastify route (with the shared error handler) in its own encapsulated context, so that — and only there —
- * a POST body of any type up to 100 KB is accepted and ignored, while every other route keeps the
- * JSON-only rule (415). Other methods fall through to the global 405.
+ * `GET|POST /ping/{token}[/{signal}]`, `/ping/{pingKey}/{slug}[/{signal}]` and the alias: public, plain-text
+ * "OK" once the event is committed. A plain Fastify route (with the shared error handler) in its own
+ * encapsulated context, so that — and only there — a POST body of any type up to 100 KB is accepted (its
+ * first 10,000 bytes are stored with the event), while every other route keeps the JSON-only rule (415).
+ * Other methods fall through to the global 405.
  */
 export function registerPingRoutes(fastify: FastifyInstance, deps: PingDeps): void {
   void fastify.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_PING_BODY_BYTES }, (_request, _body, done) => done(null, undefined));
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_PING_BODY_BYTES }, (_request, body, done) => done(null, body));
     scope.setErrorHandler((error: FastifyError, request, reply) => {
       if (error.statusCode === 413) {
         return reply.status(413).type(JSON_TYPE).send(errorBody(413, 'Ping bodies may be at most 100 KB'));
@@ -42,12 +69,32 @@ export function registerPingRoutes(fastify: FastifyInstance, deps: PingDeps): vo
     });
 
     const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-      const token = String((request.params as { token: string }).token).toLowerCase();
+      reply.header('ping-body-limit', String(PING_BODY_LIMIT));
+      // One name per position (the router shares a position's parameter): `segment` is a signal after a token, a slug after a key.
+      const params = request.params as { token: string; segment?: string; signal?: string };
+      const query = (request.query ?? {}) as Record<string, unknown>;
       const userAgent = headerValue(request.headers['user-agent']);
       if (isLinkPreviewBot(userAgent)) {
         return reply.status(403).type(JSON_TYPE).send(errorBody(403, 'Link previews do not count as heartbeats'));
       }
-      const timer = isUuid(token) ? await deps.commands.timerOfToken(token) : null;
+      const rid = query.rid;
+      if (rid !== undefined && !isUuid(rid)) {
+        return reply.status(400).type(JSON_TYPE).send(errorBody(400, 'rid must be a UUID', { details: [{ path: 'rid', message: 'rid must be a UUID' }] }));
+      }
+      // `/ping/{a}/{b}`: a UUID is a token with a signal; anything else a ping key with a slug.
+      const first = String(params.token);
+      const slugRoute = params.signal !== undefined || (params.segment !== undefined && !isUuid(first));
+      const slug = slugRoute ? params.segment : undefined;
+      const named = signalOf(slugRoute ? params.signal : params.segment);
+      if ('error' in named) return reply.status(named.error).type(JSON_TYPE).send(errorBody(named.error, named.message));
+      let timer: TimerDoc | null = null;
+      let token = first.toLowerCase();
+      if (slugRoute) {
+        const target = await deps.slugs.resolve(first, String(slug), { create: isFlag(query.create), requestId: String(request.id) });
+        if (!target.found) return reply.status(404).type(JSON_TYPE).send(errorBody(404, 'Unknown ping key or slug'));
+        token = target.pingToken;
+      }
+      timer = isUuid(token) ? await deps.commands.timerOfToken(token) : null;
       if (!timer) return reply.status(404).type(JSON_TYPE).send(errorBody(404, 'Unknown ping token'));
       const rate = deps.limiter.take(token, deps.clock.now().getTime());
       if (deps.limiter.enabled) reply.headers({ 'ratelimit-limit': rate.limit, 'ratelimit-remaining': rate.remaining, 'ratelimit-reset': rate.reset });
@@ -56,7 +103,8 @@ export function registerPingRoutes(fastify: FastifyInstance, deps: PingDeps): vo
         return reply.status(429).header('retry-after', rate.retryAfter).type(JSON_TYPE).send(errorBody(429, message));
       }
       const source = headerValue(request.headers.origin) ?? headerValue(request.headers.referer);
-      const outcome = await deps.commands.ping(timer, { source, userAgent, requestId: String(request.id) });
+      const body = Buffer.isBuffer(request.body) ? request.body : null;
+      const outcome = await deps.commands.ping(timer, { source, userAgent, requestId: String(request.id), ...named, rid: rid ? rid.toLowerCase() : null, body });
       if (outcome.recorded) reply.header('x-heartbeat-event-id', outcome.eventId);
       return reply.status(200).type('text/plain; charset=utf-8').send('OK');
     };

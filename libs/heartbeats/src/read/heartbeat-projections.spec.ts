@@ -50,6 +50,14 @@ describe('heartbeat timers projection', () => {
     const docs = project(heartbeatTimersProjection, recorded(STREAM, [schedule, ping(T0), failed(T0 + 6 * MIN)]));
     expect(docs.get(CHECK)).toMatchObject({ deadline: T0 + 12 * MIN, failing: true, streamRevision: 2 });
   });
+
+  it('given a document written before schedules and run signals, then a ping still keeps a period timer', () => {
+    const [first, second] = recorded(STREAM, [schedule, ping(T0)]);
+    const fresh = heartbeatTimersProjection.evolve(null, first!, CHECK)!;
+    const { schedule: _s, timezone: _t, nextDueAt: _n, paused: _p, runs: _r, ...old } = fresh;
+    const doc = heartbeatTimersProjection.evolve(old as TimerDoc, second!, CHECK);
+    expect(doc).toMatchObject({ deadline: T0 + 6 * MIN, schedule: null, runs: [], paused: false });
+  });
 });
 
 describe('heartbeat rollups projection', () => {

@@ -1,5 +1,5 @@
 import { Projection } from '../../../core/src/projection';
-import { HeartbeatState, occurrenceOf } from '../domain/heartbeat-timer';
+import { HeartbeatState, isCounted, occurrenceOf } from '../domain/heartbeat-timer';
 import { bucketStart, Granularity, HOUR_MS, MINUTE_MS, rollupId } from './heartbeat-keys';
 
 export interface RollupDoc {
@@ -37,7 +37,7 @@ export const heartbeatRollupsProjection: Projection<RollupDoc> = {
   },
   evolve(doc, event, id) {
     const e = occurrenceOf(event);
-    if (!e) return doc;
+    if (!e || !isCounted(e.state)) return doc;
     const granularity = id[id.indexOf('|') + 1] as Granularity;
     const base: RollupDoc = doc ?? {
       id,

@@ -6,7 +6,7 @@ import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { RecordedEvent } from '../../../core/src/event';
 import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
-import { heartbeatStream, Occurrence, occurrenceOf } from '../domain/heartbeat-timer';
+import { heartbeatStream, isCounted, Occurrence, occurrenceOf } from '../domain/heartbeat-timer';
 import { bucketStart, DAY_MS, Granularity, HOUR_MS, MINUTE_MS, rollupId, timestampOfEventId } from './heartbeat-keys';
 import { heartbeatRollupsProjection, RollupDoc } from './heartbeat-rollups.projection';
 import { TimeWindow } from './heartbeat-window';
@@ -17,6 +17,13 @@ export interface HeartbeatEventView {
   timestamp: string;
   source: string | null;
   userAgent: string | null;
+  /** Run signals, when present: `?rid=`, the run's duration (ms), the exit code. */
+  rid?: string;
+  duration?: number;
+  exitCode?: number;
+  /** Only on the single-event endpoint: the stored POST body and whether it was cut at 10,000 bytes. */
+  body?: string | null;
+  truncated?: boolean;
 }
 
 export interface Availability {
@@ -35,7 +42,15 @@ type MinuteCount = [number, number, number];
 const add = (a: Counts, b: Counts): Counts => ({ total: a.total + b.total, failing: a.failing + b.failing });
 const ratio = (c: Counts) => Math.round(((c.total - c.failing) / c.total) * 10_000) / 10_000;
 
-const present = ({ eventId, state, timestamp, source, userAgent }: Occurrence): HeartbeatEventView => ({ id: eventId, state, timestamp, source, userAgent });
+const present = (o: Occurrence): HeartbeatEventView => {
+  const view: HeartbeatEventView = { id: o.eventId, state: o.state, timestamp: o.timestamp, source: o.source, userAgent: o.userAgent };
+  if (o.rid !== undefined) view.rid = o.rid;
+  if (o.duration !== undefined) view.duration = o.duration;
+  if (o.exitCode !== undefined) view.exitCode = o.exitCode;
+  return view;
+};
+/** The single-event view adds the captured body (endpoint 9's lists leave it out). */
+const presentWithBody = (o: Occurrence): HeartbeatEventView => ({ ...present(o), body: o.body ?? null, truncated: o.truncated ?? false });
 
 /** When an event of `heartbeat-<id>` happened; the stream is written in this order. */
 const timeOf = (event: RecordedEvent): number => occurrenceOf(event)?.ms ?? Date.parse(event.metadata.occurredAt);
@@ -74,7 +89,7 @@ export class HeartbeatStats {
     const wanted = eventId.toLowerCase();
     for await (const event of this.backwardsFrom(checkId, at, 4)) {
       if (event.ms < at) return null;
-      if (event.eventId === wanted) return present(event);
+      if (event.eventId === wanted) return presentWithBody(event);
     }
     return null;
   }
@@ -219,7 +234,7 @@ export class HeartbeatStats {
         const event = occurrenceOf(recorded);
         if (!event) continue;
         if (event.ms >= end) return counts;
-        if (event.ms >= from && event.ms < to) {
+        if (event.ms >= from && event.ms < to && isCounted(event.state)) {
           counts.total += 1;
           if (event.state === 'FAILING') counts.failing += 1;
         }

@@ -1,5 +1,5 @@
 import { Projection } from '../../../core/src/projection';
-import { deadlineOf, evolveTimer, initialTimer, TimerState } from '../domain/heartbeat-timer';
+import { deadlineOf, evolveTimer, HEARTBEAT_EVENT_TYPES, initialTimer, TimerState } from '../domain/heartbeat-timer';
 
 export interface TimerDoc extends TimerState {
   id: string;
@@ -28,6 +28,11 @@ export function toTimerState(doc: TimerDoc | null): TimerState {
     failing: doc.failing,
     failingSince: doc.failingSince,
     lastPingAt: doc.lastPingAt,
+    schedule: doc.schedule ?? null,
+    timezone: doc.timezone ?? null,
+    nextDueAt: doc.nextDueAt ?? null,
+    paused: doc.paused ?? false,
+    runs: doc.runs ?? [],
   };
 }
 
@@ -35,12 +40,13 @@ export function toTimerState(doc: TimerDoc | null): TimerState {
 export const heartbeatTimersProjection: Projection<TimerDoc> = {
   name: 'heartbeat_timers',
   version: 1,
-  handles: ['HeartbeatScheduleChanged', 'HeartbeatPingReceived', 'HeartbeatFailed'],
+  handles: [...HEARTBEAT_EVENT_TYPES],
   indexes: [{ field: 'deadline' }, { field: 'pingToken' }],
   ids: (event) => [(event.data as { checkId: string }).checkId],
   evolve(doc, event, id) {
     // The document is the timer it holds (TimerDoc extends TimerState): evolved as it is, no copy first.
-    const timer = evolveTimer(doc ?? initialTimer(), event);
+    // A document written before schedules and run signals lacks their fields: fill them in once.
+    const timer = evolveTimer(doc && doc.runs !== undefined && doc.schedule !== undefined ? doc : toTimerState(doc), event);
     // A literal rather than a spread: all fields in the object itself, one allocation.
     return {
       checkId: timer.checkId,
@@ -55,6 +61,11 @@ export const heartbeatTimersProjection: Projection<TimerDoc> = {
       failing: timer.failing,
       failingSince: timer.failingSince,
       lastPingAt: timer.lastPingAt,
+      schedule: timer.schedule,
+      timezone: timer.timezone,
+      nextDueAt: timer.nextDueAt,
+      paused: timer.paused,
+      runs: timer.runs,
       id,
       accountId: event.metadata.accountId ?? doc?.accountId ?? null,
       deadline: deadlineOf(timer),

@@ -8,6 +8,10 @@ export interface TimerFacts {
   timerStart: number | null;
   periodMs: number;
   lastPingAt: number | null;
+  /** Set on timers that know their schedule: the stored next occurrence. */
+  schedule?: string | null;
+  nextDueAt?: number | null;
+  paused?: boolean;
 }
 
 /**
@@ -18,9 +22,11 @@ export interface TimerFacts {
  * 3. A period check expects timer start + period; before its first ping no timer runs.
  */
 export function nextDueAt(config: CheckConfig, createdAt: string, timer: TimerFacts | null): Date | null {
-  if (!config.activated || timer?.deleted) return null;
+  if (!config.activated || timer?.deleted || timer?.paused) return null;
   const { schedule, timezone, grace, graceUnit } = config.heartbeat;
   if (schedule) {
+    // The timer's stored occurrence (decided with its last ping, FAILING or restart) when it has one.
+    if (timer?.schedule) return timer.nextDueAt == null ? null : new Date(timer.nextDueAt);
     const lastPing = timer?.lastPingAt ?? null;
     const since = lastPing !== null ? new Date(lastPing) : new Date(createdAt);
     const timing = scheduleTiming({ expression: schedule, timezone: timezone ?? 'UTC' }, toMs(grace, graceUnit), since, lastPing !== null);

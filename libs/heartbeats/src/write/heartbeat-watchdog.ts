@@ -6,9 +6,11 @@ import { LOGGER, VigilLogger } from '../../../platform/src/logger';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { CheckDoc, heartbeatChecksProjection } from '../read/heartbeat-checks.projection';
 import { heartbeatTimersProjection, TimerDoc } from '../read/heartbeat-timers.projection';
+import { MaintenanceDirectory } from '../../../maintenance/src/read/maintenance-directory';
 import { HeartbeatCommands } from './heartbeat.commands';
 
 const PAGE = 200;
+const CONCURRENCY = 32;
 const WATCHDOG_ACTOR = { accountId: null, keyName: 'watchdog' };
 
 export interface WatchdogPass {
@@ -33,6 +35,7 @@ export class HeartbeatWatchdog {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: VigilLogger,
     private readonly commands: HeartbeatCommands,
+    private readonly maintenance: MaintenanceDirectory,
   ) {}
 
   /** One deterministic pass at the clock's now (tests call this directly). */
@@ -49,8 +52,11 @@ export class HeartbeatWatchdog {
       });
       const todo = due.filter((doc) => !skip.has(doc.id));
       if (todo.length === 0) return pass;
-      for (const timer of todo) {
-        const outcome = await this.failOne(timer);
+      // Timers are independent streams: a few at once lets the store batch their commits (10,000 due at one instant).
+      const outcomes: ('failed' | 'conflict' | 'synced' | 'stuck')[] = [];
+      for (let i = 0; i < todo.length; i += CONCURRENCY) outcomes.push(...(await Promise.all(todo.slice(i, i + CONCURRENCY).map((timer) => this.failOne(timer)))));
+      for (const [index, timer] of todo.entries()) {
+        const outcome = outcomes[index];
         if (outcome === 'failed') pass.failed += 1;
         else if (outcome === 'conflict') pass.conflicts += 1;
         // A timer that could not move (a store error) waits for the next pass instead of spinning.
@@ -72,7 +78,11 @@ export class HeartbeatWatchdog {
         // bring the schedule up to date first; the next query sees the right deadline.
         return (await this.commands.reschedule(timer.id, WATCHDOG_ACTOR)) ? 'synced' : 'stuck';
       }
-      if (await this.commands.fail(check.doc, timer.deadline!)) return 'failed';
+      // Contract §4.1: a deadline inside a maintenance window of one of the check's tags fails nothing; the timer restarts at its end.
+      const until = await this.maintenance.maintenanceEnd(check.doc.accountId, new Date(timer.deadline!), { tags: check.doc.tags });
+      if (until) {
+        if (await this.commands.deferForMaintenance(check.doc, timer.deadline!, until.getTime())) return 'synced';
+      } else if (await this.commands.fail(check.doc, timer.deadline!)) return 'failed';
       // A ping or another watchdog moved the deadline first; production may need the daemon to catch up.
       await new Promise((resolve) => setTimeout(resolve, 10));
       return 'conflict';

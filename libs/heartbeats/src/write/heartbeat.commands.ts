@@ -6,7 +6,7 @@ import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { COMMAND_RUNNER, PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { checkStream, heartbeatCheckDecider } from '../domain/heartbeat-check.decider';
-import { HeartbeatCommand, heartbeatDecider } from '../domain/heartbeat.decider';
+import { HeartbeatCommand, heartbeatDecider, PingSignal } from '../domain/heartbeat.decider';
 import { HeartbeatEvent, heartbeatStream, TimerState } from '../domain/heartbeat-timer';
 import { CheckDoc, heartbeatChecksProjection } from '../read/heartbeat-checks.projection';
 import { newEventId } from '../read/heartbeat-keys';
@@ -16,7 +16,15 @@ export interface PingRequest {
   source: string | null;
   userAgent: string | null;
   requestId: string | null;
+  signal?: PingSignal;
+  exitCode?: number;
+  rid?: string | null;
+  /** The raw POST body; its first PING_BODY_LIMIT bytes are kept. */
+  body?: Buffer | null;
 }
+
+/** Contract §4.1: the first 10,000 bytes of a POST body are stored with its event (header `Ping-Body-Limit`). */
+export const PING_BODY_LIMIT = 10_000;
 
 /** A ping of a deactivated check is answered but not recorded. */
 export type PingOutcome = { recorded: true; eventId: string; state: string } | { recorded: false };
@@ -51,6 +59,13 @@ export class HeartbeatCommands {
   async ping(timer: TimerDoc, request: PingRequest): Promise<PingOutcome> {
     const now = this.clock.now().getTime();
     const command: HeartbeatCommand = { type: 'Ping', eventId: newEventId(now), at: iso(now), source: request.source, userAgent: request.userAgent };
+    if (request.signal) command.signal = request.signal;
+    if (request.exitCode !== undefined) command.exitCode = request.exitCode;
+    if (request.rid) command.rid = request.rid;
+    if (request.body && request.body.length > 0) {
+      command.body = request.body.subarray(0, PING_BODY_LIMIT).toString('utf8');
+      if (request.body.length > PING_BODY_LIMIT) command.truncated = true;
+    }
     let first: TimerDoc | null = timer;
     const snapshot: SnapshotLoader<TimerState> = async () => {
       const doc = first ?? (await this.store.get<TimerDoc>(this.engine.collection(heartbeatTimersProjection), timer.id))?.doc;
@@ -60,8 +75,22 @@ export class HeartbeatCommands {
     const actor = { accountId: timer.accountId ?? null, requestId: request.requestId };
     const { decided } = await this.runner.run(heartbeatStream(timer.id), heartbeatDecider, command, actor, { snapshot });
     const event = decided[0];
-    if (event?.type !== 'HeartbeatPingReceived') return { recorded: false };
-    return { recorded: true, eventId: event.data.eventId, state: event.data.state };
+    if (!event || !('eventId' in event.data)) return { recorded: false };
+    return { recorded: true, eventId: event.data.eventId, state: event.type === 'HeartbeatPingReceived' ? event.data.state : event.type };
+  }
+
+  /** Restarts the timer at `until` (a maintenance's end) instead of failing `deadline`; true when written. */
+  async deferForMaintenance(check: CheckDoc, deadline: number, until: number): Promise<boolean> {
+    const command: HeartbeatCommand = { type: 'DeferForMaintenance', deadline, until };
+    const { appended } = await this.run(check.id, command, { accountId: check.accountId, keyName: 'watchdog' });
+    return appended.length > 0;
+  }
+
+  /** Stops the timer until the next ping; false when the check has no running timer (deactivated, deleted). */
+  async pause(checkId: string, actor: Actor): Promise<boolean> {
+    const command: HeartbeatCommand = { type: 'Pause', at: iso(this.clock.now().getTime()) };
+    const { appended } = await this.run(checkId, command, actor);
+    return appended.length > 0;
   }
 
   /** Fails `deadline` unless a ping or another watchdog moved it first; true when this call wrote the FAILING. */

@@ -27,7 +27,7 @@ export class IncidentReactor implements Processor {
   ) {}
 
   async handle(event: RecordedEvent): Promise<void> {
-    if (!isHeartbeatEvent(event) || event.type === 'HeartbeatScheduleChanged') return;
+    if (!isHeartbeatEvent(event) || (event.type !== 'HeartbeatFailed' && event.type !== 'HeartbeatPingReceived')) return;
     if (event.type === 'HeartbeatFailed') {
       const data = event.data;
       if (!data.first) return;
