@@ -101,6 +101,23 @@ describe('ProcessorRunner (embedded SQLite stores, reopened as after a restart)'
     expect(recorder.seen).toEqual(['new', 'newer']);
   });
 
+  it('given processors at one checkpoint, then a pass reads each page of the log once for all of them', async () => {
+    let reads = 0;
+    const events = new Proxy(stores.eventStore, {
+      get: (target, name, receiver) => (name === 'readAll' ? (...args: Parameters<typeof target.readAll>) => (reads++, target.readAll(...args)) : Reflect.get(target, name, receiver)),
+    });
+    const first = new Recorder('one', 'beginning');
+    const second = new Recorder('two', 'beginning');
+    const runner = new ProcessorRunner(events, stores.readStore, silent);
+    runner.register(first);
+    runner.register(second);
+    await runner.start();
+    await append('a', 'b');
+    await runner.step();
+    expect(reads).toBe(1);
+    expect([first.seen, second.seen]).toEqual([['a', 'b'], ['a', 'b']]);
+  });
+
   it('refuses two processors of one name', () => {
     const runner = new ProcessorRunner(stores.eventStore, stores.readStore, silent);
     runner.register(new Recorder('p', 'head'));

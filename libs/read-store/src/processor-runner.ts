@@ -47,9 +47,11 @@ export class ProcessorRunner {
   /** One pass over every processor; returns how many events were read. */
   async step(): Promise<number> {
     let read = 0;
+    // Processors usually stand at the same checkpoint: one pass reads each page of the log once.
+    const pages = new Map<bigint | null, RecordedEvent[]>();
     for (const processor of this.processors) {
       if ((this.retryAt.get(processor.name) ?? 0) > this.now()) continue;
-      read += await this.stepOne(processor);
+      read += await this.stepOne(processor, pages);
     }
     return read;
   }
@@ -68,13 +70,14 @@ export class ProcessorRunner {
   }
 
   /** The checkpoint is stored once per page, or before the event that failed: a crash repeats at most a page, which `handle` tolerates. */
-  private async stepOne(processor: Processor): Promise<number> {
+  private async stepOne(processor: Processor, pages: Map<bigint | null, RecordedEvent[]>): Promise<number> {
     const key = this.key(processor);
     let page: RecordedEvent[] = [];
     let done: bigint | null = null;
     try {
       const checkpoint = await this.store.getCheckpoint(key);
-      page = await this.events.readAll({ after: checkpoint ?? undefined, maxCount: PAGE });
+      page = pages.get(checkpoint) ?? (await this.events.readAll({ after: checkpoint ?? undefined, maxCount: PAGE }));
+      pages.set(checkpoint, page);
       for (const event of page) {
         if (processor.handles.includes(event.type)) await processor.handle(event);
         done = event.position;
