@@ -2,7 +2,7 @@ import { IncomingMessage } from 'node:http';
 import { FastifyInstance } from 'fastify';
 
 /** How much of a refused body is read and dropped so its sender reads the 413; beyond it the connection just closes. */
-export const MAX_DISCARDED_BYTES = 16 * 1024 * 1024;
+const MAX_DISCARDED_BYTES = 16 * 1024 * 1024;
 const DISCARD_TIMEOUT_MS = 10_000;
 
 /**

@@ -15,8 +15,8 @@ const STATUS_MESSAGES: Record<number, string> = {
   415: 'Content-Type must be application/json',
 };
 
-/** What mapping an error needs of its request (a FastifyRequest, or the ping fast path's own). */
-export interface ErrorRequest {
+/** What mapping an error needs of its request. */
+interface ErrorRequest {
   id: unknown;
   method: string;
   url: string;
@@ -31,7 +31,7 @@ export interface MappedError {
  * Maps anything thrown to the one error shape. 5xx bodies say nothing of internals; the log has the
  * error under the same request id.
  */
-export function mapError(error: unknown, request: ErrorRequest, fastify: FastifyInstance | null): MappedError {
+function mapError(error: unknown, request: ErrorRequest, fastify: FastifyInstance | null): MappedError {
   const headers: Record<string, string> = {};
   if (error instanceof ValidationError) {
     return { body: errorBody(400, error.message, error.details.length > 0 ? { details: error.details } : {}), headers };

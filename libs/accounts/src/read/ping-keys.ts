@@ -1,3 +1,4 @@
+import { StoreUnavailableError } from '../../../core/src/errors';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { Actor, CommandRunner } from '../../../event-store/src/command-runner';
@@ -27,13 +28,13 @@ export class PingKeys {
     const stored = await this.current(accountId);
     if (stored) return stored;
     await this.runner.run(accountStream(accountId), accountDecider, { type: 'IssuePingKey', id: accountId, pingKey: newPingKey() }, actor);
-    return (await this.current(accountId))!;
+    return this.written(accountId);
   }
 
   /** Replaces the key; the old one resolves to nothing from now on. */
   async rotate(accountId: string, actor: Actor): Promise<PingKeyDoc> {
     await this.runner.run(accountStream(accountId), accountDecider, { type: 'RotatePingKey', id: accountId, pingKey: newPingKey() }, actor);
-    return (await this.current(accountId))!;
+    return this.written(accountId);
   }
 
   /** The account a ping key belongs to, or null (unknown, rotated away, or not a key's shape). */
@@ -41,6 +42,13 @@ export class PingKeys {
     if (!PING_KEY_PATTERN.test(pingKey)) return null;
     const [doc] = await this.store.find<PingKeyDoc>(this.collection(), { filters: [{ field: 'pingKey', op: 'eq', value: pingKey }], limit: 1 });
     return doc?.id ?? null;
+  }
+
+  /** The key a command just wrote; a read model that has not followed yet is a 503 to retry, not a crash. */
+  private async written(accountId: string): Promise<PingKeyDoc> {
+    const doc = await this.current(accountId);
+    if (!doc) throw new StoreUnavailableError('The ping key is being written; try again');
+    return doc;
   }
 
   private async current(accountId: string): Promise<PingKeyDoc | null> {
