@@ -1,6 +1,7 @@
 import { RecordedEvent } from '../../core/src/event';
 import { Processor } from '../../core/src/processor';
 import { EventStore } from '../../event-store/src/event-store.port';
+import { sleep } from './projection-engine';
 import { ReadStore } from './read-store.port';
 
 export interface ProcessorLogger {
@@ -96,14 +97,3 @@ export class ProcessorRunner {
     return CHECKPOINT_PREFIX + processor.name;
   }
 }
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });

@@ -79,7 +79,8 @@ export function applyEvents(projection: Projection, events: readonly RecordedEve
   return writes;
 }
 
-const sleep = (ms: number, signal?: AbortSignal) =>
+/** Resolves after `ms`, or at once when the signal aborts. */
+export const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(done, ms);
     function done() {

@@ -68,7 +68,9 @@ export class SlugPings {
     try {
       const id = await this.commands.execute<CreateHeartbeatCheckCommand, string>(new CreateHeartbeatCheckCommand(accountId, autoCreatedCheck(slug), actor));
       const created = await this.checks.get(accountId, id);
-      return { found: true, checkId: id, accountId, pingToken: created!.check.heartbeat.pingToken, created: true };
+      // Deleted between its create and this read: nothing to ping.
+      if (!created) return { found: false, reason: 'unknown-slug' };
+      return { found: true, checkId: id, accountId, pingToken: created.check.heartbeat.pingToken, created: true };
     } catch (error) {
       // Another instance's first ping holds the slug: its check appears once that create commits.
       if (!(error instanceof ConflictError)) throw error;
