@@ -4,7 +4,12 @@ import ipaddr from 'ipaddr.js';
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) parsed = v6.toIPv4Address();
+    // IPv4-compatible (::a.b.c.d, deprecated) carries an IPv4 address that ipaddr.js ranges as unicast.
+    else if (v6.parts.slice(0, 6).every((part) => part === 0)) return false;
+  }
   return parsed.range() === 'unicast';
 }
 

@@ -49,6 +49,10 @@ describe('alert channel bodies', () => {
     expect(isPublicAddress('8.8.8.8')).toBe(true);
     expect(isPublicAddress('100.64.1.1')).toBe(false);
     expect(isPublicAddress('224.0.0.1')).toBe(false);
+    // IPv4-compatible IPv6 (::127.0.0.1) is loopback in disguise; a global IPv6 address passes.
+    expect(isPublicAddress('::7f00:1')).toBe(false);
+    expect(urlProblem('http://[::7f00:1]/', strict)).not.toBeNull();
+    expect(isPublicAddress('2606:4700:4700::1111')).toBe(true);
   });
 });
 

@@ -1,3 +1,4 @@
+import { isUuid } from '../../../core/src/ids';
 import Handlebars from 'handlebars';
 import { ViolationDetail } from '../../../core/src/errors';
 import { isDeliverableAddress } from '../../../status-pages/src/write/subscription.commands';
@@ -215,7 +216,6 @@ export interface ParsedChannelBody {
   details: ViolationDetail[];
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * A channel body as Checkly's API takes it. `stored` is the channel a PUT replaces: masked secrets
@@ -246,7 +246,7 @@ export function parseChannelBody(body: unknown, options: ValidationOptions, stor
     else {
       subscriptions = [];
       body.subscriptions.forEach((s, i) => {
-        if (!isObject(s) || typeof s.checkId !== 'string' || !UUID.test(s.checkId)) c.add(`subscriptions[${i}].checkId`, 'checkId must be a check id');
+        if (!isObject(s) || typeof s.checkId !== 'string' || !isUuid(s.checkId)) c.add(`subscriptions[${i}].checkId`, 'checkId must be a check id');
         else if (s.activated !== undefined && typeof s.activated !== 'boolean') c.add(`subscriptions[${i}].activated`, 'activated must be a boolean');
         else subscriptions!.push({ checkId: s.checkId.toLowerCase(), activated: s.activated !== false });
       });

@@ -1,3 +1,4 @@
+import { isUuid } from '../../../core/src/ids';
 import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { RouteConfig } from '@nestjs/platform-fastify';
@@ -53,7 +54,6 @@ export const KEPT_ROUTES = new Set(
   ),
 );
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ORIGIN = /^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?$/i;
 
 const BADGE_COLORS: Record<string, { svg: string; shields: string }> = {
@@ -145,7 +145,7 @@ export class PublicPagesController {
     return this.respond(request, reply, 'html', async (ref) => {
       const model = await this.pages.model(ref);
       if (!model) return null;
-      const incident = UUID.test(incidentId) ? await this.pages.incident(ref, incidentId, model.services.map((s) => s.id)) : null;
+      const incident = isUuid(incidentId) ? await this.pages.incident(ref, incidentId, model.services.map((s) => s.id)) : null;
       if (!incident) return this.html(404, model.page, this.renderer.message(ref, model.page, 'Incident not found', ['This page shows no such incident.']));
       return this.html(200, model.page, this.renderer.incident(ref, model.page, incident));
     });
