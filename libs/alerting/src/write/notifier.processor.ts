@@ -124,10 +124,11 @@ export class Notifier implements Processor {
       if (!stored || stored.revision !== revision) return;
       outage = stored.doc;
     }
-    if (!check || !(await this.alertableAt(check, Date.parse(data.deadline)))) return;
+    if (!check) return;
     const policy = alertPolicy(check.alertSettings);
     const startedAt = Date.parse(outage.startedAt);
     let alertAt: number;
+    // The cheap escalation tests first: most FAILINGs of an outage alert no one, and need no maintenance lookup.
     if (policy.escalationType === 'TIME_BASED') {
       if (!data.first) return;
       alertAt = startedAt + policy.minutesFailingThreshold * 60_000;
@@ -135,6 +136,7 @@ export class Notifier implements Processor {
       if (outage.failedRuns !== policy.failedRunThreshold) return;
       alertAt = Date.parse(data.deadline);
     }
+    if (!(await this.alertableAt(check, Date.parse(data.deadline)))) return;
     const base: Omit<CheckAlert, 'alertType'> = {
       checkId: check.id,
       checkName: check.name,
@@ -158,11 +160,11 @@ export class Notifier implements Processor {
     const outage = { ...stored.doc, recoveredAt: stored.doc.recoveredAt ?? data.at };
     await this.store.put(OUTAGES, outage, event.position + 1n);
     const check = await this.checks.byId(data.checkId);
-    if (!check || !(await this.alertableAt(check, Date.parse(data.at)))) return;
+    if (!check) return;
     const policy = alertPolicy(check.alertSettings);
     const downtimeMs = Date.parse(outage.recoveredAt) - Date.parse(outage.startedAt);
     const alerted = policy.escalationType === 'TIME_BASED' ? downtimeMs >= policy.minutesFailingThreshold * 60_000 : outage.failedRuns >= policy.failedRunThreshold;
-    if (!alerted) return;
+    if (!alerted || !(await this.alertableAt(check, Date.parse(data.at)))) return;
     const alert: CheckAlert = {
       alertType: 'ALERT_RECOVERY',
       checkId: check.id,
