@@ -40,6 +40,21 @@ describe('alert channel bodies', () => {
     expect(maskedRecipient('EMAIL', { address: 'alice@example.com' })).toBe('a***@example.com');
   });
 
+  it('masks credential headers and query parameters (and ntfy topics), and keeps them when the masks come back', () => {
+    const config = {
+      name: 'n',
+      url: 'https://ntfy.sh/private-topic-name',
+      webhookType: 'WEBHOOK_NTFY',
+      headers: [{ key: 'Authorization', value: 'Bearer very-secret-bearer-token' }, { key: 'X-Team', value: 'ops' }],
+      queryParameters: [{ key: 'api_key', value: 'query-secret-0123456789' }],
+    };
+    const stored = parseChannelBody({ type: 'WEBHOOK', config }, strict).settings!;
+    const shown = maskedConfig(stored.type, stored.config) as WebhookConfig;
+    for (const secret of ['very-secret-bearer-token', 'query-secret', 'private-topic']) expect(JSON.stringify(shown)).not.toContain(secret);
+    expect(shown.headers[1]).toEqual({ key: 'X-Team', value: 'ops' });
+    expect(parseChannelBody({ type: 'WEBHOOK', config: shown }, strict, stored).settings!.config).toEqual(stored.config);
+  });
+
   it('refuses non-http URLs and literal private addresses unless allowed', () => {
     for (const url of ['javascript:alert(1)', 'ftp://example.com/', 'file:///etc/passwd', 'http://169.254.169.254/', 'http://[fe80::1]/', 'http://[::ffff:127.0.0.1]/', 'http://192.168.1.1/']) {
       expect(urlProblem(url, strict)).not.toBeNull();

@@ -278,7 +278,25 @@ function tokenUrl(type: ChannelType, config: ChannelConfig): boolean {
   if (type === 'SLACK') return true;
   if (type !== 'WEBHOOK') return false;
   const t = (config as WebhookConfig).webhookType;
-  return t === 'WEBHOOK_MSTEAMS' || t === 'WEBHOOK_DISCORD' || t === 'WEBHOOK_TELEGRAM';
+  return t === 'WEBHOOK_MSTEAMS' || t === 'WEBHOOK_DISCORD' || t === 'WEBHOOK_TELEGRAM' || t === 'WEBHOOK_NTFY';
+}
+
+/** Header and query parameter names whose values are credentials (Authorization, api keys, tokens…). */
+const SECRET_NAME = /auth|token|key|secret|password|cookie|signature/i;
+
+function maskedPairs(pairs: KeyValue[]): KeyValue[] {
+  return pairs.map(({ key, value }) => ({ key, value: SECRET_NAME.test(key) && value ? maskSecret(value) : value }));
+}
+
+/** Pairs of a PUT body whose value is the mask shown for the stored pair of that key get the stored value back. */
+function unmaskedPairs(raw: unknown, stored: KeyValue[]): unknown {
+  if (!Array.isArray(raw)) return raw;
+  const shown = maskedPairs(stored);
+  return raw.map((pair) => {
+    if (!isObject(pair)) return pair;
+    const i = stored.findIndex((s, n) => s.key === pair.key && shown[n].value === pair.value && shown[n].value !== s.value);
+    return i < 0 ? pair : { ...pair, value: stored[i].value };
+  });
 }
 
 /** The config as responses show it: secrets masked. */
@@ -288,6 +306,9 @@ export function maskedConfig(type: ChannelType, config: ChannelConfig): ChannelC
     if (typeof out[field] === 'string' && out[field]) out[field] = maskSecret(out[field] as string);
   }
   if (tokenUrl(type, config) && typeof out.url === 'string') out.url = maskUrl(out.url);
+  for (const field of ['headers', 'queryParameters']) {
+    if (Array.isArray(out[field])) out[field] = maskedPairs(out[field] as KeyValue[]);
+  }
   return out as ChannelConfig;
 }
 
@@ -299,6 +320,9 @@ function unmask(type: ChannelType, raw: unknown, stored: ChannelConfig): unknown
   const out = { ...raw };
   for (const field of ['webhookSecret', 'serviceKey', 'apiKey', 'url']) {
     if (typeof out[field] === 'string' && out[field] === shown[field] && shown[field] !== kept[field]) out[field] = kept[field];
+  }
+  for (const field of ['headers', 'queryParameters']) {
+    if (Array.isArray(kept[field])) out[field] = unmaskedPairs(out[field], kept[field] as KeyValue[]);
   }
   return out;
 }
