@@ -29,7 +29,7 @@ const UPCOMING_MS = 30 * 24 * 3_600_000;
   imports: [StatusPagesModule, IncidentsModule, MaintenanceModule],
   controllers: [PublicPagesController],
   providers: [PublicPages, PublicRenderer, PublicMaintenanceWindows, PublicAnswerCache],
-  exports: [PublicMaintenanceWindows],
+  exports: [PublicMaintenanceWindows, PublicRenderer],
 })
 export class PublicWebModule implements OnModuleInit {
   constructor(

@@ -49,7 +49,7 @@ export const alertable = (check: CheckDoc | null): check is CheckDoc => check !=
 @Injectable()
 export class Notifier implements Processor {
   readonly name = 'notifier';
-  readonly handles = ['HeartbeatFailed', 'HeartbeatPingReceived', 'AlertChannelTestRequested', 'AlertChannelDeleted', 'StatusPageSubscriptionsAdded', 'IncidentUpdatePosted'] as const;
+  readonly handles = ['HeartbeatFailed', 'HeartbeatPingReceived', 'AlertChannelTestRequested', 'AlertChannelDeleted', 'StatusPageSubscriptionsAdded', 'StatusPageSubscriptionConfirmationRequested', 'IncidentUpdatePosted'] as const;
   readonly startAt = 'head' as const;
   private ready: Promise<void> | null = null;
 

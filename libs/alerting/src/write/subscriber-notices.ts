@@ -7,7 +7,7 @@ import { incidentDecider, IncidentState, incidentStream, PostedUpdateData } from
 import { StatusPageDirectory } from '../../../status-pages/src/read/status-page-directory';
 import { requireOwned, statusPageDecider, statusPageStream } from '../../../status-pages/src/domain/status-page.decider';
 import { SubscriptionDirectory } from '../../../status-pages/src/read/subscription-directory';
-import { SubscriptionsEvent } from '../../../status-pages/src/domain/subscriptions.decider';
+import { addressKey, SubscriptionData, SubscriptionsEvent } from '../../../status-pages/src/domain/subscriptions.decider';
 import { maskEmail } from '../domain/alert-channel';
 import { deliveryId, Outbox, SUBSCRIBER_BATCH, SubscriberRecipient } from './outbox';
 
@@ -28,11 +28,23 @@ export class SubscriberNotices {
 
   async handle(event: RecordedEvent): Promise<void> {
     if (event.type === 'StatusPageSubscriptionsAdded') return this.added(event as unknown as SubscriptionsEvent & { type: 'StatusPageSubscriptionsAdded' });
+    if (event.type === 'StatusPageSubscriptionConfirmationRequested') return this.requested(event as unknown as SubscriptionsEvent & { type: 'StatusPageSubscriptionConfirmationRequested' });
     if (event.type === 'IncidentUpdatePosted') return this.posted(event);
+  }
+
+  /** A PENDING address subscribed again: a new delivery (so a new link, valid 48 h from now). */
+  private async requested(event: SubscriptionsEvent & { type: 'StatusPageSubscriptionConfirmationRequested' }): Promise<void> {
+    const { statusPageId, accountId, id, type, address, requestedAt } = event.data;
+    await this.confirm(accountId, statusPageId, [{ id, type, address, status: 'PENDING' }], requestedAt);
   }
 
   private async added(event: SubscriptionsEvent & { type: 'StatusPageSubscriptionsAdded' }): Promise<void> {
     const { statusPageId, accountId, subscriptions } = event.data;
+    await this.confirm(accountId, statusPageId, subscriptions, null);
+  }
+
+  /** `again`: the time of a re-sent confirmation, part of its delivery id (null for the first). */
+  private async confirm(accountId: string, statusPageId: string, subscriptions: SubscriptionData[], again: string | null): Promise<void> {
     const pending = subscriptions.filter((s) => s.status === 'PENDING' && s.type === 'EMAIL');
     const hooks = subscriptions.filter((s) => s.type === 'WEBHOOK');
     if (pending.length === 0 && hooks.length === 0) return;
@@ -42,7 +54,7 @@ export class SubscriberNotices {
     // Every new webhook gets a signed confirmation POST carrying its signing secret; a 2xx verifies it.
     for (const s of hooks) {
       await this.outbox.add({
-        ...base(accountId, deliveryId(s.id, 'SUBSCRIPTION_CONFIRM'), null, now),
+        ...base(accountId, deliveryId(...confirmKey(s.id, again)), null, now),
         recipient: maskUrl(s.address),
         alertType: 'SUBSCRIPTION_CONFIRM',
         target: {
@@ -56,7 +68,7 @@ export class SubscriberNotices {
     }
     for (const s of pending) {
       await this.outbox.add({
-        ...base(accountId, deliveryId(s.id, 'SUBSCRIPTION_CONFIRM'), s.address, now),
+        ...base(accountId, deliveryId(...confirmKey(s.id, again)), s.address, now),
         alertType: 'SUBSCRIPTION_CONFIRM',
         target: { kind: 'confirm', subscriptionId: s.id, statusPageId, pageName, address: s.address },
       });
@@ -90,7 +102,7 @@ export class SubscriberNotices {
     const recipients: SubscriberRecipient[] = [];
     for (const page of pages) {
       for (const s of await this.subscriptions.list(accountId, page.id)) {
-        const key = s.address.toLowerCase();
+        const key = addressKey(s.address, s.type);
         if (s.status !== 'VERIFIED' || seen.has(key)) continue;
         seen.add(key);
         if (s.type === 'WEBHOOK') {
@@ -158,6 +170,10 @@ function statuspagePayload(page: { id: string; name: string }, data: PostedUpdat
       })),
     },
   };
+}
+
+function confirmKey(subscriptionId: string, again: string | null): string[] {
+  return again === null ? [subscriptionId, 'SUBSCRIPTION_CONFIRM'] : [subscriptionId, 'SUBSCRIPTION_CONFIRM', again];
 }
 
 function maskUrl(url: string): string {

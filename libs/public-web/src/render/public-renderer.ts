@@ -25,6 +25,11 @@ const ICON: Record<ComponentStatus, string> = {
 const BANNER_ICON: Record<Indicator, string> = { none: '✓', minor: '!', major: '!', critical: '✕' };
 
 /** What every page's layout needs. */
+export interface MessageOptions {
+  form?: { action: string; button: string };
+  back?: boolean;
+}
+
 interface LayoutView {
   title: string;
   summary: string | null;
@@ -171,9 +176,11 @@ export class PublicRenderer {
   }
 
   /** A short page of its own (not found, subscribed, too many requests), in the page's look when there is one. */
-  message(ref: PageRef | null, page: StatusPageDetailView | null, heading: string, paragraphs: string[]): string {
+  /** `form`: a button posting to `action` (a link in an email acts only on this POST, never on the GET); `back: false` drops the home link. */
+  message(ref: PageRef | null, page: StatusPageDetailView | null, heading: string, paragraphs: string[], options: MessageOptions = {}): string {
     const layout = page && ref ? this.layout(ref, page, `${heading} – ${page.name}`, null) : this.plainLayout(heading);
-    return this.templates.message({ ...layout, heading, paragraphs, backText: page ? 'Back to current status' : 'Vigil' });
+    const backText = options.back === false ? null : page ? 'Back to current status' : 'Vigil';
+    return this.templates.message({ ...layout, heading, paragraphs, form: options.form ?? null, backText });
   }
 
   badge(label: string, message: string, color: string): string {

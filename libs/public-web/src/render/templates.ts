@@ -92,7 +92,8 @@ export const INCIDENT_PAGE = `{{#> layout}}
 export const MESSAGE = `{{#> layout}}
 <h1>{{heading}}</h1>
 {{#each paragraphs}}<p>{{this}}</p>{{/each}}
-<p><a href="{{home}}">{{backText}}</a></p>
+{{#if form}}<form method="post" action="{{form.action}}"><button class="btn" type="submit">{{form.button}}</button></form>{{/if}}
+{{#if backText}}<p><a href="{{home}}">{{backText}}</a></p>{{/if}}
 {{/layout}}`;
 
 /** Shields-style badge: user strings (a service name) are escaped like everywhere else. */

@@ -1,6 +1,6 @@
 import { NotFoundError } from '../../../core/src/errors';
 import { specFor } from '../../../testing/src/given-when-then';
-import { SubscriptionData, subscriptionsDecider, SubscriptionsEvent, subscriptionsStream } from './subscriptions.decider';
+import { addressKey, CONFIRM_RESEND_MS, SubscriptionData, subscriptionsDecider, SubscriptionsEvent, subscriptionsStream } from './subscriptions.decider';
 
 const PAGE = '01900000-0000-7000-8000-0000000000a1';
 const ACCOUNT = '01900000-0000-7000-8000-000000000001';
@@ -11,9 +11,17 @@ const sub = (n: number, address: string, status: SubscriptionData['status'] = 'P
   address,
   status,
 });
+const AT = '2026-01-01T00:00:00.000Z';
+const later = (ms: number) => new Date(Date.parse(AT) + ms).toISOString();
 const added = (...subscriptions: SubscriptionData[]): SubscriptionsEvent => ({
   type: 'StatusPageSubscriptionsAdded',
-  data: { statusPageId: PAGE, accountId: ACCOUNT, subscriptions },
+  data: { statusPageId: PAGE, accountId: ACCOUNT, subscriptions, requestedAt: AT },
+});
+const hook = (n: number, address: string, status: SubscriptionData['status'] = 'PENDING'): SubscriptionData => ({ ...sub(n, address, status), type: 'WEBHOOK' });
+const add = (candidates: SubscriptionData[], requestedAt = AT) => ({ type: 'AddSubscriptions' as const, statusPageId: PAGE, accountId: ACCOUNT, candidates, requestedAt });
+const resent = (s: SubscriptionData, requestedAt: string): SubscriptionsEvent => ({
+  type: 'StatusPageSubscriptionConfirmationRequested',
+  data: { statusPageId: PAGE, accountId: ACCOUNT, id: s.id, type: s.type, address: s.address, requestedAt },
 });
 const spec = specFor(subscriptionsDecider);
 
@@ -25,36 +33,75 @@ describe('subscriptions decider', () => {
   describe('AddSubscriptions', () => {
     it('given nothing, then the candidates are added', () => {
       const candidates = [sub(1, 'a@example.com'), sub(2, 'b@example.com', 'VERIFIED')];
-      spec.given([]).when({ type: 'AddSubscriptions', statusPageId: PAGE, accountId: ACCOUNT, candidates }).then([added(...candidates)]);
+      spec.given([]).when(add(candidates)).then([added(...candidates)]);
     });
 
     it('given subscribers, then addresses already there (in any case) and repeats in the batch are left out', () => {
       spec
         .given([added(sub(1, 'a@example.com'))])
-        .when({
-          type: 'AddSubscriptions',
-          statusPageId: PAGE,
-          accountId: ACCOUNT,
-          candidates: [sub(2, 'A@Example.com'), sub(3, 'c@example.com'), sub(4, 'C@example.COM')],
-        })
+        .when(add([sub(2, 'A@Example.com'), sub(3, 'c@example.com'), sub(4, 'C@example.COM')]))
         .then([added(sub(3, 'c@example.com'))]);
     });
 
     it('given only duplicates, then nothing', () => {
-      spec.given([added(sub(1, 'a@example.com'))]).when({ type: 'AddSubscriptions', statusPageId: PAGE, accountId: ACCOUNT, candidates: [sub(2, 'a@example.com')] }).then([]);
+      spec.given([added(sub(1, 'a@example.com'))]).when(add([sub(2, 'a@example.com')])).then([]);
     });
 
     it('given a removed subscriber, then the address may subscribe again', () => {
       spec
         .given([added(sub(1, 'a@example.com')), { type: 'StatusPageSubscriptionRemoved', data: { statusPageId: PAGE, id: sub(1, '').id } }])
-        .when({ type: 'AddSubscriptions', statusPageId: PAGE, accountId: ACCOUNT, candidates: [sub(2, 'a@example.com')] })
+        .when(add([sub(2, 'a@example.com')]))
         .then([added(sub(2, 'a@example.com'))]);
+    });
+
+    it('compares webhook URLs by scheme and host without regard to case, path and query exactly', () => {
+      spec
+        .given([added(hook(1, 'https://x.io/hook?a=B'))])
+        .when(add([hook(2, 'https://x.io/Hook?a=B'), hook(3, 'HTTPS://X.IO/hook?a=B'), hook(4, 'https://x.io/hook?a=b'), hook(5, 'https://X.io:443/Hook?a=B')]))
+        .then([added(hook(2, 'https://x.io/Hook?a=B'), hook(4, 'https://x.io/hook?a=b'))]);
+      expect(addressKey('HTTPS://X.IO/hook', 'WEBHOOK')).toBe(addressKey('https://x.io/hook', 'WEBHOOK'));
+      expect(addressKey('https://x.io/Hook', 'WEBHOOK')).not.toBe(addressKey('https://x.io/hook', 'WEBHOOK'));
+      expect(addressKey('Ops@Example.com')).toBe('ops@example.com');
+    });
+
+    it('given a PENDING address whose link expired, then subscribing again asks for a fresh confirmation, not a second subscription', () => {
+      const first = sub(1, 'a@example.com');
+      spec
+        .given([added(first)])
+        .when(add([sub(2, 'A@example.com'), sub(3, 'a@example.com'), sub(4, 'b@example.com')], later(49 * 3_600_000)))
+        .then([
+          { type: 'StatusPageSubscriptionsAdded', data: { statusPageId: PAGE, accountId: ACCOUNT, subscriptions: [sub(4, 'b@example.com')], requestedAt: later(49 * 3_600_000) } },
+          resent(first, later(49 * 3_600_000)),
+        ]);
+    });
+
+    it('given a PENDING address asked less than the resend interval ago, then nothing: no spam', () => {
+      const first = sub(1, 'a@example.com');
+      spec.given([added(first)]).when(add([sub(2, 'a@example.com')], later(CONFIRM_RESEND_MS - 1))).then([]);
+      spec.given([added(first)]).when(add([sub(2, 'a@example.com')], later(CONFIRM_RESEND_MS))).then([resent(first, later(CONFIRM_RESEND_MS))]);
+      spec
+        .given([added(first), resent(first, later(60 * 60_000))])
+        .when(add([sub(2, 'a@example.com')], later(60 * 60_000 + CONFIRM_RESEND_MS - 1)))
+        .then([]);
+    });
+
+    it('given a VERIFIED address, a verified one, or autoVerify, then nothing is re-sent', () => {
+      const verified: SubscriptionsEvent = { type: 'StatusPageSubscriptionVerified', data: { statusPageId: PAGE, id: sub(1, '').id } };
+      const much = later(72 * 3_600_000);
+      spec.given([added(sub(1, 'a@example.com')), verified]).when(add([sub(2, 'a@example.com')], much)).then([]);
+      spec.given([added(sub(1, 'a@example.com', 'VERIFIED'))]).when(add([sub(2, 'a@example.com')], much)).then([]);
+      spec.given([added(sub(1, 'a@example.com'))]).when(add([sub(2, 'a@example.com', 'VERIFIED')], much)).then([]);
+    });
+
+    it('given a PENDING webhook, then adding it again re-sends its confirmation POST too', () => {
+      const first = hook(1, 'https://x.io/hook');
+      spec.given([added(first)]).when(add([hook(2, 'HTTPS://X.IO/hook')], later(CONFIRM_RESEND_MS))).then([resent(first, later(CONFIRM_RESEND_MS))]);
     });
 
     it('given a closed list (page deleted), then not found', () => {
       spec
         .given([{ type: 'StatusPageSubscriptionsClosed', data: { statusPageId: PAGE, ids: [] } }])
-        .when({ type: 'AddSubscriptions', statusPageId: PAGE, accountId: ACCOUNT, candidates: [sub(1, 'a@example.com')] })
+        .when(add([sub(1, 'a@example.com')]))
         .thenThrows(NotFoundError);
     });
   });

@@ -17,7 +17,13 @@ export interface SubscriptionData {
  * change the page's revision (its ETag), and duplicates are decided against one folded list.
  */
 export type SubscriptionsEvent =
-  | { type: 'StatusPageSubscriptionsAdded'; data: { statusPageId: string; accountId: string; subscriptions: SubscriptionData[] } }
+  /** `requestedAt` (ISO; absent on events written before it was recorded): when their confirmations were asked for. */
+  | { type: 'StatusPageSubscriptionsAdded'; data: { statusPageId: string; accountId: string; subscriptions: SubscriptionData[]; requestedAt?: string } }
+  /** A PENDING address subscribed again: a fresh confirmation (new link) is sent to it. */
+  | {
+      type: 'StatusPageSubscriptionConfirmationRequested';
+      data: { statusPageId: string; accountId: string; id: string; type: SubscriptionType; address: string; requestedAt: string };
+    }
   | { type: 'StatusPageSubscriptionRemoved'; data: { statusPageId: string; id: string } }
   /** Double opt-in: the confirmation link was followed. */
   | { type: 'StatusPageSubscriptionVerified'; data: { statusPageId: string; id: string } }
@@ -25,7 +31,8 @@ export type SubscriptionsEvent =
   | { type: 'StatusPageSubscriptionsClosed'; data: { statusPageId: string; ids: string[] } };
 
 export type SubscriptionsCommand =
-  | { type: 'AddSubscriptions'; statusPageId: string; accountId: string; candidates: SubscriptionData[] }
+  /** `requestedAt`: now (ISO), to space out confirmations re-sent to a PENDING address. */
+  | { type: 'AddSubscriptions'; statusPageId: string; accountId: string; candidates: SubscriptionData[]; requestedAt: string }
   | { type: 'RemoveSubscription'; statusPageId: string; accountId: string; id: string }
   /** Returns no event when already verified: a confirmation link works once. */
   | { type: 'VerifySubscription'; statusPageId: string; id: string }
@@ -34,36 +41,63 @@ export type SubscriptionsCommand =
 export interface SubscriptionsState {
   closed: boolean;
   accountId: string | null;
-  /** Subscription id by lower-cased address. */
+  /** Subscription id by addressKey. */
   byAddress: Map<string, string>;
   ids: Set<string>;
-  pending: Set<string>;
+  /** PENDING subscriptions and when their last confirmation was asked for (ms; 0 when not recorded). */
+  pending: Map<string, PendingSubscription>;
 }
 
-/** Addresses are compared without regard to case: one mailbox, one subscription. */
-export const addressKey = (address: string) => address.toLowerCase();
+export interface PendingSubscription {
+  type: SubscriptionType;
+  address: string;
+  requestedAt: number;
+}
+
+/** A PENDING address that subscribes again gets a fresh confirmation at most this often. */
+export const CONFIRM_RESEND_MS = 10 * 60_000;
+
+/**
+ * One mailbox, one subscription: emails compare without regard to case. A URL's path and query are
+ * case-sensitive: webhooks compare as WHATWG-normalised URLs (scheme and host lower-cased, default port dropped).
+ */
+export function addressKey(address: string, type: SubscriptionType = 'EMAIL'): string {
+  if (type !== 'WEBHOOK') return address.toLowerCase();
+  try {
+    return new URL(address).href;
+  } catch {
+    return address;
+  }
+}
 
 export const subscriptionsDecider: Decider<SubscriptionsState, SubscriptionsCommand, SubscriptionsEvent> = {
-  initialState: () => ({ closed: false, accountId: null, byAddress: new Map(), ids: new Set(), pending: new Set() }),
+  initialState: () => ({ closed: false, accountId: null, byAddress: new Map(), ids: new Set(), pending: new Map() }),
   decide(command, state) {
     switch (command.type) {
       case 'AddSubscriptions': {
         if (state.closed) throw new NotFoundError('Status page not found');
+        const { statusPageId, accountId, requestedAt } = command;
         const seen = new Set(state.byAddress.keys());
         const accepted: SubscriptionData[] = [];
+        const resent: SubscriptionsEvent[] = [];
+        const asked = new Set<string>();
         for (const candidate of command.candidates) {
-          const key = addressKey(candidate.address);
-          if (seen.has(key)) continue;
+          const key = addressKey(candidate.address, candidate.type);
+          if (seen.has(key)) {
+            const id = state.byAddress.get(key);
+            const pending = id === undefined ? undefined : state.pending.get(id);
+            // Still PENDING (say the link expired, or the email went missing): a new link, spaced out.
+            if (id !== undefined && pending && !asked.has(id) && candidate.status === 'PENDING' && Date.parse(requestedAt) - pending.requestedAt >= CONFIRM_RESEND_MS) {
+              asked.add(id);
+              resent.push({ type: 'StatusPageSubscriptionConfirmationRequested', data: { statusPageId, accountId, id, type: pending.type, address: pending.address, requestedAt } });
+            }
+            continue;
+          }
           seen.add(key);
           accepted.push(candidate);
         }
-        if (accepted.length === 0) return [];
-        return [
-          {
-            type: 'StatusPageSubscriptionsAdded',
-            data: { statusPageId: command.statusPageId, accountId: command.accountId, subscriptions: accepted },
-          },
-        ];
+        const events: SubscriptionsEvent[] = accepted.length === 0 ? [] : [{ type: 'StatusPageSubscriptionsAdded', data: { statusPageId, accountId, subscriptions: accepted, requestedAt } }];
+        return [...events, ...resent];
       }
       case 'RemoveSubscription':
         if (state.closed || state.accountId !== command.accountId || !state.ids.has(command.id)) {
@@ -84,16 +118,24 @@ export const subscriptionsDecider: Decider<SubscriptionsState, SubscriptionsComm
       case 'StatusPageSubscriptionsAdded': {
         const byAddress = new Map(state.byAddress);
         const ids = new Set(state.ids);
-        const pending = new Set(state.pending);
+        const pending = new Map(state.pending);
+        const requestedAt = event.data.requestedAt ? Date.parse(event.data.requestedAt) : 0;
         for (const s of event.data.subscriptions) {
-          byAddress.set(addressKey(s.address), s.id);
+          byAddress.set(addressKey(s.address, s.type), s.id);
           ids.add(s.id);
-          if (s.status === 'PENDING') pending.add(s.id);
+          if (s.status === 'PENDING') pending.set(s.id, { type: s.type, address: s.address, requestedAt });
         }
         return { ...state, accountId: event.data.accountId, byAddress, ids, pending };
       }
+      case 'StatusPageSubscriptionConfirmationRequested': {
+        const before = state.pending.get(event.data.id);
+        if (!before) return state;
+        const pending = new Map(state.pending);
+        pending.set(event.data.id, { ...before, requestedAt: Date.parse(event.data.requestedAt) });
+        return { ...state, pending };
+      }
       case 'StatusPageSubscriptionVerified': {
-        const pending = new Set(state.pending);
+        const pending = new Map(state.pending);
         pending.delete(event.data.id);
         return { ...state, pending };
       }
@@ -101,12 +143,12 @@ export const subscriptionsDecider: Decider<SubscriptionsState, SubscriptionsComm
         const byAddress = new Map([...state.byAddress].filter(([, id]) => id !== event.data.id));
         const ids = new Set(state.ids);
         ids.delete(event.data.id);
-        const pending = new Set(state.pending);
+        const pending = new Map(state.pending);
         pending.delete(event.data.id);
         return { ...state, byAddress, ids, pending };
       }
       case 'StatusPageSubscriptionsClosed':
-        return { ...state, closed: true, byAddress: new Map(), ids: new Set(), pending: new Set() };
+        return { ...state, closed: true, byAddress: new Map(), ids: new Set(), pending: new Map() };
       default:
         return state;
     }

@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { isEmail } from 'class-validator';
+import { CLOCK, Clock } from '../../../core/src/clock';
 import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
 import { Actor, CommandRunner } from '../../../event-store/src/command-runner';
 import { COMMAND_RUNNER } from '../../../platform/src/tokens';
@@ -70,6 +71,7 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
     @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(VIGIL_CONFIG) private readonly config: VigilConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ accountId, statusPageId, addresses, autoVerify, actor, types }: AddSubscriptionsCommand): Promise<BulkOutcome> {
@@ -82,7 +84,7 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
     const { appended, revision } = await this.runner.run(
       subscriptionsStream(statusPageId),
       subscriptionsDecider,
-      { type: 'AddSubscriptions', statusPageId, accountId, candidates },
+      { type: 'AddSubscriptions', statusPageId, accountId, candidates, requestedAt: this.clock.now().toISOString() },
       actor,
     );
     const created = appended
