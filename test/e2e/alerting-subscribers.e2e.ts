@@ -33,8 +33,16 @@ describe('subscribers: double opt-in, incident emails, one-click unsubscribe (re
   const mailsTo = (address: string) => smtp.mails.filter((m) => m.to.includes(address));
   const linkIn = (mail: ReceivedMail, kind: string) => decodedMail(mail.raw).match(new RegExp(`http://[^\\s"<>]+/subscriptions/${kind}/[A-Za-z0-9_.-]+`))![0];
   const path = (url: string) => new URL(url).pathname;
+  const form = { headers: { 'content-type': 'application/x-www-form-urlencoded' }, rawBody: '' };
+  /** What a person does: opens the link, then presses its button (the form's POST to the same URL). */
+  const confirmLink = async (link: string) => {
+    const shown = await server.http.get(path(link));
+    if (shown.status !== 200) return shown;
+    expect(shown.text).toContain(`<form method="post" action="${path(link)}"><button class="btn" type="submit">Confirm subscription</button></form>`);
+    return server.http.post(path(link), undefined, form);
+  };
 
-  it('sends a confirmation email to each new pending address; its link verifies once', async () => {
+  it('sends a confirmation email to each new pending address; its link verifies once, on the POST of its button', async () => {
     const bulk = await server.http.post(
       `/v1/status-pages/${pageA}/subscriptions/bulk`,
       { subscriptions: [{ type: 'EMAIL', config: 'ann@example.com' }, { type: 'EMAIL', config: 'bob@example.com' }, { type: 'EMAIL', config: 'late@example.com' }] },
@@ -47,19 +55,50 @@ describe('subscribers: double opt-in, incident emails, one-click unsubscribe (re
     expect(decodedMail(confirm.raw)).toContain('Page &lt;page-a&gt;');
 
     const link = linkIn(confirm, 'confirm');
-    const page = await server.http.get(path(link));
+    // A mail scanner or link preview only GETs: that shows a button and changes nothing, however often.
+    for (let i = 0; i < 2; i++) {
+      const shown = await server.http.get(path(link));
+      expect(shown.status).toBe(200);
+      expect(shown.headers.get('content-type')).toContain('text/html');
+      expect(shown.headers.get('content-security-policy')).toContain("style-src 'self'");
+      expect(shown.headers.get('content-security-policy')).not.toContain('unsafe-inline');
+      expect(shown.text).not.toMatch(/<style|<script|style=/);
+      expect(shown.text).toContain('Confirm your subscription');
+    }
+    expect((await subscriptions(pageA)).find((s) => s.address === 'ann@example.com').status).toBe('PENDING');
+    const page = await server.http.post(path(link), undefined, form);
     expect(page.status).toBe(200);
-    expect(page.headers.get('content-type')).toContain('text/html');
     expect(page.text).toContain('Subscription confirmed');
     expect((await subscriptions(pageA)).find((s) => s.address === 'ann@example.com').status).toBe('VERIFIED');
-    expect((await server.http.get(path(link))).status).toBe(400); // single use
+    expect((await server.http.post(path(link), undefined, form)).status).toBe(400); // single use
+    expect((await server.http.get(path(link))).status).toBe(400); // and its page says so
     expect((await server.http.get('/subscriptions/confirm/forged.token')).status).toBe(400);
+    expect((await server.http.post('/subscriptions/confirm/forged.token', undefined, form)).status).toBe(400);
 
     // Bob confirms within 48 h; the late one after.
-    expect((await server.http.get(path(linkIn(mailsTo('bob@example.com')[0], 'confirm')))).status).toBe(200);
+    expect((await confirmLink(linkIn(mailsTo('bob@example.com')[0], 'confirm'))).status).toBe(200);
     clock.advance(49 * 3_600_000);
-    expect((await server.http.get(path(linkIn(mailsTo('late@example.com')[0], 'confirm')))).status).toBe(400);
+    const expired = linkIn(mailsTo('late@example.com')[0], 'confirm');
+    expect((await server.http.get(path(expired))).status).toBe(400);
+    expect((await server.http.post(path(expired), undefined, form)).status).toBe(400);
     expect((await subscriptions(pageA)).find((s) => s.address === 'late@example.com').status).toBe('PENDING');
+
+    // Subscribing again after the link expired sends a fresh link (still one subscription); again at once sends nothing.
+    const again = async () =>
+      (await server.http.post(`/v1/status-pages/${pageA}/subscriptions/bulk`, { subscriptions: [{ type: 'EMAIL', config: 'Late@example.com' }] }, { key: account.key })).body;
+    expect(await again()).toEqual({ created: 0, skipped: 1, status: 'PENDING' });
+    await eventually(() => mailsTo('late@example.com').length, (n) => n >= 2);
+    const fresh = linkIn(mailsTo('late@example.com')[1], 'confirm');
+    expect(fresh).not.toBe(expired);
+    expect(await again()).toEqual({ created: 0, skipped: 1, status: 'PENDING' });
+    await new Promise((r) => setTimeout(r, 600));
+    expect(mailsTo('late@example.com')).toHaveLength(2);
+    expect((await subscriptions(pageA)).filter((s) => s.address.toLowerCase() === 'late@example.com')).toHaveLength(1);
+    expect((await confirmLink(fresh)).status).toBe(200);
+    expect((await subscriptions(pageA)).find((s) => s.address === 'late@example.com').status).toBe('VERIFIED');
+    expect((await server.http.post(path(expired), undefined, form)).status).toBe(400);
+    const late = (await subscriptions(pageA)).find((s) => s.address === 'late@example.com');
+    expect((await server.http.delete(`/v1/status-pages/${pageA}/subscriptions/${late.id}`, { key: account.key })).status).toBe(204);
 
     // Auto-verified subscriptions get no confirmation email; ann is on both pages.
     const before = smtp.mails.length;
@@ -99,16 +138,17 @@ describe('subscribers: double opt-in, incident emails, one-click unsubscribe (re
     // One click: the POST mail clients send removes bob; the same POST again answers the same.
     const bobMail = sent.find((m) => m.to[0] === 'bob@example.com')!;
     const bobLink = path(bobMail.headers['list-unsubscribe'].match(/<(http[^>]+)>/)![1]);
-    const form = { headers: { 'content-type': 'application/x-www-form-urlencoded' }, rawBody: 'List-Unsubscribe=One-Click' };
+    const oneClick = { headers: { 'content-type': 'application/x-www-form-urlencoded' }, rawBody: 'List-Unsubscribe=One-Click' };
     const shown = await server.http.get(bobLink);
     expect(shown.status).toBe(200);
-    expect(shown.text).toContain('<form method="post"');
-    expect((await server.http.post(bobLink, undefined, form)).status).toBe(200);
+    expect(shown.text).toContain(`<form method="post" action="${bobLink}">`);
+    expect((await subscriptions(pageA)).map((s) => s.address)).toContain('bob@example.com'); // the GET removed nothing
+    expect((await server.http.post(bobLink, undefined, oneClick)).status).toBe(200);
     expect((await subscriptions(pageA)).map((s) => s.address)).not.toContain('bob@example.com');
-    const again = await server.http.post(bobLink, undefined, form);
+    const again = await server.http.post(bobLink, undefined, oneClick);
     expect(again.status).toBe(200);
     expect(again.text).toContain('Unsubscribed');
-    expect((await server.http.post('/subscriptions/unsubscribe/forged.token', undefined, form)).status).toBe(400);
+    expect((await server.http.post('/subscriptions/unsubscribe/forged.token', undefined, oneClick)).status).toBe(400);
 
     await server.http.post(`${INCIDENTS}/${incident.id}/incident-updates`, { description: 'Fixed.', status: 'RESOLVED', notifySubscribers: true }, { key: account.key });
     await eventually(() => smtp.mails.length - before, (n) => n >= 5);

@@ -11,6 +11,8 @@ import { HeartbeatsModule } from '../../heartbeats/src/heartbeats.module';
 import { MaintenanceModule } from '../../maintenance/src/maintenance.module';
 import { CheckAlertLinks } from '../../heartbeats/src/write/check-alert-links';
 import { StatusPagesModule } from '../../status-pages/src/status-pages.module';
+import { PublicWebModule } from '../../public-web/src/public-web.module';
+import { PublicRenderer } from '../../public-web/src/render/public-renderer';
 import { alertSettingsProblems } from './domain/alert-settings';
 import { AlertChannelsController } from './http/alert-channels.controller';
 import { AlertNotificationsController } from './http/alert-notifications.controller';
@@ -31,7 +33,7 @@ import { SubscriberTokens } from './write/subscriber-tokens';
  * notifier (a processor of the event log) filling a durable outbox, and the worker sending it.
  */
 @Module({
-  imports: [HeartbeatsModule, StatusPagesModule, MaintenanceModule],
+  imports: [HeartbeatsModule, StatusPagesModule, MaintenanceModule, PublicWebModule],
   controllers: [AlertChannelsController, AlertNotificationsController],
   providers: [ChannelDirectory, AlertChannelCommands, Outbox, Notifier, SubscriberNotices, SubscriberTokens, EmailSender, DeliveryWorker],
   exports: [Outbox, DeliveryWorker],
@@ -48,6 +50,7 @@ export class AlertingModule implements OnModuleInit {
     private readonly tokens: SubscriberTokens,
     private readonly commands: CommandBus,
     private readonly adapterHost: HttpAdapterHost,
+    private readonly renderer: PublicRenderer,
   ) {
     engine.register(alertChannelsProjection);
     engine.register(checkSubscriptionsProjection);
@@ -72,6 +75,7 @@ export class AlertingModule implements OnModuleInit {
       runner: this.runner,
       execute: (command) => this.commands.execute(command),
       clock: this.clock,
+      render: (heading, paragraphs, options) => this.renderer.message(null, null, heading, paragraphs, options),
     });
   }
 }
