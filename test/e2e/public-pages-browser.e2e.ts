@@ -179,7 +179,7 @@ describeInBrowser('public status page in headless Chromium', () => {
     }
   });
 
-  it('works with JavaScript disabled: the subscribe form leads to "check your inbox", a confirmation email, and its link verifies', async () => {
+  it('works with JavaScript disabled: the subscribe form leads to "check your inbox", a confirmation email, and the button behind its link verifies', async () => {
     const { context, page, problems } = await open({ javaScriptEnabled: false });
     await page.getByLabel('Email address').fill('reader@example.com');
     await page.getByRole('button', { name: 'Subscribe' }).click();
@@ -198,9 +198,20 @@ describeInBrowser('public status page in headless Chromium', () => {
     expect(link).not.toBeNull();
     const confirm = await browser.newContext({ javaScriptEnabled: false });
     const tab = await confirm.newPage();
+    const problems2 = watch(tab);
     const answer = await tab.goto(server.url + new URL(link![0]).pathname);
     expect(answer?.status()).toBe(200);
+    await tab.waitForLoadState('networkidle');
+    // Opening the link (what mail scanners do too) only shows a button; pressing it confirms.
+    await expect(tab.locator('h1').textContent()).resolves.toBe('Confirm your subscription');
+    const pending = await server.http.get(`/v1/status-pages/${fixture.pageId}/subscriptions`, { key: account.key });
+    expect(pending.body).toEqual([expect.objectContaining({ address: 'reader@example.com', status: 'PENDING' })]);
+    // Styled by the public pages' two stylesheets (the CSP refuses inline styles).
+    await expect(tab.evaluate(() => document.styleSheets.length)).resolves.toBe(2);
+    await tab.getByRole('button', { name: 'Confirm subscription' }).click();
+    await tab.waitForLoadState('networkidle');
     await expect(tab.locator('h1').textContent()).resolves.toBe('Subscription confirmed');
+    expect(problems2).toEqual([]);
     await confirm.close();
     const verified = await server.http.get(`/v1/status-pages/${fixture.pageId}/subscriptions`, { key: account.key });
     expect(verified.body).toEqual([expect.objectContaining({ address: 'reader@example.com', status: 'VERIFIED' })]);

@@ -202,9 +202,12 @@ function subscriberLinkPaths(): Json {
     responses: { 200: page(ok), 400: page('The link is invalid, expired or already used') },
   });
   return {
-    '/subscriptions/confirm/{token}': { get: operation('Confirm an email subscription (double opt-in, valid 48 h, single use)', 'Confirmed') },
+    '/subscriptions/confirm/{token}': {
+      get: operation('A page with a button confirming the subscription (changes nothing: mail scanners follow links)', 'The page'),
+      post: operation('Confirm an email subscription (double opt-in, valid 48 h, single use; the body is ignored)', 'Confirmed'),
+    },
     '/subscriptions/unsubscribe/{token}': {
-      get: operation('A page with an unsubscribe button', 'The page'),
+      get: operation('A page with an unsubscribe button (changes nothing)', 'The page'),
       post: operation('Unsubscribe at once (RFC 8058 one-click; the body is ignored)', 'Unsubscribed (the same answer whether or not the subscription still existed)'),
     },
   };
