@@ -223,13 +223,23 @@ describe('WEBHOOK subscribers: signed confirmation POST, Statuspage-shaped incid
     );
     expect(subs).toEqual([expect.objectContaining({ type: 'WEBHOOK', address: `${receiver.url}/sub`, status: 'VERIFIED' })]);
 
+    // A second page showing the service: /SUB is another subscriber (paths are case-sensitive); HTTP://… is /sub again.
+    const other = (await server.http.post('/v1/status-pages', { name: 'Hooks 2', url: 'hooks-page-2', cards: [{ name: 'c', services: [{ id: serviceId }] }] }, { key: account.key })).body;
+    const shouting = receiver.url.replace('http://', 'HTTP://');
+    await server.http.post(`/v1/status-pages/${other.id}/subscriptions/bulk`, { subscriptions: [{ type: 'WEBHOOK', config: `${receiver.url}/SUB` }, { type: 'WEBHOOK', config: `${shouting}/sub` }], autoVerify: true }, { key: account.key });
+    await eventually(() => receiver.requests.length, (n) => n >= 3);
+    const confirmations = receiver.requests.length;
+
     await server.http.post(
       '/v1/status-pages/incidents',
       { name: 'Queue <stuck>', severity: 'CRITICAL', services: [{ id: serviceId }], incidentUpdates: [{ description: 'Jobs are not running.', notifySubscribers: true }] },
       { key: account.key },
     );
-    await eventually(() => receiver.requests.length, (n) => n >= 2);
-    const notice = receiver.requests[1];
+    await eventually(() => receiver.requests.length - confirmations, (n) => n >= 3);
+    await new Promise((r) => setTimeout(r, 500));
+    const notices = receiver.requests.slice(confirmations);
+    expect(notices.map((r) => r.path).sort()).toEqual(['/SUB', '/sub']);
+    const notice = notices.find((r) => r.path === '/sub')!;
     const body = new Webhook(secret).verify(notice.body, notice.headers as Record<string, string>) as any;
     expect(body).toMatchObject({
       meta: { unsubscribe: expect.stringContaining('/subscriptions/unsubscribe/') },

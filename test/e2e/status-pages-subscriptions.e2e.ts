@@ -89,6 +89,23 @@ describe('status page subscriptions', () => {
     expect(nothingNew.body).toEqual({ created: 0, skipped: 1, status: 'PENDING' });
   });
 
+  it('webhook URLs are one subscriber when only their scheme or host differ in case; path and query are compared exactly', async () => {
+    const account = await server.account();
+    const page = await newPage(account);
+    const hook = (config: string) => ({ type: 'WEBHOOK', config });
+    const first = await bulk(account, page.id, { subscriptions: [hook('https://hooks.example.com/Hook?k=A'), hook('HTTPS://HOOKS.EXAMPLE.COM/Hook?k=A')] });
+    expect(first.body).toEqual({ created: 1, skipped: 1, status: 'PENDING' });
+    const second = await bulk(account, page.id, {
+      subscriptions: [hook('https://hooks.example.com/hook?k=A'), hook('https://hooks.example.com/Hook?k=a'), hook('https://Hooks.Example.com:443/Hook?k=A')],
+    });
+    expect(second.body).toEqual({ created: 2, skipped: 1, status: 'PENDING' });
+    expect((await subscriptions(account, page.id)).body.map((s: { address: string }) => s.address)).toEqual([
+      'https://hooks.example.com/Hook?k=A',
+      'https://hooks.example.com/hook?k=A',
+      'https://hooks.example.com/Hook?k=a',
+    ]);
+  });
+
   it('takes 100 at once, the same addresses on two pages are two subscriptions', async () => {
     const account = await server.account();
     const [first, second] = [await newPage(account), await newPage(account)];
