@@ -24,8 +24,8 @@ const TEMPLATES = {
     html: htmlOf(layout('<h2>{{title}}</h2><p>{{summary}}</p><p>Check: <strong>{{checkName}}</strong></p>{{#if link}}<p><a href="{{link}}">{{link}}</a></p>{{/if}}')),
   },
   confirm: {
-    text: textOf('Confirm your subscription to {{pageName}}\n\nSomeone (hopefully you) asked to receive incident updates from {{pageName}} at this address.\nConfirm within 48 hours by opening:\n\n{{confirmUrl}}\n\nIf you did not ask for this, ignore this email.\n'),
-    html: htmlOf(layout('<h2>Confirm your subscription to {{pageName}}</h2><p>Someone (hopefully you) asked to receive incident updates from <strong>{{pageName}}</strong> at this address.</p><p><a href="{{confirmUrl}}">Confirm the subscription</a> (the link is valid for 48 hours).</p><p>If you did not ask for this, ignore this email.</p>')),
+    text: textOf('Confirm your subscription to {{pageName}}\n\nSomeone (hopefully you) asked to receive incident updates from {{pageName}} at this address.\nConfirm within 48 hours: open this link and press its button.\n\n{{confirmUrl}}\n\nIf you did not ask for this, ignore this email.\n'),
+    html: htmlOf(layout('<h2>Confirm your subscription to {{pageName}}</h2><p>Someone (hopefully you) asked to receive incident updates from <strong>{{pageName}}</strong> at this address.</p><p><a href="{{confirmUrl}}">Confirm the subscription</a> (the link is valid for 48 hours; it opens a page with a button).</p><p>If you did not ask for this, ignore this email.</p>')),
   },
   incident: {
     text: textOf('{{pageName}}: {{incidentName}}\n\nStatus: {{status}}\n\n{{description}}\n\nUnsubscribe: {{unsubscribeUrl}}\n'),
