@@ -24,12 +24,13 @@ const ICON: Record<ComponentStatus, string> = {
 
 const BANNER_ICON: Record<Indicator, string> = { none: '✓', minor: '!', major: '!', critical: '✕' };
 
-/** What every page's layout needs. */
+/** `form`: a button posting to `action` (a link in an email acts only on this POST, never on the GET); `back: false` drops the home link. */
 export interface MessageOptions {
   form?: { action: string; button: string };
   back?: boolean;
 }
 
+/** What every page's layout needs. */
 interface LayoutView {
   title: string;
   summary: string | null;
@@ -175,8 +176,7 @@ export class PublicRenderer {
     return this.templates.incident({ ...this.layout(ref, page, `${incident.name} – ${page.name}`, null), incident: this.incidentView(ref, incident) });
   }
 
-  /** A short page of its own (not found, subscribed, too many requests), in the page's look when there is one. */
-  /** `form`: a button posting to `action` (a link in an email acts only on this POST, never on the GET); `back: false` drops the home link. */
+  /** A short page of its own (not found, subscribed, too many requests, a subscriber link), in the page's look when there is one. */
   message(ref: PageRef | null, page: StatusPageDetailView | null, heading: string, paragraphs: string[], options: MessageOptions = {}): string {
     const layout = page && ref ? this.layout(ref, page, `${heading} – ${page.name}`, null) : this.plainLayout(heading);
     const backText = options.back === false ? null : page ? 'Back to current status' : 'Vigil';
