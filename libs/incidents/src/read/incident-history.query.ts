@@ -20,7 +20,8 @@ export interface IncidentHistoryEntry {
   type: string;
   occurredAt: string;
   actor: { keyId: string | null; keyName: string | null };
-  data: Record<string, unknown>;
+  /** The event's data as stored (JSON). */
+  data: object;
 }
 
 export interface IncidentHistory {
