@@ -146,10 +146,10 @@ export class ProjectionEngine {
     }
   }
 
-  /** The collection that serves reads of a projection now; given the projection, typed with its documents. */
+  /** The collection that serves reads of a projection now; given the projection itself, a handle typed with its documents. */
   collection<Doc extends ReadModelDoc, E extends DomainEvent>(projection: Projection<Doc, E>): Collection<Doc>;
-  collection(projection: string): Collection;
-  collection(projection: string | Projection): Collection {
+  collection(projection: string): string;
+  collection(projection: string | Projection): string {
     const name = typeof projection === 'string' ? projection : projection.name;
     const meta = this.meta.get(name);
     if (!meta) throw new Error(`Unknown projection ${name}`);

@@ -5,7 +5,7 @@ import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { Filter, PageAfter, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { COMMAND_RUNNER, PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { ServiceDirectory, ServiceView } from '../../../status-pages/src/read/service-directory';
-import { incidentStream } from '../domain/incident.decider';
+import { IncidentEvent, incidentStream } from '../domain/incident.decider';
 import { Severity, UpdateStatus } from '../domain/incident-timeline';
 import { accountResolvedAt, accountState, evolveIncident, INCIDENTS_PROJECTION, IncidentDoc, IncidentUpdateDoc } from './incidents.projection';
 
@@ -87,7 +87,7 @@ export class IncidentDirectory {
    */
   async getAsOf(accountId: string, id: string, at: Date): Promise<{ incident: IncidentView; revision: bigint } | null> {
     if (!(await this.getDoc(accountId, id))) return null;
-    const { state, revision } = await this.runner.load<IncidentDoc | null, RecordedEvent>(
+    const { state, revision } = await this.runner.load<IncidentDoc | null, RecordedEvent<IncidentEvent>>(
       incidentStream(id),
       { initialState: () => null, evolve: (doc, event) => evolveIncident(doc, event) },
       at,
