@@ -63,7 +63,7 @@ export class IncidentReactor implements Processor<EventOf<HeartbeatEvent, 'Heart
 
   private async alertable(checkId: string): Promise<CheckDoc | null> {
     if (this.triggers.registered === 0) return null;
-    const stored = await this.store.get<CheckDoc>(this.engine.collection(heartbeatChecksProjection), checkId);
+    const stored = await this.store.get(this.engine.collection(heartbeatChecksProjection), checkId);
     return stored && !stored.doc.muted ? stored.doc : null;
   }
 }
