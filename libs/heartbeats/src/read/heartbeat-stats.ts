@@ -8,7 +8,7 @@ import { RecordedEvent } from '../../../core/src/event';
 import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
 import { heartbeatStream, isCounted, Occurrence, occurrenceOf } from '../domain/heartbeat-timer';
 import { bucketStart, DAY_MS, Granularity, HOUR_MS, MINUTE_MS, rollupId, timestampOfEventId } from './heartbeat-keys';
-import { heartbeatRollupsProjection, RollupDoc } from './heartbeat-rollups.projection';
+import { heartbeatRollupsProjection } from './heartbeat-rollups.projection';
 import { TimeWindow } from './heartbeat-window';
 
 export interface HeartbeatEventView {
