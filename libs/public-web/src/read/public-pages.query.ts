@@ -97,7 +97,7 @@ export class PublicPages {
     const views = new Map(page.cards.flatMap((card) => card.services).map((s) => [s.id, s]));
     const serviceIds = [...views.keys()];
     const [outages, maintenance] = await Promise.all([this.outages(ref.accountId, now), this.maintenance.around(ref.accountId, serviceIds, now)]);
-    const incidents = page.incidents as unknown as IncidentView[];
+    const incidents: IncidentView[] = page.incidents;
     const open = incidents.filter((i) => i.lastUpdateStatus !== 'RESOLVED');
     const recent = incidents.filter((i) => i.lastUpdateStatus === 'RESOLVED');
     const bars = uptimeBars([...views.values()], outages, now);
