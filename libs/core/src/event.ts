@@ -16,7 +16,7 @@ export interface DomainEvent<Type extends string = string, Data = object> {
 
 export type EventData = Record<string, unknown>;
 
-export interface EventToAppend extends DomainEvent<string, EventData> {
+export interface EventToAppend extends DomainEvent {
   metadata: EventMetadata;
 }
 

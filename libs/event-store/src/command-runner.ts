@@ -116,7 +116,7 @@ export class CommandRunner {
       try {
         const result = await this.store.appendToStream(
           stream,
-          events.map((e) => ({ type: e.type, data: e.data as Record<string, unknown>, metadata })),
+          events.map((e) => ({ type: e.type, data: e.data, metadata })),
           { expectedRevision: revision ?? 'no_stream' },
         );
         // After a snapshot the history is partial: projections of other engines catch up in the daemon.

@@ -59,7 +59,7 @@ export class ProjectionHarness {
   async append(stream: string, events: DomainEvent[], occurredAt = '2026-01-01T00:00:00.000Z', accountId: string | null = null): Promise<RecordedEvent[]> {
     const result = await this.eventStore.appendToStream(
       stream,
-      events.map((e) => ({ type: e.type, data: e.data as Record<string, unknown>, metadata: { accountId, occurredAt } })),
+      events.map((e) => ({ type: e.type, data: e.data, metadata: { accountId, occurredAt } })),
     );
     await this.engine.catchUp();
     return result.events;
