@@ -1,4 +1,4 @@
-import { Collection, IndexDeclaration, ReadModelDoc } from '../../core/src/projection';
+import { Collection, collectionOf, IndexDeclaration, ReadModelDoc } from '../../core/src/projection';
 
 export type FilterOp = 'eq' | 'in' | 'contains' | 'gt' | 'gte' | 'lt' | 'lte';
 
@@ -92,3 +92,12 @@ export interface ReadStore {
 }
 
 export const READ_STORE = Symbol('READ_STORE');
+
+/** A secret or setting every instance must agree on, in the shared `settings` collection. */
+export interface SettingDoc {
+  id: string;
+  value: string;
+  [field: string]: unknown;
+}
+
+export const SETTINGS = collectionOf<SettingDoc>('settings');
