@@ -30,6 +30,7 @@ export function collectionOf<Doc extends ReadModelDoc>(name: string): Collection
  * stream revision it reflects, so applying an event twice, or a stale one, changes nothing.
  * `E` is the union of the events it reads (from one or several streams); the engine hands over only
  * events whose type is in `handles` (see `handledEvent`), so `ids` and `evolve` narrow by `event.type`.
+ * Lists hold them as plain `Projection`s (method parameters are bivariant); `handledEvent` keeps that sound.
  */
 export interface Projection<Doc extends ReadModelDoc = ReadModelDoc, E extends DomainEvent = DomainEvent> {
   name: string;
