@@ -58,7 +58,7 @@ export async function createApp(options: PlatformOptions): Promise<NestFastifyAp
     logger: new NestPinoLogger(logger),
     abortOnError: false,
   });
-  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  const fastify: FastifyInstance = app.getHttpAdapter().getInstance();
   registerJsonParser(fastify);
   installBodyDrain(fastify);
   installRequestLog(fastify, logger, app.get(RequestMetrics));

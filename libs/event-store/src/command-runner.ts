@@ -31,7 +31,8 @@ export interface RunResult<State, Event extends DomainEvent = DomainEvent> {
   state: State;
   /** Revision of the stream after the command (null: the stream still does not exist). */
   revision: bigint | null;
-  appended: RecordedEvent[];
+  /** The decided events as stored, typed like `decided`. */
+  appended: RecordedEvent<Event>[];
   /** What the decider decided, typed, in the order appended. */
   decided: Event[];
 }
@@ -115,13 +116,14 @@ export class CommandRunner {
       try {
         const result = await this.store.appendToStream(
           stream,
-          events.map((e) => ({ type: e.type, data: e.data as Record<string, unknown>, metadata })),
+          events.map((e) => ({ type: e.type, data: e.data, metadata })),
           { expectedRevision: revision ?? 'no_stream' },
         );
         // After a snapshot the history is partial: projections of other engines catch up in the daemon.
         await this.observer.applyAfterAppend(snapshot ? null : history, result.events);
-        for (const event of result.events) state = decider.evolve(state, asDecided<Event>(event));
-        return { state, revision: result.nextRevision, appended: result.events, decided: events };
+        const appended = result.events.map((event) => asDecided<RecordedEvent<Event>>(event));
+        for (const event of appended) state = decider.evolve(state, event);
+        return { state, revision: result.nextRevision, appended, decided: events };
       } catch (error) {
         if (!(error instanceof ConcurrencyError)) throw error;
         if (options.ifMatch !== undefined) throw new PreconditionFailedError();

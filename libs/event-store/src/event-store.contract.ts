@@ -521,7 +521,7 @@ export function eventStoreContract(adapterName: string, factory: EventStoreFacto
         expect(log).toHaveLength(500);
         expectIncreasing(log.map((event) => event.position));
         expect(new Set(results.map((result) => result.position)).size).toBe(500);
-        expect(log.map((event) => event.data.index).sort((a, b) => Number(a) - Number(b))).toEqual(
+        expect(log.map((event) => (event.data as { index: number }).index).sort((a, b) => Number(a) - Number(b))).toEqual(
           Array.from({ length: 500 }, (_, index) => index),
         );
         expect(await store.headPosition()).toBe(log[log.length - 1].position);

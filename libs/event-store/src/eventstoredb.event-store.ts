@@ -1,6 +1,6 @@
 import type * as Esdb from '@eventstore/db-client';
 import { ConcurrencyError, StoreUnavailableError } from '../../core/src/errors';
-import { EventMetadata, EventToAppend, RecordedEvent } from '../../core/src/event';
+import { EventData, EventMetadata, EventToAppend, RecordedEvent } from '../../core/src/event';
 import {
   AppendOptions,
   AppendResult,
@@ -88,7 +88,8 @@ export class EventStoreDbEventStore implements EventStore {
       (client) =>
         client.appendToStream(
           stream,
-          events.map((event) => this.esdb.jsonEvent({ type: event.type, data: event.data, metadata: event.metadata })),
+          // Event data is a plain JSON object (deciders write nothing else); the client's type wants a record.
+          events.map((event) => this.esdb.jsonEvent({ type: event.type, data: event.data as EventData, metadata: event.metadata })),
           { expectedRevision: this.toClientRevision(expected), deadline: this.deadline },
         ),
       { stream, expected },

@@ -3,9 +3,10 @@ import { createHash } from 'node:crypto';
 import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CLOCK, Clock } from '../../core/src/clock';
 import { ConflictError, ValidationError } from '../../core/src/errors';
+import { collectionOf } from '../../core/src/projection';
 import { READ_STORE, ReadStore } from '../../read-store/src/read-store.port';
 
-const COLLECTION = 'idempotency_keys';
+const COLLECTION = collectionOf<StoredResponse>('idempotency_keys');
 const TTL_MS = 24 * 60 * 60 * 1000;
 const REPLAYED_HEADERS = ['content-type', 'etag', 'location'];
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
@@ -17,6 +18,7 @@ interface StoredResponse {
   headers: Record<string, string>;
   payload: string;
   expiresAt: number;
+  [field: string]: unknown;
 }
 
 declare module 'fastify' {
@@ -70,7 +72,7 @@ export class IdempotencyGuard implements CanActivate {
     const account = request.headers['x-service-account'] ?? request.headers['x-checkly-account'] ?? '';
     const scope = sha256([request.headers.authorization ?? '', String(account), request.url.split('?')[0], key].join('\n'));
     const bodyHash = sha256(JSON.stringify(request.body ?? null));
-    const stored = await this.store.get<StoredResponse & { [k: string]: unknown }>(COLLECTION, scope);
+    const stored = await this.store.get(COLLECTION, scope);
     if (stored && stored.doc.expiresAt > this.clock.now().getTime()) {
       if (stored.doc.bodyHash !== bodyHash) throw new ConflictError('Idempotency-Key was already used with a different body');
       throw new IdempotentReplay(stored.doc);
@@ -101,7 +103,7 @@ export class IdempotencyGuard implements CanActivate {
           payload: typeof payload === 'string' ? payload : '',
           expiresAt: now + TTL_MS,
         };
-        await this.store.put(COLLECTION, doc as unknown as StoredResponse & { [k: string]: unknown }, BigInt(now));
+        await this.store.put(COLLECTION, doc, BigInt(now));
       }
     } finally {
       this.release(request);

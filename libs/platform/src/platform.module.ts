@@ -9,7 +9,7 @@ import { CURSOR_CODEC, CursorCodec } from '../../http/src/pagination';
 import { ResponseCache } from '../../http/src/response-cache';
 import { ProjectionEngine } from '../../read-store/src/projection-engine';
 import { ProcessorRunner } from '../../read-store/src/processor-runner';
-import { READ_STORE } from '../../read-store/src/read-store.port';
+import { READ_STORE, SETTINGS } from '../../read-store/src/read-store.port';
 import { VIGIL_CONFIG } from './config';
 import { createLogger, LOGGER, VigilLogger } from './logger';
 import { Metrics } from './metrics';
@@ -108,9 +108,9 @@ export class PlatformModule {
           // Shared by every instance through the read store, so a cursor from one works on another.
           useFactory: async (s: Stores) => {
             // Insert-if-absent (revision 1 never beats itself), so racing instances agree on one secret.
-            await s.readStore.ensureCollection({ name: 'settings', indexes: [] });
-            await s.readStore.put('settings', { id: 'cursor-secret', value: randomBytes(32).toString('base64') }, 1n);
-            const stored = await s.readStore.get<{ id: string; value: string }>('settings', 'cursor-secret');
+            await s.readStore.ensureCollection({ name: SETTINGS, indexes: [] });
+            await s.readStore.put(SETTINGS, { id: 'cursor-secret', value: randomBytes(32).toString('base64') }, 1n);
+            const stored = await s.readStore.get(SETTINGS, 'cursor-secret');
             return new CursorCodec(Buffer.from(stored!.doc.value, 'base64'));
           },
           inject: [STORES],

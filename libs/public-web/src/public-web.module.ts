@@ -6,6 +6,7 @@ import { PROJECTION_ENGINE } from '../../platform/src/tokens';
 import { IncidentsModule } from '../../incidents/src/incidents.module';
 import { MaintenanceDirectory } from '../../maintenance/src/read/maintenance-directory';
 import { MaintenanceModule } from '../../maintenance/src/maintenance.module';
+import { maintenanceWindowsProjection } from '../../maintenance/src/read/maintenance-windows.projection';
 import { READ_STORE, ReadStore } from '../../read-store/src/read-store.port';
 import { StatusPagesModule } from '../../status-pages/src/status-pages.module';
 import { KEPT_ROUTES, PublicPagesController, SUBSCRIBE_ROUTES } from './http/public-pages.controller';
@@ -60,7 +61,7 @@ export class PublicWebModule implements OnModuleInit {
             updated_at: window.updated_at,
           }));
       },
-      () => store.changeToken([engine.collection('maintenance_windows')]),
+      () => store.changeToken([engine.collection(maintenanceWindowsProjection)]),
     );
   }
 

@@ -1,4 +1,4 @@
-import { RecordedEvent } from '../../core/src/event';
+import { DomainEvent, handledEvent, RecordedEvent } from '../../core/src/event';
 import { Processor } from '../../core/src/processor';
 import { EventStore } from '../../event-store/src/event-store.port';
 import { sleep } from './projection-engine';
@@ -71,7 +71,7 @@ export class ProcessorRunner {
   }
 
   /** The checkpoint is stored once per page, or before the event that failed: a crash repeats at most a page, which `handle` tolerates. */
-  private async stepOne(processor: Processor, pages: Map<bigint | null, RecordedEvent[]>): Promise<number> {
+  private async stepOne<E extends DomainEvent>(processor: Processor<E>, pages: Map<bigint | null, RecordedEvent[]>): Promise<number> {
     const key = this.key(processor);
     let page: RecordedEvent[] = [];
     let done: bigint | null = null;
@@ -80,7 +80,8 @@ export class ProcessorRunner {
       page = pages.get(checkpoint) ?? (await this.events.readAll({ after: checkpoint ?? undefined, maxCount: PAGE }));
       pages.set(checkpoint, page);
       for (const event of page) {
-        if (processor.handles.includes(event.type)) await processor.handle(event);
+        const handled = handledEvent(processor.handles, event);
+        if (handled) await processor.handle(handled);
         done = event.position;
       }
       if (done !== null) await this.store.setCheckpoint(key, done);
@@ -93,7 +94,7 @@ export class ProcessorRunner {
     return page.length;
   }
 
-  private key(processor: Processor): string {
+  private key(processor: Pick<Processor, 'name'>): string {
     return CHECKPOINT_PREFIX + processor.name;
   }
 }

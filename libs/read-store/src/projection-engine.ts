@@ -1,5 +1,5 @@
-import { RecordedEvent } from '../../core/src/event';
-import { Projection, ReadModelDoc } from '../../core/src/projection';
+import { DomainEvent, handledEvent, RecordedEvent } from '../../core/src/event';
+import { Collection, Projection, ReadModelDoc } from '../../core/src/projection';
 import { EventStore } from '../../event-store/src/event-store.port';
 import { DocWrite, ReadStore, StoredDoc } from './read-store.port';
 
@@ -51,9 +51,12 @@ export function collectionName(projection: string, generation: Generation): stri
 }
 
 /** Each document `events` touch, once, in order of first touch. */
-function touchedIds(projection: Projection, events: readonly RecordedEvent[]): string[] {
+function touchedIds<Doc extends ReadModelDoc, E extends DomainEvent>(projection: Projection<Doc, E>, events: readonly RecordedEvent[]): string[] {
   const ids = new Set<string>();
-  for (const event of events) if (projection.handles.includes(event.type)) for (const id of projection.ids(event)) ids.add(id);
+  for (const event of events) {
+    const handled = handledEvent(projection.handles, event);
+    if (handled) for (const id of projection.ids(handled)) ids.add(id);
+  }
   return [...ids];
 }
 
@@ -62,15 +65,20 @@ function touchedIds(projection: Projection, events: readonly RecordedEvent[]): s
  * returns the writes. An event not newer than a document's revision leaves it alone, so replays and
  * duplicates change nothing.
  */
-export function applyEvents(projection: Projection, events: readonly RecordedEvent[], stored: readonly StoredDoc[]): DocWrite[] {
-  const docs = new Map<string, { doc: ReadModelDoc | null; revision: bigint; changed: boolean }>();
+export function applyEvents<Doc extends ReadModelDoc, E extends DomainEvent>(
+  projection: Projection<Doc, E>,
+  events: readonly RecordedEvent[],
+  stored: readonly StoredDoc<Doc>[],
+): DocWrite[] {
+  const docs = new Map<string, { doc: Doc | null; revision: bigint; changed: boolean }>();
   for (const { doc, revision } of stored) docs.set(doc.id, { doc, revision, changed: false });
   for (const event of events) {
-    if (!projection.handles.includes(event.type)) continue;
-    for (const id of projection.ids(event)) {
+    const handled = handledEvent(projection.handles, event);
+    if (!handled) continue;
+    for (const id of projection.ids(handled)) {
       const current = docs.get(id) ?? { doc: null, revision: -1n, changed: false };
       if (current.doc && current.revision >= event.revision) continue;
-      const next = projection.evolve(current.doc, event, id);
+      const next = projection.evolve(current.doc, handled, id);
       if (next || current.doc) docs.set(id, { doc: next, revision: event.revision, changed: true });
     }
   }
@@ -138,7 +146,9 @@ export class ProjectionEngine {
     }
   }
 
-  /** The collection that serves reads of a projection now. */
+  /** The collection that serves reads of a projection now; given the projection itself, a handle typed with its documents. */
+  collection<Doc extends ReadModelDoc, E extends DomainEvent>(projection: Projection<Doc, E>): Collection<Doc>;
+  collection(projection: string): string;
   collection(projection: string | Projection): string {
     const name = typeof projection === 'string' ? projection : projection.name;
     const meta = this.meta.get(name);

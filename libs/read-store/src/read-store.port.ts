@@ -1,4 +1,4 @@
-import { IndexDeclaration, ReadModelDoc } from '../../core/src/projection';
+import { Collection, collectionOf, IndexDeclaration, ReadModelDoc } from '../../core/src/projection';
 
 export type FilterOp = 'eq' | 'in' | 'contains' | 'gt' | 'gte' | 'lt' | 'lte';
 
@@ -36,9 +36,9 @@ export interface StoredDoc<Doc extends ReadModelDoc = ReadModelDoc> {
 }
 
 /** A put (`doc`) or, with a null doc, a delete, guarded by revision like put and delete. */
-export interface DocWrite {
+export interface DocWrite<Doc extends ReadModelDoc = ReadModelDoc> {
   id: string;
-  doc: ReadModelDoc | null;
+  doc: Doc | null;
   revision: bigint;
 }
 
@@ -53,24 +53,25 @@ export interface CollectionSpec {
 /**
  * The read side's storage. Writes are guarded by revision: a put or delete whose revision is not
  * newer than the stored one is a no-op (returns false). Deletes leave a tombstone so that a stale
- * replay cannot bring a document back.
+ * replay cannot bring a document back. A collection is named by a `Collection<Doc>` handle (from
+ * `ProjectionEngine.collection` or `collectionOf`), which types the documents, or by a plain string.
  */
 export interface ReadStore {
   /** Idempotent. Records the spec, so every process sharing the store can use the collection; unknown ones throw. */
   ensureCollection(spec: CollectionSpec): Promise<void>;
   dropCollection(name: string): Promise<void>;
 
-  get<Doc extends ReadModelDoc>(collection: string, id: string): Promise<StoredDoc<Doc> | null>;
+  get<Doc extends ReadModelDoc>(collection: Collection<Doc>, id: string): Promise<StoredDoc<Doc> | null>;
   /** In the order of `ids`; missing and deleted ids are skipped, repeated ones returned once. */
-  getMany<Doc extends ReadModelDoc>(collection: string, ids: string[]): Promise<StoredDoc<Doc>[]>;
+  getMany<Doc extends ReadModelDoc>(collection: Collection<Doc>, ids: string[]): Promise<StoredDoc<Doc>[]>;
   /** Filters and sorts only on declared indexes (and id); anything else throws. */
-  find<Doc extends ReadModelDoc>(collection: string, query: FindQuery): Promise<Doc[]>;
+  find<Doc extends ReadModelDoc>(collection: Collection<Doc>, query: FindQuery): Promise<Doc[]>;
   count(collection: string, filters?: Filter[]): Promise<number>;
 
-  put(collection: string, doc: ReadModelDoc, revision: bigint): Promise<boolean>;
+  put<Doc extends ReadModelDoc>(collection: Collection<Doc>, doc: Doc, revision: bigint): Promise<boolean>;
   delete(collection: string, id: string, revision: bigint): Promise<boolean>;
   /** Many puts and deletes of one collection in one round trip (the projection runner's batches). */
-  writeMany(collection: string, writes: readonly DocWrite[]): Promise<void>;
+  writeMany<Doc extends ReadModelDoc>(collection: Collection<Doc>, writes: readonly DocWrite<Doc>[]): Promise<void>;
 
   getCheckpoint(name: string): Promise<bigint | null>;
   setCheckpoint(name: string, position: bigint): Promise<void>;
@@ -91,3 +92,12 @@ export interface ReadStore {
 }
 
 export const READ_STORE = Symbol('READ_STORE');
+
+/** A secret or setting every instance must agree on, in the shared `settings` collection. */
+export interface SettingDoc {
+  id: string;
+  value: string;
+  [field: string]: unknown;
+}
+
+export const SETTINGS = collectionOf<SettingDoc>('settings');

@@ -1,5 +1,5 @@
 import { Decider, fold } from '../../core/src/decider';
-import { DomainEvent, EventMetadata, RecordedEvent } from '../../core/src/event';
+import { DomainEvent, EventMetadata, handledEvent, RecordedEvent } from '../../core/src/event';
 import { Projection, ReadModelDoc } from '../../core/src/projection';
 
 type ErrorClass = new (...args: never[]) => Error;
@@ -30,31 +30,25 @@ export function specFor<State, Command, Event extends DomainEvent>(decider: Deci
 }
 
 /** Builds events as the store records them, one stream, revisions from 0 in order. */
-export function recorded(
+export function recorded<E extends DomainEvent>(
   stream: string,
-  events: DomainEvent[],
+  events: readonly E[],
   options: { accountId?: string | null; at?: (index: number) => string; firstPosition?: bigint } = {},
-): RecordedEvent[] {
+): RecordedEvent<E>[] {
   const at = options.at ?? ((i: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString());
   return events.map((event, index) => {
     const metadata: EventMetadata = { accountId: options.accountId ?? null, occurredAt: at(index) };
-    return {
-      stream,
-      revision: BigInt(index),
-      position: (options.firstPosition ?? 1n) + BigInt(index),
-      type: event.type,
-      data: event.data as Record<string, unknown>,
-      metadata,
-    };
+    return { ...event, stream, revision: BigInt(index), position: (options.firstPosition ?? 1n) + BigInt(index), metadata };
   });
 }
 
 /** Folds events through a projection's pure `evolve`, in order. Returns documents by id (deleted ones absent). */
-export function project<Doc extends ReadModelDoc>(projection: Projection<Doc>, events: RecordedEvent[]): Map<string, Doc> {
+export function project<Doc extends ReadModelDoc, E extends DomainEvent>(projection: Projection<Doc, E>, events: readonly RecordedEvent[]): Map<string, Doc> {
   const docs = new Map<string, Doc | null>();
   for (const event of events) {
-    if (!projection.handles.includes(event.type)) continue;
-    for (const id of projection.ids(event)) docs.set(id, projection.evolve(docs.get(id) ?? null, event, id));
+    const handled = handledEvent(projection.handles, event);
+    if (!handled) continue;
+    for (const id of projection.ids(handled)) docs.set(id, projection.evolve(docs.get(id) ?? null, handled, id));
   }
   const out = new Map<string, Doc>();
   for (const [id, doc] of docs) if (doc) out.set(id, doc);

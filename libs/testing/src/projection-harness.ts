@@ -8,7 +8,7 @@ import { EventStore } from '../../event-store/src/event-store.port';
 import { InMemoryEventStore } from '../../event-store/src/in-memory.event-store';
 import { InMemoryReadStore } from '../../read-store/src/in-memory.read-store';
 import { ProjectionEngine } from '../../read-store/src/projection-engine';
-import { ReadStore, StoredDoc } from '../../read-store/src/read-store.port';
+import { FindQuery, ReadStore, StoredDoc } from '../../read-store/src/read-store.port';
 import { loadConfig } from '../../platform/src/config';
 import { createLogger } from '../../platform/src/logger';
 import { openStores } from '../../platform/src/stores';
@@ -59,18 +59,19 @@ export class ProjectionHarness {
   async append(stream: string, events: DomainEvent[], occurredAt = '2026-01-01T00:00:00.000Z', accountId: string | null = null): Promise<RecordedEvent[]> {
     const result = await this.eventStore.appendToStream(
       stream,
-      events.map((e) => ({ type: e.type, data: e.data as Record<string, unknown>, metadata: { accountId, occurredAt } })),
+      events.map((e) => ({ type: e.type, data: e.data, metadata: { accountId, occurredAt } })),
     );
     await this.engine.catchUp();
     return result.events;
   }
 
-  async get<Doc extends ReadModelDoc>(projection: string, id: string): Promise<StoredDoc<Doc> | null> {
-    return this.readStore.get<Doc>(this.engine.collection(projection), id);
+  /** Reads a projection's serving collection; given the projection itself, typed with its documents. */
+  async get<Doc extends ReadModelDoc, E extends DomainEvent = DomainEvent>(projection: Projection<Doc, E> | string, id: string): Promise<StoredDoc<Doc> | null> {
+    return this.readStore.get<Doc>(this.engine.collection(typeof projection === 'string' ? projection : projection.name), id);
   }
 
-  async find<Doc extends ReadModelDoc>(projection: string, query: Parameters<ReadStore['find']>[1]): Promise<Doc[]> {
-    return this.readStore.find<Doc>(this.engine.collection(projection), query);
+  async find<Doc extends ReadModelDoc, E extends DomainEvent = DomainEvent>(projection: Projection<Doc, E> | string, query: FindQuery): Promise<Doc[]> {
+    return this.readStore.find<Doc>(this.engine.collection(typeof projection === 'string' ? projection : projection.name), query);
   }
 
   /** Sends the whole log through the engine again (every event is then a duplicate or stale). */

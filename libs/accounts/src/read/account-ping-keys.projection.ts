@@ -1,3 +1,4 @@
+import { EventOf } from '../../../core/src/event';
 import { Projection } from '../../../core/src/projection';
 import { AccountEvent } from '../domain/account.decider';
 
@@ -10,15 +11,11 @@ export interface PingKeyDoc {
 }
 
 /** Each account's current ping key, indexed by key: slug URLs resolve `/ping/{pingKey}/…` to an account. */
-export const accountPingKeysProjection: Projection<PingKeyDoc> = {
+export const accountPingKeysProjection: Projection<PingKeyDoc, EventOf<AccountEvent, 'AccountPingKeyIssued'>> = {
   name: 'account_ping_keys',
   version: 1,
   handles: ['AccountPingKeyIssued'],
   indexes: [{ field: 'pingKey' }],
-  ids: (event) => [(event.data as { id: string }).id],
-  evolve(doc, event) {
-    const e = event as unknown as AccountEvent;
-    if (e.type !== 'AccountPingKeyIssued') return doc;
-    return { id: e.data.id, pingKey: e.data.pingKey, updated_at: event.metadata.occurredAt };
-  },
+  ids: (event) => [event.data.id],
+  evolve: (doc, event) => ({ id: event.data.id, pingKey: event.data.pingKey, updated_at: event.metadata.occurredAt }),
 };

@@ -1,4 +1,3 @@
-import { asDecided, RecordedEvent } from '../../../core/src/event';
 import { Projection } from '../../../core/src/projection';
 import { AccountEvent } from '../domain/account.decider';
 
@@ -10,18 +9,17 @@ export interface AccountDoc {
   [field: string]: unknown;
 }
 
-export const accountsProjection: Projection<AccountDoc> = {
+export const accountsProjection: Projection<AccountDoc, AccountEvent> = {
   name: 'accounts',
   version: 1,
   handles: ['AccountCreated'],
   indexes: [{ field: 'created_at' }],
   sortField: 'created_at',
-  ids: (event) => [(event.data as { id: string }).id],
-  evolve(doc, event: RecordedEvent) {
-    const e = asDecided<AccountEvent & { metadata: { occurredAt: string } }>(event);
-    switch (e.type) {
+  ids: (event) => [event.data.id],
+  evolve(doc, event) {
+    switch (event.type) {
       case 'AccountCreated':
-        return { id: e.data.id, name: e.data.name, created_at: event.metadata.occurredAt, updated_at: event.metadata.occurredAt };
+        return { id: event.data.id, name: event.data.name, created_at: event.metadata.occurredAt, updated_at: event.metadata.occurredAt };
       default:
         return doc;
     }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
-import { ApiKeyDoc } from './api-keys.projection';
+import { ApiKeyDoc, apiKeysProjection } from './api-keys.projection';
 
 /**
  * Key by hash for every authenticated request. Found keys are cached for one second: a revocation
@@ -29,7 +29,7 @@ export class ApiKeyLookup {
   async byHash(hash: string): Promise<ApiKeyDoc | null> {
     const hit = this.cached(hash);
     if (hit) return hit;
-    const [key] = await this.store.find<ApiKeyDoc>(this.engine.collection('api_keys'), {
+    const [key] = await this.store.find(this.engine.collection(apiKeysProjection), {
       filters: [{ field: 'hash', op: 'eq', value: hash }],
       limit: 1,
     });

@@ -1,4 +1,3 @@
-import { asDecided, RecordedEvent } from '../../../core/src/event';
 import { Projection } from '../../../core/src/projection';
 import { Role } from '../../../http/src/account-context';
 import { ApiKeyEvent } from '../domain/api-key.decider';
@@ -16,19 +15,18 @@ export interface ApiKeyDoc {
   [field: string]: unknown;
 }
 
-export const apiKeysProjection: Projection<ApiKeyDoc> = {
+export const apiKeysProjection: Projection<ApiKeyDoc, ApiKeyEvent> = {
   name: 'api_keys',
   version: 1,
   handles: ['ApiKeyCreated', 'ApiKeyRevoked'],
   indexes: [{ field: 'hash' }, { field: 'accountIds', array: true }, { field: 'created_at' }],
   sortField: 'created_at',
-  ids: (event) => [(event.data as { id: string }).id],
-  evolve(doc, event: RecordedEvent) {
-    const e = asDecided<ApiKeyEvent>(event);
+  ids: (event) => [event.data.id],
+  evolve(doc, event) {
     const at = event.metadata.occurredAt;
-    switch (e.type) {
+    switch (event.type) {
       case 'ApiKeyCreated':
-        return { ...e.data, revoked: false, created_at: at, revoked_at: null };
+        return { ...event.data, revoked: false, created_at: at, revoked_at: null };
       case 'ApiKeyRevoked':
         return doc ? { ...doc, revoked: true, revoked_at: at } : doc;
       default:

@@ -3,7 +3,7 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
-import { AccountDoc } from './accounts.projection';
+import { AccountDoc, accountsProjection } from './accounts.projection';
 
 export class GetAccountQuery {
   constructor(readonly id: string) {}
@@ -17,7 +17,7 @@ export class GetAccountHandler implements IQueryHandler<GetAccountQuery, Account
   ) {}
 
   async execute({ id }: GetAccountQuery): Promise<AccountDoc | null> {
-    const stored = await this.store.get<AccountDoc>(this.engine.collection('accounts'), id);
+    const stored = await this.store.get(this.engine.collection(accountsProjection), id);
     return stored?.doc ?? null;
   }
 }

@@ -3,7 +3,7 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
-import { ApiKeyDoc } from './api-keys.projection';
+import { ApiKeyDoc, apiKeysProjection } from './api-keys.projection';
 
 /** Keys granting an account, newest first, without their hashes. */
 export class ListApiKeysQuery {
@@ -29,7 +29,7 @@ export class ListApiKeysHandler implements IQueryHandler<ListApiKeysQuery, ApiKe
   ) {}
 
   async execute({ accountId }: ListApiKeysQuery): Promise<ApiKeySummary[]> {
-    const docs = await this.store.find<ApiKeyDoc>(this.engine.collection('api_keys'), {
+    const docs = await this.store.find(this.engine.collection(apiKeysProjection), {
       filters: [{ field: 'accountIds', op: 'contains', value: accountId }],
       sort: { field: 'created_at', direction: 'desc' },
       limit: 1000,

@@ -22,7 +22,7 @@ import {
 const UNIT_SECONDS: Record<string, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86_400 };
 const DAY_MS = 86_400_000;
 
-/** The parts of an incident every view shares; page incidents carry the same shape untyped. */
+/** The parts of an incident the agent reads: an IncidentView and a page's incidents both have them. */
 interface IncidentLike {
   id: string;
   name: string;
@@ -75,18 +75,18 @@ export class ContextAgentDataSource implements AgentDataSource {
 
   async openIncidents(accountId: string, limit: number): Promise<Limited<IncidentSummary>> {
     const rows = await this.incidents.list(accountId, limit, undefined, { status: 'open' });
-    return limited(rows.map((row: IncidentView) => summary(row as unknown as IncidentLike)), limit);
+    return limited(rows.map((row: IncidentView) => summary(row)), limit);
   }
 
   async recentIncidents(accountId: string, limit: number): Promise<Limited<IncidentSummary>> {
     const rows = await this.incidents.list(accountId, limit, undefined);
-    return limited(rows.map((row) => summary(row as unknown as IncidentLike)), limit);
+    return limited(rows.map((row) => summary(row)), limit);
   }
 
   async incident(accountId: string, incidentId: string): Promise<IncidentDetails | null> {
     if (!isUuid(incidentId)) return null;
     const found = await this.incidents.get(accountId, incidentId.toLowerCase());
-    return found ? details(found.incident as unknown as IncidentLike) : null;
+    return found ? details(found.incident) : null;
   }
 
   async statusPages(accountId: string, limit: number): Promise<Limited<StatusPageSummary>> {
@@ -97,7 +97,7 @@ export class ContextAgentDataSource implements AgentDataSource {
       name: page.name,
       url: page.url,
       cards: page.cards.map((card) => ({ name: card.name, services: card.services.map((s) => ({ id: s.id, name: s.name })) })),
-      incidents: page.incidents.map((incident) => summary(incident as unknown as IncidentLike)),
+      incidents: page.incidents.map((incident) => summary(incident)),
     }));
     return { items, more: docs.length > limit };
   }

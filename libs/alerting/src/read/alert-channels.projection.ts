@@ -11,16 +11,15 @@ export interface ChannelDoc extends ChannelSettings {
 }
 
 /** One document per channel, its secrets unmasked (masking is the response's job). */
-export const alertChannelsProjection: Projection<ChannelDoc> = {
+export const alertChannelsProjection: Projection<ChannelDoc, AlertChannelEvent> = {
   name: 'alert_channels',
   version: 1,
   handles: ['AlertChannelCreated', 'AlertChannelUpdated', 'AlertChannelDeleted'],
   indexes: [{ field: 'accountId' }],
   sortField: 'created_at',
-  ids: (event) => [(event.data as { id: string }).id],
-  evolve(doc, event) {
-    const e = event as unknown as AlertChannelEvent;
-    const at = event.metadata.occurredAt;
+  ids: (event) => [event.data.id],
+  evolve(doc, e) {
+    const at = e.metadata.occurredAt;
     switch (e.type) {
       case 'AlertChannelCreated':
         return { id: e.data.id, accountId: e.data.accountId, ...e.data.settings, created_at: at, updated_at: at };

@@ -5,8 +5,8 @@ import { COMMAND_RUNNER, PROJECTION_ENGINE } from '../../../platform/src/tokens'
 import { CommandRunner } from '../../../event-store/src/command-runner';
 import { alertChannelDecider, alertChannelStream } from '../domain/alert-channel.decider';
 import { ChannelSettings, maskedConfig } from '../domain/alert-channel';
-import { ChannelDoc } from './alert-channels.projection';
-import { CheckSubscriptionsDoc } from './check-subscriptions.projection';
+import { alertChannelsProjection, ChannelDoc } from './alert-channels.projection';
+import { checkSubscriptionsProjection } from './check-subscriptions.projection';
 
 export interface ChannelView extends ChannelSettings {
   id: string;
@@ -26,7 +26,7 @@ export class ChannelDirectory {
 
   /** The stored channel, unmasked, when it belongs to the account. */
   async doc(accountId: string, id: string): Promise<{ doc: ChannelDoc; revision: bigint } | null> {
-    const stored = await this.store.get<ChannelDoc>(this.engine.collection('alert_channels'), id);
+    const stored = await this.store.get(this.engine.collection(alertChannelsProjection), id);
     if (!stored || stored.doc.accountId !== accountId) return null;
     return stored;
   }
@@ -36,7 +36,7 @@ export class ChannelDirectory {
    * from the read model, or folded from its stream when this process's read model has not caught up yet.
    */
   async anyDoc(id: string): Promise<ChannelDoc | null> {
-    const stored = await this.store.get<ChannelDoc>(this.engine.collection('alert_channels'), id);
+    const stored = await this.store.get(this.engine.collection(alertChannelsProjection), id);
     if (stored) return stored.doc;
     const { state, events } = await this.runner.load(alertChannelStream(id), alertChannelDecider);
     if (state.status !== 'active' || !state.accountId || !state.settings) return null;
@@ -53,7 +53,7 @@ export class ChannelDirectory {
 
   /** One page, newest first, one row more than `limit`. */
   async list(accountId: string, limit: number, after: FindQuery['after']): Promise<ChannelDoc[]> {
-    return this.store.find<ChannelDoc>(this.engine.collection('alert_channels'), {
+    return this.store.find(this.engine.collection(alertChannelsProjection), {
       filters: [{ field: 'accountId', op: 'eq', value: accountId }],
       sort: { field: 'created_at', direction: 'desc' },
       limit: limit + 1,
@@ -63,13 +63,13 @@ export class ChannelDirectory {
 
   /** Which of these ids name channels of the account. */
   async existing(accountId: string, ids: string[]): Promise<Set<string>> {
-    const found = await this.store.getMany<ChannelDoc>(this.engine.collection('alert_channels'), ids);
+    const found = await this.store.getMany(this.engine.collection(alertChannelsProjection), ids);
     return new Set(found.filter((s) => s.doc.accountId === accountId).map((s) => s.doc.id));
   }
 
   /** Checks subscribed to the channel, with their `activated`. */
   async subscriptionsOf(accountId: string, channelId: string): Promise<{ checkId: string; activated: boolean }[]> {
-    const docs = await this.store.find<CheckSubscriptionsDoc>(this.engine.collection('alert_check_subscriptions'), {
+    const docs = await this.store.find(this.engine.collection(checkSubscriptionsProjection), {
       filters: [
         { field: 'channelIds', op: 'contains', value: channelId },
         { field: 'accountId', op: 'eq', value: accountId },

@@ -16,14 +16,13 @@ function of(id: string, accountId: string, subscriptions: AlertChannelSubscripti
 }
 
 /** Built from the checks' own events: the check is the one source of truth of a subscription. */
-export const checkSubscriptionsProjection: Projection<CheckSubscriptionsDoc> = {
+export const checkSubscriptionsProjection: Projection<CheckSubscriptionsDoc, HeartbeatCheckEvent> = {
   name: 'alert_check_subscriptions',
   version: 1,
   handles: ['HeartbeatCheckCreated', 'HeartbeatCheckUpdated', 'HeartbeatCheckDeleted'],
   indexes: [{ field: 'accountId' }, { field: 'channelIds', array: true }],
-  ids: (event) => [(event.data as { id: string }).id],
-  evolve(doc, event) {
-    const e = event as unknown as HeartbeatCheckEvent;
+  ids: (event) => [event.data.id],
+  evolve(doc, e) {
     switch (e.type) {
       case 'HeartbeatCheckCreated':
         return of(e.data.id, e.data.accountId, e.data.config.alertChannelSubscriptions);

@@ -18,7 +18,7 @@ import { DeliveryError } from '../send/delivery-error';
 import { EmailSender } from '../send/email-sender';
 import { renderEmail } from '../send/email-templates';
 import { sendOutbound } from '../send/outbound-http';
-import { alertable, OUTAGES, OutageDoc } from './notifier.processor';
+import { alertable, OUTAGES } from './notifier.processor';
 import { DeliveryDoc, Outbox, SubscriberRecipient } from './outbox';
 import { CONFIRM_VALID_MS, SubscriberTokens } from './subscriber-tokens';
 
@@ -242,7 +242,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   private async outageLasts(doc: DeliveryDoc): Promise<boolean> {
     if (!doc.checkId) return false;
-    const outage = await this.store.get<OutageDoc>(OUTAGES, doc.checkId);
+    const outage = await this.store.get(OUTAGES, doc.checkId);
     if (!outage || outage.doc.outageId !== doc.whileOutage || outage.doc.recoveredAt !== null) return false;
     return alertable(await this.checks.byId(doc.checkId));
   }

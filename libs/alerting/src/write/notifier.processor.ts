@@ -3,12 +3,13 @@ import { CommandBus } from '@nestjs/cqrs';
 import { NotFoundError } from '../../../core/src/errors';
 import { SetAlertChannelSubscriptionCommand } from '../../../heartbeats/src/write/check.commands';
 import { CLOCK, Clock } from '../../../core/src/clock';
-import { RecordedEvent } from '../../../core/src/event';
+import { EventOf, RecordedEvent } from '../../../core/src/event';
+import { collectionOf } from '../../../core/src/projection';
 import { Processor } from '../../../core/src/processor';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { CheckDirectory } from '../../../heartbeats/src/read/check-directory';
 import { CheckDoc } from '../../../heartbeats/src/read/heartbeat-checks.projection';
-import { FailedData, PingReceivedData } from '../../../heartbeats/src/domain/heartbeat-timer';
+import { FailedData, HeartbeatEvent, PingReceivedData } from '../../../heartbeats/src/domain/heartbeat-timer';
 import { maskedRecipient } from '../domain/alert-channel';
 import { AlertChannelEvent } from '../domain/alert-channel.decider';
 import { CheckAlert } from '../domain/alert-message';
@@ -17,7 +18,7 @@ import { ChannelDoc } from '../read/alert-channels.projection';
 import { ChannelDirectory } from '../read/channel-directory';
 import { MaintenanceDirectory } from '../../../maintenance/src/read/maintenance-directory';
 import { deliveryId, DeliveryDoc, Outbox } from './outbox';
-import { SubscriberNotices } from './subscriber-notices';
+import { SubscriberNoticeEvent, SubscriberNotices } from './subscriber-notices';
 
 /** A check's current outage, as the notifier follows it: escalation counts and the recovery's downtime. */
 export interface OutageDoc {
@@ -30,7 +31,13 @@ export interface OutageDoc {
   [field: string]: unknown;
 }
 
-export const OUTAGES = 'alert_outages';
+export const OUTAGES = collectionOf<OutageDoc>('alert_outages');
+
+/** What the notifier reads: from heartbeat, alert channel, subscriptions and incident streams. */
+export type NotifierEvent =
+  | EventOf<HeartbeatEvent, 'HeartbeatFailed' | 'HeartbeatPingReceived'>
+  | EventOf<AlertChannelEvent, 'AlertChannelTestRequested' | 'AlertChannelDeleted'>
+  | SubscriberNoticeEvent;
 
 /** A check alerts no one while muted or deactivated. */
 export const alertable = (check: CheckDoc | null): check is CheckDoc => check !== null && !check.muted && check.activated;
@@ -47,7 +54,7 @@ export const alertable = (check: CheckDoc | null): check is CheckDoc => check !=
  * 4. Subscriptions and incident updates: see SubscriberNotices.
  */
 @Injectable()
-export class Notifier implements Processor {
+export class Notifier implements Processor<NotifierEvent> {
   readonly name = 'notifier';
   readonly handles = ['HeartbeatFailed', 'HeartbeatPingReceived', 'AlertChannelTestRequested', 'AlertChannelDeleted', 'StatusPageSubscriptionsAdded', 'StatusPageSubscriptionConfirmationRequested', 'IncidentUpdatePosted'] as const;
   readonly startAt = 'head' as const;
@@ -70,19 +77,17 @@ export class Notifier implements Processor {
     return (await this.maintenance.maintenanceEnd(check.accountId, new Date(at), { tags: check.tags })) === null;
   }
 
-  async handle(event: RecordedEvent): Promise<void> {
+  async handle(event: RecordedEvent<NotifierEvent>): Promise<void> {
     this.ready ??= this.store.ensureCollection({ name: OUTAGES, indexes: [] });
     await this.ready;
     switch (event.type) {
       case 'HeartbeatFailed':
-        return this.failed(event, event.data as unknown as FailedData);
-      case 'HeartbeatPingReceived': {
-        const data = event.data as unknown as PingReceivedData;
-        if (data.recoveredFrom) await this.recovered(event, data);
+        return this.failed(event, event.data);
+      case 'HeartbeatPingReceived':
+        if (event.data.recoveredFrom) await this.recovered(event, event.data);
         return;
-      }
       case 'AlertChannelTestRequested': {
-        const { data } = event as unknown as AlertChannelEvent & { type: 'AlertChannelTestRequested' };
+        const { data } = event;
         const channel = await this.channels.anyDoc(data.id);
         if (channel) await this.outbox.add(testDelivery(channel, data.notificationId, this.clock.now()));
         return;
@@ -95,9 +100,9 @@ export class Notifier implements Processor {
   }
 
   /** The delete answered after removing the channel from its checks; this finishes the job should it have died half-way. */
-  private async unsubscribeAll(event: RecordedEvent): Promise<void> {
+  private async unsubscribeAll(event: RecordedEvent<EventOf<AlertChannelEvent, 'AlertChannelDeleted'>>): Promise<void> {
     const accountId = event.metadata.accountId;
-    const { id } = event.data as { id: string };
+    const { id } = event.data;
     if (!accountId) return;
     for (const s of await this.channels.subscriptionsOf(accountId, id)) {
       await this.commands.execute(new SetAlertChannelSubscriptionCommand(accountId, s.checkId, id, null, { accountId, keyName: 'notifier' })).catch((error) => {
@@ -109,7 +114,7 @@ export class Notifier implements Processor {
   private async failed(event: RecordedEvent, data: FailedData): Promise<void> {
     const check = await this.checks.byId(data.checkId);
     if (!check) return;
-    const previous = await this.store.get<OutageDoc>(OUTAGES, check.id);
+    const previous = await this.store.get(OUTAGES, check.id);
     let outage: OutageDoc;
     if (data.first) {
       outage = { id: check.id, accountId: check.accountId, outageId: data.eventId, startedAt: data.deadline, failedRuns: 1, recoveredAt: null };
@@ -120,7 +125,7 @@ export class Notifier implements Processor {
     const revision = event.position + 1n;
     if (!(await this.store.put(OUTAGES, outage, revision))) {
       // Handled before: go on with what that pass stored (deliveries are idempotent), unless a later event moved on.
-      const stored = await this.store.get<OutageDoc>(OUTAGES, check.id);
+      const stored = await this.store.get(OUTAGES, check.id);
       if (!stored || stored.revision !== revision) return;
       outage = stored.doc;
     }
@@ -155,7 +160,7 @@ export class Notifier implements Processor {
   }
 
   private async recovered(event: RecordedEvent, data: PingReceivedData): Promise<void> {
-    const stored = await this.store.get<OutageDoc>(OUTAGES, data.checkId);
+    const stored = await this.store.get(OUTAGES, data.checkId);
     if (!stored || stored.doc.outageId !== data.recoveredFrom) return;
     const outage = { ...stored.doc, recoveredAt: stored.doc.recoveredAt ?? data.at };
     await this.store.put(OUTAGES, outage, event.position + 1n);

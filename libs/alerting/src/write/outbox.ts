@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { v5 as uuidv5 } from 'uuid';
+import { collectionOf } from '../../../core/src/projection';
 import { Filter, READ_STORE, ReadStore, StoredDoc } from '../../../read-store/src/read-store.port';
 import { AlertType, CheckAlert } from '../domain/alert-message';
 
@@ -70,7 +71,7 @@ export interface DeliveryDoc {
   [field: string]: unknown;
 }
 
-export const DELIVERIES = 'alert_deliveries';
+export const DELIVERIES = collectionOf<DeliveryDoc>('alert_deliveries');
 // Fixed namespace: the same triggering event and recipient always give the same delivery id.
 const NAMESPACE = '4f1d0f6e-4c1a-4a59-9d55-6f1b7f0b8e21';
 
@@ -104,7 +105,7 @@ export class Outbox {
 
   async get(id: string): Promise<StoredDoc<DeliveryDoc> | null> {
     await this.ensure();
-    return this.store.get<DeliveryDoc>(DELIVERIES, id);
+    return this.store.get(DELIVERIES, id);
   }
 
   /** Writes the next version of a delivery read at `revision`; false when another writer got there first. */
@@ -120,14 +121,14 @@ export class Outbox {
   async pending(): Promise<{ count: number; oldestCreatedAt: string | null }> {
     await this.ensure();
     const waiting = [{ field: 'status', op: 'eq' as const, value: 'PENDING' }];
-    const [oldest] = await this.store.find<DeliveryDoc>(DELIVERIES, { filters: waiting, sort: { field: 'created_at', direction: 'asc' }, limit: 1 });
+    const [oldest] = await this.store.find(DELIVERIES, { filters: waiting, sort: { field: 'created_at', direction: 'asc' }, limit: 1 });
     return { count: await this.store.count(DELIVERIES, waiting), oldestCreatedAt: oldest?.created_at ?? null };
   }
 
   /** PENDING deliveries due by `now`, oldest due first. */
   async due(now: number, limit: number): Promise<DeliveryDoc[]> {
     await this.ensure();
-    return this.store.find<DeliveryDoc>(DELIVERIES, {
+    return this.store.find(DELIVERIES, {
       filters: [
         { field: 'status', op: 'eq', value: 'PENDING' },
         { field: 'nextAttemptAt', op: 'lte', value: now },
@@ -152,7 +153,7 @@ export class Outbox {
       ...(filter.from ? [{ field: 'created_at', op: 'gte' as const, value: filter.from }] : []),
       ...(filter.to ? [{ field: 'created_at', op: 'lte' as const, value: filter.to }] : []),
     ];
-    return this.store.find<DeliveryDoc>(DELIVERIES, { filters: [...filters, ...range], sort: { field: 'created_at', direction: 'desc' }, limit: limit + 1, after });
+    return this.store.find(DELIVERIES, { filters: [...filters, ...range], sort: { field: 'created_at', direction: 'desc' }, limit: limit + 1, after });
   }
 
   /** The operator's view (CLI): newest first across accounts, or one account's. */
@@ -160,13 +161,13 @@ export class Outbox {
     await this.ensure();
     const filters: Filter[] = [{ field: 'status', op: 'eq', value: status }];
     if (accountId) filters.push({ field: 'accountId', op: 'eq', value: accountId });
-    return this.store.find<DeliveryDoc>(DELIVERIES, { filters, sort: { field: 'created_at', direction: 'desc' }, limit });
+    return this.store.find(DELIVERIES, { filters, sort: { field: 'created_at', direction: 'desc' }, limit });
   }
 
   /** Finished deliveries created before `before`, oldest first. */
   async finishedBefore(before: string, limit: number): Promise<StoredDoc<DeliveryDoc>[]> {
     await this.ensure();
-    const docs = await this.store.find<DeliveryDoc>(DELIVERIES, {
+    const docs = await this.store.find(DELIVERIES, {
       filters: [
         { field: 'status', op: 'in', value: ['SENT', 'FAILED'] },
         { field: 'created_at', op: 'lt', value: before },
@@ -174,7 +175,7 @@ export class Outbox {
       sort: { field: 'created_at', direction: 'asc' },
       limit,
     });
-    return this.store.getMany<DeliveryDoc>(DELIVERIES, docs.map((d) => d.id));
+    return this.store.getMany(DELIVERIES, docs.map((d) => d.id));
   }
 
   async count(filters: { field: string; op: 'eq'; value: string }[]): Promise<number> {

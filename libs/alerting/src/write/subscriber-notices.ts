@@ -1,15 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock } from '../../../core/src/clock';
-import { RecordedEvent } from '../../../core/src/event';
+import { EventOf, RecordedEvent } from '../../../core/src/event';
 import { CommandRunner } from '../../../event-store/src/command-runner';
 import { COMMAND_RUNNER } from '../../../platform/src/tokens';
-import { incidentDecider, IncidentState, incidentStream, PostedUpdateData } from '../../../incidents/src/domain/incident.decider';
+import { incidentDecider, IncidentEvent, IncidentState, incidentStream, PostedUpdateData } from '../../../incidents/src/domain/incident.decider';
 import { StatusPageDirectory } from '../../../status-pages/src/read/status-page-directory';
 import { requireOwned, statusPageDecider, statusPageStream } from '../../../status-pages/src/domain/status-page.decider';
 import { SubscriptionDirectory } from '../../../status-pages/src/read/subscription-directory';
 import { addressKey, SubscriptionData, SubscriptionsEvent } from '../../../status-pages/src/domain/subscriptions.decider';
 import { maskEmail } from '../domain/alert-channel';
 import { deliveryId, Outbox, SUBSCRIBER_BATCH, SubscriberRecipient } from './outbox';
+
+/** The events subscriber notices come from: new subscriptions and posted incident updates. */
+export type SubscriberNoticeEvent =
+  | EventOf<SubscriptionsEvent, 'StatusPageSubscriptionsAdded' | 'StatusPageSubscriptionConfirmationRequested'>
+  | EventOf<IncidentEvent, 'IncidentUpdatePosted'>;
 
 /**
  * Subscriber deliveries: the confirmation email of every new PENDING email subscription (bulk API
@@ -26,19 +31,19 @@ export class SubscriberNotices {
     private readonly subscriptions: SubscriptionDirectory,
   ) {}
 
-  async handle(event: RecordedEvent): Promise<void> {
-    if (event.type === 'StatusPageSubscriptionsAdded') return this.added(event as unknown as SubscriptionsEvent & { type: 'StatusPageSubscriptionsAdded' });
-    if (event.type === 'StatusPageSubscriptionConfirmationRequested') return this.requested(event as unknown as SubscriptionsEvent & { type: 'StatusPageSubscriptionConfirmationRequested' });
-    if (event.type === 'IncidentUpdatePosted') return this.posted(event);
+  async handle(event: RecordedEvent<SubscriberNoticeEvent>): Promise<void> {
+    if (event.type === 'StatusPageSubscriptionsAdded') return this.added(event);
+    if (event.type === 'StatusPageSubscriptionConfirmationRequested') return this.requested(event);
+    return this.posted(event);
   }
 
   /** A PENDING address subscribed again: a new delivery (so a new link, valid 48 h from now). */
-  private async requested(event: SubscriptionsEvent & { type: 'StatusPageSubscriptionConfirmationRequested' }): Promise<void> {
+  private async requested(event: EventOf<SubscriptionsEvent, 'StatusPageSubscriptionConfirmationRequested'>): Promise<void> {
     const { statusPageId, accountId, id, type, address, requestedAt } = event.data;
     await this.confirm(accountId, statusPageId, [{ id, type, address, status: 'PENDING' }], requestedAt);
   }
 
-  private async added(event: SubscriptionsEvent & { type: 'StatusPageSubscriptionsAdded' }): Promise<void> {
+  private async added(event: EventOf<SubscriptionsEvent, 'StatusPageSubscriptionsAdded'>): Promise<void> {
     const { statusPageId, accountId, subscriptions } = event.data;
     await this.confirm(accountId, statusPageId, subscriptions, null);
   }
@@ -87,8 +92,8 @@ export class SubscriberNotices {
     }
   }
 
-  private async posted(event: RecordedEvent): Promise<void> {
-    const data = event.data as unknown as PostedUpdateData;
+  private async posted(event: RecordedEvent<EventOf<IncidentEvent, 'IncidentUpdatePosted'>>): Promise<void> {
+    const { data } = event;
     const accountId = event.metadata.accountId;
     if (!data.notifySubscribers || !accountId) return;
     // Folded from the log: the incident as of this event, whatever a read model shows by now.

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
+import { READ_STORE, ReadStore, SETTINGS } from '../../../read-store/src/read-store.port';
 
 export type TokenPurpose = 'confirm' | 'unsubscribe';
 
@@ -60,9 +60,9 @@ export class SubscriberTokens {
 
   private async loadKey(): Promise<Buffer> {
     // Insert-if-absent (revision 1 never beats itself), so racing instances agree on one key.
-    await this.store.ensureCollection({ name: 'settings', indexes: [] });
-    await this.store.put('settings', { id: 'subscriber-token-secret', value: randomBytes(32).toString('base64') }, 1n);
-    const stored = await this.store.get<{ id: string; value: string }>('settings', 'subscriber-token-secret');
+    await this.store.ensureCollection({ name: SETTINGS, indexes: [] });
+    await this.store.put(SETTINGS, { id: 'subscriber-token-secret', value: randomBytes(32).toString('base64') }, 1n);
+    const stored = await this.store.get(SETTINGS, 'subscriber-token-secret');
     return Buffer.from(stored!.doc.value, 'base64');
   }
 }

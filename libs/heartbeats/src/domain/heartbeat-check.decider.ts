@@ -63,13 +63,6 @@ export type HeartbeatCheckEvent =
   | { type: 'HeartbeatCheckUpdated'; data: { id: string; config: CheckConfig } }
   | { type: 'HeartbeatCheckDeleted'; data: { id: string } };
 
-const CHECK_EVENT_TYPES: readonly string[] = ['HeartbeatCheckCreated', 'HeartbeatCheckUpdated', 'HeartbeatCheckDeleted'];
-
-/** Events of a check stream are what this decider wrote: the type names the shape. */
-export function isHeartbeatCheckEvent(event: { type: string; data: unknown }): event is HeartbeatCheckEvent {
-  return CHECK_EVENT_TYPES.includes(event.type);
-}
-
 export type HeartbeatCheckCommand =
   | { type: 'CreateHeartbeatCheck'; id: string; accountId: string; config: CheckConfig }
   | { type: 'UpdateHeartbeatCheck'; id: string; accountId: string; config: CheckConfig }

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
+import { Collection } from '../../../core/src/projection';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { FindQuery, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
@@ -7,7 +8,7 @@ import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { CheckRef } from '../../../status-pages/src/read/service-links';
 import { CheckConfig } from '../domain/heartbeat-check.decider';
 import { CheckDoc, heartbeatChecksProjection } from './heartbeat-checks.projection';
-import { TimerDoc } from './heartbeat-timers.projection';
+import { heartbeatTimersProjection } from './heartbeat-timers.projection';
 import { nextDueAt, TimerFacts } from './next-due';
 
 /** A heartbeat check as every response shows it. */
@@ -33,7 +34,7 @@ export class CheckDirectory {
   ) {}
 
   async get(accountId: string, id: string): Promise<{ check: CheckView; revision: bigint } | null> {
-    const stored = await this.store.get<CheckDoc>(this.collection(), id);
+    const stored = await this.store.get(this.collection(), id);
     if (!stored || stored.doc.accountId !== accountId) return null;
     const timers = await this.timersOf([id]);
     return { check: this.present(stored.doc, timers.get(id) ?? null), revision: stored.revision };
@@ -41,7 +42,7 @@ export class CheckDirectory {
 
   /** The live check of an account with this slug (slug URLs), or null. */
   async checkBySlug(accountId: string, slug: string): Promise<CheckView | null> {
-    const [doc] = await this.store.find<CheckDoc>(this.collection(), {
+    const [doc] = await this.store.find(this.collection(), {
       filters: [
         { field: 'slug', op: 'eq', value: slug },
         { field: 'accountId', op: 'eq', value: accountId },
@@ -55,18 +56,18 @@ export class CheckDirectory {
 
   /** A check of any account: for background work that acts for the account of its event (alerting). */
   async byId(id: string): Promise<CheckDoc | null> {
-    return (await this.store.get<CheckDoc>(this.collection(), id))?.doc ?? null;
+    return (await this.store.get(this.collection(), id))?.doc ?? null;
   }
 
   /** True when the check exists and belongs to the account (endpoints 9 and 10). */
   async owns(accountId: string, id: string): Promise<boolean> {
-    const stored = await this.store.get<CheckDoc>(this.collection(), id);
+    const stored = await this.store.get(this.collection(), id);
     return stored !== null && stored.doc.accountId === accountId;
   }
 
   /** One page, newest first, one row more than `limit`. */
   async list(accountId: string, limit: number, after: FindQuery['after']): Promise<CheckView[]> {
-    const docs = await this.store.find<CheckDoc>(this.collection(), {
+    const docs = await this.store.find(this.collection(), {
       filters: [{ field: 'accountId', op: 'eq', value: accountId }],
       sort: { field: 'created_at', direction: 'desc' },
       limit: limit + 1,
@@ -79,7 +80,7 @@ export class CheckDirectory {
   /** The timers of these checks (for `nextDueAt`), read from the timers read model in one query. */
   private async timersOf(ids: string[]): Promise<Map<string, TimerFacts>> {
     if (ids.length === 0) return new Map();
-    const docs = await this.store.find<TimerDoc>(this.engine.collection('heartbeat_timers'), {
+    const docs = await this.store.find(this.engine.collection(heartbeatTimersProjection), {
       filters: [{ field: 'id', op: 'in', value: ids }],
       limit: ids.length,
     });
@@ -111,7 +112,7 @@ export class CheckDirectory {
 
   private async loadServiceChecks(accountId: string): Promise<Map<string, CheckRef[]>> {
     const out = new Map<string, CheckRef[]>();
-    const docs = await this.store.find<CheckDoc>(this.collection(), {
+    const docs = await this.store.find(this.collection(), {
       filters: [{ field: 'accountId', op: 'eq', value: accountId }],
       sort: { field: 'created_at', direction: 'asc' },
       limit: 100_000,
@@ -156,7 +157,7 @@ export class CheckDirectory {
     return this.collection();
   }
 
-  private collection(): string {
+  private collection(): Collection<CheckDoc> {
     return this.engine.collection(heartbeatChecksProjection);
   }
 }

@@ -1,5 +1,5 @@
 import { Projection } from '../../../core/src/projection';
-import { CheckConfig, isHeartbeatCheckEvent } from '../domain/heartbeat-check.decider';
+import { CheckConfig, HeartbeatCheckEvent } from '../domain/heartbeat-check.decider';
 
 export interface CheckDoc extends CheckConfig {
   id: string;
@@ -23,16 +23,15 @@ function withConfig(base: Pick<CheckDoc, 'id' | 'accountId' | 'created_at'>, con
 }
 
 /** The check configuration, as the check API shows it. */
-export const heartbeatChecksProjection: Projection<CheckDoc> = {
+export const heartbeatChecksProjection: Projection<CheckDoc, HeartbeatCheckEvent> = {
   name: 'heartbeat_checks',
   version: 1,
   handles: ['HeartbeatCheckCreated', 'HeartbeatCheckUpdated', 'HeartbeatCheckDeleted'],
   // slug: resolving /ping/{pingKey}/{slug} asks for (accountId, slug); no doc before slugs existed has one.
   indexes: [{ field: 'accountId' }, { field: 'pingToken' }, { field: 'serviceId' }, { field: 'slug' }],
   sortField: 'created_at',
-  ids: (event) => (isHeartbeatCheckEvent(event) ? [event.data.id] : []),
+  ids: (event) => [event.data.id],
   evolve(doc, e) {
-    if (!isHeartbeatCheckEvent(e)) return doc;
     const at = e.metadata.occurredAt;
     switch (e.type) {
       case 'HeartbeatCheckCreated':

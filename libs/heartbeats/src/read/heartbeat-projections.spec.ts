@@ -1,5 +1,4 @@
 import { ManualClock } from '../../../core/src/clock';
-import { DomainEvent } from '../../../core/src/event';
 import { loadConfig } from '../../../platform/src/config';
 import { HARNESS_ADAPTERS, ProjectionHarness } from '../../../testing/src/projection-harness';
 import { project, recorded } from '../../../testing/src/given-when-then';
@@ -7,22 +6,22 @@ import { HOUR_MS, newEventId, rollupId, timestampOfEventId } from './heartbeat-k
 import { heartbeatRollupsProjection, RollupDoc } from './heartbeat-rollups.projection';
 import { HeartbeatStats } from './heartbeat-stats';
 import { heartbeatTimersProjection, TimerDoc } from './heartbeat-timers.projection';
-import { EVENT_STATES } from '../domain/heartbeat-timer';
+import { EVENT_STATES, HeartbeatEvent, PingState } from '../domain/heartbeat-timer';
 
 const CHECK = '01900000-0000-7000-8000-0000000000c1';
 const STREAM = `heartbeat-${CHECK}`;
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
 const MIN = 60_000;
 
-const schedule: DomainEvent = {
+const schedule: HeartbeatEvent = {
   type: 'HeartbeatScheduleChanged',
   data: { checkId: CHECK, pingToken: 'tok', periodMs: 5 * MIN, graceMs: MIN, activated: true, deleted: false, restartAt: null, checkRevision: 0 },
 };
-const ping = (at: number, state = 'RECEIVED'): DomainEvent => ({
+const ping = (at: number, state: PingState = 'RECEIVED'): HeartbeatEvent => ({
   type: 'HeartbeatPingReceived',
   data: { eventId: newEventId(at), checkId: CHECK, state, at: new Date(at).toISOString(), source: 'https://ci.example', userAgent: 'curl' },
 });
-const failed = (deadline: number): DomainEvent => ({
+const failed = (deadline: number): HeartbeatEvent => ({
   type: 'HeartbeatFailed',
   data: { eventId: newEventId(deadline), checkId: CHECK, deadline: new Date(deadline).toISOString(), first: true },
 });

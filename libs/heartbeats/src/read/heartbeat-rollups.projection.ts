@@ -1,5 +1,5 @@
 import { Projection } from '../../../core/src/projection';
-import { HeartbeatState, isCounted, occurrenceOf } from '../domain/heartbeat-timer';
+import { HeartbeatEvent, HeartbeatState, isCounted, occurrenceOf } from '../domain/heartbeat-timer';
 import { bucketStart, Granularity, HOUR_MS, MINUTE_MS, rollupId } from './heartbeat-keys';
 
 export interface RollupDoc {
@@ -24,7 +24,7 @@ const emptyCounts = (): Record<HeartbeatState, number> => ({ EARLY: 0, RECEIVED:
  * so whole hours are read without them). The revision guard makes a replayed event count once;
  * availability reads these instead of the raw events.
  */
-export const heartbeatRollupsProjection: Projection<RollupDoc> = {
+export const heartbeatRollupsProjection: Projection<RollupDoc, HeartbeatEvent> = {
   name: 'heartbeat_rollups',
   version: 3,
   handles: ['HeartbeatPingReceived', 'HeartbeatFailed'],

@@ -8,7 +8,7 @@ import { RecordedEvent } from '../../../core/src/event';
 import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
 import { heartbeatStream, isCounted, Occurrence, occurrenceOf } from '../domain/heartbeat-timer';
 import { bucketStart, DAY_MS, Granularity, HOUR_MS, MINUTE_MS, rollupId, timestampOfEventId } from './heartbeat-keys';
-import { heartbeatRollupsProjection, RollupDoc } from './heartbeat-rollups.projection';
+import { heartbeatRollupsProjection } from './heartbeat-rollups.projection';
 import { TimeWindow } from './heartbeat-window';
 
 export interface HeartbeatEventView {
@@ -183,7 +183,7 @@ export class HeartbeatStats {
   private async rollups(checkId: string, granularity: Granularity, from: number, to: number): Promise<Counts> {
     if (from >= to) return ZERO;
     const size = granularity === 'd' ? DAY_MS : HOUR_MS;
-    const docs = await this.store.find<RollupDoc>(this.engine.collection(heartbeatRollupsProjection), {
+    const docs = await this.store.find(this.engine.collection(heartbeatRollupsProjection), {
       filters: [
         { field: 'id', op: 'gte', value: rollupId(checkId, granularity, from) },
         { field: 'id', op: 'lt', value: rollupId(checkId, granularity, to) },
@@ -204,7 +204,7 @@ export class HeartbeatStats {
   private async partialHour(checkId: string, from: number, to: number): Promise<Counts> {
     if (from >= to) return ZERO;
     const hour = bucketStart(from, 'h');
-    const stored = await this.store.get<RollupDoc>(this.engine.collection(heartbeatRollupsProjection), rollupId(checkId, 'm', hour));
+    const stored = await this.store.get(this.engine.collection(heartbeatRollupsProjection), rollupId(checkId, 'm', hour));
     if (!stored) return ZERO;
     const minutes = stored.doc.minutes ?? {};
     const minute = (start: number): MinuteCount => minutes[String(Math.floor((start - hour) / MINUTE_MS))] ?? [0, 0, 0];

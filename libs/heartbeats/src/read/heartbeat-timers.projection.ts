@@ -1,5 +1,5 @@
 import { Projection } from '../../../core/src/projection';
-import { deadlineOf, evolveTimer, HEARTBEAT_EVENT_TYPES, initialTimer, TimerState } from '../domain/heartbeat-timer';
+import { deadlineOf, evolveTimer, HEARTBEAT_EVENT_TYPES, HeartbeatEvent, initialTimer, TimerState } from '../domain/heartbeat-timer';
 
 export interface TimerDoc extends TimerState {
   id: string;
@@ -37,12 +37,12 @@ export function toTimerState(doc: TimerDoc | null): TimerState {
 }
 
 /** One document per check: its timer, folded from `heartbeat-<id>`; its revision is the stream's. Pings find it by token. */
-export const heartbeatTimersProjection: Projection<TimerDoc> = {
+export const heartbeatTimersProjection: Projection<TimerDoc, HeartbeatEvent> = {
   name: 'heartbeat_timers',
   version: 1,
   handles: [...HEARTBEAT_EVENT_TYPES],
   indexes: [{ field: 'deadline' }, { field: 'pingToken' }],
-  ids: (event) => [(event.data as { checkId: string }).checkId],
+  ids: (event) => [event.data.checkId],
   evolve(doc, event, id) {
     // The document is the timer it holds (TimerDoc extends TimerState): evolved as it is, no copy first.
     // A document written before schedules and run signals lacks their fields: fill them in once.

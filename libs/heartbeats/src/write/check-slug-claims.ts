@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { ConcurrencyError, ConflictError } from '../../../core/src/errors';
+import { handledEvent, RecordedEvent } from '../../../core/src/event';
 import { Actor, CommandRunner } from '../../../event-store/src/command-runner';
 import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
 import { COMMAND_RUNNER } from '../../../platform/src/tokens';
@@ -11,6 +12,11 @@ const IN_FLIGHT_MS = 60_000;
 const MAX_ATTEMPTS = 20;
 
 export const checkSlugStream = (accountId: string, slug: string) => `checkslug-${accountId}-${slug}`;
+
+type SlugClaimed = { type: 'CheckSlugClaimed'; data: { checkId: string; slug: string } };
+
+/** The check holding the slug after `last`, the stream's last event: a claim's check, else none. */
+const holderAfter = (last: RecordedEvent | undefined): string | null => (last ? (handledEvent<SlugClaimed>(['CheckSlugClaimed'], last)?.data.checkId ?? null) : null);
 
 /**
  * Slugs are unique per account, the way ping tokens are unique overall (see PingTokenClaims): a
@@ -30,7 +36,7 @@ export class CheckSlugClaims {
     for (let attempt = 1; ; attempt++) {
       const history = await this.events.readStream(stream);
       const last = history[history.length - 1];
-      const holder = last?.type === 'CheckSlugClaimed' ? (last.data as { checkId: string }).checkId : null;
+      const holder = holderAfter(last);
       if (holder === checkId) return;
       if (holder && (await this.stillHeld(slug, holder, last.metadata.occurredAt))) {
         throw new ConflictError('slug is already used by another check of this account');
@@ -50,7 +56,7 @@ export class CheckSlugClaims {
     const stream = checkSlugStream(accountId, slug);
     const history = await this.events.readStream(stream);
     const last = history[history.length - 1];
-    if (last?.type !== 'CheckSlugClaimed' || (last.data as { checkId: string }).checkId !== checkId) return;
+    if (!last || holderAfter(last) !== checkId) return;
     try {
       await this.events.appendToStream(stream, [{ type: 'CheckSlugReleased', data: { checkId, slug }, metadata: this.metadata(actor) }], {
         expectedRevision: last.revision,

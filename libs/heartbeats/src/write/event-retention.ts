@@ -7,7 +7,7 @@ import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { heartbeatStream } from '../domain/heartbeat-timer';
 import { DAY_MS } from '../read/heartbeat-keys';
-import { heartbeatTimersProjection, TimerDoc } from '../read/heartbeat-timers.projection';
+import { heartbeatTimersProjection } from '../read/heartbeat-timers.projection';
 
 const PAGE = 500;
 
@@ -32,7 +32,7 @@ export class EventRetention {
     let removed = 0;
     let after: string | undefined;
     for (;;) {
-      const page = await this.store.find<TimerDoc>(timers, { sort: { field: 'id', direction: 'asc' }, limit: PAGE, after: after ? { value: after, id: after } : undefined });
+      const page = await this.store.find(timers, { sort: { field: 'id', direction: 'asc' }, limit: PAGE, after: after ? { value: after, id: after } : undefined });
       if (page.length === 0) return removed;
       for (const timer of page) removed += await this.pruneCheck(timer.id, cutoff);
       after = page[page.length - 1].id;

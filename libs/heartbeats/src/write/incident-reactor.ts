@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { RecordedEvent } from '../../../core/src/event';
+import { EventOf, RecordedEvent } from '../../../core/src/event';
 import { Processor } from '../../../core/src/processor';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
-import { isHeartbeatEvent } from '../domain/heartbeat-timer';
+import { HeartbeatEvent } from '../domain/heartbeat-timer';
 import { CheckDoc, heartbeatChecksProjection } from '../read/heartbeat-checks.projection';
 import { HeartbeatIncidentTriggers } from './incident-trigger';
 
@@ -15,7 +15,7 @@ import { HeartbeatIncidentTriggers } from './incident-trigger';
  * `triggerIncident` alert no one. Triggers treat the outage key as an idempotency key.
  */
 @Injectable()
-export class IncidentReactor implements Processor {
+export class IncidentReactor implements Processor<EventOf<HeartbeatEvent, 'HeartbeatFailed' | 'HeartbeatPingReceived'>> {
   readonly name = 'incident-reactor';
   readonly handles = ['HeartbeatFailed', 'HeartbeatPingReceived'] as const;
   readonly startAt = 'head' as const;
@@ -26,8 +26,7 @@ export class IncidentReactor implements Processor {
     private readonly triggers: HeartbeatIncidentTriggers,
   ) {}
 
-  async handle(event: RecordedEvent): Promise<void> {
-    if (!isHeartbeatEvent(event) || (event.type !== 'HeartbeatFailed' && event.type !== 'HeartbeatPingReceived')) return;
+  async handle(event: RecordedEvent<EventOf<HeartbeatEvent, 'HeartbeatFailed' | 'HeartbeatPingReceived'>>): Promise<void> {
     if (event.type === 'HeartbeatFailed') {
       const data = event.data;
       if (!data.first) return;
@@ -64,7 +63,7 @@ export class IncidentReactor implements Processor {
 
   private async alertable(checkId: string): Promise<CheckDoc | null> {
     if (this.triggers.registered === 0) return null;
-    const stored = await this.store.get<CheckDoc>(this.engine.collection(heartbeatChecksProjection), checkId);
+    const stored = await this.store.get(this.engine.collection(heartbeatChecksProjection), checkId);
     return stored && !stored.doc.muted ? stored.doc : null;
   }
 }

@@ -1,13 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { RecordedEvent } from '../../../core/src/event';
+import { Collection } from '../../../core/src/projection';
 import { CommandRunner } from '../../../event-store/src/command-runner';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { Filter, PageAfter, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { COMMAND_RUNNER, PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { ServiceDirectory, ServiceView } from '../../../status-pages/src/read/service-directory';
-import { incidentStream } from '../domain/incident.decider';
+import { IncidentEvent, incidentStream } from '../domain/incident.decider';
 import { Severity, UpdateStatus } from '../domain/incident-timeline';
-import { accountResolvedAt, accountState, evolveIncident, INCIDENTS_PROJECTION, IncidentDoc, IncidentUpdateDoc } from './incidents.projection';
+import { accountResolvedAt, accountState, evolveIncident, IncidentDoc, incidentsProjection, IncidentUpdateDoc } from './incidents.projection';
 
 /** An incident update as every response shows it. */
 export interface IncidentUpdateView {
@@ -68,7 +69,7 @@ export class IncidentDirectory {
   ) {}
 
   async getDoc(accountId: string, id: string): Promise<{ doc: IncidentDoc; revision: bigint } | null> {
-    const stored = await this.store.get<IncidentDoc>(this.collection(), id);
+    const stored = await this.store.get(this.collection(), id);
     if (!stored || stored.doc.accountId !== accountId) return null;
     return stored;
   }
@@ -87,7 +88,7 @@ export class IncidentDirectory {
    */
   async getAsOf(accountId: string, id: string, at: Date): Promise<{ incident: IncidentView; revision: bigint } | null> {
     if (!(await this.getDoc(accountId, id))) return null;
-    const { state, revision } = await this.runner.load<IncidentDoc | null, RecordedEvent>(
+    const { state, revision } = await this.runner.load<IncidentDoc | null, RecordedEvent<IncidentEvent>>(
       incidentStream(id),
       { initialState: () => null, evolve: (doc, event) => evolveIncident(doc, event) },
       at,
@@ -112,12 +113,12 @@ export class IncidentDirectory {
     const wanted = new Set(serviceIds);
     const sort = { field: 'created_at', direction: 'desc' } as const;
     const [open, resolved] = await Promise.all([
-      this.store.find<IncidentDoc>(this.collection(), {
+      this.store.find(this.collection(), {
         filters: [{ field: 'accountState', op: 'eq', value: accountState(accountId, true) }],
         sort,
         limit: PAGE_INCIDENTS_MAX,
       }),
-      this.store.find<IncidentDoc>(this.collection(), {
+      this.store.find(this.collection(), {
         filters: [
           { field: 'accountResolvedAt', op: 'gte', value: accountResolvedAt(accountId, since.toISOString()) },
           // ';' follows ':' in code point order: the upper bound of this account's keys.
@@ -133,7 +134,7 @@ export class IncidentDirectory {
 
   /** What the service usage check asks: an open incident of the account that lists the service. */
   async openIncidentUsing(accountId: string, serviceId: string): Promise<string | null> {
-    const [doc] = await this.store.find<IncidentDoc>(this.collection(), {
+    const [doc] = await this.store.find(this.collection(), {
       filters: [
         { field: 'accountState', op: 'eq', value: accountState(accountId, true) },
         { field: 'serviceIds', op: 'contains', value: serviceId },
@@ -164,13 +165,13 @@ export class IncidentDirectory {
       ? { field: 'accountState', op: 'eq', value: accountState(accountId, filter.status === 'open') }
       : { field: 'accountId', op: 'eq', value: accountId };
     const sort = { field: 'created_at', direction: 'desc' } as const;
-    if (filter.serviceIds === undefined) return this.store.find<IncidentDoc>(this.collection(), { filters: [base], sort, limit: count, after });
+    if (filter.serviceIds === undefined) return this.store.find(this.collection(), { filters: [base], sort, limit: count, after });
 
     // One indexed query per service, merged: every one follows the same (created_at, id) order.
     const serviceIds = [...new Set(filter.serviceIds)];
     const pages = await Promise.all(
       serviceIds.map((serviceId) =>
-        this.store.find<IncidentDoc>(this.collection(), {
+        this.store.find(this.collection(), {
           filters: [base, { field: 'serviceIds', op: 'contains', value: serviceId }],
           sort,
           limit: count,
@@ -191,7 +192,7 @@ export class IncidentDirectory {
     return this.store.changeToken([this.collection(), ...this.services.readFrom(), ...more]);
   }
 
-  private collection(): string {
-    return this.engine.collection(INCIDENTS_PROJECTION);
+  private collection(): Collection<IncidentDoc> {
+    return this.engine.collection(incidentsProjection);
   }
 }

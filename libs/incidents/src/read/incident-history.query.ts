@@ -1,7 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { EventOf, handledEvent } from '../../../core/src/event';
 import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
-import { incidentStream } from '../domain/incident.decider';
+import { IncidentEvent, incidentStream } from '../domain/incident.decider';
 
 /**
  * The audit trail of one incident, read from its stream. `accountId` null (the admin CLI) reads any
@@ -20,7 +21,8 @@ export interface IncidentHistoryEntry {
   type: string;
   occurredAt: string;
   actor: { keyId: string | null; keyName: string | null };
-  data: Record<string, unknown>;
+  /** The event's data as stored (JSON). */
+  data: object;
 }
 
 export interface IncidentHistory {
@@ -36,9 +38,9 @@ export class GetIncidentHistoryHandler implements IQueryHandler<GetIncidentHisto
 
   async execute({ incidentId, accountId, includeDeleted }: GetIncidentHistoryQuery): Promise<IncidentHistory | null> {
     const events = await this.events.readStream(incidentStream(incidentId));
-    const created = events[0];
-    if (!created || created.type !== 'IncidentCreated') return null;
-    if (accountId !== null && (created.data as { accountId?: string }).accountId !== accountId) return null;
+    const created = events.length > 0 ? handledEvent<EventOf<IncidentEvent, 'IncidentCreated'>>(['IncidentCreated'], events[0]) : null;
+    if (!created) return null;
+    if (accountId !== null && created.data.accountId !== accountId) return null;
     const deleted = events.some((e) => e.type === 'IncidentDeleted');
     if (deleted && !includeDeleted) return null;
     return {

@@ -19,13 +19,12 @@ const posted = (updateId: string, status: 'INVESTIGATING' | 'IDENTIFIED' | 'MONI
 });
 
 /** Recorded as the store would: one stream, revisions from 0, event i occurring at minute i. */
-function recorded(events: IncidentEvent[]): RecordedEvent[] {
+function recorded(events: IncidentEvent[]): RecordedEvent<IncidentEvent>[] {
   return events.map((event, i) => ({
+    ...event,
     stream: `incident-${INCIDENT}`,
     revision: BigInt(i),
     position: BigInt(i + 1),
-    type: event.type,
-    data: event.data as unknown as Record<string, unknown>,
     metadata: { accountId: ACCOUNT, occurredAt: at(i) },
   }));
 }

@@ -1,4 +1,4 @@
-import { asDecided, RecordedEvent } from '../../../core/src/event';
+import { RecordedEvent } from '../../../core/src/event';
 import { Projection } from '../../../core/src/projection';
 import { INCIDENT_EVENT_TYPES, IncidentEvent } from '../domain/incident.decider';
 import { isOpen, placeInTimeline, Severity, UpdateStatus } from '../domain/incident-timeline';
@@ -56,9 +56,8 @@ function settle(doc: IncidentDoc, at: string): IncidentDoc {
   };
 }
 
-export function evolveIncident(doc: IncidentDoc | null, event: RecordedEvent): IncidentDoc | null {
-  const e = asDecided<IncidentEvent>(event);
-  const at = event.metadata.occurredAt;
+export function evolveIncident(doc: IncidentDoc | null, e: RecordedEvent<IncidentEvent>): IncidentDoc | null {
+  const at = e.metadata.occurredAt;
   if (e.type === 'IncidentCreated') {
     const { incidentId, accountId, name, severity, serviceIds } = e.data;
     return settle(
@@ -111,12 +110,12 @@ export function evolveIncident(doc: IncidentDoc | null, event: RecordedEvent): I
   }
 }
 
-export const incidentsProjection: Projection<IncidentDoc> = {
+export const incidentsProjection: Projection<IncidentDoc, IncidentEvent> = {
   name: INCIDENTS_PROJECTION,
   version: 2,
   handles: INCIDENT_EVENT_TYPES,
   indexes: [{ field: 'accountId' }, { field: 'accountState' }, { field: 'accountResolvedAt' }, { field: 'serviceIds', array: true }],
   sortField: 'created_at',
-  ids: (event) => [(event.data as { incidentId: string }).incidentId],
+  ids: (event) => [event.data.incidentId],
   evolve: (doc, event) => evolveIncident(doc, event),
 };

@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { Collection } from '../../../core/src/projection';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { FindQuery, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { WindowConfig } from '../domain/maintenance-window.decider';
 import { activeAt, maintenanceEnd, Occurrence, occurrencesBetween } from '../domain/window-occurrences';
-import { MaintenanceWindowDoc } from './maintenance-windows.projection';
+import { MaintenanceWindowDoc, maintenanceWindowsProjection } from './maintenance-windows.projection';
 
 /** A maintenance window as every response shows it. */
 export interface MaintenanceWindowView extends WindowConfig {
@@ -45,14 +46,14 @@ export class MaintenanceDirectory {
   ) {}
 
   async get(accountId: string, id: string): Promise<{ window: MaintenanceWindowView; revision: bigint } | null> {
-    const stored = await this.store.get<MaintenanceWindowDoc>(this.collection(), id);
+    const stored = await this.store.get(this.collection(), id);
     if (!stored || stored.doc.accountId !== accountId) return null;
     return { window: present(stored.doc), revision: stored.revision };
   }
 
   /** One page, newest first, one row more than `limit`. */
   async list(accountId: string, limit: number, after: FindQuery['after']): Promise<MaintenanceWindowView[]> {
-    const docs = await this.store.find<MaintenanceWindowDoc>(this.collection(), {
+    const docs = await this.store.find(this.collection(), {
       filters: [{ field: 'accountId', op: 'eq', value: accountId }],
       sort: { field: 'created_at', direction: 'desc' },
       limit: limit + 1,
@@ -92,7 +93,7 @@ export class MaintenanceDirectory {
 
   /** A window naming the service, for "still used" (409 on deleting the service), or null. */
   async usingService(accountId: string, serviceId: string): Promise<MaintenanceWindowView | null> {
-    const docs = await this.store.find<MaintenanceWindowDoc>(this.collection(), {
+    const docs = await this.store.find(this.collection(), {
       filters: [
         { field: 'serviceIds', op: 'contains', value: serviceId },
         { field: 'accountId', op: 'eq', value: accountId },
@@ -106,7 +107,7 @@ export class MaintenanceDirectory {
     const out: MaintenanceWindowView[] = [];
     let after: FindQuery['after'];
     for (;;) {
-      const docs = await this.store.find<MaintenanceWindowDoc>(this.collection(), {
+      const docs = await this.store.find(this.collection(), {
         filters: [{ field: 'accountId', op: 'eq', value: accountId }],
         sort: { field: 'created_at', direction: 'asc' },
         limit: PAGE,
@@ -119,8 +120,8 @@ export class MaintenanceDirectory {
     }
   }
 
-  private collection(): string {
-    return this.engine.collection('maintenance_windows');
+  private collection(): Collection<MaintenanceWindowDoc> {
+    return this.engine.collection(maintenanceWindowsProjection);
   }
 }
 

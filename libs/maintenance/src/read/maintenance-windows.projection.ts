@@ -10,16 +10,15 @@ export interface MaintenanceWindowDoc extends WindowConfig {
 }
 
 /** Maintenance windows as the API shows them; `serviceIds` indexed for "is this service still used". */
-export const maintenanceWindowsProjection: Projection<MaintenanceWindowDoc> = {
+export const maintenanceWindowsProjection: Projection<MaintenanceWindowDoc, MaintenanceWindowEvent> = {
   name: 'maintenance_windows',
   version: 1,
   handles: ['MaintenanceWindowCreated', 'MaintenanceWindowUpdated', 'MaintenanceWindowDeleted'],
   indexes: [{ field: 'accountId' }, { field: 'serviceIds', array: true }],
   sortField: 'created_at',
-  ids: (event) => [(event.data as { id: string }).id],
-  evolve(doc, event) {
-    const e = event as unknown as MaintenanceWindowEvent;
-    const at = event.metadata.occurredAt;
+  ids: (event) => [event.data.id],
+  evolve(doc, e) {
+    const at = e.metadata.occurredAt;
     switch (e.type) {
       case 'MaintenanceWindowCreated':
         return { ...e.data.config, id: e.data.id, accountId: e.data.accountId, created_at: at, updated_at: at };

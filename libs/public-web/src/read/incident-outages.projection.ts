@@ -80,14 +80,13 @@ function place(timeline: TimelinePoint[], point: TimelinePoint): TimelinePoint[]
   return [...timeline.filter((p) => p.id !== point.id), point].sort(compareTimeline);
 }
 
-export const incidentOutagesProjection: Projection<IncidentOutageDoc> = {
+export const incidentOutagesProjection: Projection<IncidentOutageDoc, IncidentEvent> = {
   name: INCIDENT_OUTAGES,
   version: 1,
   handles: INCIDENT_EVENT_TYPES,
   indexes: [{ field: 'accountLastDay' }],
-  ids: (event) => [(event.data as { incidentId: string }).incidentId],
-  evolve(doc, event) {
-    const e = event as unknown as IncidentEvent;
+  ids: (event) => [event.data.incidentId],
+  evolve(doc, e) {
     if (e.type === 'IncidentCreated') {
       const { incidentId, accountId, severity, serviceIds } = e.data;
       return settle({ id: incidentId, accountId, severity, serviceIds: [...serviceIds], timeline: [], posted: 0, days: [], openSince: null, touchedDays: [], accountLastDay: '' });

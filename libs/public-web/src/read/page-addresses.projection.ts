@@ -13,14 +13,13 @@ export interface PageAddressDoc {
 export const PAGE_ADDRESSES = 'public_page_addresses';
 
 /** One document per page, from its own stream: a rename or a delete moves or removes it in the same write. */
-export const pageAddressesProjection: Projection<PageAddressDoc> = {
+export const pageAddressesProjection: Projection<PageAddressDoc, StatusPageEvent> = {
   name: PAGE_ADDRESSES,
   version: 1,
   handles: ['StatusPageCreated', 'StatusPageUpdated', 'StatusPageDeleted'],
   indexes: [{ field: 'url' }, { field: 'domain' }],
-  ids: (event) => [(event.data as { id: string }).id],
-  evolve(doc, event) {
-    const e = event as unknown as StatusPageEvent;
+  ids: (event) => [event.data.id],
+  evolve(doc, e) {
     switch (e.type) {
       case 'StatusPageCreated':
         return { id: e.data.id, accountId: e.data.accountId, url: e.data.page.url, domain: e.data.page.customDomain?.toLowerCase() ?? null };

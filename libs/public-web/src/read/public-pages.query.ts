@@ -6,8 +6,8 @@ import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { IncidentDirectory, IncidentView } from '../../../incidents/src/read/incident-directory';
 import { StatusPageDetailView, StatusPageDirectory } from '../../../status-pages/src/read/status-page-directory';
 import { BAR_DAYS, ComponentStatus, currentStatus, DayBar, indicatorOf, Indicator, overallUptime, uptimeBars } from './component-status';
-import { INCIDENT_OUTAGES, IncidentOutageDoc } from './incident-outages.projection';
-import { PAGE_ADDRESSES, PageAddressDoc } from './page-addresses.projection';
+import { IncidentOutageDoc, incidentOutagesProjection } from './incident-outages.projection';
+import { pageAddressesProjection } from './page-addresses.projection';
 import { PublicMaintenance, PublicMaintenanceWindows } from './public-maintenance';
 
 /** A page found by its public address; `base` is the path its public routes hang from. */
@@ -77,7 +77,7 @@ export class PublicPages {
 
   /** The page whose slug is `url`, or null. */
   async byUrl(url: string): Promise<PageRef | null> {
-    const [doc] = await this.store.find<PageAddressDoc>(this.engine.collection(PAGE_ADDRESSES), { filters: [{ field: 'url', op: 'eq', value: url }], limit: 1 });
+    const [doc] = await this.store.find(this.engine.collection(pageAddressesProjection), { filters: [{ field: 'url', op: 'eq', value: url }], limit: 1 });
     return doc ? { id: doc.id, accountId: doc.accountId, url: doc.url, base: `/status/${doc.url}` } : null;
   }
 
@@ -85,7 +85,7 @@ export class PublicPages {
   async byHost(host: string | undefined): Promise<PageRef | null> {
     const domain = hostName(host);
     if (!domain) return null;
-    const [doc] = await this.store.find<PageAddressDoc>(this.engine.collection(PAGE_ADDRESSES), { filters: [{ field: 'domain', op: 'eq', value: domain }], limit: 1 });
+    const [doc] = await this.store.find(this.engine.collection(pageAddressesProjection), { filters: [{ field: 'domain', op: 'eq', value: domain }], limit: 1 });
     return doc ? { id: doc.id, accountId: doc.accountId, url: doc.url, base: '' } : null;
   }
 
@@ -97,7 +97,7 @@ export class PublicPages {
     const views = new Map(page.cards.flatMap((card) => card.services).map((s) => [s.id, s]));
     const serviceIds = [...views.keys()];
     const [outages, maintenance] = await Promise.all([this.outages(ref.accountId, now), this.maintenance.around(ref.accountId, serviceIds, now)]);
-    const incidents = page.incidents as unknown as IncidentView[];
+    const incidents: IncidentView[] = page.incidents;
     const open = incidents.filter((i) => i.lastUpdateStatus !== 'RESOLVED');
     const recent = incidents.filter((i) => i.lastUpdateStatus === 'RESOLVED');
     const bars = uptimeBars([...views.values()], outages, now);
@@ -165,8 +165,8 @@ export class PublicPages {
   changeToken(): string | null {
     const stores = this.incidents.changeToken([
       ...this.pages.readFrom(),
-      this.engine.collection(PAGE_ADDRESSES),
-      this.engine.collection(INCIDENT_OUTAGES),
+      this.engine.collection(pageAddressesProjection),
+      this.engine.collection(incidentOutagesProjection),
     ]);
     const maintenance = this.maintenance.changeToken();
     if (stores === null || maintenance === null) return null;
@@ -176,7 +176,7 @@ export class PublicPages {
   /** The daily rollups of the account's incidents that cover any of the last BAR_DAYS days. */
   private outages(accountId: string, now: Date): Promise<IncidentOutageDoc[]> {
     const firstDay = new Date(now.getTime() - (BAR_DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
-    return this.store.find<IncidentOutageDoc>(this.engine.collection(INCIDENT_OUTAGES), {
+    return this.store.find(this.engine.collection(incidentOutagesProjection), {
       filters: [
         { field: 'accountLastDay', op: 'gte', value: `${accountId}:${firstDay}` },
         // ';' follows ':' in code point order: the upper bound of this account's keys.

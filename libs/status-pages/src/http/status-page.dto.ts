@@ -196,7 +196,7 @@ export class StatusPageBodyDto {
 
   @ApiPropertyOptional({ enum: DEFAULT_THEMES, default: 'AUTO' })
   @IsOptional()
-  @IsIn(DEFAULT_THEMES as unknown as string[], { message: 'defaultTheme must be one of AUTO, LIGHT, DARK' })
+  @IsIn(DEFAULT_THEMES, { message: 'defaultTheme must be one of AUTO, LIGHT, DARK' })
   defaultTheme?: DefaultTheme | null;
 
   @ApiPropertyOptional({ type: ThemeColorsDto, nullable: true, description: "Unset: Vigil's default palette" })

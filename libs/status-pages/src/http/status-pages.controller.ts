@@ -18,13 +18,13 @@ import { PageIdGuard } from './page-id.guard';
 import { StatusPageBodyDto, StatusPageDetailDto, StatusPagePageDto, ThemeColorsDto } from './status-page.dto';
 
 /** The twelve colours in api.md's order, whatever order (and extras) the client sent. */
-function colorSet(source: Record<string, string>): ThemeColorSet {
+function colorSet(source: ThemeColorSet): ThemeColorSet {
   return Object.fromEntries(THEME_COLOR_KEYS.map((key) => [key, source[key]])) as ThemeColorSet;
 }
 
 function toThemeColors(dto: ThemeColorsDto | null | undefined): ThemeColors | null {
   if (!dto) return null;
-  return { light: colorSet(dto.light as unknown as Record<string, string>), dark: colorSet(dto.dark as unknown as Record<string, string>) };
+  return { light: colorSet(dto.light), dark: colorSet(dto.dark) };
 }
 
 /** The validated body as the write side takes it: unset optional values are null. */

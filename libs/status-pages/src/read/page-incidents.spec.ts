@@ -7,7 +7,11 @@ const incident = (id: string, created_at: string, ...serviceIds: string[]): Page
   id,
   created_at,
   name: `incident ${id}`,
-  services: serviceIds.map((s) => ({ id: s })),
+  severity: 'MINOR',
+  lastUpdateStatus: 'INVESTIGATING',
+  services: serviceIds.map((s) => ({ id: s, accountId: 'acc', name: s, created_at, updated_at: created_at, checks: [] })),
+  incidentUpdates: [],
+  updated_at: created_at,
 });
 
 describe('page incidents', () => {

@@ -1,16 +1,30 @@
 import { Injectable } from '@nestjs/common';
+import { ServiceView } from './service-directory';
 
 /**
- * An incident as every response shows it (the full Incident shape of api.md). Pages need only its id,
- * its created_at (for the order) and its services' ids (to know which pages it touches); the rest
- * is passed through untouched.
+ * An incident as every response shows it (the full Incident shape of api.md), built by the incidents
+ * context (its IncidentView has this shape; the compiler checks both ways where they meet). Pages use
+ * its id, created_at and services; the rest is passed through.
  */
 export interface PageIncident {
   id: string;
+  name: string;
+  severity: 'CRITICAL' | 'MAJOR' | 'MEDIUM' | 'MINOR';
+  lastUpdateStatus: PageIncidentStatus;
+  services: ServiceView[];
+  incidentUpdates: {
+    id: string;
+    description: string;
+    status: PageIncidentStatus;
+    publicIncidentUpdateDate: string;
+    notifySubscribers: boolean;
+    created_at: string;
+  }[];
   created_at: string;
-  services: { id: string }[];
-  [field: string]: unknown;
+  updated_at: string;
 }
+
+type PageIncidentStatus = 'INVESTIGATING' | 'IDENTIFIED' | 'MONITORING' | 'RESOLVED';
 
 /**
  * Incidents of the account touching any of `serviceIds` that are open, or were resolved at or after
@@ -65,7 +79,7 @@ export function incidentsOfPage(incidents: PageIncident[], pageServiceIds: strin
  * incident not shown cannot come back as time passes, so nothing else ends a list's validity. An incident
  * without a readable timeline makes the answer "now" (nothing may be reused).
  */
-export function shownUntil(incidents: Iterable<PageIncident>, now: number): number {
+export function shownUntil(incidents: Iterable<{ lastUpdateStatus: string; incidentUpdates?: unknown }>, now: number): number {
   let until = Number.POSITIVE_INFINITY;
   for (const incident of incidents) {
     if (incident.lastUpdateStatus !== 'RESOLVED') continue;

@@ -2,7 +2,7 @@ import { ManualClock } from '../../../core/src/clock';
 import { HARNESS_ADAPTERS, ProjectionHarness } from '../../../testing/src/projection-harness';
 import { ServiceEvent, serviceStream } from '../domain/service.decider';
 import { PAGE_LIST_CACHE_MAX_AGE_MS, PAGE_LIST_CACHE_MAX_ENTRIES, Rendered, StatusPageListCache } from './page-list-cache';
-import { PageIncident, RESOLVED_INCIDENT_WINDOW_MS, shownUntil } from './page-incidents';
+import { RESOLVED_INCIDENT_WINDOW_MS, shownUntil } from './page-incidents';
 import { ServiceDoc, servicesProjection } from './services.projection';
 
 const ACCOUNT = '01900000-0000-7000-8000-000000000001';
@@ -124,7 +124,7 @@ describe.each(HARNESS_ADAPTERS)('status page list cache (%s stores)', (adapter) 
 });
 
 describe('shownUntil', () => {
-  const incident = (id: string, lastUpdateStatus: string, ...dates: string[]): PageIncident => ({
+  const incident = (id: string, lastUpdateStatus: string, ...dates: string[]) => ({
     id,
     created_at: '2026-03-01T00:00:00.000Z',
     services: [],
@@ -149,6 +149,7 @@ describe('shownUntil', () => {
   it('a resolved incident without a readable timeline makes the list unusable beyond now', () => {
     expect(shownUntil([incident('a', 'RESOLVED')], NOW)).toBe(NOW);
     expect(shownUntil([incident('a', 'RESOLVED', 'not a date')], NOW)).toBe(NOW);
-    expect(shownUntil([{ id: 'x', created_at: '', services: [], lastUpdateStatus: 'RESOLVED' }], NOW)).toBe(NOW);
+    const withoutTimeline = { id: 'x', created_at: '', services: [], lastUpdateStatus: 'RESOLVED' };
+    expect(shownUntil([withoutTimeline], NOW)).toBe(NOW);
   });
 });

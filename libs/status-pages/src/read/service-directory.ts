@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { Collection } from '../../../core/src/projection';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { FindQuery, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { CheckRef, ServiceLinks } from './service-links';
-import { ServiceDoc } from './services.projection';
+import { ServiceDoc, servicesProjection } from './services.projection';
 
 /** A service as every response shows it. */
 export interface ServiceView {
@@ -25,7 +26,7 @@ export class ServiceDirectory {
   ) {}
 
   async get(accountId: string, id: string): Promise<{ service: ServiceView; revision: bigint } | null> {
-    const stored = await this.store.get<ServiceDoc>(this.collection(), id);
+    const stored = await this.store.get(this.collection(), id);
     if (!stored || stored.doc.accountId !== accountId) return null;
     const [service] = await this.present(accountId, [stored.doc]);
     return { service, revision: stored.revision };
@@ -34,7 +35,7 @@ export class ServiceDirectory {
   /** The account's services among `ids`, keyed by id; ids of other accounts or deleted services are absent. */
   async getMany(accountId: string, ids: string[]): Promise<Map<string, ServiceView>> {
     const unique = [...new Set(ids)];
-    const stored = await this.store.getMany<ServiceDoc>(this.collection(), unique);
+    const stored = await this.store.getMany(this.collection(), unique);
     const own = stored.map((s) => s.doc).filter((doc) => doc.accountId === accountId);
     const views = await this.present(accountId, own);
     return new Map(views.map((view) => [view.id, view]));
@@ -42,7 +43,7 @@ export class ServiceDirectory {
 
   /** One page, newest first; asks for one row more than `limit` so the caller knows whether more follow. */
   async list(accountId: string, limit: number, after: FindQuery['after']): Promise<ServiceView[]> {
-    const docs = await this.store.find<ServiceDoc>(this.collection(), {
+    const docs = await this.store.find(this.collection(), {
       filters: [{ field: 'accountId', op: 'eq', value: accountId }],
       sort: { field: 'created_at', direction: 'desc' },
       limit: limit + 1,
@@ -73,7 +74,7 @@ export class ServiceDirectory {
     return this.store.changeToken(this.readFrom());
   }
 
-  private collection(): string {
-    return this.engine.collection('services');
+  private collection(): Collection<ServiceDoc> {
+    return this.engine.collection(servicesProjection);
   }
 }

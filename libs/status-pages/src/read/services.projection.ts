@@ -1,4 +1,3 @@
-import { asDecided } from '../../../core/src/event';
 import { Projection } from '../../../core/src/projection';
 import { ServiceEvent } from '../domain/service.decider';
 
@@ -11,16 +10,15 @@ export interface ServiceDoc {
   [field: string]: unknown;
 }
 
-export const servicesProjection: Projection<ServiceDoc> = {
+export const servicesProjection: Projection<ServiceDoc, ServiceEvent> = {
   name: 'services',
   version: 1,
   handles: ['ServiceCreated', 'ServiceUpdated', 'ServiceDeleted'],
   indexes: [{ field: 'accountId' }, { field: 'created_at' }],
   sortField: 'created_at',
-  ids: (event) => [(event.data as { id: string }).id],
-  evolve(doc, event) {
-    const e = asDecided<ServiceEvent>(event);
-    const at = event.metadata.occurredAt;
+  ids: (event) => [event.data.id],
+  evolve(doc, e) {
+    const at = e.metadata.occurredAt;
     switch (e.type) {
       case 'ServiceCreated':
         return { id: e.data.id, accountId: e.data.accountId, name: e.data.name, created_at: at, updated_at: at };

@@ -1,12 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock } from '../../../core/src/clock';
+import { Collection } from '../../../core/src/projection';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { FindQuery, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { DefaultTheme, themeColorsOrDefault, ThemeColors } from '../domain/theme';
 import { incidentsOfPage, PageIncident, PageIncidents, RESOLVED_INCIDENT_WINDOW_MS } from './page-incidents';
 import { ServiceDirectory, ServiceView } from './service-directory';
-import { StatusPageDoc } from './status-pages.projection';
+import { StatusPageDoc, statusPagesProjection } from './status-pages.projection';
 
 export interface CardView {
   id: string;
@@ -49,7 +50,7 @@ export class StatusPageDirectory {
   ) {}
 
   async getDoc(accountId: string, id: string): Promise<{ doc: StatusPageDoc; revision: bigint } | null> {
-    const stored = await this.store.get<StatusPageDoc>(this.collection(), id);
+    const stored = await this.store.get(this.collection(), id);
     if (!stored || stored.doc.accountId !== accountId) return null;
     return stored;
   }
@@ -82,7 +83,7 @@ export class StatusPageDirectory {
 
   /** One page of the account's documents, newest first, one more than `limit` so the caller knows whether more follow. */
   listDocs(accountId: string, limit: number, after: FindQuery['after']): Promise<StatusPageDoc[]> {
-    return this.store.find<StatusPageDoc>(this.collection(), {
+    return this.store.find(this.collection(), {
       filters: [{ field: 'accountId', op: 'eq', value: accountId }],
       sort: { field: 'created_at', direction: 'desc' },
       limit: limit + 1,
@@ -134,7 +135,7 @@ export class StatusPageDirectory {
 
   /** Name of a page of the account whose cards show the service, or null. */
   async pageUsingService(accountId: string, serviceId: string): Promise<string | null> {
-    const [doc] = await this.store.find<StatusPageDoc>(this.collection(), {
+    const [doc] = await this.store.find(this.collection(), {
       filters: [
         { field: 'accountId', op: 'eq', value: accountId },
         { field: 'serviceIds', op: 'contains', value: serviceId },
@@ -148,7 +149,7 @@ export class StatusPageDirectory {
   async pagesShowing(accountId: string, serviceIds: string[]): Promise<{ id: string; name: string; url: string }[]> {
     const found = new Map<string, { id: string; name: string; url: string }>();
     for (const serviceId of serviceIds) {
-      const docs = await this.store.find<StatusPageDoc>(this.collection(), {
+      const docs = await this.store.find(this.collection(), {
         filters: [
           { field: 'accountId', op: 'eq', value: accountId },
           { field: 'serviceIds', op: 'contains', value: serviceId },
@@ -165,7 +166,7 @@ export class StatusPageDirectory {
     return [this.collection()];
   }
 
-  private collection(): string {
-    return this.engine.collection('status_pages');
+  private collection(): Collection<StatusPageDoc> {
+    return this.engine.collection(statusPagesProjection);
   }
 }

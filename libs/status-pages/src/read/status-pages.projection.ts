@@ -1,4 +1,3 @@
-import { asDecided } from '../../../core/src/event';
 import { Projection } from '../../../core/src/projection';
 import { PageSettings, StatusPageEvent } from '../domain/status-page.decider';
 
@@ -59,16 +58,15 @@ function docOf(id: string, accountId: string, page: PageSettings, cards: CardDoc
   };
 }
 
-export const statusPagesProjection: Projection<StatusPageDoc> = {
+export const statusPagesProjection: Projection<StatusPageDoc, StatusPageEvent> = {
   name: 'status_pages',
   version: 1,
   handles: ['StatusPageCreated', 'StatusPageUpdated', 'StatusPageDeleted'],
   indexes: [{ field: 'accountId' }, { field: 'created_at' }, { field: 'serviceIds', array: true }],
   sortField: 'created_at',
-  ids: (event) => [(event.data as { id: string }).id],
-  evolve(doc, event) {
-    const e = asDecided<StatusPageEvent>(event);
-    const at = event.metadata.occurredAt;
+  ids: (event) => [event.data.id],
+  evolve(doc, e) {
+    const at = e.metadata.occurredAt;
     switch (e.type) {
       case 'StatusPageCreated':
         return docOf(e.data.id, e.data.accountId, e.data.page, cardsOf(e.data.page, [], at), at, at);

@@ -3,7 +3,7 @@ import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { SubscriptionStatus, SubscriptionType } from '../domain/subscriptions.decider';
-import { SubscriptionDoc } from './subscriptions.projection';
+import { SubscriptionDoc, subscriptionsProjection } from './subscriptions.projection';
 
 export interface SubscriptionView {
   id: string;
@@ -26,11 +26,11 @@ export class SubscriptionDirectory {
 
   /** Every subscription of the page, oldest first (the order they signed up in). */
   async list(accountId: string, statusPageId: string): Promise<SubscriptionView[]> {
-    const collection = this.engine.collection('status_page_subscriptions');
+    const collection = this.engine.collection(subscriptionsProjection);
     const out: SubscriptionView[] = [];
     let after: { value: string; id: string } | undefined;
     for (;;) {
-      const docs = await this.store.find<SubscriptionDoc>(collection, {
+      const docs = await this.store.find(collection, {
         filters: [{ field: 'statusPageId', op: 'eq', value: statusPageId }],
         sort: { field: 'created_at', direction: 'asc' },
         limit: BATCH,

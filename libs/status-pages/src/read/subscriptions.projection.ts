@@ -14,8 +14,7 @@ export interface SubscriptionDoc {
   [field: string]: unknown;
 }
 
-function touched(event: RecordedEvent): string[] {
-  const e = event as unknown as SubscriptionsEvent;
+function touched(e: RecordedEvent<SubscriptionsEvent>): string[] {
   switch (e.type) {
     case 'StatusPageSubscriptionsAdded':
       return e.data.subscriptions.map((s) => s.id);
@@ -30,16 +29,15 @@ function touched(event: RecordedEvent): string[] {
 }
 
 /** One document per subscription, all from their page's subscriptions stream. */
-export const subscriptionsProjection: Projection<SubscriptionDoc> = {
+export const subscriptionsProjection: Projection<SubscriptionDoc, SubscriptionsEvent> = {
   name: 'status_page_subscriptions',
   version: 1,
   handles: ['StatusPageSubscriptionsAdded', 'StatusPageSubscriptionRemoved', 'StatusPageSubscriptionsClosed', 'StatusPageSubscriptionVerified'],
   indexes: [{ field: 'statusPageId' }, { field: 'created_at' }],
   sortField: 'created_at',
   ids: touched,
-  evolve(doc, event, id) {
-    const e = event as unknown as SubscriptionsEvent;
-    const at = event.metadata.occurredAt;
+  evolve(doc, e, id) {
+    const at = e.metadata.occurredAt;
     switch (e.type) {
       case 'StatusPageSubscriptionsAdded': {
         const s = e.data.subscriptions.find((candidate) => candidate.id === id);

@@ -6,7 +6,7 @@ import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
 import { Actor, CommandRunner } from '../../../event-store/src/command-runner';
 import { COMMAND_RUNNER } from '../../../platform/src/tokens';
 import { requireOwned, statusPageDecider, statusPageStream } from '../domain/status-page.decider';
-import { SubscriptionData, subscriptionsDecider, SubscriptionsEvent, SubscriptionStatus, subscriptionsStream, SubscriptionType } from '../domain/subscriptions.decider';
+import { SubscriptionData, subscriptionsDecider, SubscriptionStatus, subscriptionsStream, SubscriptionType } from '../domain/subscriptions.decider';
 import { outboundUrlProblem } from '../../../core/src/outbound-address';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 
@@ -87,9 +87,7 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
       { type: 'AddSubscriptions', statusPageId, accountId, candidates, requestedAt: this.clock.now().toISOString() },
       actor,
     );
-    const created = appended
-      .map((event) => event as unknown as SubscriptionsEvent)
-      .reduce((sum, event) => sum + (event.type === 'StatusPageSubscriptionsAdded' ? event.data.subscriptions.length : 0), 0);
+    const created = appended.reduce((sum, event) => sum + (event.type === 'StatusPageSubscriptionsAdded' ? event.data.subscriptions.length : 0), 0);
     return { result: { created, skipped: addresses.length - created, status }, revision };
   }
 
