@@ -12,7 +12,11 @@ export interface Actor {
   requestId?: string | null;
 }
 
-/** Told about every append so read models can follow at once (read-your-writes). */
+/**
+ * Told about every append so read models can follow at once (read-your-writes). `history` is what the
+ * command read of the stream: all of it, or after a snapshot only the events after the snapshot's
+ * revision (often none); null when unknown.
+ */
 export interface AppendObserver {
   applyAfterAppend(history: RecordedEvent[] | null, appended: RecordedEvent[]): Promise<void>;
 }
@@ -118,8 +122,7 @@ export class CommandRunner {
           events.map((e) => ({ type: e.type, data: e.data as Record<string, unknown>, metadata })),
           { expectedRevision: revision ?? 'no_stream' },
         );
-        // After a snapshot the history is partial: projections of other engines catch up in the daemon.
-        await this.observer.applyAfterAppend(snapshot ? null : history, result.events);
+        await this.observer.applyAfterAppend(history, result.events);
         for (const event of result.events) state = decider.evolve(state, asDecided<Event>(event));
         return { state, revision: result.nextRevision, appended: result.events, decided: events };
       } catch (error) {

@@ -191,7 +191,8 @@ describe('ProjectionEngine on the embedded SQLite stores', () => {
 
       const cli = await open([tally()]);
       const rebuilding = cli.engine.rebuild(['tallies']);
-      await until(async () => server.engine.collection('tallies') === collectionName('tallies', { version: 1, generation: 2 }), 3000);
+      // The switch waits out its grace (writers elsewhere learn of the building generation first).
+      await until(async () => server.engine.collection('tallies') === collectionName('tallies', { version: 1, generation: 2 }), 6000);
       expect(await server.readStore.find(server.engine.collection('tallies'), { limit: 100 })).toEqual(before);
       await rebuilding;
       expect(await server.readStore.find(server.engine.collection('tallies'), { limit: 100 })).toEqual(before);
@@ -253,10 +254,10 @@ describe('ProjectionEngine on the embedded SQLite stores', () => {
       expect(status[0].building?.collection).toBe(collectionName('tallies', { version: 2, generation: 2 }));
 
       runDaemon(upgraded);
-      await until(async () => upgraded.engine.collection('tallies') === collectionName('tallies', { version: 2, generation: 2 }));
+      await until(async () => upgraded.engine.collection('tallies') === collectionName('tallies', { version: 2, generation: 2 }), 5000);
       expect((await doc(upgraded, 's-1'))?.doc).toEqual({ id: 's-1', total: 15, events: 5, seen: [1, 2, 3, 4, 5], shape: 'v2' });
       expect((await upgraded.engine.status())[0]).toMatchObject({ version: 2, lag: 0, building: null });
-    });
+    }, 15_000);
 
     it('two instances upgraded together switch once, and neither drops the generation that serves', async () => {
       const first = await open([tally(1)]);
@@ -270,7 +271,7 @@ describe('ProjectionEngine on the embedded SQLite stores', () => {
       const b = await open([tally(2)]);
       runDaemon(a);
       runDaemon(b);
-      await until(async () => a.engine.collection('tallies') === v2 && b.engine.collection('tallies') === v2);
+      await until(async () => a.engine.collection('tallies') === v2 && b.engine.collection('tallies') === v2, 5000);
       // Past the grace period after which a switch drops the generation it retired.
       await new Promise((r) => setTimeout(r, 3500));
       for (const instance of [a, b]) {
