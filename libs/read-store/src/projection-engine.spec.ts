@@ -10,6 +10,8 @@ import { openStores, Stores } from '../../platform/src/stores';
 import { EventStore } from '../../event-store/src/event-store.port';
 import { collectionName, ProjectionEngine } from './projection-engine';
 import { SqliteReadStore } from '../../sqlite/src/sqlite.read-store';
+import { InMemoryEventStore } from '../../event-store/src/in-memory.event-store';
+import { InMemoryReadStore } from './in-memory.read-store';
 
 /** A counter per stream: each Added event adds its amount; Removed deletes the document. */
 interface TallyDoc extends ReadModelDoc {
@@ -283,4 +285,38 @@ describe('ProjectionEngine on the embedded SQLite stores', () => {
       });
     }, 15_000);
   });
+});
+
+describe('ProjectionEngine without inline access (production: API instances beside a worker)', () => {
+  const silentLogger = { info: () => undefined, error: () => undefined };
+
+  it('a write by an instance that has not noticed a switch made elsewhere reaches the generation that serves', async () => {
+    const eventStore = new InMemoryEventStore();
+    const readStore = new InMemoryReadStore();
+    const engine = () => new ProjectionEngine(readStore, eventStore, [tally()], silentLogger);
+    const write = async (writer: ProjectionEngine, stream: string, amount: number) => {
+      const history = await eventStore.readStream(stream);
+      const { events } = await eventStore.appendToStream(stream, [added(amount)]);
+      // What the command runner does after each append of a command that read the whole stream.
+      await writer.applyAfterAppend(history, events);
+    };
+    const api = engine();
+    await api.start();
+    await write(api, 's-1', 1);
+
+    // Another process rebuilds and switches; this instance has not refreshed its generations since it started.
+    const cli = engine();
+    await cli.start();
+    const rebuilding = cli.rebuild(['tallies']);
+    const g2 = collectionName('tallies', { version: 1, generation: 2 });
+    await until(async () => (await readStore.getMeta<{ active: { generation: number } }>('projection:tallies'))?.active.generation === 2, 8000);
+    await write(api, 's-1', 2);
+
+    // Any instance serving the new generation shows the write at once (no daemon runs here).
+    const reader = engine();
+    await reader.start();
+    expect(reader.collection('tallies')).toBe(g2);
+    expect((await readStore.get<TallyDoc>(g2, 's-1'))?.doc).toMatchObject({ total: 3, events: 2 });
+    await rebuilding;
+  }, 20_000);
 });
