@@ -372,19 +372,22 @@ export class ProjectionEngine {
   /** Fills a new generation of each named projection from the log's start while the old one serves, then switches. */
   async rebuild(names: string[] = this.projectionNames(), progress?: (name: string, applied: number) => void): Promise<void> {
     for (const name of names) if (!this.projections.has(name)) throw new Error(`Unknown projection ${name}`);
-    const retired: string[] = [];
+    // All builds are published first, so the switch grace is waited once, not once per projection.
+    const builds: { projection: Projection; building: Generation }[] = [];
     for (const name of names) {
       const projection = this.projections.get(name)!;
       const meta = (await this.readStore.getMeta<ProjectionMeta>(META_PREFIX + name)) ?? this.meta.get(name)!;
       const building = { version: projection.version, generation: this.nextGeneration(meta) };
       await this.readStore.ensureCollection({ name: collectionName(name, building), indexes: projection.indexes, sortField: projection.sortField });
       await this.readStore.setMeta(META_PREFIX + name, { ...meta, building });
-      const published = Date.now();
-      progress?.(name, await this.catchUpCollection(projection, collectionName(name, building)));
-      // Writers elsewhere learn of the building generation within META_MAX_AGE_MS and apply to it from then on.
-      await sleep(SWITCH_GRACE_MS - (Date.now() - published));
-      retired.push(...(await this.switchTo(projection, building)));
+      builds.push({ projection, building });
     }
+    const published = Date.now();
+    for (const { projection, building } of builds) progress?.(projection.name, await this.catchUpCollection(projection, collectionName(projection.name, building)));
+    // Writers elsewhere learn of the building generations within META_MAX_AGE_MS and apply to them from then on.
+    await sleep(SWITCH_GRACE_MS - (Date.now() - published));
+    const retired: string[] = [];
+    for (const { projection, building } of builds) retired.push(...(await this.switchTo(projection, building)));
     if (retired.length > 0) {
       await sleep(RETIRE_GRACE_MS);
       for (const collection of retired) await this.readStore.dropCollection(collection);
