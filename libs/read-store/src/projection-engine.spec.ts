@@ -319,4 +319,29 @@ describe('ProjectionEngine without inline access (production: API instances besi
     expect((await readStore.get<TallyDoc>(g2, 's-1'))?.doc).toMatchObject({ total: 3, events: 2 });
     await rebuilding;
   }, 20_000);
+
+  it('a write applies to the building generation too, so the generation about to serve never misses it', async () => {
+    const eventStore = new InMemoryEventStore();
+    const readStore = new InMemoryReadStore();
+    const v1 = new ProjectionEngine(readStore, eventStore, [tally(1)], silentLogger);
+    await v1.start();
+    for (let i = 1; i <= 3; i++) {
+      const { events } = await eventStore.appendToStream('s-1', [added(i)]);
+      await v1.applyAfterAppend(null, events);
+    }
+    // An upgraded worker starts version 2 beside version 1 and catches it up; an upgraded API instance knows it.
+    const worker = new ProjectionEngine(readStore, eventStore, [tally(2)], silentLogger);
+    await worker.start();
+    await worker.catchUp();
+    const api = new ProjectionEngine(readStore, eventStore, [tally(2)], silentLogger);
+    await api.start();
+    const building = collectionName('tallies', { version: 2, generation: 2 });
+    expect(api.collection('tallies')).toBe(collectionName('tallies', { version: 1, generation: 1 }));
+
+    const history = await eventStore.readStream('s-1');
+    const { events } = await eventStore.appendToStream('s-1', [added(10)]);
+    await api.applyAfterAppend(history, events);
+    expect((await readStore.get<TallyDoc>(building, 's-1'))?.doc).toMatchObject({ total: 16, events: 4 });
+    expect((await readStore.get<TallyDoc>(api.collection('tallies'), 's-1'))?.doc).toMatchObject({ total: 16, events: 4 });
+  });
 });
