@@ -1,9 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EsdbFaultServer } from '../../libs/testing/src/esdb-fault.server';
-import { API_MAIN } from '../../libs/testing/src/child-server';
+import { API_MAIN, startChildServer } from '../../libs/testing/src/child-server';
+import { MongoFaultServer } from '../../libs/testing/src/mongo-fault.server';
 import { silentServer } from '../../libs/testing/src/silent-server';
 
 const DIST_WORKER = join(API_MAIN, '..', '..', '..', 'worker', 'src');
@@ -80,4 +82,40 @@ describe('deployment (built processes; needs npm run build)', () => {
       await esdb.close();
     }
   });
+
+  it('answers 503 with Retry-After within the deadline, over HTTP, once MongoDB stops answering; never hangs', async () => {
+    // Both stores answer at start (fault injectors speaking each client's protocol), then MongoDB stalls.
+    const mongo = await MongoFaultServer.start();
+    const esdb = await EsdbFaultServer.start();
+    esdb.faults.read = 'empty';
+    const server = await startChildServer({
+      VIGIL_DATA_DIR: dataDir,
+      EVENTSTORE_URL: esdb.url,
+      MONGODB_URL: `mongodb://127.0.0.1:${mongo.port}/vigil?directConnection=true`,
+      VIGIL_STORE_TIMEOUT_MS: '1000',
+      VIGIL_DAEMON: 'off',
+    });
+    try {
+      expect(mongo.answered.get('find')).toBeGreaterThan(0);
+      mongo.stall();
+      const requests: { path: string; headers: Record<string, string> }[] = [
+        { path: '/v1/status-pages/incidents', headers: { authorization: 'Bearer vk_not_a_real_key_0000000000000000' } },
+        { path: `/ping/${randomUUID()}`, headers: {} },
+      ];
+      for (const request of requests) {
+        const started = Date.now();
+        const response = await fetch(`${server.url}${request.path}`, { headers: request.headers, signal: AbortSignal.timeout(10_000) });
+        const elapsed = Date.now() - started;
+        expect({ path: request.path, status: response.status }).toEqual({ path: request.path, status: 503 });
+        expect(response.headers.get('retry-after')).toMatch(/^\d+$/);
+        expect(await response.json()).toMatchObject({ statusCode: 503, error: 'Service Unavailable' });
+        // The deadline (1 s) and the watchdog's grace, never the socket timeout or a hang.
+        expect(elapsed).toBeLessThan(3000);
+      }
+    } finally {
+      await server.stop('SIGKILL');
+      await mongo.close();
+      await esdb.close();
+    }
+  }, 60_000);
 });

@@ -12,7 +12,11 @@ export interface Actor {
   requestId?: string | null;
 }
 
-/** Told about every append so read models can follow at once (read-your-writes). */
+/**
+ * Told about every append so read models can follow at once (read-your-writes). `history` is what the
+ * command read of the stream: all of it, or after a snapshot only the events after the snapshot's
+ * revision (often none); null when unknown.
+ */
 export interface AppendObserver {
   applyAfterAppend(history: RecordedEvent[] | null, appended: RecordedEvent[]): Promise<void>;
 }
@@ -119,8 +123,7 @@ export class CommandRunner {
           events.map((e) => ({ type: e.type, data: e.data, metadata })),
           { expectedRevision: revision ?? 'no_stream' },
         );
-        // After a snapshot the history is partial: projections of other engines catch up in the daemon.
-        await this.observer.applyAfterAppend(snapshot ? null : history, result.events);
+        await this.observer.applyAfterAppend(history, result.events);
         const appended = result.events.map((event) => asDecided<RecordedEvent<Event>>(event));
         for (const event of appended) state = decider.evolve(state, event);
         return { state, revision: result.nextRevision, appended, decided: events };

@@ -10,6 +10,8 @@ import { openStores, Stores } from '../../platform/src/stores';
 import { EventStore } from '../../event-store/src/event-store.port';
 import { collectionName, ProjectionEngine } from './projection-engine';
 import { SqliteReadStore } from '../../sqlite/src/sqlite.read-store';
+import { InMemoryEventStore } from '../../event-store/src/in-memory.event-store';
+import { InMemoryReadStore } from './in-memory.read-store';
 
 /** A counter per stream: each Added event adds its amount; Removed deletes the document. */
 interface TallyDoc extends ReadModelDoc {
@@ -191,7 +193,8 @@ describe('ProjectionEngine on the embedded SQLite stores', () => {
 
       const cli = await open([tally()]);
       const rebuilding = cli.engine.rebuild(['tallies']);
-      await until(async () => server.engine.collection('tallies') === collectionName('tallies', { version: 1, generation: 2 }), 3000);
+      // The switch waits out its grace (writers elsewhere learn of the building generation first).
+      await until(async () => server.engine.collection('tallies') === collectionName('tallies', { version: 1, generation: 2 }), 6000);
       expect(await server.readStore.find(server.engine.collection('tallies'), { limit: 100 })).toEqual(before);
       await rebuilding;
       expect(await server.readStore.find(server.engine.collection('tallies'), { limit: 100 })).toEqual(before);
@@ -253,10 +256,10 @@ describe('ProjectionEngine on the embedded SQLite stores', () => {
       expect(status[0].building?.collection).toBe(collectionName('tallies', { version: 2, generation: 2 }));
 
       runDaemon(upgraded);
-      await until(async () => upgraded.engine.collection('tallies') === collectionName('tallies', { version: 2, generation: 2 }));
+      await until(async () => upgraded.engine.collection('tallies') === collectionName('tallies', { version: 2, generation: 2 }), 5000);
       expect((await doc(upgraded, 's-1'))?.doc).toEqual({ id: 's-1', total: 15, events: 5, seen: [1, 2, 3, 4, 5], shape: 'v2' });
       expect((await upgraded.engine.status())[0]).toMatchObject({ version: 2, lag: 0, building: null });
-    });
+    }, 15_000);
 
     it('two instances upgraded together switch once, and neither drops the generation that serves', async () => {
       const first = await open([tally(1)]);
@@ -270,7 +273,7 @@ describe('ProjectionEngine on the embedded SQLite stores', () => {
       const b = await open([tally(2)]);
       runDaemon(a);
       runDaemon(b);
-      await until(async () => a.engine.collection('tallies') === v2 && b.engine.collection('tallies') === v2);
+      await until(async () => a.engine.collection('tallies') === v2 && b.engine.collection('tallies') === v2, 5000);
       // Past the grace period after which a switch drops the generation it retired.
       await new Promise((r) => setTimeout(r, 3500));
       for (const instance of [a, b]) {
@@ -281,5 +284,64 @@ describe('ProjectionEngine on the embedded SQLite stores', () => {
         building: null,
       });
     }, 15_000);
+  });
+});
+
+describe('ProjectionEngine without inline access (production: API instances beside a worker)', () => {
+  const silentLogger = { info: () => undefined, error: () => undefined };
+
+  it('a write by an instance that has not noticed a switch made elsewhere reaches the generation that serves', async () => {
+    const eventStore = new InMemoryEventStore();
+    const readStore = new InMemoryReadStore();
+    const engine = () => new ProjectionEngine(readStore, eventStore, [tally()], silentLogger);
+    const write = async (writer: ProjectionEngine, stream: string, amount: number) => {
+      const history = await eventStore.readStream(stream);
+      const { events } = await eventStore.appendToStream(stream, [added(amount)]);
+      // What the command runner does after each append of a command that read the whole stream.
+      await writer.applyAfterAppend(history, events);
+    };
+    const api = engine();
+    await api.start();
+    await write(api, 's-1', 1);
+
+    // Another process rebuilds and switches; this instance has not refreshed its generations since it started.
+    const cli = engine();
+    await cli.start();
+    const rebuilding = cli.rebuild(['tallies']);
+    const g2 = collectionName('tallies', { version: 1, generation: 2 });
+    await until(async () => (await readStore.getMeta<{ active: { generation: number } }>('projection:tallies'))?.active.generation === 2, 8000);
+    await write(api, 's-1', 2);
+
+    // Any instance serving the new generation shows the write at once (no daemon runs here).
+    const reader = engine();
+    await reader.start();
+    expect(reader.collection('tallies')).toBe(g2);
+    expect((await readStore.get<TallyDoc>(g2, 's-1'))?.doc).toMatchObject({ total: 3, events: 2 });
+    await rebuilding;
+  }, 20_000);
+
+  it('a write applies to the building generation too, so the generation about to serve never misses it', async () => {
+    const eventStore = new InMemoryEventStore();
+    const readStore = new InMemoryReadStore();
+    const v1 = new ProjectionEngine(readStore, eventStore, [tally(1)], silentLogger);
+    await v1.start();
+    for (let i = 1; i <= 3; i++) {
+      const { events } = await eventStore.appendToStream('s-1', [added(i)]);
+      await v1.applyAfterAppend(null, events);
+    }
+    // An upgraded worker starts version 2 beside version 1 and catches it up; an upgraded API instance knows it.
+    const worker = new ProjectionEngine(readStore, eventStore, [tally(2)], silentLogger);
+    await worker.start();
+    await worker.catchUp();
+    const api = new ProjectionEngine(readStore, eventStore, [tally(2)], silentLogger);
+    await api.start();
+    const building = collectionName('tallies', { version: 2, generation: 2 });
+    expect(api.collection('tallies')).toBe(collectionName('tallies', { version: 1, generation: 1 }));
+
+    const history = await eventStore.readStream('s-1');
+    const { events } = await eventStore.appendToStream('s-1', [added(10)]);
+    await api.applyAfterAppend(history, events);
+    expect((await readStore.get<TallyDoc>(building, 's-1'))?.doc).toMatchObject({ total: 16, events: 4 });
+    expect((await readStore.get<TallyDoc>(api.collection('tallies'), 's-1'))?.doc).toMatchObject({ total: 16, events: 4 });
   });
 });

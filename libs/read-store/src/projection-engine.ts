@@ -45,6 +45,10 @@ const META_PREFIX = 'projection:';
 /** How long a replaced generation stays readable for processes that have not noticed the switch. */
 const RETIRE_GRACE_MS = 3000;
 const META_REFRESH_MS = 1000;
+/** A writer older generations than this refreshes them before applying its events. */
+const META_MAX_AGE_MS = 2000;
+/** How long a new generation is published as building before it serves, so that every writer applies to it. */
+const SWITCH_GRACE_MS = 3000;
 
 export function collectionName(projection: string, generation: Generation): string {
   return `${projection}_v${generation.version}_g${generation.generation}`;
@@ -87,6 +91,71 @@ export function applyEvents<Doc extends ReadModelDoc, E extends DomainEvent>(
   return writes;
 }
 
+/**
+ * Folds `events` into the documents of `start` only (each from the revision it reflects, a null doc
+ * being absent as of that revision) and returns the writes of those that changed.
+ */
+function foldFrom(projection: Projection, start: Map<string, { doc: ReadModelDoc | null; revision: bigint }>, events: readonly RecordedEvent[]): DocWrite[] {
+  const changed = new Set<string>();
+  for (const event of events) {
+    if (!projection.handles.includes(event.type)) continue;
+    for (const id of projection.ids(event)) {
+      const current = start.get(id);
+      if (!current || current.revision >= event.revision) continue;
+      const next = projection.evolve(current.doc, event, id);
+      if (!next && !current.doc) continue;
+      start.set(id, { doc: next, revision: event.revision });
+      changed.add(id);
+    }
+  }
+  return [...changed].map((id) => ({ id, doc: start.get(id)!.doc, revision: start.get(id)!.revision }));
+}
+
+/**
+ * The events of one stream before an append (revisions below `first`): from what the command read
+ * (`history`, which ends just before the append when it is not empty), else read on demand.
+ */
+class StreamSource {
+  constructor(
+    private readonly eventStore: EventStore,
+    private readonly stream: string,
+    private readonly first: bigint,
+    private readonly history: readonly RecordedEvent[],
+  ) {}
+
+  /** Events from revision `from` up to the append. */
+  async range(from: bigint): Promise<RecordedEvent[]> {
+    const known = this.history.length > 0 && this.history[0].revision <= from && this.history[this.history.length - 1].revision === this.first - 1n;
+    if (known) return this.history.filter((event) => event.revision >= from);
+    return this.eventStore.readStream(this.stream, { fromRevision: from, maxCount: Number(this.first - from) });
+  }
+
+  /**
+   * The newest revision before the append whose event is at or before `checkpoint` (all of the stream
+   * a collection with that checkpoint has applied), -1 when none is; null when finding it takes more
+   * than `limit` events.
+   */
+  async lastAppliedRevision(checkpoint: bigint, limit: number): Promise<bigint | null> {
+    let from = this.first - 1n;
+    let seen = 0;
+    const tail = this.history[this.history.length - 1];
+    if (tail?.revision === from) {
+      for (let i = this.history.length - 1; i >= 0; i--) if (this.history[i].position <= checkpoint) return this.history[i].revision;
+      from = this.history[0].revision - 1n;
+      seen = this.history.length;
+    }
+    while (from >= 0n && seen < limit) {
+      const page = await this.eventStore.readStream(this.stream, { direction: 'backwards', fromRevision: from, maxCount: PAGE });
+      for (const event of page) if (event.position <= checkpoint) return event.revision;
+      // Older events are gone (retention) or never were: nothing before these was applied.
+      if (page.length < PAGE) return page.length > 0 ? page[page.length - 1].revision - 1n : -1n;
+      from = page[page.length - 1].revision - 1n;
+      seen += page.length;
+    }
+    return from < 0n ? -1n : null;
+  }
+}
+
 /** Resolves after `ms`, or at once when the signal aborts. */
 export const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -111,6 +180,10 @@ export class ProjectionEngine {
   /** Serving collections at the log head when the batch under way began: the ones it applies. */
   private inlineBatch: { projection: Projection; collection: string }[] = [];
   private lastMetaRefresh = 0;
+  /** Per projection, when the generations this process knows were read from the store. */
+  private readonly metaReadAt = new Map<string, number>();
+  /** Per projection, the building generation this process knows and since when. */
+  private readonly buildingSince = new Map<string, { key: string; since: number }>();
   private wake: (() => void) | null = null;
 
   constructor(
@@ -132,6 +205,7 @@ export class ProjectionEngine {
   async start(): Promise<void> {
     for (const projection of this.projections.values()) {
       const key = META_PREFIX + projection.name;
+      const readAt = Date.now();
       let meta = await this.readStore.getMeta<ProjectionMeta>(key);
       if (!meta) {
         meta = { active: { version: projection.version, generation: 1 }, building: null };
@@ -143,6 +217,7 @@ export class ProjectionEngine {
       }
       await this.ensureCollections(projection, meta);
       this.meta.set(projection.name, meta);
+      this.noteGenerations(projection.name, readAt);
     }
   }
 
@@ -188,21 +263,67 @@ export class ProjectionEngine {
   };
 
   /**
-   * Called by the command runner after every append. Embedded: applied inline already. Elsewhere the
-   * touched documents are recomputed from the stream's whole history (read-your-writes without the
-   * daemon); without the history (a snapshot-loaded command) the daemon applies them shortly after.
+   * Called by the command runner after every append (read-your-writes without the daemon). Embedded:
+   * applied inline already. Elsewhere each document the appended events touch is brought up to date in
+   * every generation that serves or will serve: read, then folded from its own revision — the events
+   * between it and the append come from `history` (what the command read) or a short stream read, so
+   * a snapshot-loaded write never reads the stream's whole history. Writes are revision-guarded, so the
+   * daemon applying the same events at the same time changes nothing.
    */
   async applyAfterAppend(history: RecordedEvent[] | null, appended: RecordedEvent[]): Promise<void> {
     if (this.access) return;
     this.wake?.();
-    if (history === null || appended.length === 0) return;
-    const all = [...history, ...appended];
-    for (const projection of this.projections.values()) {
-      const touched = new Set(touchedIds(projection, appended));
-      if (touched.size === 0) continue;
-      const writes = applyEvents(projection, all, []).filter((write) => touched.has(write.id));
-      await this.readStore.writeMany(this.collection(projection), writes);
+    if (appended.length === 0) return;
+    const source = new StreamSource(this.eventStore, appended[0].stream, appended[0].revision, history ?? []);
+    await Promise.all(
+      [...this.projections.values()].map(async (projection) => {
+        const ids = touchedIds(projection, appended);
+        if (ids.length === 0) return;
+        // A generation switched elsewhere must be known before writing: the switch waits SWITCH_GRACE_MS for this.
+        if (Date.now() - (this.metaReadAt.get(projection.name) ?? 0) > META_MAX_AGE_MS) await this.refreshProjectionMeta(projection);
+        const meta = this.meta.get(projection.name)!;
+        for (const generation of [meta.active, meta.building]) {
+          if (generation) await this.applyToDocs(projection, collectionName(projection.name, generation), ids, appended, source, generation !== meta.active);
+        }
+      }),
+    );
+  }
+
+  /**
+   * Brings documents `ids` of one collection up to `appended`. A document reflecting an older revision
+   * is folded on from there; an absent one is new only as far as the collection's checkpoint says the
+   * stream's earlier events were applied, and the rest of them are folded in first. A building
+   * generation far behind is left to its builder, which reaches these events anyway.
+   */
+  private async applyToDocs(projection: Projection, collection: string, ids: string[], appended: RecordedEvent[], source: StreamSource, building: boolean): Promise<void> {
+    const first = appended[0].revision;
+    const start = new Map<string, { doc: ReadModelDoc | null; revision: bigint }>();
+    const take = (stored: StoredDoc[]) => {
+      for (const { doc, revision } of stored) start.set(doc.id, { doc, revision });
+    };
+    take(await this.readStore.getMany(collection, ids));
+    let absent = ids.filter((id) => !start.has(id));
+    if (absent.length > 0) {
+      if (first === 0n) {
+        for (const id of absent) start.set(id, { doc: null, revision: -1n });
+      } else {
+        // The checkpoint first, then the documents again: one the daemon wrote before its checkpoint moved is then seen.
+        const checkpoint = (await this.readStore.getCheckpoint(collection)) ?? -1n;
+        take(await this.readStore.getMany(collection, absent));
+        absent = absent.filter((id) => !start.has(id));
+        if (absent.length > 0) {
+          const floor = await source.lastAppliedRevision(checkpoint, building ? PAGE : Infinity);
+          if (floor === null) return;
+          for (const id of absent) start.set(id, { doc: null, revision: floor });
+        }
+      }
     }
+    let from = first;
+    for (const { revision } of start.values()) if (revision + 1n < from) from = revision + 1n;
+    if (building && first - from > BigInt(PAGE)) return;
+    const events = from < first ? [...(await source.range(from)), ...appended] : appended;
+    const writes = foldFrom(projection, start, events);
+    if (writes.length > 0) await this.readStore.writeMany(collection, writes);
   }
 
   /** Applies everything between each collection's checkpoint and the log head, reading the log once. Returns events read. */
@@ -261,16 +382,22 @@ export class ProjectionEngine {
   /** Fills a new generation of each named projection from the log's start while the old one serves, then switches. */
   async rebuild(names: string[] = this.projectionNames(), progress?: (name: string, applied: number) => void): Promise<void> {
     for (const name of names) if (!this.projections.has(name)) throw new Error(`Unknown projection ${name}`);
-    const retired: string[] = [];
+    // All builds are published first, so the switch grace is waited once, not once per projection.
+    const builds: { projection: Projection; building: Generation }[] = [];
     for (const name of names) {
       const projection = this.projections.get(name)!;
       const meta = (await this.readStore.getMeta<ProjectionMeta>(META_PREFIX + name)) ?? this.meta.get(name)!;
       const building = { version: projection.version, generation: this.nextGeneration(meta) };
       await this.readStore.ensureCollection({ name: collectionName(name, building), indexes: projection.indexes, sortField: projection.sortField });
       await this.readStore.setMeta(META_PREFIX + name, { ...meta, building });
-      progress?.(name, await this.catchUpCollection(projection, collectionName(name, building)));
-      retired.push(...(await this.switchTo(projection, building)));
+      builds.push({ projection, building });
     }
+    const published = Date.now();
+    for (const { projection, building } of builds) progress?.(projection.name, await this.catchUpCollection(projection, collectionName(projection.name, building)));
+    // Writers elsewhere learn of the building generations within META_MAX_AGE_MS and apply to them from then on.
+    await sleep(SWITCH_GRACE_MS - (Date.now() - published));
+    const retired: string[] = [];
+    for (const { projection, building } of builds) retired.push(...(await this.switchTo(projection, building)));
     if (retired.length > 0) {
       await sleep(RETIRE_GRACE_MS);
       for (const collection of retired) await this.readStore.dropCollection(collection);
@@ -345,6 +472,7 @@ export class ProjectionEngine {
     for (const projection of this.projections.values()) {
       const building = this.meta.get(projection.name)!.building;
       if (!building) continue;
+      if (Date.now() - (this.buildingSince.get(projection.name)?.since ?? 0) < SWITCH_GRACE_MS) continue;
       const head = await this.eventStore.headPosition();
       if (((await this.readStore.getCheckpoint(collectionName(projection.name, building))) ?? 0n) < (head ?? 0n)) continue;
       const retired = await this.switchTo(projection, building);
@@ -381,16 +509,30 @@ export class ProjectionEngine {
   private async refreshMeta(): Promise<void> {
     if (Date.now() - this.lastMetaRefresh < META_REFRESH_MS) return;
     this.lastMetaRefresh = Date.now();
-    for (const projection of this.projections.values()) {
-      const stored = await this.readStore.getMeta<ProjectionMeta>(META_PREFIX + projection.name);
-      const known = this.meta.get(projection.name)!;
-      if (!stored || JSON.stringify(stored) === JSON.stringify(known)) continue;
+    for (const projection of this.projections.values()) await this.refreshProjectionMeta(projection);
+  }
+
+  private async refreshProjectionMeta(projection: Projection): Promise<void> {
+    const readAt = Date.now();
+    const stored = await this.readStore.getMeta<ProjectionMeta>(META_PREFIX + projection.name);
+    const known = this.meta.get(projection.name)!;
+    if (stored && JSON.stringify(stored) !== JSON.stringify(known)) {
       await this.ensureCollections(projection, stored);
       if (stored.active.generation !== known.active.generation || stored.active.version !== known.active.version) {
         await this.catchUpCollection(projection, collectionName(projection.name, stored.active));
       }
       this.meta.set(projection.name, stored);
     }
+    this.noteGenerations(projection.name, readAt);
+  }
+
+  /** Records when this process learned its generations of `name` (read from the store at `readAt`). */
+  private noteGenerations(name: string, readAt: number): void {
+    this.metaReadAt.set(name, readAt);
+    const building = this.meta.get(name)!.building;
+    const key = building ? collectionName(name, building) : null;
+    if (key === null) this.buildingSince.delete(name);
+    else if (this.buildingSince.get(name)?.key !== key) this.buildingSince.set(name, { key, since: Date.now() });
   }
 
   private idle(ms: number, signal: AbortSignal): Promise<void> {

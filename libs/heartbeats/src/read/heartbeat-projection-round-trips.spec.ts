@@ -1,4 +1,9 @@
+import { ManualClock } from '../../../core/src/clock';
 import { DomainEvent } from '../../../core/src/event';
+import { CommandRunner } from '../../../event-store/src/command-runner';
+import { loadConfig } from '../../../platform/src/config';
+import { HeartbeatCommands } from '../write/heartbeat.commands';
+import { HeartbeatStats } from './heartbeat-stats';
 import { InMemoryEventStore } from '../../../event-store/src/in-memory.event-store';
 import { InMemoryReadStore } from '../../../read-store/src/in-memory.read-store';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
@@ -8,6 +13,7 @@ import { heartbeatRollupsProjection } from './heartbeat-rollups.projection';
 import { heartbeatTimersProjection } from './heartbeat-timers.projection';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const stats = (store: ReadStore, events: InMemoryEventStore, engine: ProjectionEngine, clock: ManualClock) => new HeartbeatStats(store, events, engine, clock, loadConfig({}));
 const CHECKS = 100;
 const PINGS = 10_000;
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
@@ -62,5 +68,43 @@ describe('the projection daemon batches its read-store calls (production: MongoD
     expect(total / PINGS).toBeLessThanOrEqual(0.1);
     const timers = await store.find(engine.collection(heartbeatTimersProjection), { limit: CHECKS + 1 });
     expect(timers).toHaveLength(CHECKS);
+  });
+});
+
+describe('an API instance applies its own pings without the daemon (production: MongoDB round trips per ping request)', () => {
+  const API_PINGS = 2_000;
+
+  it(`given ${CHECKS} checks the worker has applied, when ${API_PINGS} pings arrive, then each costs a bounded number of read-store calls`, async () => {
+    const events = new InMemoryEventStore();
+    const readStore = new InMemoryReadStore();
+    const checkId = (i: number) => `01900000-0000-7000-8000-${String(i).padStart(12, '0')}`;
+    const projections = [heartbeatTimersProjection, heartbeatRollupsProjection];
+    for (let i = 0; i < CHECKS; i++) {
+      const data = { checkId: checkId(i), pingToken: `tok-${i}`, periodMs: 60_000, graceMs: 0, activated: true, deleted: false, restartAt: null, checkRevision: 0 };
+      await events.appendToStream(`heartbeat-${checkId(i)}`, [{ type: 'HeartbeatScheduleChanged', data, metadata: { accountId: 'acc', occurredAt: new Date(T0).toISOString() } }]);
+    }
+    const worker = new ProjectionEngine(readStore, events, projections, silent);
+    await worker.start();
+    await worker.catchUp();
+
+    const { store, calls } = counting(readStore);
+    const api = new ProjectionEngine(store, events, projections, silent);
+    await api.start();
+    const clock = new ManualClock(new Date(T0));
+    const commands = new HeartbeatCommands(new CommandRunner(events, clock, api), store, api, clock);
+    calls.clear();
+    for (let n = 0; n < API_PINGS; n++) {
+      clock.set(new Date(T0 + 1000 + n * 100));
+      const timer = await commands.timerOfToken(`tok-${n % CHECKS}`);
+      await commands.ping(timer!, { source: null, userAgent: null, requestId: null });
+    }
+
+    const perPing = Object.fromEntries([...calls].map(([name, n]) => [name, n / API_PINGS]));
+    // The token lookup (find), then per projection one read of the touched documents and one write; a
+    // check's first ping of the hour finds its rollups absent: the checkpoint, then those documents again.
+    const firsts = CHECKS / API_PINGS;
+    expect(perPing).toEqual({ find: 1, getMany: 2 + firsts, writeMany: 2, getCheckpoint: firsts });
+    const total = await stats(store, events, api, clock).counts(checkId(7), T0, T0 + 1000 + API_PINGS * 100);
+    expect(total).toEqual({ total: API_PINGS / CHECKS, failing: 0 });
   });
 });
