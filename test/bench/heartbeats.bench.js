@@ -202,11 +202,12 @@ async function seedYear(dataDir, count, end) {
   const { openStores } = require(join(DIST, 'platform/src/stores'));
   const { ManualClock } = require(join(DIST, 'core/src/clock'));
   const read = (name) => require(join(DIST, 'heartbeats/src/read', name));
-  const { newEventId } = read('heartbeat-keys');
+  const { newEventId } = require(join(DIST, 'core/src/ids'));
   const stores = await openStores(loadConfig({ VIGIL_DATA_DIR: dataDir }), createLogger('silent'), new ManualClock());
   stores.engine.register(read('heartbeat-checks.projection').heartbeatChecksProjection);
-  stores.engine.register(read('heartbeat-timers.projection').heartbeatTimersProjection);
-  stores.engine.register(read('heartbeat-rollups.projection').heartbeatRollupsProjection);
+  const { heartbeatTimersProjection, heartbeatRollupsProjection } = read('heartbeat.projections');
+  stores.engine.register(heartbeatTimersProjection);
+  stores.engine.register(heartbeatRollupsProjection);
   await stores.engine.start();
   const checkId = '01900000-0000-7000-8000-0000000c4ec1';
   const start = end - 365 * 86_400_000;

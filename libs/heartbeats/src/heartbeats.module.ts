@@ -12,12 +12,11 @@ import { StatusPagesModule } from '../../status-pages/src/status-pages.module';
 import { AccountsModule } from '../../accounts/src/accounts.module';
 import { MaintenanceModule } from '../../maintenance/src/maintenance.module';
 import { ChecksController } from './http/checks.controller';
-import { PING_PATHS, registerPingRoutes } from './http/ping.routes';
+import { PING_PATHS, PingRateLimiter, registerPingRoutes } from './http/ping.routes';
 import { CheckDirectory } from './read/check-directory';
 import { heartbeatChecksProjection } from './read/heartbeat-checks.projection';
-import { heartbeatRollupsProjection } from './read/heartbeat-rollups.projection';
 import { HeartbeatStats } from './read/heartbeat-stats';
-import { heartbeatTimersProjection } from './read/heartbeat-timers.projection';
+import { heartbeatRollupsProjection, heartbeatTimersProjection } from './read/heartbeat.projections';
 import { CreateHeartbeatCheckHandler, DeleteHeartbeatCheckHandler, SetAlertChannelSubscriptionHandler, UpdateHeartbeatCheckHandler } from './write/check.commands';
 import { CheckAlertLinks } from './write/check-alert-links';
 import { CheckSlugClaims } from './write/check-slug-claims';
@@ -29,7 +28,6 @@ import { HeartbeatWatchdog } from './write/heartbeat-watchdog';
 import { HeartbeatIncidentTriggers } from './write/incident-trigger';
 import { IncidentReactor } from './write/incident-reactor';
 import { IncidentsBridge } from './write/incidents-bridge';
-import { PingRateLimiter } from './write/ping-rate-limiter';
 import { PingTokenClaims } from './write/ping-token-claims';
 
 @Module({

@@ -3,12 +3,10 @@ import { Clock } from '../../../core/src/clock';
 import { isUuid } from '../../../core/src/ids';
 import { errorBody } from '../../../http/src/error-body';
 import { sendError } from '../../../http/src/error-filter';
-import { isLinkPreviewBot } from '../domain/link-preview-bots';
 import { PingSignal } from '../domain/heartbeat.decider';
-import { TimerDoc } from '../read/heartbeat-timers.projection';
+import { TimerDoc } from '../read/heartbeat.projections';
 import { HeartbeatCommands, PING_BODY_LIMIT } from '../write/heartbeat.commands';
 import { SlugPings } from '../write/slug-pings';
-import { PingRateLimiter } from '../write/ping-rate-limiter';
 
 export const MAX_PING_BODY_BYTES = 100 * 1024;
 /**
@@ -23,6 +21,71 @@ export const PING_SIGNALS = ['start', 'fail', 'log'] as const;
 export function headerValue(value: string | string[] | undefined): string | null {
   const text = Array.isArray(value) ? value[0] : value;
   return typeof text === 'string' && text !== '' ? text.slice(0, 1024) : null;
+}
+
+/** Link unfurlers fetch URLs pasted into chats; their visits are not heartbeats. */
+const BOTS = /slackbot|twitterbot|facebookexternalhit|facebot|discordbot|telegrambot|whatsapp|linkedinbot|googlebot/i;
+
+export function isLinkPreviewBot(userAgent: string | null | undefined): boolean {
+  return typeof userAgent === 'string' && BOTS.test(userAgent);
+}
+
+/** Outcome of one take from a token bucket. */
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until one more request is allowed (0 when allowed now). */
+  retryAfter: number;
+  /** Seconds until the bucket is full again. */
+  reset: number;
+}
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+/**
+ * A token bucket per key (burst `capacity`, refilled at `perSecond`), in memory: each instance
+ * enforces it for the pings it receives. Full buckets are forgotten, so memory follows activity.
+ */
+export class PingRateLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+  private lastSweep = 0;
+
+  constructor(
+    private readonly capacity: number,
+    private readonly perSecond: number,
+  ) {}
+
+  get enabled(): boolean {
+    return this.capacity > 0 && this.perSecond > 0;
+  }
+
+  take(key: string, now: number): RateDecision {
+    if (!this.enabled) return { allowed: true, limit: 0, remaining: 0, retryAfter: 0, reset: 0 };
+    this.sweep(now);
+    const bucket = this.buckets.get(key) ?? { tokens: this.capacity, at: now };
+    const refilled = Math.min(this.capacity, bucket.tokens + (Math.max(0, now - bucket.at) / 1000) * this.perSecond);
+    const allowed = refilled >= 1;
+    const tokens = allowed ? refilled - 1 : refilled;
+    this.buckets.set(key, { tokens, at: now });
+    return {
+      allowed,
+      limit: this.capacity,
+      remaining: Math.floor(tokens),
+      retryAfter: allowed ? 0 : Math.ceil((1 - tokens) / this.perSecond),
+      reset: Math.ceil((this.capacity - tokens) / this.perSecond),
+    };
+  }
+
+  private sweep(now: number): void {
+    if (now - this.lastSweep < 60_000) return;
+    this.lastSweep = now;
+    const fullAfterMs = (this.capacity / this.perSecond) * 1000;
+    for (const [key, bucket] of this.buckets) if (now - bucket.at >= fullAfterMs) this.buckets.delete(key);
+  }
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';

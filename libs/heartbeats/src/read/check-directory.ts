@@ -7,7 +7,7 @@ import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { CheckRef } from '../../../status-pages/src/read/service-links';
 import { CheckConfig } from '../domain/heartbeat-check.decider';
 import { CheckDoc, heartbeatChecksProjection } from './heartbeat-checks.projection';
-import { TimerDoc } from './heartbeat-timers.projection';
+import { TimerDoc } from './heartbeat.projections';
 import { nextDueAt, TimerFacts } from './next-due';
 
 /** A heartbeat check as every response shows it. */

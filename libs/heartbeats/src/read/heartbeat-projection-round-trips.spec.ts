@@ -3,9 +3,8 @@ import { InMemoryEventStore } from '../../../event-store/src/in-memory.event-sto
 import { InMemoryReadStore } from '../../../read-store/src/in-memory.read-store';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { ReadStore } from '../../../read-store/src/read-store.port';
-import { newEventId } from './heartbeat-keys';
-import { heartbeatRollupsProjection } from './heartbeat-rollups.projection';
-import { heartbeatTimersProjection } from './heartbeat-timers.projection';
+import { newEventId } from '../../../core/src/ids';
+import { heartbeatRollupsProjection, heartbeatTimersProjection } from './heartbeat.projections';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const CHECKS = 100;

@@ -1,16 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock } from '../../../core/src/clock';
+import { newEventId } from '../../../core/src/ids';
 import { iso } from '../../../core/src/time';
 import { Actor, CommandRunner, RunResult, SnapshotLoader } from '../../../event-store/src/command-runner';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { COMMAND_RUNNER, PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { checkStream, heartbeatCheckDecider } from '../domain/heartbeat-check.decider';
-import { HeartbeatCommand, heartbeatDecider, PingSignal } from '../domain/heartbeat.decider';
-import { HeartbeatEvent, heartbeatStream, TimerState } from '../domain/heartbeat-timer';
+import { HeartbeatCommand, heartbeatDecider, HeartbeatEvent, heartbeatStream, PingSignal, TimerState } from '../domain/heartbeat.decider';
 import { CheckDoc, heartbeatChecksProjection } from '../read/heartbeat-checks.projection';
-import { newEventId } from '../read/heartbeat-keys';
-import { heartbeatTimersProjection, TimerDoc, toTimerState } from '../read/heartbeat-timers.projection';
+import { heartbeatTimersProjection, TimerDoc, toTimerState } from '../read/heartbeat.projections';
 
 export interface PingRequest {
   source: string | null;

@@ -3,7 +3,7 @@ import { CLOCK, Clock } from '../../../core/src/clock';
 import { Actor, CommandRunner } from '../../../event-store/src/command-runner';
 import { COMMAND_RUNNER } from '../../../platform/src/tokens';
 import { checkStream, heartbeatCheckDecider } from '../domain/heartbeat-check.decider';
-import { pingTokenStream } from '../domain/heartbeat-timer';
+import { pingTokenStream } from '../domain/heartbeat.decider';
 import { pingTokenDecider } from '../domain/ping-token.decider';
 
 /** A claim younger than this whose check does not exist yet belongs to a create still in flight. */
