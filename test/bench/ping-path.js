@@ -1,6 +1,7 @@
 'use strict';
-// Which of Vigil's own files a recorded ping executes: V8 precise coverage (call counts) taken around one
-// GET /ping/{token} after a warm-up, on the built API in this process with a temp data directory.
+// Which of Vigil's own files a recorded ping executes beyond those every request runs (the global hooks):
+// V8 precise coverage (call counts) around one GET /ping/{token} after a warm-up, less the files a request
+// to an unknown path runs; the built API in this process, on a temp data directory.
 // Run: npm run build && node test/bench/ping-path.js
 const { join, relative } = require('node:path');
 const { mkdtempSync, rmSync } = require('node:fs');
@@ -32,15 +33,23 @@ async function main() {
   await post('Profiler.enable');
   await post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
   for (let i = 0; i < 2; i++) await (await fetch(ping)).text();
-  await post('Profiler.takePreciseCoverage'); // resets the counters
-  const answer = await fetch(ping);
-  await answer.text();
-  const { result } = await post('Profiler.takePreciseCoverage');
-  const files = result
-    .filter((script) => script.url.startsWith(`file://${DIST}/`) && script.functions.some((f) => f.ranges[0].count > 0))
-    .map((script) => relative(DIST, script.url.slice('file://'.length)).replace(/\.js$/, ''))
-    .sort();
-  console.log(`status ${answer.status}; ${files.length} files:\n${files.join('\n')}`);
+  // Files whose functions ran during `request` (taking coverage resets the counters).
+  const filesOf = async (request) => {
+    await post('Profiler.takePreciseCoverage');
+    const answer = await request();
+    await answer.text();
+    const { result } = await post('Profiler.takePreciseCoverage');
+    const files = result
+      .filter((script) => script.url.startsWith(`file://${DIST}/`) && script.functions.some((f) => f.ranges[0].count > 0))
+      .map((script) => relative(DIST, script.url.slice('file://'.length)).replace(/\.js$/, ''));
+    return { status: answer.status, files: new Set(files) };
+  };
+  await (await fetch(`${url}/no-such-path`)).text();
+  const every = await filesOf(() => fetch(`${url}/no-such-path`));
+  const pinged = await filesOf(() => fetch(ping));
+  const own = [...pinged.files].filter((file) => !every.files.has(file)).sort();
+  console.log(`ping: ${pinged.status}; every request (${every.status}): ${[...every.files].sort().join(', ')}`);
+  console.log(`${own.length} files of the ping's own path:\n${own.join('\n')}`);
   session.disconnect();
   await app.close();
   rmSync(dataDir, { recursive: true, force: true });

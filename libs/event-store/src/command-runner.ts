@@ -120,7 +120,8 @@ export class CommandRunner {
         );
         // After a snapshot the history is partial: projections of other engines catch up in the daemon.
         await this.observer.applyAfterAppend(snapshot ? null : history, result.events);
-        for (const event of result.events) state = decider.evolve(state, asDecided<Event>(event));
+        // The events as decided: what was stored, without the store's envelope.
+        for (const event of events) state = decider.evolve(state, event);
         return { state, revision: result.nextRevision, appended: result.events, decided: events };
       } catch (error) {
         if (!(error instanceof ConcurrencyError)) throw error;

@@ -57,7 +57,7 @@ export class HeartbeatCommands {
   /** Resolves once the ping is committed; the timer just read is the snapshot of the first attempt. */
   async ping(timer: TimerDoc, request: PingRequest): Promise<PingOutcome> {
     const now = this.clock.now().getTime();
-    const command: HeartbeatCommand = { type: 'Ping', eventId: newEventId(now), at: iso(now), source: request.source, userAgent: request.userAgent };
+    const command: HeartbeatCommand = { type: 'Ping', eventId: newEventId(now), at: new Date(now).toISOString(), source: request.source, userAgent: request.userAgent };
     if (request.signal) command.signal = request.signal;
     if (request.exitCode !== undefined) command.exitCode = request.exitCode;
     if (request.rid) command.rid = request.rid;
