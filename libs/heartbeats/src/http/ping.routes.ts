@@ -150,16 +150,18 @@ export function registerPingRoutes(fastify: FastifyInstance, deps: PingDeps): vo
       const slug = slugRoute ? params.segment : undefined;
       const named = signalOf(slugRoute ? params.signal : params.segment);
       if ('error' in named) return reply.status(named.error).type(JSON_TYPE).send(errorBody(named.error, named.message));
-      let timer: TimerDoc | null = null;
-      let token = first.toLowerCase();
+      let timer: TimerDoc | null;
       if (slugRoute) {
         const target = await deps.slugs.resolve(first, String(slug), { create: isFlag(query.create), requestId: String(request.id) });
-        if (!target.found) return reply.status(404).type(JSON_TYPE).send(errorBody(404, 'Unknown ping key or slug'));
-        token = target.pingToken;
+        // A check deleted since its slug was found has no live timer either.
+        timer = target.found ? await deps.commands.timerOf(target.checkId) : null;
+        if (!timer) return reply.status(404).type(JSON_TYPE).send(errorBody(404, 'Unknown ping key or slug'));
+      } else {
+        const token = first.toLowerCase();
+        timer = isUuid(token) ? await deps.commands.timerOfToken(token) : null;
+        if (!timer) return reply.status(404).type(JSON_TYPE).send(errorBody(404, 'Unknown ping token'));
       }
-      timer = isUuid(token) ? await deps.commands.timerOfToken(token) : null;
-      if (!timer) return reply.status(404).type(JSON_TYPE).send(errorBody(404, 'Unknown ping token'));
-      const rate = deps.limiter.take(token, deps.clock.now().getTime());
+      const rate = deps.limiter.take(timer.pingToken ?? timer.id, deps.clock.now().getTime());
       if (deps.limiter.enabled) reply.headers({ 'ratelimit-limit': rate.limit, 'ratelimit-remaining': rate.remaining, 'ratelimit-reset': rate.reset });
       if (!rate.allowed) {
         const message = `Ping rate limit exceeded (burst ${rate.limit}); retry in ${rate.retryAfter} s`;

@@ -39,8 +39,8 @@ export class CheckDirectory {
     return { check: this.present(stored.doc, timers.get(id) ?? null), revision: stored.revision };
   }
 
-  /** The live check of an account with this slug (slug URLs), or null. */
-  async checkBySlug(accountId: string, slug: string): Promise<CheckView | null> {
+  /** The live check of an account with this slug (slug URLs), or null: its document, without the timer. */
+  async checkBySlug(accountId: string, slug: string): Promise<CheckDoc | null> {
     const [doc] = await this.store.find<CheckDoc>(this.collection(), {
       filters: [
         { field: 'slug', op: 'eq', value: slug },
@@ -48,9 +48,7 @@ export class CheckDirectory {
       ],
       limit: 1,
     });
-    if (!doc) return null;
-    const timers = await this.timersOf([doc.id]);
-    return this.present(doc, timers.get(doc.id) ?? null);
+    return doc ?? null;
   }
 
   /** A check of any account: for background work that acts for the account of its event (alerting). */

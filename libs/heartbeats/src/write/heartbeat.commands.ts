@@ -26,7 +26,10 @@ export interface PingRequest {
 export const PING_BODY_LIMIT = 10_000;
 
 /** A ping of a deactivated check is answered but not recorded. */
-export type PingOutcome = { recorded: true; eventId: string; state: string } | { recorded: false };
+export type PingOutcome = { recorded: true; eventId: string } | { recorded: false };
+
+/** How many ping tokens' checks are remembered: the tokens pinged lately, a few hundred KB at most. */
+const KNOWN_TOKENS = 10_000;
 
 /**
  * Every write to `heartbeat-<id>` (pings, the watchdog's failures, schedule copies) is a command of
@@ -35,6 +38,9 @@ export type PingOutcome = { recorded: true; eventId: string; state: string } | {
  */
 @Injectable()
 export class HeartbeatCommands {
+  /** Ping token → check, oldest first: a hit is confirmed by the timer it names, read by key instead of by index. */
+  private readonly checkOfToken = new Map<string, string>();
+
   constructor(
     @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
     @Inject(READ_STORE) private readonly store: ReadStore,
@@ -42,13 +48,31 @@ export class HeartbeatCommands {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** The timer of the live check a ping token belongs to (indexed read-model query), or null. */
+  /** The timer of the live check a ping token belongs to, or null. */
   async timerOfToken(token: string): Promise<TimerDoc | null> {
+    const known = this.checkOfToken.get(token);
+    if (known !== undefined) {
+      const timer = await this.timerOf(known);
+      if (timer && timer.pingToken === token) return timer;
+      this.checkOfToken.delete(token);
+    }
     const [timer] = await this.store.find<TimerDoc>(this.engine.collection(heartbeatTimersProjection), {
       filters: [{ field: 'pingToken', op: 'eq', value: token }],
       limit: 1,
     });
     if (!timer || timer.deleted) return null;
+    if (this.checkOfToken.size >= KNOWN_TOKENS) this.checkOfToken.delete(this.checkOfToken.keys().next().value as string);
+    this.checkOfToken.set(token, timer.id);
+    return this.withAccount(timer);
+  }
+
+  /** The timer of a live check, or null. */
+  async timerOf(checkId: string): Promise<TimerDoc | null> {
+    const stored = await this.store.get<TimerDoc>(this.engine.collection(heartbeatTimersProjection), checkId);
+    return stored && !stored.doc.deleted ? this.withAccount(stored.doc) : null;
+  }
+
+  private async withAccount(timer: TimerDoc): Promise<TimerDoc | null> {
     if (timer.accountId) return timer;
     const check = await this.store.get<CheckDoc>(this.engine.collection(heartbeatChecksProjection), timer.id);
     return check ? { ...timer, accountId: check.doc.accountId } : null;
@@ -75,7 +99,7 @@ export class HeartbeatCommands {
     const { decided } = await this.runner.run(heartbeatStream(timer.id), heartbeatDecider, command, actor, { snapshot });
     const event = decided[0];
     if (!event || !('eventId' in event.data)) return { recorded: false };
-    return { recorded: true, eventId: event.data.eventId, state: event.type === 'HeartbeatPingReceived' ? event.data.state : event.type };
+    return { recorded: true, eventId: event.data.eventId };
   }
 
   /** Restarts the timer at `until` (a maintenance's end) instead of failing `deadline`; true when written. */

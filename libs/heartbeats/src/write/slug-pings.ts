@@ -12,7 +12,7 @@ const RACE_WAIT_MS = 100;
 
 /** What `/ping/{pingKey}/{slug}` names. */
 export type SlugTarget =
-  | { found: true; checkId: string; accountId: string; pingToken: string; created: boolean }
+  | { found: true; checkId: string; created: boolean }
   | { found: false; reason: 'unknown-key' | 'unknown-slug' | 'invalid-slug' };
 
 /** Contract §4.1: a check created by its first ping (`?create=1`) has period 1 day and grace 1 hour. */
@@ -52,7 +52,7 @@ export class SlugPings {
     if (!accountId) return { found: false, reason: 'unknown-key' };
     if (!SLUG_PATTERN.test(slug)) return { found: false, reason: 'invalid-slug' };
     const existing = await this.checks.checkBySlug(accountId, slug);
-    if (existing) return { found: true, checkId: existing.id, accountId, pingToken: existing.heartbeat.pingToken, created: false };
+    if (existing) return { found: true, checkId: existing.id, created: false };
     if (!options.create) return { found: false, reason: 'unknown-slug' };
     const key = `${accountId}:${slug}`;
     let pending = this.creating.get(key);
@@ -67,16 +67,13 @@ export class SlugPings {
     const actor: Actor = { accountId, keyId: null, keyName: 'ping ?create=1', requestId: requestId ?? null };
     try {
       const id = await this.commands.execute<CreateHeartbeatCheckCommand, string>(new CreateHeartbeatCheckCommand(accountId, autoCreatedCheck(slug), actor));
-      const created = await this.checks.get(accountId, id);
-      // Deleted between its create and this read: nothing to ping.
-      if (!created) return { found: false, reason: 'unknown-slug' };
-      return { found: true, checkId: id, accountId, pingToken: created.check.heartbeat.pingToken, created: true };
+      return { found: true, checkId: id, created: true };
     } catch (error) {
       // Another instance's first ping holds the slug: its check appears once that create commits.
       if (!(error instanceof ConflictError)) throw error;
       for (let attempt = 0; attempt < RACE_WAITS; attempt++) {
         const winner = await this.checks.checkBySlug(accountId, slug);
-        if (winner) return { found: true, checkId: winner.id, accountId, pingToken: winner.heartbeat.pingToken, created: false };
+        if (winner) return { found: true, checkId: winner.id, created: false };
         await new Promise((resolve) => setTimeout(resolve, RACE_WAIT_MS));
       }
       throw error;
