@@ -12,7 +12,7 @@ import { StatusPagesModule } from '../../status-pages/src/status-pages.module';
 import { AccountsModule } from '../../accounts/src/accounts.module';
 import { MaintenanceModule } from '../../maintenance/src/maintenance.module';
 import { ChecksController } from './http/checks.controller';
-import { PING_PATHS, PingRateLimiter, registerPingRoutes } from './http/ping.routes';
+import { PING_PATHS, PingRateLimiter, registerPingRoutes, SLUG_CREATE_BURST, SLUG_CREATES_PER_SECOND } from './http/ping.routes';
 import { CheckDirectory } from './read/check-directory';
 import { heartbeatChecksProjection } from './read/heartbeat-checks.projection';
 import { HeartbeatStats } from './read/heartbeat-stats';
@@ -91,7 +91,8 @@ export class HeartbeatsModule implements OnModuleInit {
   onModuleInit(): void {
     const adapter = this.adapterHost.httpAdapter;
     if (!adapter) return;
-    registerPingRoutes(adapter.getInstance() as FastifyInstance, { commands: this.commands, limiter: this.limiter, clock: this.clock, slugs: this.slugs });
+    const createLimiter = new PingRateLimiter(SLUG_CREATE_BURST, SLUG_CREATES_PER_SECOND);
+    registerPingRoutes(adapter.getInstance() as FastifyInstance, { commands: this.commands, limiter: this.limiter, createLimiter, clock: this.clock, slugs: this.slugs });
     this.requestMetrics.countAsPings(PING_PATHS);
   }
 }

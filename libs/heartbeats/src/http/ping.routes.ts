@@ -90,9 +90,15 @@ export class PingRateLimiter {
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** Checks `?create=1` may create per account: a burst of 10, then one a minute (no flood of checks from a loop). */
+export const SLUG_CREATE_BURST = 10;
+export const SLUG_CREATES_PER_SECOND = 1 / 60;
+
 export interface PingDeps {
   commands: HeartbeatCommands;
   limiter: PingRateLimiter;
+  /** Checks created by first pings, per account. */
+  createLimiter: PingRateLimiter;
   clock: Clock;
   slugs: SlugPings;
 }
@@ -152,7 +158,12 @@ export function registerPingRoutes(fastify: FastifyInstance, deps: PingDeps): vo
       if ('error' in named) return reply.status(named.error).type(JSON_TYPE).send(errorBody(named.error, named.message));
       let timer: TimerDoc | null;
       if (slugRoute) {
-        const target = await deps.slugs.resolve(first, String(slug), { create: isFlag(query.create), requestId: String(request.id) });
+        const createLimit = (accountId: string) => deps.createLimiter.take(accountId, deps.clock.now().getTime());
+        const target = await deps.slugs.resolve(first, String(slug), { create: isFlag(query.create), createLimit, requestId: String(request.id) });
+        if (!target.found && target.reason === 'rate-limited') {
+          const message = `Checks created by a first ping are limited to ${SLUG_CREATE_BURST}, then one a minute; retry in ${target.retryAfter} s`;
+          return reply.status(429).header('retry-after', target.retryAfter).type(JSON_TYPE).send(errorBody(429, message));
+        }
         // A check deleted since its slug was found has no live timer either.
         timer = target.found ? await deps.commands.timerOf(target.checkId) : null;
         if (!timer) return reply.status(404).type(JSON_TYPE).send(errorBody(404, 'Unknown ping key or slug'));

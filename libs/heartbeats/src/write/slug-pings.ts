@@ -13,7 +13,8 @@ const RACE_WAIT_MS = 100;
 /** What `/ping/{pingKey}/{slug}` names. */
 export type SlugTarget =
   | { found: true; checkId: string; created: boolean }
-  | { found: false; reason: 'unknown-key' | 'unknown-slug' | 'invalid-slug' };
+  | { found: false; reason: 'unknown-key' | 'unknown-slug' | 'invalid-slug' }
+  | { found: false; reason: 'rate-limited'; retryAfter: number };
 
 /** Contract §4.1: a check created by its first ping (`?create=1`) has period 1 day and grace 1 hour. */
 export function autoCreatedCheck(slug: string): CheckInput {
@@ -47,7 +48,12 @@ export class SlugPings {
     private readonly commands: CommandBus,
   ) {}
 
-  async resolve(pingKey: string, slug: string, options: { create: boolean; requestId?: string }): Promise<SlugTarget> {
+  /** `createLimit`: asked (with the account) before a create starts; a refusal comes back as `rate-limited`. */
+  async resolve(
+    pingKey: string,
+    slug: string,
+    options: { create: boolean; createLimit?: (accountId: string) => { allowed: boolean; retryAfter: number }; requestId?: string },
+  ): Promise<SlugTarget> {
     const accountId = await this.keys.resolvePingKey(pingKey);
     if (!accountId) return { found: false, reason: 'unknown-key' };
     if (!SLUG_PATTERN.test(slug)) return { found: false, reason: 'invalid-slug' };
@@ -57,6 +63,8 @@ export class SlugPings {
     const key = `${accountId}:${slug}`;
     let pending = this.creating.get(key);
     if (!pending) {
+      const rate = options.createLimit?.(accountId) ?? { allowed: true, retryAfter: 0 };
+      if (!rate.allowed) return { found: false, reason: 'rate-limited', retryAfter: rate.retryAfter };
       pending = this.create(accountId, slug, options.requestId).finally(() => this.creating.delete(key));
       this.creating.set(key, pending);
     }
