@@ -12,7 +12,7 @@ import { StatusPagesModule } from '../../status-pages/src/status-pages.module';
 import { AccountsModule } from '../../accounts/src/accounts.module';
 import { MaintenanceModule } from '../../maintenance/src/maintenance.module';
 import { ChecksController } from './http/checks.controller';
-import { PING_PATHS, PingRateLimiter, registerPingRoutes, SLUG_CREATE_BURST, SLUG_CREATES_PER_SECOND } from './http/ping.routes';
+import { PING_PATHS, PingIntake, PingRateLimiter, registerPingRoutes, SLUG_CREATE_BURST, SLUG_CREATES_PER_SECOND } from './http/ping.routes';
 import { CheckDirectory } from './read/check-directory';
 import { heartbeatChecksProjection } from './read/heartbeat-checks.projection';
 import { HeartbeatStats } from './read/heartbeat-stats';
@@ -37,6 +37,7 @@ import { PingTokenClaims } from './write/ping-token-claims';
     CheckDirectory,
     HeartbeatStats,
     HeartbeatCommands,
+    PingIntake,
     PingTokenClaims,
     CheckSlugClaims,
     SlugPings,
@@ -65,7 +66,7 @@ export class HeartbeatsModule implements OnModuleInit {
     links: ServiceLinks,
     checks: CheckDirectory,
     private readonly adapterHost: HttpAdapterHost,
-    private readonly commands: HeartbeatCommands,
+    private readonly intake: PingIntake,
     private readonly limiter: PingRateLimiter,
     private readonly slugs: SlugPings,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -92,7 +93,7 @@ export class HeartbeatsModule implements OnModuleInit {
     const adapter = this.adapterHost.httpAdapter;
     if (!adapter) return;
     const createLimiter = new PingRateLimiter(SLUG_CREATE_BURST, SLUG_CREATES_PER_SECOND);
-    registerPingRoutes(adapter.getInstance() as FastifyInstance, { commands: this.commands, limiter: this.limiter, createLimiter, clock: this.clock, slugs: this.slugs });
+    registerPingRoutes(adapter.getInstance() as FastifyInstance, { intake: this.intake, limiter: this.limiter, createLimiter, clock: this.clock, slugs: this.slugs });
     this.requestMetrics.countAsPings(PING_PATHS);
   }
 }
