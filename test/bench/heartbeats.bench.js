@@ -10,7 +10,7 @@
 //                 deadline each FAILING was committed (the event's occurredAt − its deadline), daemon on
 // Run: npm run build && node test/bench/heartbeats.bench.js [ping|availability|mixed|body|cron]
 const { join } = require('node:path');
-const { mkdtempSync, readdirSync, rmSync, statSync } = require('node:fs');
+const { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } = require('node:fs');
 const { tmpdir, loadavg } = require('node:os');
 const autocannon = require('autocannon');
 const Database = require('better-sqlite3');
@@ -34,6 +34,8 @@ function startVigil(dataDir, env = {}) {
 }
 
 const dirBytes = (dir) => readdirSync(dir).reduce((sum, name) => sum + statSync(join(dir, name)).size, 0);
+/** CPU seconds (user + system) a process has used so far, from /proc: unlike requests/s, barely moved by other load. */
+const cpuSeconds = (pid) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ').slice(11, 13).reduce((sum, ticks) => sum + Number(ticks), 0) / 100;
 
 async function createChecks(url, count) {
   const tokens = [];
@@ -87,13 +89,15 @@ async function ping() {
     await vigil.stop();
     const before = dirBytes(dataDir);
     vigil = await startVigil(dataDir);
+    const cpuBefore = cpuSeconds(vigil.pid);
     const result = await pings(vigil.url, tokens, PINGS);
+    const cpuPerPing = ((cpuSeconds(vigil.pid) - cpuBefore) / PINGS) * 1e6;
     const rss = vigil.rssMiB();
     await vigil.stop();
     const perPing = (dirBytes(dataDir) - before) / result['2xx'];
     const share = (result.perSecond / bareResult.requestsPerSec) * 100;
     console.log(`| bare Fastify GET / (${CONNECTIONS} connections) | ${bareResult.requestsPerSec} | 100% | ${bareResult.p50} | ${bareResult.p99} | |`);
-    console.log(`| GET /ping/{token} (${CHECKS} checks, ${CONNECTIONS} connections) | ${Math.round(result.perSecond)} | ${share.toFixed(1)}% | ${result.latency.p50} | ${result.latency.p99} | RSS ${rss} MiB; ${result['2xx']} × 200, ${result.non2xx + result.errors + result.timeouts} other; ${perPing.toFixed(0)} bytes on disk per ping |`);
+    console.log(`| GET /ping/{token} (${CHECKS} checks, ${CONNECTIONS} connections) | ${Math.round(result.perSecond)} | ${share.toFixed(1)}% | ${result.latency.p50} | ${result.latency.p99} | RSS ${rss} MiB; ${cpuPerPing.toFixed(0)} µs CPU per ping; ${result['2xx']} × 200, ${result.non2xx + result.errors + result.timeouts} other; ${perPing.toFixed(0)} bytes on disk per ping |`);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -202,11 +206,12 @@ async function seedYear(dataDir, count, end) {
   const { openStores } = require(join(DIST, 'platform/src/stores'));
   const { ManualClock } = require(join(DIST, 'core/src/clock'));
   const read = (name) => require(join(DIST, 'heartbeats/src/read', name));
-  const { newEventId } = read('heartbeat-keys');
+  const { newEventId } = require(join(DIST, 'core/src/ids'));
   const stores = await openStores(loadConfig({ VIGIL_DATA_DIR: dataDir }), createLogger('silent'), new ManualClock());
   stores.engine.register(read('heartbeat-checks.projection').heartbeatChecksProjection);
-  stores.engine.register(read('heartbeat-timers.projection').heartbeatTimersProjection);
-  stores.engine.register(read('heartbeat-rollups.projection').heartbeatRollupsProjection);
+  const { heartbeatTimersProjection, heartbeatRollupsProjection } = read('heartbeat.projections');
+  stores.engine.register(heartbeatTimersProjection);
+  stores.engine.register(heartbeatRollupsProjection);
   await stores.engine.start();
   const checkId = '01900000-0000-7000-8000-0000000c4ec1';
   const start = end - 365 * 86_400_000;

@@ -238,6 +238,26 @@ describe('heartbeat pings, watchdog, events and availability (manual clock)', ()
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ successRatio: {}, totalEntitiesCurrentPeriod: 0 });
   });
+
+  it('a token moved to another check, or given up, pings the right check at once (the remembered token is confirmed on the timer)', async () => {
+    const a = await newCheck();
+    const token = a.heartbeat.pingToken;
+    expect((await ping(token)).status).toBe(200);
+    const moved = '6f1c3a52-9d0e-4b7a-8c21-5e4f3d2b1a09';
+    const put = await server.http.put(`/v1/checks/heartbeat/${a.id}`, { name: 'job', heartbeat: { ...FIVE_AND_TWO, pingToken: moved } }, { key: account.key });
+    expect(put.status).toBe(200);
+    expect((await ping(token)).status).toBe(404);
+    expect((await ping(moved)).status).toBe(200);
+    const b = await newCheck(FIVE_AND_TWO, {});
+    const taken = await server.http.put(`/v1/checks/heartbeat/${b.id}`, { name: 'job', heartbeat: { ...FIVE_AND_TWO, pingToken: token } }, { key: account.key });
+    expect(taken.status).toBe(200);
+    expect((await ping(token)).status).toBe(200);
+    expect(await events(b.id)).toHaveLength(1);
+    expect(await events(a.id)).toHaveLength(2);
+    expect((await server.http.delete(`/v1/checks/${b.id}`, { key: account.key })).status).toBe(204);
+    expect((await ping(token)).status).toBe(404);
+    expect((await server.http.delete(`/v1/checks/${a.id}`, { key: account.key })).status).toBe(204);
+  });
 });
 
 describe('stats and availability', () => {

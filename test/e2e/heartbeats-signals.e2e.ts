@@ -177,6 +177,25 @@ describe('run signals, captured output, slug URLs and pause (contract §4.1)', (
     expectError(await ping(`${RID}/nightly-db`), 404);
   });
 
+  it('?create=1 creates at most 10 checks per account, then one a minute: 429 with Retry-After, pings of existing slugs unaffected', async () => {
+    const own = await server.account('Creates');
+    const { pingKey } = (await server.http.get('/v1/accounts/ping-key', { key: own.key })).body as { pingKey: string };
+    for (let i = 0; i < 10; i++) expect((await ping(`${pingKey}/job-${i}?create=1`)).status).toBe(200);
+    const refused = await ping(`${pingKey}/job-10?create=1`);
+    expectError(refused, 429);
+    expect(refused.headers.get('retry-after')).toBe('60');
+    expect((await ping(`${pingKey}/job-3?create=1`)).status).toBe(200);
+    expect((await ping(`${pingKey}/job-10`)).status).toBe(404);
+    const checks = (await server.http.get('/v1/checks?limit=100', { key: own.key })).body.entries as { slug: string }[];
+    expect(checks.map((c) => c.slug).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `job-${i}`).sort());
+    // Another account has its own allowance.
+    const other = await server.account('Other creates');
+    const otherKey = (await server.http.get('/v1/accounts/ping-key', { key: other.key })).body.pingKey as string;
+    expect((await ping(`${otherKey}/job-10?create=1`)).status).toBe(200);
+    clock.advance(60_000);
+    expect((await ping(`${pingKey}/job-10?create=1`)).status).toBe(200);
+  });
+
   it('pause stops the timer until the next ping: no FAILING while paused', async () => {
     const check = await newCheck();
     const token = check.heartbeat.pingToken;

@@ -3,7 +3,7 @@ import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { MAX_BODY_BYTES } from '../../../libs/http/src/json-body';
 import { MAX_PING_BODY_BYTES, PING_PATHS } from '../../../libs/heartbeats/src/http/ping.routes';
-import { PING_BODY_LIMIT } from '../../../libs/heartbeats/src/write/heartbeat.commands';
+import { PING_BODY_LIMIT } from '../../../libs/heartbeats/src/http/ping.routes';
 
 type Json = Record<string, any>;
 

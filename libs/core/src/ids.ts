@@ -19,3 +19,12 @@ const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 export function isUuid(value: unknown): value is string {
   return typeof value === 'string' && UUID_SHAPE.test(value) && validate(value) && version(value) > 0;
 }
+
+/** A UUID v7 whose embedded time is the event's timestamp, so the id alone finds the event. */
+export const newEventId = (timestampMs: number): string => uuidv7({ msecs: timestampMs });
+
+/** Timestamp embedded in a UUID v7, or null for anything else. */
+export function timestampOfEventId(eventId: string): number | null {
+  if (!isUuid(eventId) || eventId[14] !== '7') return null;
+  return parseInt(eventId.slice(0, 8) + eventId.slice(9, 13), 16);
+}

@@ -55,6 +55,24 @@ describe.each([
     expect(result.revision).toBe(3n);
   });
 
+  it('decides again on the stream when a stale snapshot decided nothing, or refused', async () => {
+    for (const by of ['a', 'b', 'c']) await runner.run('counter-1', counter, { by }, { accountId: 'a' });
+    // Appends only from the third event on, and refuses outright below two.
+    const picky: typeof counter = {
+      ...counter,
+      decide: (command, state) => {
+        if (state.count < 2) throw new NotFoundError('too early');
+        return state.count < 3 ? [] : counter.decide(command, state);
+      },
+    };
+    const stale = (count: number, revision: bigint) => async () => ({ state: { count, seen: [] }, revision });
+    const nothing = await runner.run('counter-1', picky, { by: 'd' }, { accountId: 'a' }, { snapshot: stale(2, 1n) });
+    expect(nothing.appended).toHaveLength(1);
+    expect(nothing.state.count).toBe(4);
+    const refused = await runner.run('counter-1', picky, { by: 'e' }, { accountId: 'a' }, { snapshot: stale(1, 0n) });
+    expect(refused.revision).toBe(4n);
+  });
+
   it('applies 50 concurrent commands on one stream without If-Match, none lost', async () => {
     const results = await Promise.allSettled(
       Array.from({ length: 50 }, (_, i) => runner.run('counter-1', counter, { by: `w${i}` }, { accountId: 'a' })),

@@ -27,7 +27,7 @@ export type SnapshotLoader<State> = () => Promise<{ state: State; revision: bigi
 export interface RunOptions<State = unknown> {
   /** The client's If-Match: a mismatch is a 412 and nothing is written. */
   ifMatch?: bigint;
-  /** Starts from this snapshot and folds only the events after it. */
+  /** Starts from this snapshot and folds only the events after it; a stale one costs a second decision. */
   snapshot?: SnapshotLoader<State>;
 }
 
@@ -95,8 +95,10 @@ export class CommandRunner {
   ): Promise<RunResult<State, Event>> {
     for (let attempt = 1; ; attempt++) {
       const snapshot = (await options.snapshot?.()) ?? null;
-      // A snapshot is usually current: the stream's revision alone (one row) says so, and then there is nothing to read.
-      const behind = snapshot === null || (await this.store.streamRevision(stream)) !== snapshot.revision;
+      // A first attempt trusts its snapshot when it appends: the append's expected revision tells a stale one.
+      const trusted = snapshot !== null && attempt === 1 && options.ifMatch === undefined;
+      // Otherwise the stream's revision alone (one row) says whether the snapshot is current.
+      const behind = snapshot === null || (!trusted && (await this.store.streamRevision(stream)) !== snapshot.revision);
       const history = !behind ? [] : await this.store.readStream(stream, snapshot ? { fromRevision: snapshot.revision + 1n } : undefined);
       let state = snapshot ? snapshot.state : decider.initialState();
       let revision = snapshot ? snapshot.revision : null;
@@ -106,9 +108,19 @@ export class CommandRunner {
       }
       // Decided before the If-Match check, so that a missing or foreign aggregate is a 404, never a
       // 412 that would tell the caller it exists.
-      const events = decider.decide(command, state);
+      let events: Event[];
+      try {
+        events = decider.decide(command, state);
+      } catch (error) {
+        if (trusted && (await this.store.streamRevision(stream)) !== revision) continue;
+        throw error;
+      }
       if (options.ifMatch !== undefined && options.ifMatch !== revision) throw new PreconditionFailedError();
-      if (events.length === 0) return { state, revision, appended: [], decided: [] };
+      if (events.length === 0) {
+        // Nothing decided on a snapshot nothing checked: decide again if the stream has moved past it.
+        if (trusted && (await this.store.streamRevision(stream)) !== revision) continue;
+        return { state, revision, appended: [], decided: [] };
+      }
 
       const metadata: EventMetadata = {
         accountId: actor.accountId,
@@ -125,13 +137,15 @@ export class CommandRunner {
         );
         await this.observer.applyAfterAppend(history, result.events);
         const appended = result.events.map((event) => asDecided<RecordedEvent<Event>>(event));
-        for (const event of appended) state = decider.evolve(state, event);
+        // The events as decided: what was stored, without the store's envelope.
+        for (const event of events) state = decider.evolve(state, event);
         return { state, revision: result.nextRevision, appended, decided: events };
       } catch (error) {
         if (!(error instanceof ConcurrencyError)) throw error;
         if (options.ifMatch !== undefined) throw new PreconditionFailedError();
         if (attempt >= MAX_ATTEMPTS) throw error;
-        await pause(Math.random() * Math.min(MAX_BACKOFF_MS, 2 ** attempt));
+        // A stale snapshot is no contention: decide again at once, on the stream.
+        if (!trusted) await pause(Math.random() * Math.min(MAX_BACKOFF_MS, 2 ** attempt));
       }
     }
   }

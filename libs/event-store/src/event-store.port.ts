@@ -1,3 +1,4 @@
+import { ConcurrencyError } from '../../core/src/errors';
 import { EventToAppend, RecordedEvent } from '../../core/src/event';
 
 /**
@@ -67,3 +68,38 @@ export interface EventStore {
 }
 
 export const EVENT_STORE = Symbol('EVENT_STORE');
+
+/** Throws the port's ConcurrencyError unless `expected` holds for a stream at `current` (null: no stream). */
+export function checkExpectedRevision(stream: string, expected: ExpectedRevision, current: bigint | null): void {
+  const holds =
+    expected === 'any' ||
+    (expected === 'no_stream' && current === null) ||
+    (expected === 'stream_exists' && current !== null) ||
+    expected === current;
+  if (!holds) throw new ConcurrencyError(stream, String(expected), current === null ? 'no_stream' : String(current));
+}
+
+/** Wakes the subscriptions of one store instance when that instance commits new events. */
+export class AppendNotifier {
+  private readonly waiting = new Set<() => void>();
+
+  /** Resolves on the next `notify()`, when the signal aborts, or after `timeoutMs` when given. */
+  wait(signal: AbortSignal, timeoutMs?: number): Promise<void> {
+    if (signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        this.waiting.delete(wake);
+        signal.removeEventListener('abort', wake);
+        resolve();
+      };
+      const timer = timeoutMs === undefined ? undefined : setTimeout(wake, timeoutMs);
+      this.waiting.add(wake);
+      signal.addEventListener('abort', wake, { once: true });
+    });
+  }
+
+  notify(): void {
+    for (const wake of [...this.waiting]) wake();
+  }
+}

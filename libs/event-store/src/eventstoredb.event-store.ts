@@ -2,6 +2,7 @@ import type * as Esdb from '@eventstore/db-client';
 import { ConcurrencyError, StoreUnavailableError } from '../../core/src/errors';
 import { EventData, EventMetadata, EventToAppend, RecordedEvent } from '../../core/src/event';
 import {
+  checkExpectedRevision,
   AppendOptions,
   AppendResult,
   EventStore,
@@ -10,7 +11,6 @@ import {
   SubscribeOptions,
   ReadStreamOptions,
 } from './event-store.port';
-import { checkExpectedRevision } from './expected-revision';
 
 const DEFAULT_READ_ALL_COUNT = 1000;
 const DEFAULT_DEADLINE_MS = 5_000;

@@ -1,8 +1,6 @@
 import { StoreUnavailableError } from '../../core/src/errors';
 import { EventToAppend, RecordedEvent } from '../../core/src/event';
-import { AppendNotifier } from './append-notifier';
-import { AppendOptions, AppendResult, EventStore, ReadAllOptions, SubscribeOptions, ReadStreamOptions } from './event-store.port';
-import { checkExpectedRevision } from './expected-revision';
+import { AppendNotifier, AppendOptions, AppendResult, checkExpectedRevision, EventStore, ReadAllOptions, ReadStreamOptions, SubscribeOptions } from './event-store.port';
 
 const DEFAULT_READ_ALL_COUNT = 1000;
 const SUBSCRIPTION_PAGE_SIZE = 500;

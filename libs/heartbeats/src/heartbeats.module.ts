@@ -12,12 +12,11 @@ import { StatusPagesModule } from '../../status-pages/src/status-pages.module';
 import { AccountsModule } from '../../accounts/src/accounts.module';
 import { MaintenanceModule } from '../../maintenance/src/maintenance.module';
 import { ChecksController } from './http/checks.controller';
-import { PING_PATHS, registerPingRoutes } from './http/ping.routes';
+import { PING_PATHS, PingIntake, PingRateLimiter, registerPingRoutes, SLUG_CREATE_BURST, SLUG_CREATES_PER_SECOND } from './http/ping.routes';
 import { CheckDirectory } from './read/check-directory';
 import { heartbeatChecksProjection } from './read/heartbeat-checks.projection';
-import { heartbeatRollupsProjection } from './read/heartbeat-rollups.projection';
 import { HeartbeatStats } from './read/heartbeat-stats';
-import { heartbeatTimersProjection } from './read/heartbeat-timers.projection';
+import { heartbeatRollupsProjection, heartbeatTimersProjection } from './read/heartbeat.projections';
 import { CreateHeartbeatCheckHandler, DeleteHeartbeatCheckHandler, SetAlertChannelSubscriptionHandler, UpdateHeartbeatCheckHandler } from './write/check.commands';
 import { CheckAlertLinks } from './write/check-alert-links';
 import { CheckSlugClaims } from './write/check-slug-claims';
@@ -29,7 +28,6 @@ import { HeartbeatWatchdog } from './write/heartbeat-watchdog';
 import { HeartbeatIncidentTriggers } from './write/incident-trigger';
 import { IncidentReactor } from './write/incident-reactor';
 import { IncidentsBridge } from './write/incidents-bridge';
-import { PingRateLimiter } from './write/ping-rate-limiter';
 import { PingTokenClaims } from './write/ping-token-claims';
 
 @Module({
@@ -39,6 +37,7 @@ import { PingTokenClaims } from './write/ping-token-claims';
     CheckDirectory,
     HeartbeatStats,
     HeartbeatCommands,
+    PingIntake,
     PingTokenClaims,
     CheckSlugClaims,
     SlugPings,
@@ -67,7 +66,7 @@ export class HeartbeatsModule implements OnModuleInit {
     links: ServiceLinks,
     checks: CheckDirectory,
     private readonly adapterHost: HttpAdapterHost,
-    private readonly commands: HeartbeatCommands,
+    private readonly intake: PingIntake,
     private readonly limiter: PingRateLimiter,
     private readonly slugs: SlugPings,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -93,7 +92,8 @@ export class HeartbeatsModule implements OnModuleInit {
   onModuleInit(): void {
     const adapter = this.adapterHost.httpAdapter;
     if (!adapter) return;
-    registerPingRoutes(adapter.getInstance() as FastifyInstance, { commands: this.commands, limiter: this.limiter, clock: this.clock, slugs: this.slugs });
+    const createLimiter = new PingRateLimiter(SLUG_CREATE_BURST, SLUG_CREATES_PER_SECOND);
+    registerPingRoutes(adapter.getInstance() as FastifyInstance, { intake: this.intake, limiter: this.limiter, createLimiter, clock: this.clock, slugs: this.slugs });
     this.requestMetrics.countAsPings(PING_PATHS);
   }
 }

@@ -180,3 +180,53 @@ export class CollectionSchema {
     throw new ReadStoreUsageError(`${this.name}: invalid value for ${op} on "${field}"`);
   }
 }
+
+/**
+ * One index scan of a keyset page; "after" follows the sort direction. Neither SQL nor MongoDB
+ * orders a null against a value inside a range condition, and nulls sort first, so a page whose
+ * cursor and remainder straddle the null group is read as two scans, in this order.
+ */
+export type PageSegment =
+  | { kind: 'all' }
+  | { kind: 'after'; value: string | number; id: string }
+  | { kind: 'nulls'; afterId?: string }
+  | { kind: 'values' }
+  | { kind: 'afterId'; id: string };
+
+export function pageSegments(sort: SortSpec, after: PageAfter | undefined): PageSegment[] {
+  if (!after) return [{ kind: 'all' }];
+  if (sort.field === 'id') return [{ kind: 'afterId', id: after.id }];
+  const asc = sort.direction === 'asc';
+  if (after.value === null) {
+    return asc ? [{ kind: 'nulls', afterId: after.id }, { kind: 'values' }] : [{ kind: 'nulls', afterId: after.id }];
+  }
+  const rest: PageSegment = { kind: 'after', value: after.value, id: after.id };
+  return asc ? [rest] : [rest, { kind: 'nulls' }];
+}
+
+/**
+ * What an adapter that sees every write to its store can tell in-process caches: a token that
+ * changes whenever a document of one of the given collections may have changed. Each write bumps
+ * its collection's counter to a new, never reused value; a change of layout (a collection made or
+ * dropped, a generation switched through the meta records) bumps every token at once; `external`
+ * is the adapter's count of commits made by other processes, which it cannot attribute.
+ */
+export class ChangeCounters {
+  private readonly counters = new Map<string, number>();
+  private sequence = 0;
+  private layout = 0;
+
+  touch(collection: string): void {
+    this.counters.set(collection, ++this.sequence);
+  }
+
+  touchLayout(): void {
+    this.layout = ++this.sequence;
+  }
+
+  token(collections: readonly string[], external = 0): string {
+    let token = `${external}.${this.layout}`;
+    for (const collection of collections) token += `.${this.counters.get(collection) ?? 0}`;
+    return token;
+  }
+}

@@ -1,6 +1,5 @@
 import { ReadModelDoc } from '../../core/src/projection';
-import { CheckedFilter, CollectionSchema, ReadStoreUsageError, checkCollectionName } from './collection-schema';
-import { ChangeCounters } from './change-counters';
+import { ChangeCounters, CheckedFilter, CollectionSchema, ReadStoreUsageError, checkCollectionName } from './collection-schema';
 import { compareStrings, compareValues, matches, SortKey, scalarAt } from './doc-match';
 import { CollectionSpec, DocWrite, Filter, FindQuery, ReadStore, StoredDoc } from './read-store.port';
 

@@ -1,8 +1,7 @@
 import type { Collection, Db, Document, MongoClient, Sort } from 'mongodb';
 import { StoreUnavailableError } from '../../core/src/errors';
 import { ReadModelDoc } from '../../core/src/projection';
-import { CheckedFilter, CollectionSchema, ReadStoreUsageError, checkCollectionName } from './collection-schema';
-import { PageSegment, pageSegments } from './keyset-page';
+import { CheckedFilter, CollectionSchema, PageSegment, pageSegments, ReadStoreUsageError, checkCollectionName } from './collection-schema';
 import { CollectionSpec, DocWrite, Filter, FindQuery, ReadStore, StoredDoc } from './read-store.port';
 
 type Driver = typeof import('mongodb');

@@ -2,9 +2,7 @@ import type { Statement, Transaction } from 'better-sqlite3';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { StoreUnavailableError } from '../../core/src/errors';
 import { EventToAppend, RecordedEvent } from '../../core/src/event';
-import { AppendNotifier } from '../../event-store/src/append-notifier';
-import { AppendOptions, AppendResult, EventStore, ExpectedRevision, ReadAllOptions, ReadStreamOptions, SubscribeOptions } from '../../event-store/src/event-store.port';
-import { checkExpectedRevision } from '../../event-store/src/expected-revision';
+import { AppendNotifier, AppendOptions, AppendResult, checkExpectedRevision, EventStore, ExpectedRevision, ReadAllOptions, ReadStreamOptions, SubscribeOptions } from '../../event-store/src/event-store.port';
 import { SqliteDatabase } from './sqlite-database';
 
 const MAX_APPENDS_PER_BATCH = 2000;

@@ -1,9 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { ReadModelDoc } from '../../core/src/projection';
-import { ChangeCounters } from '../../read-store/src/change-counters';
-import { CheckedFilter, CollectionSchema, ReadStoreUsageError, Scalar, checkCollectionName } from '../../read-store/src/collection-schema';
-import { PageSegment, pageSegments } from '../../read-store/src/keyset-page';
+import { ChangeCounters, CheckedFilter, CollectionSchema, PageSegment, pageSegments, ReadStoreUsageError, Scalar, checkCollectionName } from '../../read-store/src/collection-schema';
 import { InlineAccess } from '../../read-store/src/projection-engine';
 import { CollectionSpec, DocWrite, Filter, FindQuery, ReadStore, StoredDoc } from '../../read-store/src/read-store.port';
 import { SqliteDatabase } from './sqlite-database';

@@ -9,7 +9,7 @@ import { Processor } from '../../../core/src/processor';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { CheckDirectory } from '../../../heartbeats/src/read/check-directory';
 import { CheckDoc } from '../../../heartbeats/src/read/heartbeat-checks.projection';
-import { FailedData, HeartbeatEvent, PingReceivedData } from '../../../heartbeats/src/domain/heartbeat-timer';
+import { FailedData, HeartbeatEvent, PingReceivedData } from '../../../heartbeats/src/domain/heartbeat.decider';
 import { maskedRecipient } from '../domain/alert-channel';
 import { AlertChannelEvent } from '../domain/alert-channel.decider';
 import { CheckAlert } from '../domain/alert-message';

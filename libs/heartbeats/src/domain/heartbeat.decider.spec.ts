@@ -1,7 +1,6 @@
 import { specFor } from '../../../testing/src/given-when-then';
 import { CheckConfig } from './heartbeat-check.decider';
-import { heartbeatDecider } from './heartbeat.decider';
-import { deadlineOf, HeartbeatEvent } from './heartbeat-timer';
+import { deadlineOf, HeartbeatEvent, heartbeatDecider } from './heartbeat.decider';
 
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
 const MIN = 60_000;

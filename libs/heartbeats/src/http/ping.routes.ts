@@ -1,14 +1,17 @@
+import { Inject, Injectable } from '@nestjs/common';
 import { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Clock } from '../../../core/src/clock';
-import { isUuid } from '../../../core/src/ids';
+import { CLOCK, Clock } from '../../../core/src/clock';
+import { isUuid, newEventId } from '../../../core/src/ids';
+import { CommandRunner, SnapshotLoader } from '../../../event-store/src/command-runner';
+import { ProjectionEngine } from '../../../read-store/src/projection-engine';
+import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
+import { COMMAND_RUNNER, PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { errorBody } from '../../../http/src/error-body';
 import { sendError } from '../../../http/src/error-filter';
-import { isLinkPreviewBot } from '../domain/link-preview-bots';
-import { PingSignal } from '../domain/heartbeat.decider';
-import { TimerDoc } from '../read/heartbeat-timers.projection';
-import { HeartbeatCommands, PING_BODY_LIMIT } from '../write/heartbeat.commands';
+import { HeartbeatCommand, heartbeatDecider, heartbeatStream, PingSignal, TimerState } from '../domain/heartbeat.decider';
+import { CheckDoc, heartbeatChecksProjection } from '../read/heartbeat-checks.projection';
+import { heartbeatTimersProjection, TimerDoc, toTimerState } from '../read/heartbeat.projections';
 import { SlugPings } from '../write/slug-pings';
-import { PingRateLimiter } from '../write/ping-rate-limiter';
 
 export const MAX_PING_BODY_BYTES = 100 * 1024;
 /**
@@ -25,11 +28,173 @@ export function headerValue(value: string | string[] | undefined): string | null
   return typeof text === 'string' && text !== '' ? text.slice(0, 1024) : null;
 }
 
+/** Link unfurlers fetch URLs pasted into chats; their visits are not heartbeats. */
+const BOTS = /slackbot|twitterbot|facebookexternalhit|facebot|discordbot|telegrambot|whatsapp|linkedinbot|googlebot/i;
+
+export function isLinkPreviewBot(userAgent: string | null | undefined): boolean {
+  return typeof userAgent === 'string' && BOTS.test(userAgent);
+}
+
+/** Outcome of one take from a token bucket. */
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until one more request is allowed (0 when allowed now). */
+  retryAfter: number;
+  /** Seconds until the bucket is full again. */
+  reset: number;
+}
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+/**
+ * A token bucket per key (burst `capacity`, refilled at `perSecond`), in memory: each instance
+ * enforces it for the pings it receives. Full buckets are forgotten, so memory follows activity.
+ */
+export class PingRateLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+  private lastSweep = 0;
+
+  constructor(
+    private readonly capacity: number,
+    private readonly perSecond: number,
+  ) {}
+
+  get enabled(): boolean {
+    return this.capacity > 0 && this.perSecond > 0;
+  }
+
+  take(key: string, now: number): RateDecision {
+    if (!this.enabled) return { allowed: true, limit: 0, remaining: 0, retryAfter: 0, reset: 0 };
+    this.sweep(now);
+    const bucket = this.buckets.get(key) ?? { tokens: this.capacity, at: now };
+    const refilled = Math.min(this.capacity, bucket.tokens + (Math.max(0, now - bucket.at) / 1000) * this.perSecond);
+    const allowed = refilled >= 1;
+    const tokens = allowed ? refilled - 1 : refilled;
+    this.buckets.set(key, { tokens, at: now });
+    return {
+      allowed,
+      limit: this.capacity,
+      remaining: Math.floor(tokens),
+      retryAfter: allowed ? 0 : Math.ceil((1 - tokens) / this.perSecond),
+      reset: Math.ceil((this.capacity - tokens) / this.perSecond),
+    };
+  }
+
+  private sweep(now: number): void {
+    if (now - this.lastSweep < 60_000) return;
+    this.lastSweep = now;
+    const fullAfterMs = (this.capacity / this.perSecond) * 1000;
+    for (const [key, bucket] of this.buckets) if (now - bucket.at >= fullAfterMs) this.buckets.delete(key);
+  }
+}
+
+export interface PingRequest {
+  source: string | null;
+  userAgent: string | null;
+  requestId: string | null;
+  signal?: PingSignal;
+  exitCode?: number;
+  rid?: string | null;
+  /** The raw POST body; its first PING_BODY_LIMIT bytes are kept. */
+  body?: Buffer | null;
+}
+
+/** Contract §4.1: the first 10,000 bytes of a POST body are stored with its event (header `Ping-Body-Limit`). */
+export const PING_BODY_LIMIT = 10_000;
+
+/** A ping of a deactivated check is answered but not recorded. */
+export type PingOutcome = { recorded: true; eventId: string } | { recorded: false };
+
+/** How many ping tokens' checks are remembered: the tokens pinged lately, a few hundred KB at most. */
+const KNOWN_TOKENS = 10_000;
+
+/**
+ * Records pings: finds the timer a ping starts from (by token, remembering each token's check, or by
+ * check for slug URLs) and runs the Ping command of the heartbeat decider with it as the snapshot.
+ */
+@Injectable()
+export class PingIntake {
+  /** Ping token → check, oldest first: a hit is confirmed by the timer it names, read by key instead of by index. */
+  private readonly checkOfToken = new Map<string, string>();
+
+  constructor(
+    @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
+    @Inject(READ_STORE) private readonly store: ReadStore,
+    @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /** The timer of the live check a ping token belongs to, or null. */
+  async timerOfToken(token: string): Promise<TimerDoc | null> {
+    const known = this.checkOfToken.get(token);
+    if (known !== undefined) {
+      const timer = await this.timerOf(known);
+      if (timer && timer.pingToken === token) return timer;
+      this.checkOfToken.delete(token);
+    }
+    const [timer] = await this.store.find<TimerDoc>(this.engine.collection(heartbeatTimersProjection), {
+      filters: [{ field: 'pingToken', op: 'eq', value: token }],
+      limit: 1,
+    });
+    if (!timer || timer.deleted) return null;
+    if (this.checkOfToken.size >= KNOWN_TOKENS) this.checkOfToken.delete(this.checkOfToken.keys().next().value as string);
+    this.checkOfToken.set(token, timer.id);
+    return this.withAccount(timer);
+  }
+
+  /** The timer of a live check, or null. */
+  async timerOf(checkId: string): Promise<TimerDoc | null> {
+    const stored = await this.store.get<TimerDoc>(this.engine.collection(heartbeatTimersProjection), checkId);
+    return stored && !stored.doc.deleted ? this.withAccount(stored.doc) : null;
+  }
+
+  private async withAccount(timer: TimerDoc): Promise<TimerDoc | null> {
+    if (timer.accountId) return timer;
+    const check = await this.store.get<CheckDoc>(this.engine.collection(heartbeatChecksProjection), timer.id);
+    return check ? { ...timer, accountId: check.doc.accountId } : null;
+  }
+
+  /** Resolves once the ping is committed; the timer just read is the snapshot of the first attempt. */
+  async record(timer: TimerDoc, request: PingRequest): Promise<PingOutcome> {
+    const now = this.clock.now().getTime();
+    const command: HeartbeatCommand = { type: 'Ping', eventId: newEventId(now), at: new Date(now).toISOString(), source: request.source, userAgent: request.userAgent };
+    if (request.signal) command.signal = request.signal;
+    if (request.exitCode !== undefined) command.exitCode = request.exitCode;
+    if (request.rid) command.rid = request.rid;
+    if (request.body && request.body.length > 0) {
+      command.body = request.body.subarray(0, PING_BODY_LIMIT).toString('utf8');
+      if (request.body.length > PING_BODY_LIMIT) command.truncated = true;
+    }
+    let first: TimerDoc | null = timer;
+    const snapshot: SnapshotLoader<TimerState> = async () => {
+      const doc = first ?? (await this.store.get<TimerDoc>(this.engine.collection(heartbeatTimersProjection), timer.id))?.doc;
+      first = null;
+      return doc ? { state: toTimerState(doc), revision: BigInt(doc.streamRevision) } : null;
+    };
+    const actor = { accountId: timer.accountId ?? null, requestId: request.requestId };
+    const { decided } = await this.runner.run(heartbeatStream(timer.id), heartbeatDecider, command, actor, { snapshot });
+    const event = decided[0];
+    if (!event || !('eventId' in event.data)) return { recorded: false };
+    return { recorded: true, eventId: event.data.eventId };
+  }
+}
+
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** Checks `?create=1` may create per account: a burst of 10, then one a minute (no flood of checks from a loop). */
+export const SLUG_CREATE_BURST = 10;
+export const SLUG_CREATES_PER_SECOND = 1 / 60;
+
 export interface PingDeps {
-  commands: HeartbeatCommands;
+  intake: PingIntake;
   limiter: PingRateLimiter;
+  /** Checks created by first pings, per account. */
+  createLimiter: PingRateLimiter;
   clock: Clock;
   slugs: SlugPings;
 }
@@ -87,16 +252,23 @@ export function registerPingRoutes(fastify: FastifyInstance, deps: PingDeps): vo
       const slug = slugRoute ? params.segment : undefined;
       const named = signalOf(slugRoute ? params.signal : params.segment);
       if ('error' in named) return reply.status(named.error).type(JSON_TYPE).send(errorBody(named.error, named.message));
-      let timer: TimerDoc | null = null;
-      let token = first.toLowerCase();
+      let timer: TimerDoc | null;
       if (slugRoute) {
-        const target = await deps.slugs.resolve(first, String(slug), { create: isFlag(query.create), requestId: String(request.id) });
-        if (!target.found) return reply.status(404).type(JSON_TYPE).send(errorBody(404, 'Unknown ping key or slug'));
-        token = target.pingToken;
+        const createLimit = (accountId: string) => deps.createLimiter.take(accountId, deps.clock.now().getTime());
+        const target = await deps.slugs.resolve(first, String(slug), { create: isFlag(query.create), createLimit, requestId: String(request.id) });
+        if (!target.found && target.reason === 'rate-limited') {
+          const message = `Checks created by a first ping are limited to ${SLUG_CREATE_BURST}, then one a minute; retry in ${target.retryAfter} s`;
+          return reply.status(429).header('retry-after', target.retryAfter).type(JSON_TYPE).send(errorBody(429, message));
+        }
+        // A check deleted since its slug was found has no live timer either.
+        timer = target.found ? await deps.intake.timerOf(target.checkId) : null;
+        if (!timer) return reply.status(404).type(JSON_TYPE).send(errorBody(404, 'Unknown ping key or slug'));
+      } else {
+        const token = first.toLowerCase();
+        timer = isUuid(token) ? await deps.intake.timerOfToken(token) : null;
+        if (!timer) return reply.status(404).type(JSON_TYPE).send(errorBody(404, 'Unknown ping token'));
       }
-      timer = isUuid(token) ? await deps.commands.timerOfToken(token) : null;
-      if (!timer) return reply.status(404).type(JSON_TYPE).send(errorBody(404, 'Unknown ping token'));
-      const rate = deps.limiter.take(token, deps.clock.now().getTime());
+      const rate = deps.limiter.take(timer.pingToken ?? timer.id, deps.clock.now().getTime());
       if (deps.limiter.enabled) reply.headers({ 'ratelimit-limit': rate.limit, 'ratelimit-remaining': rate.remaining, 'ratelimit-reset': rate.reset });
       if (!rate.allowed) {
         const message = `Ping rate limit exceeded (burst ${rate.limit}); retry in ${rate.retryAfter} s`;
@@ -104,7 +276,7 @@ export function registerPingRoutes(fastify: FastifyInstance, deps: PingDeps): vo
       }
       const source = headerValue(request.headers.origin) ?? headerValue(request.headers.referer);
       const body = Buffer.isBuffer(request.body) ? request.body : null;
-      const outcome = await deps.commands.ping(timer, { source, userAgent, requestId: String(request.id), ...named, rid: rid ? rid.toLowerCase() : null, body });
+      const outcome = await deps.intake.record(timer, { source, userAgent, requestId: String(request.id), ...named, rid: rid ? rid.toLowerCase() : null, body });
       if (outcome.recorded) reply.header('x-heartbeat-event-id', outcome.eventId);
       return reply.status(200).type('text/plain; charset=utf-8').send('OK');
     };

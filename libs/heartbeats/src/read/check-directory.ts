@@ -8,7 +8,7 @@ import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { CheckRef } from '../../../status-pages/src/read/service-links';
 import { CheckConfig } from '../domain/heartbeat-check.decider';
 import { CheckDoc, heartbeatChecksProjection } from './heartbeat-checks.projection';
-import { heartbeatTimersProjection } from './heartbeat-timers.projection';
+import { heartbeatTimersProjection, TimerDoc } from './heartbeat.projections';
 import { nextDueAt, TimerFacts } from './next-due';
 
 /** A heartbeat check as every response shows it. */
@@ -40,8 +40,8 @@ export class CheckDirectory {
     return { check: this.present(stored.doc, timers.get(id) ?? null), revision: stored.revision };
   }
 
-  /** The live check of an account with this slug (slug URLs), or null. */
-  async checkBySlug(accountId: string, slug: string): Promise<CheckView | null> {
+  /** The live check of an account with this slug (slug URLs), or null: its document, without the timer. */
+  async checkBySlug(accountId: string, slug: string): Promise<CheckDoc | null> {
     const [doc] = await this.store.find(this.collection(), {
       filters: [
         { field: 'slug', op: 'eq', value: slug },
@@ -49,9 +49,7 @@ export class CheckDirectory {
       ],
       limit: 1,
     });
-    if (!doc) return null;
-    const timers = await this.timersOf([doc.id]);
-    return this.present(doc, timers.get(doc.id) ?? null);
+    return doc ?? null;
   }
 
   /** A check of any account: for background work that acts for the account of its event (alerting). */

@@ -2,11 +2,10 @@ import { ManualClock } from '../../../core/src/clock';
 import { loadConfig } from '../../../platform/src/config';
 import { HARNESS_ADAPTERS, ProjectionHarness } from '../../../testing/src/projection-harness';
 import { project, recorded } from '../../../testing/src/given-when-then';
-import { HOUR_MS, newEventId, rollupId, timestampOfEventId } from './heartbeat-keys';
-import { heartbeatRollupsProjection, RollupDoc } from './heartbeat-rollups.projection';
+import { newEventId, timestampOfEventId } from '../../../core/src/ids';
+import { heartbeatRollupsProjection, heartbeatTimersProjection, HOUR_MS, RollupDoc, rollupId, TimerDoc } from './heartbeat.projections';
 import { HeartbeatStats } from './heartbeat-stats';
-import { heartbeatTimersProjection, TimerDoc } from './heartbeat-timers.projection';
-import { EVENT_STATES, HeartbeatEvent, PingState } from '../domain/heartbeat-timer';
+import { EVENT_STATES, HeartbeatEvent, PingState } from '../domain/heartbeat.decider';
 
 const CHECK = '01900000-0000-7000-8000-0000000000c1';
 const STREAM = `heartbeat-${CHECK}`;

@@ -6,9 +6,9 @@ import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { RecordedEvent } from '../../../core/src/event';
 import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
-import { heartbeatStream, isCounted, Occurrence, occurrenceOf } from '../domain/heartbeat-timer';
-import { bucketStart, DAY_MS, Granularity, HOUR_MS, MINUTE_MS, rollupId, timestampOfEventId } from './heartbeat-keys';
-import { heartbeatRollupsProjection } from './heartbeat-rollups.projection';
+import { heartbeatStream, isCounted, Occurrence, occurrenceOf } from '../domain/heartbeat.decider';
+import { timestampOfEventId } from '../../../core/src/ids';
+import { bucketStart, DAY_MS, Granularity, heartbeatRollupsProjection, HOUR_MS, MINUTE_MS, RollupDoc, rollupId } from './heartbeat.projections';
 import { TimeWindow } from './heartbeat-window';
 
 export interface HeartbeatEventView {

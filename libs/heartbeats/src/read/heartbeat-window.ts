@@ -1,6 +1,6 @@
 import { ValidationError } from '../../../core/src/errors';
 import { parseIsoDate } from '../../../core/src/time';
-import { DAY_MS } from './heartbeat-keys';
+import { DAY_MS } from './heartbeat.projections';
 
 export const MAX_WINDOW_DAYS = 400;
 

@@ -5,9 +5,8 @@ import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
-import { heartbeatStream } from '../domain/heartbeat-timer';
-import { DAY_MS } from '../read/heartbeat-keys';
-import { heartbeatTimersProjection } from '../read/heartbeat-timers.projection';
+import { heartbeatStream } from '../domain/heartbeat.decider';
+import { DAY_MS, heartbeatTimersProjection, TimerDoc } from '../read/heartbeat.projections';
 
 const PAGE = 500;
 

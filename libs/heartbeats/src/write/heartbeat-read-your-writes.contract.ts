@@ -6,12 +6,12 @@ import { EventStore } from '../../../event-store/src/event-store.port';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { ReadStore } from '../../../read-store/src/read-store.port';
 import { loadConfig } from '../../../platform/src/config';
-import { heartbeatStream } from '../domain/heartbeat-timer';
+import { heartbeatStream } from '../domain/heartbeat.decider';
 import { CheckDoc, heartbeatChecksProjection } from '../read/heartbeat-checks.projection';
-import { newEventId } from '../read/heartbeat-keys';
-import { heartbeatRollupsProjection } from '../read/heartbeat-rollups.projection';
+import { newEventId } from '../../../core/src/ids';
 import { HeartbeatStats } from '../read/heartbeat-stats';
-import { heartbeatTimersProjection, TimerDoc } from '../read/heartbeat-timers.projection';
+import { heartbeatRollupsProjection, heartbeatTimersProjection, TimerDoc } from '../read/heartbeat.projections';
+import { PingIntake } from '../http/ping.routes';
 import { HeartbeatCommands } from './heartbeat.commands';
 
 /**
@@ -45,6 +45,7 @@ export function heartbeatReadYourWritesContract(pairName: string, factory: Engin
     let pair: EnginePairFixture;
     let clock: ManualClock;
     let commands: HeartbeatCommands;
+    let intake: PingIntake;
     let stats: HeartbeatStats;
     let daemon: { stop(): Promise<void> } | null;
     let checkId: string;
@@ -65,9 +66,9 @@ export function heartbeatReadYourWritesContract(pairName: string, factory: Engin
     const timer = async () => (await pair.readStore.get<TimerDoc>(pair.engine.collection(heartbeatTimersProjection), checkId))?.doc ?? null;
     const counts = () => stats.counts(checkId, T0 - 2 * 24 * 60 * MINUTE, clock.now().getTime() + 1);
     const ping = async () => {
-      const current = await commands.timerOfToken(`ryw-token-${checkId}`);
+      const current = await intake.timerOfToken(`ryw-token-${checkId}`);
       expect(current).not.toBeNull();
-      return commands.ping(current!, { source: '127.0.0.1', userAgent: 'contract', requestId: null });
+      return intake.record(current!, { source: '127.0.0.1', userAgent: 'contract', requestId: null });
     };
 
     beforeEach(async () => {
@@ -77,6 +78,7 @@ export function heartbeatReadYourWritesContract(pairName: string, factory: Engin
       clock = new ManualClock(new Date(T0));
       const runner = new CommandRunner(pair.eventStore, clock, pair.engine);
       commands = new HeartbeatCommands(runner, pair.readStore, pair.engine, clock);
+      intake = new PingIntake(runner, pair.readStore, pair.engine, clock);
       stats = new HeartbeatStats(pair.readStore, pair.eventStore, pair.engine, clock, loadConfig({}));
       // Unique per run: the production servers keep their streams between runs.
       checkId = randomUUID();

@@ -5,7 +5,7 @@ import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { LOGGER, VigilLogger } from '../../../platform/src/logger';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { CheckDoc, heartbeatChecksProjection } from '../read/heartbeat-checks.projection';
-import { heartbeatTimersProjection, TimerDoc } from '../read/heartbeat-timers.projection';
+import { heartbeatTimersProjection, TimerDoc } from '../read/heartbeat.projections';
 import { MaintenanceDirectory } from '../../../maintenance/src/read/maintenance-directory';
 import { HeartbeatCommands } from './heartbeat.commands';
 

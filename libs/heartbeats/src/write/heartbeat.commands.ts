@@ -1,38 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock } from '../../../core/src/clock';
+import { newEventId } from '../../../core/src/ids';
 import { iso } from '../../../core/src/time';
 import { Actor, CommandRunner, RunResult, SnapshotLoader } from '../../../event-store/src/command-runner';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { COMMAND_RUNNER, PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { checkStream, heartbeatCheckDecider } from '../domain/heartbeat-check.decider';
-import { HeartbeatCommand, heartbeatDecider, PingSignal } from '../domain/heartbeat.decider';
-import { HeartbeatEvent, heartbeatStream, TimerState } from '../domain/heartbeat-timer';
-import { CheckDoc, heartbeatChecksProjection } from '../read/heartbeat-checks.projection';
-import { newEventId } from '../read/heartbeat-keys';
-import { heartbeatTimersProjection, TimerDoc, toTimerState } from '../read/heartbeat-timers.projection';
-
-export interface PingRequest {
-  source: string | null;
-  userAgent: string | null;
-  requestId: string | null;
-  signal?: PingSignal;
-  exitCode?: number;
-  rid?: string | null;
-  /** The raw POST body; its first PING_BODY_LIMIT bytes are kept. */
-  body?: Buffer | null;
-}
-
-/** Contract §4.1: the first 10,000 bytes of a POST body are stored with its event (header `Ping-Body-Limit`). */
-export const PING_BODY_LIMIT = 10_000;
-
-/** A ping of a deactivated check is answered but not recorded. */
-export type PingOutcome = { recorded: true; eventId: string; state: string } | { recorded: false };
+import { HeartbeatCommand, heartbeatDecider, HeartbeatEvent, heartbeatStream, TimerState } from '../domain/heartbeat.decider';
+import { CheckDoc } from '../read/heartbeat-checks.projection';
+import { heartbeatTimersProjection, TimerDoc, toTimerState } from '../read/heartbeat.projections';
 
 /**
- * Every write to `heartbeat-<id>` (pings, the watchdog's failures, schedule copies) is a command of
- * the heartbeat decider run by the shared command runner, starting from the timer document as a
- * snapshot: the decision sees every committed event, and a conflict is decided again.
+ * Every write to `heartbeat-<id>` (the watchdog's failures, pauses, schedule copies; pings in
+ * ping.routes.ts) is a command of the heartbeat decider run by the shared command runner, starting
+ * from the timer document as a snapshot: the decision sees every committed event, and a conflict is
+ * decided again.
  */
 @Injectable()
 export class HeartbeatCommands {
@@ -42,42 +25,6 @@ export class HeartbeatCommands {
     @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
-
-  /** The timer of the live check a ping token belongs to (indexed read-model query), or null. */
-  async timerOfToken(token: string): Promise<TimerDoc | null> {
-    const [timer] = await this.store.find<TimerDoc>(this.engine.collection(heartbeatTimersProjection), {
-      filters: [{ field: 'pingToken', op: 'eq', value: token }],
-      limit: 1,
-    });
-    if (!timer || timer.deleted) return null;
-    if (timer.accountId) return timer;
-    const check = await this.store.get<CheckDoc>(this.engine.collection(heartbeatChecksProjection), timer.id);
-    return check ? { ...timer, accountId: check.doc.accountId } : null;
-  }
-
-  /** Resolves once the ping is committed; the timer just read is the snapshot of the first attempt. */
-  async ping(timer: TimerDoc, request: PingRequest): Promise<PingOutcome> {
-    const now = this.clock.now().getTime();
-    const command: HeartbeatCommand = { type: 'Ping', eventId: newEventId(now), at: iso(now), source: request.source, userAgent: request.userAgent };
-    if (request.signal) command.signal = request.signal;
-    if (request.exitCode !== undefined) command.exitCode = request.exitCode;
-    if (request.rid) command.rid = request.rid;
-    if (request.body && request.body.length > 0) {
-      command.body = request.body.subarray(0, PING_BODY_LIMIT).toString('utf8');
-      if (request.body.length > PING_BODY_LIMIT) command.truncated = true;
-    }
-    let first: TimerDoc | null = timer;
-    const snapshot: SnapshotLoader<TimerState> = async () => {
-      const doc = first ?? (await this.store.get<TimerDoc>(this.engine.collection(heartbeatTimersProjection), timer.id))?.doc;
-      first = null;
-      return doc ? { state: toTimerState(doc), revision: BigInt(doc.streamRevision) } : null;
-    };
-    const actor = { accountId: timer.accountId ?? null, requestId: request.requestId };
-    const { decided } = await this.runner.run(heartbeatStream(timer.id), heartbeatDecider, command, actor, { snapshot });
-    const event = decided[0];
-    if (!event || !('eventId' in event.data)) return { recorded: false };
-    return { recorded: true, eventId: event.data.eventId, state: event.type === 'HeartbeatPingReceived' ? event.data.state : event.type };
-  }
 
   /** Restarts the timer at `until` (a maintenance's end) instead of failing `deadline`; true when written. */
   async deferForMaintenance(check: CheckDoc, deadline: number, until: number): Promise<boolean> {

@@ -12,8 +12,9 @@ const RACE_WAIT_MS = 100;
 
 /** What `/ping/{pingKey}/{slug}` names. */
 export type SlugTarget =
-  | { found: true; checkId: string; accountId: string; pingToken: string; created: boolean }
-  | { found: false; reason: 'unknown-key' | 'unknown-slug' | 'invalid-slug' };
+  | { found: true; checkId: string; created: boolean }
+  | { found: false; reason: 'unknown-key' | 'unknown-slug' | 'invalid-slug' }
+  | { found: false; reason: 'rate-limited'; retryAfter: number };
 
 /** Contract §4.1: a check created by its first ping (`?create=1`) has period 1 day and grace 1 hour. */
 export function autoCreatedCheck(slug: string): CheckInput {
@@ -47,16 +48,23 @@ export class SlugPings {
     private readonly commands: CommandBus,
   ) {}
 
-  async resolve(pingKey: string, slug: string, options: { create: boolean; requestId?: string }): Promise<SlugTarget> {
+  /** `createLimit`: asked (with the account) before a create starts; a refusal comes back as `rate-limited`. */
+  async resolve(
+    pingKey: string,
+    slug: string,
+    options: { create: boolean; createLimit?: (accountId: string) => { allowed: boolean; retryAfter: number }; requestId?: string },
+  ): Promise<SlugTarget> {
     const accountId = await this.keys.resolvePingKey(pingKey);
     if (!accountId) return { found: false, reason: 'unknown-key' };
     if (!SLUG_PATTERN.test(slug)) return { found: false, reason: 'invalid-slug' };
     const existing = await this.checks.checkBySlug(accountId, slug);
-    if (existing) return { found: true, checkId: existing.id, accountId, pingToken: existing.heartbeat.pingToken, created: false };
+    if (existing) return { found: true, checkId: existing.id, created: false };
     if (!options.create) return { found: false, reason: 'unknown-slug' };
     const key = `${accountId}:${slug}`;
     let pending = this.creating.get(key);
     if (!pending) {
+      const rate = options.createLimit?.(accountId) ?? { allowed: true, retryAfter: 0 };
+      if (!rate.allowed) return { found: false, reason: 'rate-limited', retryAfter: rate.retryAfter };
       pending = this.create(accountId, slug, options.requestId).finally(() => this.creating.delete(key));
       this.creating.set(key, pending);
     }
@@ -67,16 +75,13 @@ export class SlugPings {
     const actor: Actor = { accountId, keyId: null, keyName: 'ping ?create=1', requestId: requestId ?? null };
     try {
       const id = await this.commands.execute<CreateHeartbeatCheckCommand, string>(new CreateHeartbeatCheckCommand(accountId, autoCreatedCheck(slug), actor));
-      const created = await this.checks.get(accountId, id);
-      // Deleted between its create and this read: nothing to ping.
-      if (!created) return { found: false, reason: 'unknown-slug' };
-      return { found: true, checkId: id, accountId, pingToken: created.check.heartbeat.pingToken, created: true };
+      return { found: true, checkId: id, created: true };
     } catch (error) {
       // Another instance's first ping holds the slug: its check appears once that create commits.
       if (!(error instanceof ConflictError)) throw error;
       for (let attempt = 0; attempt < RACE_WAITS; attempt++) {
         const winner = await this.checks.checkBySlug(accountId, slug);
-        if (winner) return { found: true, checkId: winner.id, accountId, pingToken: winner.heartbeat.pingToken, created: false };
+        if (winner) return { found: true, checkId: winner.id, created: false };
         await new Promise((resolve) => setTimeout(resolve, RACE_WAIT_MS));
       }
       throw error;

@@ -1,0 +1,146 @@
+import { Projection } from '../../../core/src/projection';
+import { deadlineOf, evolveTimer, HEARTBEAT_EVENT_TYPES, HeartbeatEvent, HeartbeatState, initialTimer, isCounted, occurrenceOf, TimerState } from '../domain/heartbeat.decider';
+
+// The read models of `heartbeat-<id>`: the timer a ping starts from, and the rollups availability reads.
+
+export interface TimerDoc extends TimerState {
+  id: string;
+  /** The check's account (from the events' metadata), so a ping needs no other document; absent on timers written before it. */
+  accountId?: string | null;
+  /** Indexed: the watchdog asks for timers whose deadline has passed. */
+  deadline: number | null;
+  /** The stream revision the timer reflects: the watchdog appends expecting exactly this one. */
+  streamRevision: number;
+  [field: string]: unknown;
+}
+
+/** The timer a document holds, field by field (a rest pattern would take V8's slow path on every ping). */
+export function toTimerState(doc: TimerDoc | null): TimerState {
+  if (!doc) return initialTimer();
+  return {
+    checkId: doc.checkId,
+    pingToken: doc.pingToken,
+    periodMs: doc.periodMs,
+    graceMs: doc.graceMs,
+    activated: doc.activated,
+    deleted: doc.deleted,
+    checkRevision: doc.checkRevision,
+    timerStart: doc.timerStart,
+    everPinged: doc.everPinged,
+    failing: doc.failing,
+    failingSince: doc.failingSince,
+    lastPingAt: doc.lastPingAt,
+    schedule: doc.schedule ?? null,
+    timezone: doc.timezone ?? null,
+    nextDueAt: doc.nextDueAt ?? null,
+    paused: doc.paused ?? false,
+    runs: doc.runs ?? [],
+  };
+}
+
+/** One document per check: its timer, folded from `heartbeat-<id>`; its revision is the stream's. Pings find it by token. */
+export const heartbeatTimersProjection: Projection<TimerDoc, HeartbeatEvent> = {
+  name: 'heartbeat_timers',
+  version: 1,
+  handles: [...HEARTBEAT_EVENT_TYPES],
+  indexes: [{ field: 'deadline' }, { field: 'pingToken' }],
+  ids: (event) => [event.data.checkId],
+  evolve(doc, event, id) {
+    // The document is the timer it holds (TimerDoc extends TimerState): evolved as it is, no copy first.
+    // A document written before schedules and run signals lacks their fields: fill them in once.
+    const timer = evolveTimer(doc && doc.runs !== undefined && doc.schedule !== undefined ? doc : toTimerState(doc), event);
+    // A literal rather than a spread: all fields in the object itself, one allocation.
+    return {
+      checkId: timer.checkId,
+      pingToken: timer.pingToken,
+      periodMs: timer.periodMs,
+      graceMs: timer.graceMs,
+      activated: timer.activated,
+      deleted: timer.deleted,
+      checkRevision: timer.checkRevision,
+      timerStart: timer.timerStart,
+      everPinged: timer.everPinged,
+      failing: timer.failing,
+      failingSince: timer.failingSince,
+      lastPingAt: timer.lastPingAt,
+      schedule: timer.schedule,
+      timezone: timer.timezone,
+      nextDueAt: timer.nextDueAt,
+      paused: timer.paused,
+      runs: timer.runs,
+      id,
+      accountId: event.metadata.accountId ?? doc?.accountId ?? null,
+      deadline: deadlineOf(timer),
+      streamRevision: Number(event.revision),
+    };
+  },
+};
+
+// Rollup ids `<checkId>|<h, d or m>|<bucket start>`, so a window's rollups are one primary-key range.
+/** Hour, day, or the per-minute counts of an hour. */
+export type Granularity = 'h' | 'd' | 'm';
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 86_400_000;
+
+export const bucketStart = (ms: number, granularity: Granularity) => {
+  const size = granularity === 'd' ? DAY_MS : HOUR_MS;
+  return Math.floor(ms / size) * size;
+};
+
+export const rollupId = (checkId: string, granularity: Granularity, startMs: number) => `${checkId}|${granularity}|${new Date(startMs).toISOString()}`;
+
+export interface RollupDoc {
+  id: string;
+  checkId: string;
+  granularity: Granularity;
+  bucket: string;
+  total: number;
+  counts: Record<HeartbeatState, number>;
+  /**
+   * Minute documents (`m`, one per hour) only: [total, failing, stream revision of its first event] per
+   * minute of the hour ("0"–"59"), so a partial minute reads just its own events.
+   */
+  minutes?: Record<string, [number, number, number]>;
+  [field: string]: unknown;
+}
+
+const emptyCounts = (): Record<HeartbeatState, number> => ({ EARLY: 0, RECEIVED: 0, GRACE: 0, LATE: 0, FAILING: 0 });
+
+/**
+ * Hourly and daily counts per check and state, and per hour a document of per-minute counts (kept apart,
+ * so whole hours are read without them). The revision guard makes a replayed event count once;
+ * availability reads these instead of the raw events.
+ */
+export const heartbeatRollupsProjection: Projection<RollupDoc, HeartbeatEvent> = {
+  name: 'heartbeat_rollups',
+  version: 3,
+  handles: ['HeartbeatPingReceived', 'HeartbeatFailed'],
+  indexes: [],
+  ids: (event) => {
+    const e = occurrenceOf(event);
+    if (!e) return [];
+    const hour = bucketStart(e.ms, 'h');
+    return [rollupId(e.checkId, 'h', hour), rollupId(e.checkId, 'd', bucketStart(e.ms, 'd')), rollupId(e.checkId, 'm', hour)];
+  },
+  evolve(doc, event, id) {
+    const e = occurrenceOf(event);
+    if (!e || !isCounted(e.state)) return doc;
+    const granularity = id[id.indexOf('|') + 1] as Granularity;
+    const base: RollupDoc = doc ?? {
+      id,
+      checkId: e.checkId,
+      granularity,
+      bucket: new Date(bucketStart(e.ms, granularity)).toISOString(),
+      total: 0,
+      counts: emptyCounts(),
+    };
+    const next: RollupDoc = { ...base, total: base.total + 1, counts: { ...base.counts, [e.state]: base.counts[e.state] + 1 } };
+    if (granularity === 'm') {
+      const minute = Math.floor((e.ms % HOUR_MS) / MINUTE_MS);
+      const [total, failing, first] = base.minutes?.[minute] ?? [0, 0, Number(event.revision)];
+      next.minutes = { ...base.minutes, [minute]: [total + 1, failing + (e.state === 'FAILING' ? 1 : 0), first] };
+    }
+    return next;
+  },
+};
