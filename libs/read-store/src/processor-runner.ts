@@ -80,7 +80,12 @@ export class ProcessorRunner {
       page = pages.get(checkpoint) ?? (await this.events.readAll({ after: checkpoint ?? undefined, maxCount: PAGE }));
       pages.set(checkpoint, page);
       for (const event of page) {
-        if (processor.handles.includes(event.type)) await processor.handle(event);
+        if (processor.handles.includes(event.type)) {
+          await processor.handle(event);
+          // An embedded store answers at once: without a turn of the event loop between events, a page
+          // (500 FAILINGs, an fsync each) would hold up the watchdog's appends and every request.
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
         done = event.position;
       }
       if (done !== null) await this.store.setCheckpoint(key, done);

@@ -10,7 +10,7 @@ import { MaintenanceDirectory, WindowFilter } from '../../../maintenance/src/rea
 import { HeartbeatCommands } from './heartbeat.commands';
 
 /** Due timers per query, all failed at once: the store batches their commits (10,000 due at one instant). */
-const PAGE = 200;
+const PAGE = 500;
 const WATCHDOG_ACTOR = { accountId: null, keyName: 'watchdog' };
 
 /** When the maintenance covering an instant ends (null: none), from an account's windows read once. */
