@@ -21,6 +21,8 @@ export interface WatchdogPass {
   failed: number;
   /** Appends that lost a race (a ping, a reconfiguration, another watchdog). */
   conflicts: number;
+  /** ms from the pass's end to the next deadline (null: none), so the next pass can start right after it. */
+  nextDueInMs: number | null;
 }
 
 /**
@@ -44,7 +46,7 @@ export class HeartbeatWatchdog {
   /** One deterministic pass at the clock's now (tests call this directly). */
   async runOnce(): Promise<WatchdogPass> {
     const now = this.clock.now().getTime();
-    const pass: WatchdogPass = { failed: 0, conflicts: 0 };
+    const pass: WatchdogPass = { failed: 0, conflicts: 0, nextDueInMs: null };
     const skip = new Set<string>();
     const conflicts = new Map<string, number>();
     // Per pass, not longer: a window created meanwhile counts from the next pass (half a second later).
@@ -56,7 +58,7 @@ export class HeartbeatWatchdog {
         limit: PAGE + skip.size,
       });
       const todo = due.filter((doc) => !skip.has(doc.id));
-      if (todo.length === 0) return pass;
+      if (todo.length === 0) return { ...pass, nextDueInMs: await this.nextDueInMs(now) };
       const checks = new Map<string, StoredDoc<CheckDoc>>();
       for (const check of await this.store.getMany<CheckDoc>(this.engine.collection(heartbeatChecksProjection), todo.map((timer) => timer.id))) checks.set(check.doc.id, check);
       const outcomes = await Promise.all(todo.map((timer) => this.failOne(timer, checks.get(timer.id) ?? null, windows)));
@@ -73,6 +75,15 @@ export class HeartbeatWatchdog {
         }
       }
     }
+  }
+
+  private async nextDueInMs(now: number): Promise<number | null> {
+    const [next] = await this.store.find<TimerDoc>(this.engine.collection(heartbeatTimersProjection), {
+      filters: [{ field: 'deadline', op: 'gte', value: now }],
+      sort: { field: 'deadline', direction: 'asc' },
+      limit: 1,
+    });
+    return next ? next.deadline! - this.clock.now().getTime() : null;
   }
 
   private async failOne(timer: TimerDoc, stored: StoredDoc<CheckDoc> | null, windows: Map<string, Promise<MaintenanceEnds>>): Promise<'failed' | 'conflict' | 'synced' | 'stuck'> {
