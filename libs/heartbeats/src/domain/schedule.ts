@@ -18,12 +18,41 @@ export interface CronSchedule {
 const FIELD_COUNT = 5;
 
 /**
+ * Parsed schedules by zone and expression, each with its last `nextRun` answer: parsing and searching
+ * were most of a Fail's own cost when 10,000 checks of one schedule fail at one deadline
+ * (docs/benchmarks.md). A paused Cron never runs, so `nextRun(after)` depends on `after` alone.
+ */
+const parsed = new Map<string, { cron: Cron; after: number; next: Date | null }>();
+const MAX_PARSED = 1000;
+
+/**
  * Croner, in 5-field mode, in the given zone. Croner handles daylight-saving like Vixie cron: a job
  * with one fixed time (`30 2 * * *`) runs once at the first valid time after a spring-forward gap and
  * once on a repeated autumn hour; interval jobs (`*\/15`) skip the gap and run on both repeats.
  */
 function cronOf(schedule: CronSchedule): Cron {
-  return new Cron(schedule.expression, { timezone: schedule.timezone, mode: '5-part', paused: true });
+  return parsedOf(schedule).cron;
+}
+
+function parsedOf(schedule: CronSchedule): { cron: Cron; after: number; next: Date | null } {
+  const key = `${schedule.timezone} ${schedule.expression}`;
+  let entry = parsed.get(key);
+  if (!entry) {
+    entry = { cron: new Cron(schedule.expression, { timezone: schedule.timezone, mode: '5-part', paused: true }), after: NaN, next: null };
+    if (parsed.size >= MAX_PARSED) parsed.clear();
+    parsed.set(key, entry);
+  }
+  return entry;
+}
+
+/** The first occurrence strictly after `after`; the same question asked again (one deadline of many checks) is answered from the last search. */
+function firstAfter(schedule: CronSchedule, after: Date): Date | null {
+  const entry = parsedOf(schedule);
+  if (entry.after !== after.getTime()) {
+    entry.next = entry.cron.nextRun(after);
+    entry.after = after.getTime();
+  }
+  return entry.next && new Date(entry.next.getTime());
 }
 
 /**
@@ -81,7 +110,7 @@ const cronMessage = (error: unknown) => (error instanceof Error ? error.message.
 
 /** The first occurrence strictly after `after`, or null if the schedule never fires again. */
 export function nextDue(schedule: CronSchedule, after: Date): Date | null {
-  return cronOf(schedule).nextRun(after);
+  return firstAfter(schedule, after);
 }
 
 /** Up to `count` occurrences strictly after `after`, in order. */
@@ -139,8 +168,7 @@ export interface ScheduleTiming {
  * 3. The deadline is that occurrence plus grace. Null when the schedule never fires again.
  */
 export function scheduleTiming(schedule: CronSchedule, graceMs: number, since: Date, sinceIsPing: boolean): ScheduleTiming | null {
-  const cron = cronOf(schedule);
-  const expectedAt = sinceIsPing ? nearby(cron, since).next : cron.nextRun(since);
+  const expectedAt = sinceIsPing ? nearby(cronOf(schedule), since).next : firstAfter(schedule, since);
   if (!expectedAt) return null;
   return { expectedAt, deadline: new Date(expectedAt.getTime() + graceMs), toleranceMs: SCHEDULE_TOLERANCE_MS };
 }

@@ -2,10 +2,12 @@ import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { LOGGER, VigilLogger } from '../../../platform/src/logger';
 import { DAEMON_ENABLED } from '../../../platform/src/tokens';
 import { EventRetention } from './event-retention';
-import { HeartbeatWatchdog } from './heartbeat-watchdog';
+import { HeartbeatWatchdog, WatchdogPass } from './heartbeat-watchdog';
 
 /** Real-time cadence; the watchdog's own notion of "now" is the injected clock. */
 export const WATCHDOG_INTERVAL_MS = 500;
+/** The shortest wait for a deadline just ahead (a frozen test clock must not make the loop spin). */
+const WATCHDOG_MIN_WAIT_MS = 20;
 const RETENTION_INTERVAL_MS = 3_600_000;
 
 /**
@@ -30,8 +32,11 @@ export class HeartbeatBackground implements OnApplicationBootstrap, OnApplicatio
     // Runs after the platform caught the read models up, before the server listens.
     const caughtUp = await this.watchdog.runOnce();
     if (caughtUp.failed > 0) this.logger.info({ failed: caughtUp.failed }, 'watchdog caught up missed deadlines');
+    // A deadline less than a cadence away is waited for: its FAILING lands at once, not up to half a second later.
+    const untilNextPass = (pass?: WatchdogPass) =>
+      pass?.nextDueInMs == null ? WATCHDOG_INTERVAL_MS : Math.min(WATCHDOG_INTERVAL_MS, Math.max(WATCHDOG_MIN_WAIT_MS, pass.nextDueInMs + 1));
     this.loops = [
-      this.every(WATCHDOG_INTERVAL_MS, () => this.watchdog.runOnce(), 'watchdog'),
+      this.every(untilNextPass(caughtUp), () => this.watchdog.runOnce(), 'watchdog', untilNextPass),
       this.every(RETENTION_INTERVAL_MS, () => this.retention.runOnce(), 'retention'),
     ];
   }
@@ -41,11 +46,13 @@ export class HeartbeatBackground implements OnApplicationBootstrap, OnApplicatio
     await Promise.all(this.loops);
   }
 
-  private async every(ms: number, work: () => Promise<unknown>, name: string): Promise<void> {
+  /** `work` after `first` ms, then again after the wait `next` makes of its result (undefined after a failure). */
+  private async every<T>(first: number, work: () => Promise<T>, name: string, next: (result?: T) => number = () => first): Promise<void> {
     const signal = this.abort.signal;
+    let wait = first;
     while (!signal.aborted) {
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, ms);
+        const timer = setTimeout(done, wait);
         function done() {
           clearTimeout(timer);
           signal.removeEventListener('abort', done);
@@ -55,8 +62,9 @@ export class HeartbeatBackground implements OnApplicationBootstrap, OnApplicatio
       });
       if (signal.aborted) return;
       try {
-        await work();
+        wait = next(await work());
       } catch (error) {
+        wait = next();
         this.logger.error({ err: error }, `heartbeat ${name} pass failed`);
       }
     }

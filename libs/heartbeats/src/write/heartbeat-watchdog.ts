@@ -1,23 +1,28 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
-import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
+import { READ_STORE, ReadStore, StoredDoc } from '../../../read-store/src/read-store.port';
 import { LOGGER, VigilLogger } from '../../../platform/src/logger';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { CheckDoc, heartbeatChecksProjection } from '../read/heartbeat-checks.projection';
 import { heartbeatTimersProjection, TimerDoc } from '../read/heartbeat.projections';
-import { MaintenanceDirectory } from '../../../maintenance/src/read/maintenance-directory';
+import { MaintenanceDirectory, WindowFilter } from '../../../maintenance/src/read/maintenance-directory';
 import { HeartbeatCommands } from './heartbeat.commands';
 
-const PAGE = 200;
-const CONCURRENCY = 32;
+/** Due timers per query, all failed at once: the store batches their commits (10,000 due at one instant). */
+const PAGE = 500;
 const WATCHDOG_ACTOR = { accountId: null, keyName: 'watchdog' };
+
+/** When the maintenance covering an instant ends (null: none), from an account's windows read once. */
+type MaintenanceEnds = (instant: Date, filter?: WindowFilter) => Date | null;
 
 export interface WatchdogPass {
   /** FAILING events this pass wrote. */
   failed: number;
   /** Appends that lost a race (a ping, a reconfiguration, another watchdog). */
   conflicts: number;
+  /** ms from the pass's end to the next deadline (null: none), so the next pass can start right after it. */
+  nextDueInMs: number | null;
 }
 
 /**
@@ -41,9 +46,11 @@ export class HeartbeatWatchdog {
   /** One deterministic pass at the clock's now (tests call this directly). */
   async runOnce(): Promise<WatchdogPass> {
     const now = this.clock.now().getTime();
-    const pass: WatchdogPass = { failed: 0, conflicts: 0 };
+    const pass: WatchdogPass = { failed: 0, conflicts: 0, nextDueInMs: null };
     const skip = new Set<string>();
     const conflicts = new Map<string, number>();
+    // Per pass, not longer: a window created meanwhile counts from the next pass (half a second later).
+    const windows = new Map<string, Promise<MaintenanceEnds>>();
     for (;;) {
       const due = await this.store.find<TimerDoc>(this.engine.collection(heartbeatTimersProjection), {
         filters: [{ field: 'deadline', op: 'lt', value: now }],
@@ -51,10 +58,10 @@ export class HeartbeatWatchdog {
         limit: PAGE + skip.size,
       });
       const todo = due.filter((doc) => !skip.has(doc.id));
-      if (todo.length === 0) return pass;
-      // Timers are independent streams: a few at once lets the store batch their commits (10,000 due at one instant).
-      const outcomes: ('failed' | 'conflict' | 'synced' | 'stuck')[] = [];
-      for (let i = 0; i < todo.length; i += CONCURRENCY) outcomes.push(...(await Promise.all(todo.slice(i, i + CONCURRENCY).map((timer) => this.failOne(timer)))));
+      if (todo.length === 0) return { ...pass, nextDueInMs: await this.nextDueInMs(now) };
+      const checks = new Map<string, StoredDoc<CheckDoc>>();
+      for (const check of await this.store.getMany<CheckDoc>(this.engine.collection(heartbeatChecksProjection), todo.map((timer) => timer.id))) checks.set(check.doc.id, check);
+      const outcomes = await Promise.all(todo.map((timer) => this.failOne(timer, checks.get(timer.id) ?? null, windows)));
       for (const [index, timer] of todo.entries()) {
         const outcome = outcomes[index];
         if (outcome === 'failed') pass.failed += 1;
@@ -70,19 +77,31 @@ export class HeartbeatWatchdog {
     }
   }
 
-  private async failOne(timer: TimerDoc): Promise<'failed' | 'conflict' | 'synced' | 'stuck'> {
+  private async nextDueInMs(now: number): Promise<number | null> {
+    const [next] = await this.store.find<TimerDoc>(this.engine.collection(heartbeatTimersProjection), {
+      filters: [{ field: 'deadline', op: 'gte', value: now }],
+      sort: { field: 'deadline', direction: 'asc' },
+      limit: 1,
+    });
+    return next ? next.deadline! - this.clock.now().getTime() : null;
+  }
+
+  private async failOne(timer: TimerDoc, stored: StoredDoc<CheckDoc> | null, windows: Map<string, Promise<MaintenanceEnds>>): Promise<'failed' | 'conflict' | 'synced' | 'stuck'> {
     try {
-      const check = await this.store.get<CheckDoc>(this.engine.collection(heartbeatChecksProjection), timer.id);
-      if (!check || Number(check.revision) > timer.checkRevision) {
+      if (!stored || Number(stored.revision) > timer.checkRevision) {
         // The configuration changed after the schedule was copied (a crash between the two appends):
         // bring the schedule up to date first; the next query sees the right deadline.
         return (await this.commands.reschedule(timer.id, WATCHDOG_ACTOR)) ? 'synced' : 'stuck';
       }
       // Contract §4.1: a deadline inside a maintenance window of one of the check's tags fails nothing; the timer restarts at its end.
-      const until = await this.maintenance.maintenanceEnd(check.doc.accountId, new Date(timer.deadline!), { tags: check.doc.tags });
+      const check = stored.doc;
+      let ends = windows.get(check.accountId);
+      if (!ends) windows.set(check.accountId, (ends = this.maintenance.maintenanceEnds(check.accountId)));
+      const until = (await ends)(new Date(timer.deadline!), { tags: check.tags });
+      // The timer just queried is the first snapshot: no second read, and a stale one only costs a stream read.
       if (until) {
-        if (await this.commands.deferForMaintenance(check.doc, timer.deadline!, until.getTime())) return 'synced';
-      } else if (await this.commands.fail(check.doc, timer.deadline!)) return 'failed';
+        if (await this.commands.deferForMaintenance(check, timer.deadline!, until.getTime(), timer)) return 'synced';
+      } else if (await this.commands.fail(check, timer.deadline!, timer)) return 'failed';
       // A ping or another watchdog moved the deadline first; production may need the daemon to catch up.
       await new Promise((resolve) => setTimeout(resolve, 10));
       return 'conflict';

@@ -26,10 +26,10 @@ export class HeartbeatCommands {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** Restarts the timer at `until` (a maintenance's end) instead of failing `deadline`; true when written. */
-  async deferForMaintenance(check: CheckDoc, deadline: number, until: number): Promise<boolean> {
+  /** Restarts the timer at `until` (a maintenance's end) instead of failing `deadline`; true when written. `timer`: the watchdog's copy, the first snapshot. */
+  async deferForMaintenance(check: CheckDoc, deadline: number, until: number, timer?: TimerDoc): Promise<boolean> {
     const command: HeartbeatCommand = { type: 'DeferForMaintenance', deadline, until };
-    const { appended } = await this.run(check.id, command, { accountId: check.accountId, keyName: 'watchdog' });
+    const { appended } = await this.run(check.id, command, { accountId: check.accountId, keyName: 'watchdog' }, timer);
     return appended.length > 0;
   }
 
@@ -40,10 +40,10 @@ export class HeartbeatCommands {
     return appended.length > 0;
   }
 
-  /** Fails `deadline` unless a ping or another watchdog moved it first; true when this call wrote the FAILING. */
-  async fail(check: CheckDoc, deadline: number): Promise<boolean> {
+  /** Fails `deadline` unless a ping or another watchdog moved it first; true when this call wrote the FAILING. `timer`: as above. */
+  async fail(check: CheckDoc, deadline: number, timer?: TimerDoc): Promise<boolean> {
     const command: HeartbeatCommand = { type: 'Fail', eventId: newEventId(deadline), deadline };
-    const { appended } = await this.run(check.id, command, { accountId: check.accountId, keyName: 'watchdog' });
+    const { appended } = await this.run(check.id, command, { accountId: check.accountId, keyName: 'watchdog' }, timer);
     return appended.length > 0;
   }
 
@@ -57,14 +57,17 @@ export class HeartbeatCommands {
     return appended.length > 0;
   }
 
-  private run(checkId: string, command: HeartbeatCommand, actor: Actor): Promise<RunResult<TimerState, HeartbeatEvent>> {
-    return this.runner.run(heartbeatStream(checkId), heartbeatDecider, command, actor, { snapshot: this.timerSnapshot(checkId) });
+  private run(checkId: string, command: HeartbeatCommand, actor: Actor, first?: TimerDoc): Promise<RunResult<TimerState, HeartbeatEvent>> {
+    return this.runner.run(heartbeatStream(checkId), heartbeatDecider, command, actor, { snapshot: this.timerSnapshot(checkId, first) });
   }
 
-  private timerSnapshot(checkId: string): SnapshotLoader<TimerState> {
+  /** The timer document as the snapshot; `first` (a copy the caller already read) serves the first attempt, a retry reads again. */
+  private timerSnapshot(checkId: string, first?: TimerDoc): SnapshotLoader<TimerState> {
+    let given = first ?? null;
     return async () => {
-      const stored = await this.store.get<TimerDoc>(this.engine.collection(heartbeatTimersProjection), checkId);
-      return stored && { state: toTimerState(stored.doc), revision: BigInt(stored.doc.streamRevision) };
+      const doc = given ?? (await this.store.get<TimerDoc>(this.engine.collection(heartbeatTimersProjection), checkId))?.doc;
+      given = null;
+      return doc ? { state: toTimerState(doc), revision: BigInt(doc.streamRevision) } : null;
     };
   }
 }

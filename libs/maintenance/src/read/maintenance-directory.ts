@@ -88,7 +88,13 @@ export class MaintenanceDirectory {
    * when none covers it: where a deadline the watchdog must not fail restarts.
    */
   async maintenanceEnd(accountId: string, instant: Date, filter: WindowFilter = {}): Promise<Date | null> {
-    return maintenanceEnd((await this.all(accountId)).filter((window) => matches(window, filter)), instant);
+    return (await this.maintenanceEnds(accountId))(instant, filter);
+  }
+
+  /** maintenanceEnd for many instants of one account with one read of its windows (a watchdog pass). */
+  async maintenanceEnds(accountId: string): Promise<(instant: Date, filter?: WindowFilter) => Date | null> {
+    const windows = await this.all(accountId);
+    return (instant, filter = {}) => (windows.length === 0 ? null : maintenanceEnd(windows.filter((window) => matches(window, filter)), instant));
   }
 
   /** A window naming the service, for "still used" (409 on deleting the service), or null. */
