@@ -2,7 +2,9 @@
 // Heartbeat benchmarks, beside bare Fastify in the same run, 127.0.0.1 only:
 //   ping          BENCH_PINGS pings (100,000) round-robin to BENCH_CHECKS checks (1,000), 100 connections;
 //                 requests/s as a share of bare Fastify, p99, and bytes on disk per ping (growth of the
-//                 data directory across the pings, each side of a clean shutdown)
+//                 data directory across the pings, each side of a clean shutdown); then, after a restart,
+//                 BENCH_SECONDS of pings offered at a fixed rate, BENCH_RATE or 10% of bare Fastify's requests/s
+//                 (autocannon overallRate, same connections): the rate held and its p99
 //   availability  endpoint 10 over a year of minutely pings (525,600 events), 1 connection
 //   mixed         bare Fastify, then plain pings, then a third each plain, /start and /0 (same checks, same run)
 //   body          BENCH_BODIES POSTs (2,000) with a 10,000-byte log body: bytes on disk per stored body
@@ -52,8 +54,11 @@ async function createChecks(url, count) {
   return tokens;
 }
 
-/** `amount` pings round-robin over the tokens (each with the next of `suffixes`); requests/s timed to the last answer. */
-function pings(url, tokens, amount, suffixes = [''], body) {
+/**
+ * `amount` pings round-robin over the tokens (each with the next of `suffixes`); requests/s timed to the
+ * last answer. `rated`: instead, `duration` seconds of pings offered at `overallRate` per second.
+ */
+function pings(url, tokens, amount, suffixes = [''], body, rated = null) {
   let next = 0;
   const method = body ? 'POST' : 'GET';
   const requests = [
@@ -69,7 +74,8 @@ function pings(url, tokens, amount, suffixes = [''], body) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     let last = started;
-    const run = autocannon({ url, connections: CONNECTIONS, amount, requests }, (error, result) =>
+    const size = rated ? { duration: rated.duration, overallRate: rated.overallRate } : { amount };
+    const run = autocannon({ url, connections: CONNECTIONS, ...size, requests }, (error, result) =>
       error ? reject(error) : resolve({ ...result, perSecond: result.requests.total / ((last - started) / 1000) }),
     );
     run.on('response', () => (last = performance.now()));
@@ -96,8 +102,14 @@ async function ping() {
     await vigil.stop();
     const perPing = (dirBytes(dataDir) - before) / result['2xx'];
     const share = (result.perSecond / bareResult.requestsPerSec) * 100;
+    const target = Number(process.env.BENCH_RATE ?? Math.ceil(bareResult.requestsPerSec / 10));
+    vigil = await startVigil(dataDir);
+    await pings(vigil.url, tokens, 10_000);
+    const rated = await pings(vigil.url, tokens, 0, [''], undefined, { duration: DURATION, overallRate: target });
+    await vigil.stop();
     console.log(`| bare Fastify GET / (${CONNECTIONS} connections) | ${bareResult.requestsPerSec} | 100% | ${bareResult.p50} | ${bareResult.p99} | |`);
     console.log(`| GET /ping/{token} (${CHECKS} checks, ${CONNECTIONS} connections) | ${Math.round(result.perSecond)} | ${share.toFixed(1)}% | ${result.latency.p50} | ${result.latency.p99} | RSS ${rss} MiB; ${cpuPerPing.toFixed(0)} µs CPU per ping; ${result['2xx']} × 200, ${result.non2xx + result.errors + result.timeouts} other; ${perPing.toFixed(0)} bytes on disk per ping |`);
+    console.log(`| GET /ping/{token} offered at ${target}/s for ${DURATION} s | ${Math.round(rated.requests.total / DURATION)} | ${((rated.requests.total / DURATION / bareResult.requestsPerSec) * 100).toFixed(1)}% | ${rated.latency.p50} | ${rated.latency.p99} | ${rated['2xx']} × 200, ${rated.non2xx + rated.errors + rated.timeouts} other |`);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
