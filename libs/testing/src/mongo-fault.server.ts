@@ -69,17 +69,10 @@ export class MongoFaultServer {
       // flags, then the collection's name (a C string), skip and limit, then the command.
       const nameEnd = message.indexOf(0, 20);
       const command = BSON.deserialize(message.subarray(nameEnd + 9, nameEnd + 9 + message.readInt32LE(nameEnd + 9)));
-      const body = BSON.serialize(this.reply(command));
-      const header = Buffer.alloc(36);
-      header.writeInt32LE(36 + body.length, 0);
-      header.writeInt32LE(this.nextRequestId++, 4);
-      header.writeInt32LE(requestId, 8);
-      header.writeInt32LE(OP_REPLY, 12);
-      header.writeInt32LE(0, 16); // response flags
-      header.writeBigInt64LE(0n, 20); // cursor id
-      header.writeInt32LE(0, 28); // starting from
-      header.writeInt32LE(1, 32); // documents returned
-      return Buffer.concat([header, body]);
+      // Response flags, cursor id, starting from, documents returned.
+      const fields = Buffer.alloc(20);
+      fields.writeInt32LE(1, 16);
+      return this.frame(requestId, OP_REPLY, fields, command);
     }
     if (opCode !== OP_MSG) return null;
     // flagBits, then sections: kind 0 is the command, kind 1 a document sequence (an update's `updates`).
@@ -102,15 +95,19 @@ export class MongoFaultServer {
     }
     if (command === null) return null;
     Object.assign(command, sequences);
+    // Flag bits, then section kind 0.
+    return this.frame(requestId, OP_MSG, Buffer.alloc(5), command);
+  }
+
+  /** A reply to `requestId`: the message header, the op's own fields, then the answer to `command`. */
+  private frame(requestId: number, opCode: number, fields: Buffer, command: Record<string, unknown>): Buffer {
     const body = BSON.serialize(this.reply(command));
-    const header = Buffer.alloc(21);
-    header.writeInt32LE(21 + body.length, 0);
+    const header = Buffer.alloc(16);
+    header.writeInt32LE(16 + fields.length + body.length, 0);
     header.writeInt32LE(this.nextRequestId++, 4);
     header.writeInt32LE(requestId, 8);
-    header.writeInt32LE(OP_MSG, 12);
-    header.writeUInt32LE(0, 16); // flag bits
-    header.writeUInt8(0, 20); // section kind 0
-    return Buffer.concat([header, body]);
+    header.writeInt32LE(opCode, 12);
+    return Buffer.concat([header, fields, body]);
   }
 
   /** Kept documents whose `_id` is `filter` (a string) or `{$in: [...]}`. */
