@@ -34,7 +34,8 @@ describe('heartbeat keys', () => {
     expect(timestampOfEventId('not-a-uuid')).toBeNull();
   });
   it('rollup ids name the check, the granularity and the bucket start', () => {
-    expect(rollupId(CHECK, 'h', T0)).toBe(`${CHECK}|h|2026-03-01T10:00:00.000Z`);
+    expect(rollupId(CHECK, 'h', T0)).toBe(`${CHECK}|h|${T0}`);
+    expect(rollupId(CHECK, 'h', Date.parse('2001-09-09T01:46:40.000Z')) < rollupId(CHECK, 'h', Date.parse('2286-11-20T17:46:39.000Z'))).toBe(true);
   });
 });
 

@@ -76,7 +76,7 @@ export const heartbeatTimersProjection: Projection<TimerDoc, HeartbeatEvent> = {
   },
 };
 
-// Rollup ids `<checkId>|<h or d>|<bucket start>`, so a window's rollups are one primary-key range.
+// Rollup ids `<checkId>|<h or d>|<bucket start in ms>` (13 digits until 2286, so ids sort by time): a window's rollups are one primary-key range.
 /** An hour (with its per-minute counts) or a day. */
 export type Granularity = 'h' | 'd';
 export const MINUTE_MS = 60_000;
@@ -88,7 +88,7 @@ export const bucketStart = (ms: number, granularity: Granularity) => {
   return Math.floor(ms / size) * size;
 };
 
-export const rollupId = (checkId: string, granularity: Granularity, startMs: number) => `${checkId}|${granularity}|${new Date(startMs).toISOString()}`;
+export const rollupId = (checkId: string, granularity: Granularity, startMs: number) => `${checkId}|${granularity}|${startMs}`;
 
 export interface RollupDoc {
   id: string;
@@ -114,7 +114,7 @@ const emptyCounts = (): Record<HeartbeatState, number> => ({ EARLY: 0, RECEIVED:
  */
 export const heartbeatRollupsProjection: Projection<RollupDoc, HeartbeatEvent> = {
   name: 'heartbeat_rollups',
-  // 4: the hour's counts and its minutes in one document (was two).
+  // 4: the hour's counts and its minutes in one document (was two), ids with the bucket start in ms.
   version: 4,
   handles: ['HeartbeatPingReceived', 'HeartbeatFailed'],
   indexes: [],
