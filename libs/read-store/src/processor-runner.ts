@@ -10,6 +10,8 @@ export interface ProcessorLogger {
 
 const PAGE = 500;
 const CHECKPOINT_PREFIX = 'processor:';
+/** A processor's checkpoint is stored at most this often while it keeps up (each store is a commit), and on failure and stop. */
+const STORE_EVERY_MS = 1000;
 /** How long a failing processor waits before it is handed the same event again. */
 const RETRY_MS = 1000;
 
@@ -20,6 +22,8 @@ const RETRY_MS = 1000;
 export class ProcessorRunner {
   private readonly processors: Processor[] = [];
   private readonly retryAt = new Map<string, number>();
+  /** Per processor, where it stands (ahead of the stored checkpoint by at most STORE_EVERY_MS) and when that was last stored. */
+  private readonly cursors = new Map<string, { position: bigint | null; storedAt: number }>();
 
   constructor(
     private readonly events: EventStore,
@@ -60,6 +64,7 @@ export class ProcessorRunner {
   /** Passes until every processor has read the whole log (or one fails); for shutdown and tests. */
   async drain(): Promise<void> {
     while ((await this.step()) > 0);
+    await this.storeCursors();
   }
 
   /** Tails the log until the signal aborts. */
@@ -68,17 +73,32 @@ export class ProcessorRunner {
       const read = await this.step();
       if (read === 0) await sleep(idleMs, signal);
     }
+    await this.storeCursors();
   }
 
-  /** The checkpoint is stored once per page, or before the event that failed: a crash repeats at most a page, which `handle` tolerates. */
+  private async storeCursors(): Promise<void> {
+    for (const processor of this.processors) await this.storeCursor(processor);
+  }
+
+  private async storeCursor(processor: Processor): Promise<void> {
+    const cursor = this.cursors.get(processor.name);
+    if (!cursor || cursor.position === null) return;
+    await this.store.setCheckpoint(this.key(processor), cursor.position);
+    cursor.storedAt = this.now();
+  }
+
+  /** A crash repeats what was handled since the checkpoint was last stored (at most ~STORE_EVERY_MS), which `handle` tolerates. */
   private async stepOne<E extends DomainEvent>(processor: Processor<E>, pages: Map<bigint | null, RecordedEvent[]>): Promise<number> {
-    const key = this.key(processor);
     let page: RecordedEvent[] = [];
-    let done: bigint | null = null;
+    let cursor = this.cursors.get(processor.name);
     try {
-      const checkpoint = await this.store.getCheckpoint(key);
-      page = pages.get(checkpoint) ?? (await this.events.readAll({ after: checkpoint ?? undefined, maxCount: PAGE }));
-      pages.set(checkpoint, page);
+      if (!cursor) {
+        cursor = { position: await this.store.getCheckpoint(this.key(processor)), storedAt: this.now() };
+        this.cursors.set(processor.name, cursor);
+      }
+      const after = cursor.position;
+      page = pages.get(after) ?? (await this.events.readAll({ after: after ?? undefined, maxCount: PAGE }));
+      pages.set(after, page);
       for (const event of page) {
         const handled = handledEvent(processor.handles, event);
         if (handled) {
@@ -87,12 +107,12 @@ export class ProcessorRunner {
           // (500 FAILINGs, an fsync each) would hold up the watchdog's appends and every request.
           await new Promise<void>((resolve) => setImmediate(resolve));
         }
-        done = event.position;
+        cursor.position = event.position;
       }
-      if (done !== null) await this.store.setCheckpoint(key, done);
+      if (page.length > 0 && this.now() - cursor.storedAt >= STORE_EVERY_MS) await this.storeCursor(processor);
       this.retryAt.delete(processor.name);
     } catch (error) {
-      if (done !== null) await this.store.setCheckpoint(key, done).catch(() => undefined);
+      await this.storeCursor(processor).catch(() => undefined);
       this.logger.error('processor failed, retrying', { processor: processor.name, error: String(error) });
       this.retryAt.set(processor.name, this.now() + RETRY_MS);
     }

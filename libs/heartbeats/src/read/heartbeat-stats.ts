@@ -204,7 +204,7 @@ export class HeartbeatStats {
   private async partialHour(checkId: string, from: number, to: number): Promise<Counts> {
     if (from >= to) return ZERO;
     const hour = bucketStart(from, 'h');
-    const stored = await this.store.get(this.engine.collection(heartbeatRollupsProjection), rollupId(checkId, 'm', hour));
+    const stored = await this.store.get(this.engine.collection(heartbeatRollupsProjection), rollupId(checkId, 'h', hour));
     if (!stored) return ZERO;
     const minutes = stored.doc.minutes ?? {};
     const minute = (start: number): MinuteCount => minutes[String(Math.floor((start - hour) / MINUTE_MS))] ?? [0, 0, 0];

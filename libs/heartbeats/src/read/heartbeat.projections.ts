@@ -76,9 +76,9 @@ export const heartbeatTimersProjection: Projection<TimerDoc, HeartbeatEvent> = {
   },
 };
 
-// Rollup ids `<checkId>|<h, d or m>|<bucket start>`, so a window's rollups are one primary-key range.
-/** Hour, day, or the per-minute counts of an hour. */
-export type Granularity = 'h' | 'd' | 'm';
+// Rollup ids `<checkId>|<h or d>|<bucket start in ms>` (13 digits until 2286, so ids sort by time): a window's rollups are one primary-key range.
+/** An hour (with its per-minute counts) or a day. */
+export type Granularity = 'h' | 'd';
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
@@ -88,7 +88,7 @@ export const bucketStart = (ms: number, granularity: Granularity) => {
   return Math.floor(ms / size) * size;
 };
 
-export const rollupId = (checkId: string, granularity: Granularity, startMs: number) => `${checkId}|${granularity}|${new Date(startMs).toISOString()}`;
+export const rollupId = (checkId: string, granularity: Granularity, startMs: number) => `${checkId}|${granularity}|${startMs}`;
 
 export interface RollupDoc {
   id: string;
@@ -98,8 +98,8 @@ export interface RollupDoc {
   total: number;
   counts: Record<HeartbeatState, number>;
   /**
-   * Minute documents (`m`, one per hour) only: [total, failing, stream revision of its first event] per
-   * minute of the hour ("0"–"59"), so a partial minute reads just its own events.
+   * Hour documents only: [total, failing, stream revision of its first event] per minute of the hour
+   * ("0"–"59"), so a partial minute reads just its own events.
    */
   minutes?: Record<string, [number, number, number]>;
   [field: string]: unknown;
@@ -108,20 +108,20 @@ export interface RollupDoc {
 const emptyCounts = (): Record<HeartbeatState, number> => ({ EARLY: 0, RECEIVED: 0, GRACE: 0, LATE: 0, FAILING: 0 });
 
 /**
- * Hourly and daily counts per check and state, and per hour a document of per-minute counts (kept apart,
- * so whole hours are read without them). The revision guard makes a replayed event count once;
- * availability reads these instead of the raw events.
+ * Per check, hourly documents (counts per state, and per minute) and daily ones (counts per state): two
+ * documents per event. The revision guard makes a replayed event count once; availability reads these
+ * instead of the raw events.
  */
 export const heartbeatRollupsProjection: Projection<RollupDoc, HeartbeatEvent> = {
   name: 'heartbeat_rollups',
-  version: 3,
+  // 4: the hour's counts and its minutes in one document (was two), ids with the bucket start in ms.
+  version: 4,
   handles: ['HeartbeatPingReceived', 'HeartbeatFailed'],
   indexes: [],
   ids: (event) => {
     const e = occurrenceOf(event);
     if (!e) return [];
-    const hour = bucketStart(e.ms, 'h');
-    return [rollupId(e.checkId, 'h', hour), rollupId(e.checkId, 'd', bucketStart(e.ms, 'd')), rollupId(e.checkId, 'm', hour)];
+    return [rollupId(e.checkId, 'h', bucketStart(e.ms, 'h')), rollupId(e.checkId, 'd', bucketStart(e.ms, 'd'))];
   },
   evolve(doc, event, id) {
     const e = occurrenceOf(event);
@@ -136,7 +136,7 @@ export const heartbeatRollupsProjection: Projection<RollupDoc, HeartbeatEvent> =
       counts: emptyCounts(),
     };
     const next: RollupDoc = { ...base, total: base.total + 1, counts: { ...base.counts, [e.state]: base.counts[e.state] + 1 } };
-    if (granularity === 'm') {
+    if (granularity === 'h') {
       const minute = Math.floor((e.ms % HOUR_MS) / MINUTE_MS);
       const [total, failing, first] = base.minutes?.[minute] ?? [0, 0, Number(event.revision)];
       next.minutes = { ...base.minutes, [minute]: [total + 1, failing + (e.state === 'FAILING' ? 1 : 0), first] };
