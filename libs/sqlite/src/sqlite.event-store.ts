@@ -41,11 +41,16 @@ const BODY_DICTIONARY = Buffer.from(
     '["HeartbeatPingReceived",{"eventId":"019","checkId":"","state":"RECEIVED","at":"2026-01-01T00:00:00.000Z","source":null,"userAgent":null}',
 );
 
-/** A 1 KiB window holds the dictionary and a whole event; small buffers make each call cheap (~half the time). */
-const DEFLATE = { dictionary: BODY_DICTIONARY, windowBits: 10, memLevel: 2 };
+/**
+ * A 1 KiB window holds the dictionary and a whole event; small buffers make each call cheap (~half the time).
+ * 1 KiB output chunks come from Node's buffer pool; the default 16 KiB chunk is a new external allocation
+ * per call, whose pressure set off several full GCs a second under ping load (ping p99, docs/benchmarks.md).
+ */
+const DEFLATE = { dictionary: BODY_DICTIONARY, windowBits: 10, memLevel: 2, chunkSize: 1024 };
+const INFLATE = { dictionary: BODY_DICTIONARY, windowBits: 10, chunkSize: 1024 };
 
 function decodeBody(body: Buffer): [string, RecordedEvent['data'], RecordedEvent['metadata']] {
-  return JSON.parse(inflateRawSync(body, { dictionary: BODY_DICTIONARY, windowBits: 10 }).toString('utf8'));
+  return JSON.parse(inflateRawSync(body, INFLATE).toString('utf8'));
 }
 
 /**
