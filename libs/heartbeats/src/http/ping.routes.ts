@@ -2,15 +2,15 @@ import { Inject, Injectable } from '@nestjs/common';
 import { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { isUuid, newEventId } from '../../../core/src/ids';
-import { CommandRunner, SnapshotLoader } from '../../../event-store/src/command-runner';
+import { CommandRunner } from '../../../event-store/src/command-runner';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { COMMAND_RUNNER, PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { errorBody } from '../../../http/src/error-body';
 import { sendError } from '../../../http/src/error-filter';
-import { HeartbeatCommand, heartbeatDecider, heartbeatStream, PingSignal, TimerState } from '../domain/heartbeat.decider';
+import { HeartbeatCommand, heartbeatDecider, heartbeatStream, PingSignal } from '../domain/heartbeat.decider';
 import { CheckDoc, heartbeatChecksProjection } from '../read/heartbeat-checks.projection';
-import { heartbeatTimersProjection, TimerDoc, toTimerState } from '../read/heartbeat.projections';
+import { heartbeatTimersProjection, TimerDoc, timerSnapshot } from '../read/heartbeat.projections';
 import { SlugPings } from '../write/slug-pings';
 
 export const MAX_PING_BODY_BYTES = 100 * 1024;
@@ -170,12 +170,7 @@ export class PingIntake {
       command.body = request.body.subarray(0, PING_BODY_LIMIT).toString('utf8');
       if (request.body.length > PING_BODY_LIMIT) command.truncated = true;
     }
-    let first: TimerDoc | null = timer;
-    const snapshot: SnapshotLoader<TimerState> = async () => {
-      const doc = first ?? (await this.store.get<TimerDoc>(this.engine.collection(heartbeatTimersProjection), timer.id))?.doc;
-      first = null;
-      return doc ? { state: toTimerState(doc), revision: BigInt(doc.streamRevision) } : null;
-    };
+    const snapshot = timerSnapshot(this.store, this.engine, timer.id, timer);
     const actor = { accountId: timer.accountId ?? null, requestId: request.requestId };
     const { decided } = await this.runner.run(heartbeatStream(timer.id), heartbeatDecider, command, actor, { snapshot });
     const event = decided[0];

@@ -1,4 +1,7 @@
 import { Projection } from '../../../core/src/projection';
+import type { SnapshotLoader } from '../../../event-store/src/command-runner';
+import type { ProjectionEngine } from '../../../read-store/src/projection-engine';
+import type { ReadStore } from '../../../read-store/src/read-store.port';
 import { deadlineOf, evolveTimer, HEARTBEAT_EVENT_TYPES, HeartbeatEvent, HeartbeatState, initialTimer, isCounted, occurrenceOf, TimerState } from '../domain/heartbeat.decider';
 
 // The read models of `heartbeat-<id>`: the timer a ping starts from, and the rollups availability reads.
@@ -12,6 +15,16 @@ export interface TimerDoc extends TimerState {
   /** The stream revision the timer reflects: the watchdog appends expecting exactly this one. */
   streamRevision: number;
   [field: string]: unknown;
+}
+
+/** The timer document as a heartbeat command's snapshot: `first` (a copy the caller just read) once, then read afresh. */
+export function timerSnapshot(store: ReadStore, engine: ProjectionEngine, checkId: string, first: TimerDoc | null = null): SnapshotLoader<TimerState> {
+  let given = first;
+  return async () => {
+    const doc = given ?? (await store.get(engine.collection(heartbeatTimersProjection), checkId))?.doc;
+    given = null;
+    return doc ? { state: toTimerState(doc), revision: BigInt(doc.streamRevision) } : null;
+  };
 }
 
 /** The timer a document holds, field by field (a rest pattern would take V8's slow path on every ping). */

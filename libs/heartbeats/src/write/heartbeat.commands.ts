@@ -2,14 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { newEventId } from '../../../core/src/ids';
 import { iso } from '../../../core/src/time';
-import { Actor, CommandRunner, RunResult, SnapshotLoader } from '../../../event-store/src/command-runner';
+import { Actor, CommandRunner, RunResult } from '../../../event-store/src/command-runner';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { COMMAND_RUNNER, PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { checkStream, heartbeatCheckDecider } from '../domain/heartbeat-check.decider';
 import { HeartbeatCommand, heartbeatDecider, HeartbeatEvent, heartbeatStream, TimerState } from '../domain/heartbeat.decider';
 import { CheckDoc } from '../read/heartbeat-checks.projection';
-import { heartbeatTimersProjection, TimerDoc, toTimerState } from '../read/heartbeat.projections';
+import { TimerDoc, timerSnapshot } from '../read/heartbeat.projections';
 
 /**
  * Every write to `heartbeat-<id>` (the watchdog's failures, pauses, schedule copies; pings in
@@ -58,16 +58,6 @@ export class HeartbeatCommands {
   }
 
   private run(checkId: string, command: HeartbeatCommand, actor: Actor, first?: TimerDoc): Promise<RunResult<TimerState, HeartbeatEvent>> {
-    return this.runner.run(heartbeatStream(checkId), heartbeatDecider, command, actor, { snapshot: this.timerSnapshot(checkId, first) });
-  }
-
-  /** The timer document as the snapshot; `first` (a copy the caller already read) serves the first attempt, a retry reads again. */
-  private timerSnapshot(checkId: string, first?: TimerDoc): SnapshotLoader<TimerState> {
-    let given = first ?? null;
-    return async () => {
-      const doc = given ?? (await this.store.get<TimerDoc>(this.engine.collection(heartbeatTimersProjection), checkId))?.doc;
-      given = null;
-      return doc ? { state: toTimerState(doc), revision: BigInt(doc.streamRevision) } : null;
-    };
+    return this.runner.run(heartbeatStream(checkId), heartbeatDecider, command, actor, { snapshot: timerSnapshot(this.store, this.engine, checkId, first) });
   }
 }
