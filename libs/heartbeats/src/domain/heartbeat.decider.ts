@@ -260,26 +260,15 @@ export function isDue(timer: TimerState, now: number): boolean {
   return deadline !== null && now > deadline;
 }
 
-/**
- * The timer after a ping at `atMs`: evolveTimer's ping case, for callers that hold the time as a number.
- * A literal rather than a spread: one allocation and no slow path, on every ping.
- */
+/** The timer after a ping at `atMs`: evolveTimer's ping case, for callers that hold the time as a number. */
 export function pingedTimer(timer: TimerState, atMs: number, nextDueAt: number | null = null, runs: OpenRun[] = timer.runs): TimerState {
   return {
-    checkId: timer.checkId,
-    pingToken: timer.pingToken,
-    periodMs: timer.periodMs,
-    graceMs: timer.graceMs,
-    activated: timer.activated,
-    deleted: timer.deleted,
-    checkRevision: timer.checkRevision,
+    ...timer,
     timerStart: atMs,
     everPinged: true,
     failing: false,
     failingSince: null,
     lastPingAt: atMs,
-    schedule: timer.schedule,
-    timezone: timer.timezone,
     nextDueAt: timer.schedule !== null ? nextDueAt : null,
     paused: false,
     runs,

@@ -62,25 +62,8 @@ export const heartbeatTimersProjection: Projection<TimerDoc, HeartbeatEvent> = {
     // The document is the timer it holds (TimerDoc extends TimerState): evolved as it is, no copy first.
     // A document written before schedules and run signals lacks their fields: fill them in once.
     const timer = evolveTimer(doc && doc.runs !== undefined && doc.schedule !== undefined ? doc : toTimerState(doc), event);
-    // A literal rather than a spread: all fields in the object itself, one allocation.
     return {
-      checkId: timer.checkId,
-      pingToken: timer.pingToken,
-      periodMs: timer.periodMs,
-      graceMs: timer.graceMs,
-      activated: timer.activated,
-      deleted: timer.deleted,
-      checkRevision: timer.checkRevision,
-      timerStart: timer.timerStart,
-      everPinged: timer.everPinged,
-      failing: timer.failing,
-      failingSince: timer.failingSince,
-      lastPingAt: timer.lastPingAt,
-      schedule: timer.schedule,
-      timezone: timer.timezone,
-      nextDueAt: timer.nextDueAt,
-      paused: timer.paused,
-      runs: timer.runs,
+      ...timer,
       id,
       accountId: event.metadata.accountId ?? doc?.accountId ?? null,
       deadline: deadlineOf(timer),
