@@ -21,6 +21,17 @@ export interface AppendObserver {
   applyAfterAppend(history: RecordedEvent[] | null, appended: RecordedEvent[]): Promise<void>;
 }
 
+/** Counts the events appended, by the type of their stream (the app's Prometheus counter). */
+export interface AppendCounter {
+  inc(labels: { stream_type: string }, value: number): void;
+}
+
+/** `heartbeat-0190…` → `heartbeat`: a bounded label, with no id in it. */
+export function streamType(stream: string): string {
+  const dash = stream.indexOf('-');
+  return dash > 0 ? stream.slice(0, dash) : 'other';
+}
+
 /** A stored state and the stream revision it reflects (a read-model document), or null to fold the whole stream. */
 export type SnapshotLoader<State> = () => Promise<{ state: State; revision: bigint } | null>;
 
@@ -63,6 +74,7 @@ export class CommandRunner {
     private readonly store: EventStore,
     private readonly clock: Clock,
     private readonly observer: AppendObserver,
+    private readonly appended?: AppendCounter,
   ) {}
 
   async run<State, Command, Event extends DomainEvent>(
@@ -135,6 +147,7 @@ export class CommandRunner {
           events.map((e) => ({ type: e.type, data: e.data, metadata })),
           { expectedRevision: revision ?? 'no_stream' },
         );
+        this.appended?.inc({ stream_type: streamType(stream) }, result.events.length);
         await this.observer.applyAfterAppend(history, result.events);
         const appended = result.events.map((event) => asDecided<RecordedEvent<Event>>(event));
         // The events as decided: what was stored, without the store's envelope.

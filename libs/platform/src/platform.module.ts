@@ -100,8 +100,9 @@ export class PlatformModule {
         },
         {
           provide: COMMAND_RUNNER,
-          useFactory: (s: Stores, c: Clock) => new CommandRunner(s.eventStore, c, s.engine),
-          inject: [STORES, CLOCK],
+          useFactory: (s: Stores, c: Clock, m: Metrics) =>
+            new CommandRunner(s.eventStore, c, s.engine, m.counter('vigil_events_appended_total', 'Events appended to the event store, by stream type', ['stream_type'])),
+          inject: [STORES, CLOCK, Metrics],
         },
         {
           provide: CURSOR_CODEC,

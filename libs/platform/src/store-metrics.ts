@@ -8,12 +8,6 @@ const READ_STORE_CALLS = ['ensureCollection', 'dropCollection', 'get', 'getMany'
 
 type Store = 'event' | 'read';
 
-/** `heartbeat-0190…` → `heartbeat`: a bounded label, with no id in it. */
-export function streamType(stream: string): string {
-  const dash = stream.indexOf('-');
-  return dash > 0 ? stream.slice(0, dash) : 'other';
-}
-
 function errorKind(error: unknown): string {
   if (error instanceof StoreUnavailableError) return 'unavailable';
   if (error instanceof ConcurrencyError) return 'conflict';
@@ -21,32 +15,21 @@ function errorKind(error: unknown): string {
 }
 
 /**
- * Counts events appended (by stream type) in every deployment, and in production times every store
- * call and counts its errors. The embedded stores answer in-process in microseconds, on the ping path:
- * their calls are not timed.
+ * Times every production store call and counts its errors. The embedded stores answer in-process in
+ * microseconds, on the ping path: they are not wrapped (appends are counted by the command runner).
  */
 export class StoreMetrics {
-  private readonly appended;
   private readonly durations;
   private readonly errors;
 
   constructor(metrics: Metrics) {
-    this.appended = metrics.counter('vigil_events_appended_total', 'Events appended to the event store, by stream type', ['stream_type']);
     this.durations = metrics.histogram('vigil_store_call_duration_seconds', 'Duration of production store calls, by store and operation', ['store', 'operation']);
     this.errors = metrics.counter('vigil_store_call_errors_total', 'Failed store calls, by store, operation and kind (unavailable, conflict, other)', ['store', 'operation', 'kind']);
   }
 
-  /** The event store with its appends counted and, when `timed`, every call timed. */
-  eventStore<S extends EventStore>(store: S, timed: boolean): S {
-    const overrides = this.timedCalls(store, 'event', timed ? EVENT_STORE_CALLS : []);
-    const append = (overrides.get('appendToStream') ?? store.appendToStream.bind(store)) as EventStore['appendToStream'];
-    const appended = this.appended;
-    overrides.set('appendToStream', async (stream: string, events: Parameters<EventStore['appendToStream']>[1], options?: Parameters<EventStore['appendToStream']>[2]) => {
-      const result = await append(stream, events, options);
-      appended.inc({ stream_type: streamType(stream) }, result.events.length);
-      return result;
-    });
-    return delegate(store, overrides);
+  /** The event store with every call timed. */
+  eventStore<S extends EventStore>(store: S): S {
+    return delegate(store, this.timedCalls(store, 'event', EVENT_STORE_CALLS));
   }
 
   /** The read store with every call timed. */

@@ -29,12 +29,12 @@ function engineLogger(logger: VigilLogger) {
 /**
  * Opens the stores of the configured deployment. Embedded: one SQLite file for both sides, with
  * projections applied inside the append's transaction. Production: EventStoreDB and MongoDB, whose
- * drivers are loaded only here, only when configured. With `metrics`, appends are counted, and
- * production store calls timed (store-metrics.ts).
+ * drivers are loaded only here, only when configured. With `metrics`, production store calls are
+ * timed (store-metrics.ts).
  */
 export async function openStores(config: VigilConfig, logger: VigilLogger, _clock: Clock, metrics?: Metrics): Promise<Stores> {
-  const storeMetrics = metrics ? new StoreMetrics(metrics) : null;
   if (config.eventStoreUrl && config.mongodbUrl) {
+    const storeMetrics = metrics ? new StoreMetrics(metrics) : null;
     const { EventStoreDbEventStore } = await import('../../event-store/src/eventstoredb.event-store');
     const { MongoReadStore } = await import('../../read-store/src/mongodb.read-store');
     const esdb = new EventStoreDbEventStore(config.eventStoreUrl, { deadlineMs: config.storeTimeoutMs });
@@ -42,7 +42,7 @@ export async function openStores(config: VigilConfig, logger: VigilLogger, _cloc
       await esdb.close();
       throw error;
     });
-    const eventStore = storeMetrics ? storeMetrics.eventStore(esdb, true) : esdb;
+    const eventStore = storeMetrics ? storeMetrics.eventStore(esdb) : esdb;
     const readStore = storeMetrics ? storeMetrics.readStore(mongo) : mongo;
     const engine = new ProjectionEngine(readStore, eventStore, [], engineLogger(logger));
     return {
@@ -65,7 +65,7 @@ export async function openStores(config: VigilConfig, logger: VigilLogger, _cloc
   const engine = new ProjectionEngine(readStore, eventStore, [], engineLogger(logger), readStore.inline);
   Object.assign(inline, engine.inline);
   return {
-    eventStore: storeMetrics ? storeMetrics.eventStore(eventStore, false) : eventStore,
+    eventStore,
     readStore,
     engine,
     db,
