@@ -3,8 +3,8 @@
 //   ping          BENCH_PINGS pings (100,000) round-robin to BENCH_CHECKS checks (1,000), 100 connections;
 //                 requests/s as a share of bare Fastify, p99, and bytes on disk per ping (growth of the
 //                 data directory across the pings, each side of a clean shutdown); then, after a restart,
-//                 BENCH_SECONDS of pings offered at a fixed rate, BENCH_RATE or 10% of bare Fastify's requests/s
-//                 (autocannon overallRate, same connections): the rate held and its p99
+//                 BENCH_SECONDS of pings sent at an even pace, BENCH_RATE or 10% of bare Fastify's requests/s
+//                 (lib.js `paced`: open loop, latency from each request's due time): the rate held and its p99
 //   availability  endpoint 10 over a year of minutely pings (525,600 events), 1 connection
 //   mixed         bare Fastify, then plain pings, then a third each plain, /start and /0 (same checks, same run)
 //   body          BENCH_BODIES POSTs (2,000) with a 10,000-byte log body: bytes on disk per stored body
@@ -16,7 +16,7 @@ const { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } = require('no
 const { tmpdir, loadavg } = require('node:os');
 const autocannon = require('autocannon');
 const Database = require('better-sqlite3');
-const { startBareFastify, startProcess, load, machine, ROOT } = require('./lib');
+const { startBareFastify, startProcess, load, paced, machine, ROOT } = require('./lib');
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CHECKS = Number(process.env.BENCH_CHECKS ?? 1000);
@@ -56,9 +56,9 @@ async function createChecks(url, count) {
 
 /**
  * `amount` pings round-robin over the tokens (each with the next of `suffixes`); requests/s timed to the
- * last answer. `rated`: instead, `duration` seconds of pings offered at `overallRate` per second.
+ * last answer.
  */
-function pings(url, tokens, amount, suffixes = [''], body, rated = null) {
+function pings(url, tokens, amount, suffixes = [''], body) {
   let next = 0;
   const method = body ? 'POST' : 'GET';
   const requests = [
@@ -74,8 +74,7 @@ function pings(url, tokens, amount, suffixes = [''], body, rated = null) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     let last = started;
-    const size = rated ? { duration: rated.duration, overallRate: rated.overallRate } : { amount };
-    const run = autocannon({ url, connections: CONNECTIONS, ...size, requests }, (error, result) =>
+    const run = autocannon({ url, connections: CONNECTIONS, amount, requests }, (error, result) =>
       error ? reject(error) : resolve({ ...result, perSecond: result.requests.total / ((last - started) / 1000) }),
     );
     run.on('response', () => (last = performance.now()));
@@ -104,12 +103,13 @@ async function ping() {
     const share = (result.perSecond / bareResult.requestsPerSec) * 100;
     const target = Number(process.env.BENCH_RATE ?? Math.ceil(bareResult.requestsPerSec / 10));
     vigil = await startVigil(dataDir);
-    await pings(vigil.url, tokens, 10_000);
-    const rated = await pings(vigil.url, tokens, 0, [''], undefined, { duration: DURATION, overallRate: target });
+    const path = (i) => `/ping/${tokens[i % tokens.length]}`;
+    await paced({ url: vigil.url, rate: target, duration: 2, connections: CONNECTIONS, path }); // warm-up
+    const rated = await paced({ url: vigil.url, rate: target, duration: DURATION, connections: CONNECTIONS, path });
     await vigil.stop();
     console.log(`| bare Fastify GET / (${CONNECTIONS} connections) | ${bareResult.requestsPerSec} | 100% | ${bareResult.p50} | ${bareResult.p99} | |`);
     console.log(`| GET /ping/{token} (${CHECKS} checks, ${CONNECTIONS} connections) | ${Math.round(result.perSecond)} | ${share.toFixed(1)}% | ${result.latency.p50} | ${result.latency.p99} | RSS ${rss} MiB; ${cpuPerPing.toFixed(0)} µs CPU per ping; ${result['2xx']} × 200, ${result.non2xx + result.errors + result.timeouts} other; ${perPing.toFixed(0)} bytes on disk per ping |`);
-    console.log(`| GET /ping/{token} offered at ${target}/s for ${DURATION} s | ${Math.round(rated.requests.total / DURATION)} | ${((rated.requests.total / DURATION / bareResult.requestsPerSec) * 100).toFixed(1)}% | ${rated.latency.p50} | ${rated.latency.p99} | ${rated['2xx']} × 200, ${rated.non2xx + rated.errors + rated.timeouts} other |`);
+    console.log(`| GET /ping/{token} paced at ${target}/s for ${DURATION} s | ${rated.perSecond} | ${((rated.perSecond / bareResult.requestsPerSec) * 100).toFixed(1)}% | ${rated.p50} | ${rated.p99} | max ${rated.max} ms; ${rated.total - rated.non2xx} × 2xx, ${rated.non2xx} other; client ${rated.clientLagMs} ms late at most |`);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -5,6 +5,7 @@ const { readFileSync, mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir, cpus, totalmem } = require('node:os');
 const { join } = require('node:path');
 const net = require('node:net');
+const http = require('node:http');
 const autocannon = require('autocannon');
 
 const ROOT = join(__dirname, '..', '..');
@@ -110,8 +111,59 @@ async function load(options) {
   };
 }
 
+/**
+ * Open-loop load at an even pace: request i is due at start + i/rate and its latency counts from then, so a
+ * stall is charged to every request it held up (no coordinated omission) and the offered load has no bursts
+ * (autocannon's `overallRate` sends each connection's quota at the start of every second, and its latency
+ * correction assumes a 1 ms interval). Keep-alive, up to `connections` sockets; excess requests wait for one.
+ * `path(i)` names request i. Answers the rate achieved, latency percentiles (ms) and how late the client
+ * itself sent (its own lag, which would count against the server).
+ */
+function paced({ url, rate, duration, connections = 100, path = () => '/' }) {
+  const { hostname, port } = new URL(url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const total = Math.round(rate * duration);
+  const latencies = new Float64Array(total);
+  let sent = 0;
+  let done = 0;
+  let non2xx = 0;
+  let clientLag = 0;
+  return new Promise((resolve) => {
+    const start = performance.now();
+    const finish = () => {
+      agent.destroy();
+      const sorted = latencies.slice(0, done).sort();
+      const at = (q) => Math.round(sorted[Math.min(done - 1, Math.floor(q * done))] * 10) / 10;
+      resolve({ perSecond: Math.round(done / duration), total: done, p50: at(0.5), p99: at(0.99), max: at(1), non2xx, clientLagMs: Math.round(clientLag) });
+    };
+    const send = (i, due) => {
+      const request = http.get({ agent, host: hostname, port, path: path(i) }, (response) => {
+        response.resume();
+        response.on('end', () => {
+          latencies[done++] = performance.now() - due;
+          if (response.statusCode < 200 || response.statusCode > 299) non2xx++;
+          if (done === total) finish();
+        });
+      });
+      request.on('error', () => {
+        latencies[done++] = performance.now() - due;
+        non2xx++;
+        if (done === total) finish();
+      });
+    };
+    const tick = () => {
+      const now = performance.now();
+      const due = Math.min(total, Math.floor(((now - start) * rate) / 1000) + 1);
+      if (sent < due) clientLag = Math.max(clientLag, now - (start + (sent * 1000) / rate));
+      for (; sent < due; sent++) send(sent, start + (sent * 1000) / rate);
+      if (sent < total) setImmediate(tick);
+    };
+    tick();
+  });
+}
+
 function machine() {
   return `${cpus().length} × ${cpus()[0].model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 }
 
-module.exports = { startBareFastify, startVigil, startProcess, load, machine, rssMiB, freePort, ROOT };
+module.exports = { startBareFastify, startVigil, startProcess, load, paced, machine, rssMiB, freePort, ROOT };
