@@ -101,7 +101,7 @@ async function ping() {
     await vigil.stop();
     const perPing = (dirBytes(dataDir) - before) / result['2xx'];
     const share = (result.perSecond / bareResult.requestsPerSec) * 100;
-    const target = Number(process.env.BENCH_RATE ?? Math.ceil(bareResult.requestsPerSec / 10));
+    const target = Number(process.env.BENCH_RATE || Math.ceil(bareResult.requestsPerSec / 10));
     vigil = await startVigil(dataDir);
     const path = (i) => `/ping/${tokens[i % tokens.length]}`;
     await paced({ url: vigil.url, rate: target, duration: 2, connections: CONNECTIONS, path }); // warm-up

@@ -123,6 +123,7 @@ function paced({ url, rate, duration, connections = 100, path = () => '/' }) {
   const { hostname, port } = new URL(url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const total = Math.round(rate * duration);
+  if (!(total > 0)) throw new Error(`paced: nothing to send at ${rate}/s for ${duration} s`);
   const latencies = new Float64Array(total);
   let sent = 0;
   let done = 0;
@@ -137,19 +138,21 @@ function paced({ url, rate, duration, connections = 100, path = () => '/' }) {
       resolve({ perSecond: Math.round(done / duration), total: done, p50: at(0.5), p99: at(0.99), max: at(1), non2xx, clientLagMs: Math.round(clientLag) });
     };
     const send = (i, due) => {
-      const request = http.get({ agent, host: hostname, port, path: path(i) }, (response) => {
-        response.resume();
-        response.on('end', () => {
-          latencies[done++] = performance.now() - due;
-          if (response.statusCode < 200 || response.statusCode > 299) non2xx++;
-          if (done === total) finish();
-        });
-      });
-      request.on('error', () => {
+      let counted = false;
+      // Each request is counted once: a socket error may follow an answer that already ended.
+      const count = (ok) => {
+        if (counted) return;
+        counted = true;
         latencies[done++] = performance.now() - due;
-        non2xx++;
+        if (!ok) non2xx++;
         if (done === total) finish();
+      };
+      const request = http.get({ agent, host: hostname, port, path: path(i), timeout: 30_000 }, (response) => {
+        response.resume();
+        response.on('end', () => count(response.statusCode >= 200 && response.statusCode <= 299));
       });
+      request.on('timeout', () => request.destroy(new Error('timeout')));
+      request.on('error', () => count(false));
     };
     const tick = () => {
       const now = performance.now();
