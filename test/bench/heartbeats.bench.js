@@ -4,7 +4,8 @@
 //                 requests/s as a share of bare Fastify, p99, and bytes on disk per ping (growth of the
 //                 data directory across the pings, each side of a clean shutdown); then, after a restart,
 //                 BENCH_SECONDS of pings sent at an even pace, BENCH_RATE or 10% of bare Fastify's requests/s
-//                 (lib.js `paced`: open loop, latency from each request's due time): the rate held and its p99
+//                 (lib.js `paced`: open loop, latency from each request's due time): the rate held and its p99;
+//                 then BENCH_NEW_CONNECTION_RATE (1,000/s) pings each on a new connection, as cron jobs send them
 //   availability  endpoint 10 over a year of minutely pings (525,600 events), 1 connection
 //   mixed         bare Fastify, then plain pings, then a third each plain, /start and /0 (same checks, same run)
 //   body          BENCH_BODIES POSTs (2,000) with a 10,000-byte log body: bytes on disk per stored body
@@ -106,10 +107,13 @@ async function ping() {
     const path = (i) => `/ping/${tokens[i % tokens.length]}`;
     await paced({ url: vigil.url, rate: target, duration: 2, connections: CONNECTIONS, path }); // warm-up
     const rated = await paced({ url: vigil.url, rate: target, duration: DURATION, connections: CONNECTIONS, path });
+    const cronRate = Number(process.env.BENCH_NEW_CONNECTION_RATE || 1000);
+    const cron = await paced({ url: vigil.url, rate: cronRate, duration: DURATION, connections: CONNECTIONS, path, keepAlive: false });
     await vigil.stop();
     console.log(`| bare Fastify GET / (${CONNECTIONS} connections) | ${bareResult.requestsPerSec} | 100% | ${bareResult.p50} | ${bareResult.p99} | |`);
     console.log(`| GET /ping/{token} (${CHECKS} checks, ${CONNECTIONS} connections) | ${Math.round(result.perSecond)} | ${share.toFixed(1)}% | ${result.latency.p50} | ${result.latency.p99} | RSS ${rss} MiB; ${cpuPerPing.toFixed(0)} µs CPU per ping; ${result['2xx']} × 200, ${result.non2xx + result.errors + result.timeouts} other; ${perPing.toFixed(0)} bytes on disk per ping |`);
     console.log(`| GET /ping/{token} paced at ${target}/s for ${DURATION} s | ${rated.perSecond} | ${((rated.perSecond / bareResult.requestsPerSec) * 100).toFixed(1)}% | ${rated.p50} | ${rated.p99} | max ${rated.max} ms; ${rated.total - rated.non2xx} × 2xx, ${rated.non2xx} other; client ${rated.clientLagMs} ms late at most |`);
+    console.log(`| GET /ping/{token}, a new connection each, paced at ${cronRate}/s for ${DURATION} s | ${cron.perSecond} | ${((cron.perSecond / bareResult.requestsPerSec) * 100).toFixed(1)}% | ${cron.p50} | ${cron.p99} | max ${cron.max} ms; ${cron.total - cron.non2xx} × 2xx, ${cron.non2xx} other; client ${cron.clientLagMs} ms late at most |`);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -115,13 +115,14 @@ async function load(options) {
  * Open-loop load at an even pace: request i is due at start + i/rate and its latency counts from then, so a
  * stall is charged to every request it held up (no coordinated omission) and the offered load has no bursts
  * (autocannon's `overallRate` sends each connection's quota at the start of every second, and its latency
- * correction assumes a 1 ms interval). Keep-alive, up to `connections` sockets; excess requests wait for one.
+ * correction assumes a 1 ms interval). Up to `connections` sockets, kept alive unless `keepAlive` is false (a
+ * new connection per request, as cron jobs running curl do); excess requests wait for a socket.
  * `path(i)` names request i. Answers the rate achieved, latency percentiles (ms) and how late the client
  * itself sent (its own lag, which would count against the server).
  */
-function paced({ url, rate, duration, connections = 100, path = () => '/' }) {
+function paced({ url, rate, duration, connections = 100, path = () => '/', keepAlive = true }) {
   const { hostname, port } = new URL(url);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const agent = new http.Agent({ keepAlive, maxSockets: connections });
   const total = Math.round(rate * duration);
   if (!(total > 0)) throw new Error(`paced: nothing to send at ${rate}/s for ${duration} s`);
   const latencies = new Float64Array(total);

@@ -125,6 +125,42 @@ describe('SQLite event store', () => {
       expect((await store.readAll()).map((event) => event.data)).toEqual([{ n: 0 }, { n: 1 }, { n: 3 }]);
     });
 
+    it('answers a batch only after its fsync, and gathers the appends that arrive meanwhile into the next', async () => {
+      let releaseSync: () => void = () => undefined;
+      let hold = true;
+      const { store } = open((db) => {
+        // The real fsync, held until the test lets it finish.
+        const durable = db.durable;
+        db.durable = () => (hold ? new Promise<void>((resolve) => (releaseSync = () => void durable().then(resolve))) : durable());
+        return {};
+      });
+      let answered = 0;
+      const first = store.appendToStream('heartbeat-1', [ping(1)]).then(() => answered++);
+      await new Promise((resolve) => setImmediate(resolve));
+      const later = Array.from({ length: 5 }, (_, n) => store.appendToStream(`heartbeat-${n + 2}`, [ping(n + 2)]).then(() => answered++));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+
+      expect(batches.map((events) => events.length)).toEqual([1]);
+      expect(answered).toBe(0);
+      releaseSync();
+      await first;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(batches.map((events) => events.length)).toEqual([1, 5]);
+      hold = false;
+      releaseSync();
+      await Promise.all(later);
+      expect(answered).toBe(6);
+    });
+
+    it('rejects the whole batch with StoreUnavailableError when its fsync fails', async () => {
+      const { store } = open((db) => {
+        db.durable = () => Promise.reject(new Error('EIO'));
+        return {};
+      });
+
+      expectBatchFailed(await Promise.allSettled([store.appendToStream('check-1', [ping(1)]), store.appendToStream('check-2', [ping(2)])]));
+    });
+
     it('rejects the whole batch with StoreUnavailableError when it cannot commit', async () => {
       const { db, store } = open();
       await store.appendToStream('check-1', [ping(0)]);

@@ -139,9 +139,10 @@ interface PendingAppend {
 type Outcome = { ok: true; result: AppendResult } | { ok: false; error: unknown };
 
 /**
- * The embedded event store. Appends that arrive together are group-committed on the next tick: one
- * transaction (one fsync) per batch, a savepoint per append, so a conflict or a failing inline
- * projection takes back that append alone; every caller is answered after the commit.
+ * The embedded event store. Appends are group-committed: one transaction per batch, a savepoint per
+ * append, so a conflict or a failing inline projection takes back that append alone. A batch's callers
+ * are answered once it is on disk (`durable()`, an fsync off the event loop); the appends that arrive
+ * during that fsync make the next batch.
  */
 export class SqliteEventStore implements EventStore {
   private readonly sql: Record<'stream' | 'newStream' | 'setRevision' | 'insert' | 'readStream' | 'readStreamBack' | 'readAll' | 'head' | 'prune', Statement>;
@@ -150,6 +151,8 @@ export class SqliteEventStore implements EventStore {
   private readonly notifier = new AppendNotifier();
   private queue: PendingAppend[] = [];
   private scheduled: NodeJS.Immediate | null = null;
+  /** A batch waits for its fsync: the next one gathers meanwhile, and commits when it is done. */
+  private syncing = false;
   private closed = false;
 
   constructor(
@@ -191,7 +194,7 @@ export class SqliteEventStore implements EventStore {
     if (this.closed) return Promise.reject(new StoreUnavailableError('The event store is closed'));
     return new Promise((resolve, reject) => {
       this.queue.push({ stream, events, expectedRevision: options.expectedRevision ?? 'any', resolve, reject });
-      this.scheduled ??= setImmediate(() => this.flush());
+      this.schedule();
     });
   }
 
@@ -235,13 +238,15 @@ export class SqliteEventStore implements EventStore {
     return this.sql.prune.run(stream, before.getTime()).changes;
   }
 
-  /** Commits what is queued and ends subscriptions; the database handle belongs to its opener. */
+  /** Commits what is queued, answers its callers and ends subscriptions; the database handle belongs to its opener. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     if (this.scheduled) clearImmediate(this.scheduled);
     this.scheduled = null;
-    while (this.queue.length > 0) this.flushBatch();
+    while (this.queue.length > 0) await this.commitQueued();
+    // The batch in flight is answered before the opener closes the database (and SQLite removes the WAL).
+    await this.db.durable().catch(() => undefined);
     this.notifier.notify();
   }
 
@@ -249,25 +254,42 @@ export class SqliteEventStore implements EventStore {
     return (this.sql.head.get() as bigint | undefined) ?? null;
   }
 
-  private flush(): void {
-    this.scheduled = null;
-    this.flushBatch();
-    if (this.queue.length > 0) this.scheduled = setImmediate(() => this.flush());
+  private schedule(): void {
+    if (!this.syncing && this.queue.length > 0) this.scheduled ??= setImmediate(() => this.flush());
   }
 
-  private flushBatch(): void {
+  private flush(): void {
+    this.scheduled = null;
+    this.syncing = true;
+    void this.commitQueued().finally(() => {
+      this.syncing = false;
+      this.schedule();
+    });
+  }
+
+  /** Commits the next batch; settles once its callers are answered, after its fsync. */
+  private commitQueued(): Promise<void> {
     const batch = this.queue.splice(0, MAX_APPENDS_PER_BATCH);
     let outcomes: Outcome[];
     try {
       outcomes = this.commitBatch.immediate(batch);
     } catch (error) {
-      const failure = new StoreUnavailableError('The event store could not commit', error);
-      for (const append of batch) append.reject(failure);
-      return;
+      this.failAll(batch, error);
+      return Promise.resolve();
     }
     if (this.options.onCommitted) this.options.onCommitted(outcomes.flatMap((o) => (o.ok ? o.result.events : [])));
-    outcomes.forEach((outcome, index) => (outcome.ok ? batch[index].resolve(outcome.result) : batch[index].reject(outcome.error)));
-    this.notifier.notify();
+    return this.db.durable().then(
+      () => {
+        outcomes.forEach((outcome, index) => (outcome.ok ? batch[index].resolve(outcome.result) : batch[index].reject(outcome.error)));
+        this.notifier.notify();
+      },
+      (error: unknown) => this.failAll(batch, error),
+    );
+  }
+
+  private failAll(batch: PendingAppend[], error: unknown): void {
+    const failure = new StoreUnavailableError('The event store could not commit', error);
+    for (const append of batch) append.reject(failure);
   }
 
   /** One append, inside its savepoint. */

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { StoreUnavailableError } from '../../core/src/errors';
 import { ReadStoreUsageError } from '../../read-store/src/collection-schema';
 import { readStoreContract } from '../../read-store/src/read-store.contract';
 import { CollectionSpec, FindQuery } from '../../read-store/src/read-store.port';
@@ -49,6 +50,23 @@ describe('SqliteReadStore', () => {
   });
 
   afterEach(() => temp.remove());
+
+  it('answers a write only once the WAL holding it is on disk, and fails it when the fsync fails', async () => {
+    let releaseSync: () => void = () => undefined;
+    const durable = temp.db.durable;
+    temp.db.durable = () => new Promise<void>((resolve) => (releaseSync = () => void durable().then(resolve)));
+    let answered = false;
+    const put = store.put(INCIDENTS.name, { id: 'inc-1', accountId: 'a' }, 1n).then(() => (answered = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(answered).toBe(false);
+    releaseSync();
+    await put;
+    expect(answered).toBe(true);
+
+    temp.db.durable = () => Promise.reject(new Error('EIO'));
+    await expect(store.put(INCIDENTS.name, { id: 'inc-2', accountId: 'a' }, 1n)).rejects.toBeInstanceOf(StoreUnavailableError);
+    temp.db.durable = durable;
+  });
 
   describe('inline access', () => {
     it('reads and writes without promises, and rolls back with the transaction it runs in', () => {

@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import { createHash } from 'node:crypto';
+import { StoreUnavailableError } from '../../core/src/errors';
 import { ReadModelDoc } from '../../core/src/projection';
 import { ChangeCounters, CheckedFilter, CollectionSchema, PageSegment, pageSegments, ReadStoreUsageError, Scalar, checkCollectionName } from '../../read-store/src/collection-schema';
 import { InlineAccess } from '../../read-store/src/projection-engine';
@@ -105,8 +106,8 @@ function segmentSql(segment: PageSegment, sortField: string, asc: boolean, param
 
 /**
  * Read models in the embedded SQLite file: one table per collection, documents as JSON, declared
- * fields indexed by expression. Every method runs synchronously underneath; `inline` hands the few
- * the append transaction needs to the projection runner.
+ * fields indexed by expression. Every method runs synchronously underneath, and a write answers once
+ * it is on disk; `inline` hands the few the append transaction needs to the projection runner.
  */
 export class SqliteReadStore implements ReadStore {
   private readonly collections = new Map<string, SqliteCollection>();
@@ -219,18 +220,23 @@ export class SqliteReadStore implements ReadStore {
     const entry = this.collection(collection);
     entry.schema.checkDoc(doc, revision);
     this.changes.touch(collection);
-    return entry.put.run(doc.id, revision, JSON.stringify(doc)).changes > 0;
+    const written = entry.put.run(doc.id, revision, JSON.stringify(doc)).changes > 0;
+    await this.synced();
+    return written;
   }
 
   async delete(collection: string, id: string, revision: bigint): Promise<boolean> {
     const entry = this.collection(collection);
     entry.schema.checkWrite(id, revision);
     this.changes.touch(collection);
-    return entry.delete.run(id, revision).changes > 0;
+    const written = entry.delete.run(id, revision).changes > 0;
+    await this.synced();
+    return written;
   }
 
   async writeMany(collection: string, writes: readonly DocWrite[]): Promise<void> {
     this.db.transaction(() => this.writeManyNow(collection, writes)).immediate();
+    await this.synced();
   }
 
   async getCheckpoint(name: string): Promise<bigint | null> {
@@ -239,6 +245,7 @@ export class SqliteReadStore implements ReadStore {
 
   async setCheckpoint(name: string, position: bigint): Promise<void> {
     this.inline.setCheckpoint(name, position);
+    await this.synced();
   }
 
   async getMeta<T>(key: string): Promise<T | null> {
@@ -250,6 +257,14 @@ export class SqliteReadStore implements ReadStore {
     if (value === undefined) throw new ReadStoreUsageError(`Meta "${key}" needs a value`);
     this.sql.setMeta.run(key, JSON.stringify(value));
     this.changes.touchLayout();
+    await this.synced();
+  }
+
+  /** Settles once this write is on disk. */
+  private async synced(): Promise<void> {
+    await this.db.durable().catch((error: unknown) => {
+      throw new StoreUnavailableError('The read store could not sync its writes to disk', error);
+    });
   }
 
   changeToken(collections: readonly string[]): string {
