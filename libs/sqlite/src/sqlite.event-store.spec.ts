@@ -5,7 +5,7 @@ import { ConcurrencyError, StoreUnavailableError } from '../../core/src/errors';
 import { EventToAppend, RecordedEvent } from '../../core/src/event';
 import { openSqliteDatabase, SqliteDatabase } from './sqlite-database';
 import { embeddedEventStoreContract, EventStoreFactory, eventStoreContract } from '../../event-store/src/event-store.contract';
-import { SqliteEventStore, SqliteEventStoreOptions } from './sqlite.event-store';
+import { InlineProjections, SqliteEventStore, SqliteEventStoreOptions } from './sqlite.event-store';
 
 function ping(n: number): EventToAppend {
   return {
@@ -54,15 +54,20 @@ function expectBatchFailed(outcomes: PromiseSettledResult<unknown>[]): void {
 describe('SQLite event store', () => {
   let dir: ReturnType<typeof tempDir>;
   const opened: { db: SqliteDatabase; store: SqliteEventStore }[] = [];
-  /** Events of each committed batch, as onCommitted saw them. */
+  /** Events of each batch, as its inline hooks saw them. */
   let batches: RecordedEvent[][];
+  const recordBatches: InlineProjections = {
+    begin: () => void batches.push([]),
+    apply: (events) => void batches[batches.length - 1].push(...events),
+    end: () => undefined,
+  };
 
   /** Another SqliteEventStore on the same file, with its own connection: a second process, as far as SQLite knows. */
   const open = (
     options?: (db: SqliteDatabase) => SqliteEventStoreOptions,
   ): { db: SqliteDatabase; store: SqliteEventStore } => {
     const db = openSqliteDatabase(dir.file);
-    const store = new SqliteEventStore(db, { onCommitted: (events) => batches.push(events), ...options?.(db) });
+    const store = new SqliteEventStore(db, { inline: recordBatches, ...options?.(db) });
     opened.push({ db, store });
     return { db, store };
   };

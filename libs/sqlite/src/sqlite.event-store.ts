@@ -124,8 +124,6 @@ export interface InlineProjections {
 
 export interface SqliteEventStoreOptions {
   inline?: InlineProjections;
-  /** Once a batch has committed, before its callers are answered. */
-  onCommitted?: (events: RecordedEvent[]) => void;
 }
 
 interface PendingAppend {
@@ -277,7 +275,6 @@ export class SqliteEventStore implements EventStore {
       this.failAll(batch, error);
       return Promise.resolve();
     }
-    if (this.options.onCommitted) this.options.onCommitted(outcomes.flatMap((o) => (o.ok ? o.result.events : [])));
     return this.db.durable().then(
       () => {
         outcomes.forEach((outcome, index) => (outcome.ok ? batch[index].resolve(outcome.result) : batch[index].reject(outcome.error)));
