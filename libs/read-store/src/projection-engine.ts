@@ -17,8 +17,10 @@ interface ProjectionMeta {
 export interface InlineAccess {
   getMany(collection: string, ids: string[]): StoredDoc[];
   writeMany(collection: string, writes: readonly DocWrite[]): void;
-  getCheckpoint(name: string): bigint | null;
-  setCheckpoint(name: string, position: bigint): void;
+  /** Every stored checkpoint, by name: one read per batch. */
+  checkpoints(): Map<string, bigint>;
+  /** Moves the checkpoints `names` to `position` in one write. */
+  setCheckpoints(names: readonly string[], position: bigint): void;
 }
 
 export interface EngineLogger {
@@ -241,9 +243,10 @@ export class ProjectionEngine {
       const access = this.access!;
       // A collection behind the head is the daemon's: applying newer events first would skip older ones.
       this.inlineBatch = [];
+      const checkpoints = access.checkpoints();
       for (const projection of this.projections.values()) {
         const collection = this.collection(projection);
-        if (access.getCheckpoint(collection) === head) this.inlineBatch.push({ projection, collection });
+        if ((checkpoints.get(collection) ?? null) === head) this.inlineBatch.push({ projection, collection });
       }
     },
     apply: (events: RecordedEvent[]): void => {
@@ -255,7 +258,7 @@ export class ProjectionEngine {
       }
     },
     end: (head: bigint | null): void => {
-      if (head !== null) for (const { collection } of this.inlineBatch) this.access!.setCheckpoint(collection, head);
+      if (head !== null && this.inlineBatch.length > 0) this.access!.setCheckpoints(this.inlineBatch.map(({ collection }) => collection), head);
       // The daemon is woken only when the batch left a collection behind.
       if (this.inlineBatch.length < this.projections.size) this.wake?.();
       this.inlineBatch = [];

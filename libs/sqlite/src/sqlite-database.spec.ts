@@ -78,6 +78,24 @@ describe('groupSync', () => {
     expect(started).toHaveLength(2);
   });
 
+  it('fails the callers of a sync that hangs past its deadline, and syncs again for the next call', async () => {
+    const { sync, started } = controlledSync();
+    const durable = groupSync(sync, 30);
+    const hung = durable();
+    const waiting = durable();
+    await expect(hung).rejects.toThrow('fsync still running after 30 ms');
+    // The next sync starts once the hung one is given up, and covers the writes of those who waited.
+    expect(started).toHaveLength(2);
+    started[1].release();
+    await expect(waiting).resolves.toBeUndefined();
+    // The hung sync returning late changes nothing.
+    started[0].release();
+    const later = durable();
+    expect(started).toHaveLength(3);
+    started[2].release();
+    await expect(later).resolves.toBeUndefined();
+  });
+
   it('fails only the callers of a failed sync; the next call syncs again', async () => {
     const { sync, started } = controlledSync();
     const durable = groupSync(sync);

@@ -73,10 +73,13 @@ describe('SqliteReadStore', () => {
       const { inline } = store;
       temp.db.transaction(() => {
         inline.writeMany(INCIDENTS.name, [{ id: 'inc-1', doc: { id: 'inc-1', accountId: 'a' }, revision: 1n }]);
-        inline.setCheckpoint(INCIDENTS.name, 7n);
+        inline.setCheckpoints([INCIDENTS.name, 'other'], 7n);
         expect(inline.getMany(INCIDENTS.name, ['inc-1'])).toEqual([{ doc: { id: 'inc-1', accountId: 'a' }, revision: 1n }]);
       })();
-      expect(inline.getCheckpoint(INCIDENTS.name)).toBe(7n);
+      inline.setCheckpoints(['other'], 2n ** 62n);
+      expect(inline.checkpoints()).toEqual(new Map([[INCIDENTS.name, 7n], ['other', 2n ** 62n]]));
+      expect(inline.setCheckpoints([], 9n)).toBeUndefined();
+      expect(inline.checkpoints().get(INCIDENTS.name)).toBe(7n);
       expect(() =>
         temp.db.transaction(() => {
           inline.writeMany(INCIDENTS.name, [{ id: 'inc-2', doc: { id: 'inc-2' }, revision: 1n }]);

@@ -111,15 +111,15 @@ function segmentSql(segment: PageSegment, sortField: string, asc: boolean, param
  */
 export class SqliteReadStore implements ReadStore {
   private readonly collections = new Map<string, SqliteCollection>();
-  private readonly sql: Record<'getSpec' | 'setSpec' | 'deleteSpec' | 'getCheckpoint' | 'setCheckpoint' | 'getMeta' | 'setMeta' | 'dataVersion', Statement>;
+  private readonly sql: Record<'getSpec' | 'setSpec' | 'deleteSpec' | 'getCheckpoint' | 'setCheckpoint' | 'checkpoints' | 'setCheckpoints' | 'getMeta' | 'setMeta' | 'dataVersion', Statement>;
   private readonly changes = new ChangeCounters();
   private external = { version: undefined as unknown, checkedAt: Number.NEGATIVE_INFINITY, count: 0 };
 
   readonly inline: InlineAccess = {
     getMany: (collection, ids) => this.getManyNow(collection, ids),
     writeMany: (collection, writes) => this.writeManyNow(collection, writes),
-    getCheckpoint: (name) => (this.sql.getCheckpoint.get(name) as bigint | undefined) ?? null,
-    setCheckpoint: (name, position) => void this.sql.setCheckpoint.run(name, position),
+    checkpoints: () => new Map((this.sql.checkpoints.all() as { name: string; position: bigint }[]).map(({ name, position }) => [name, position])),
+    setCheckpoints: (names, position) => void this.sql.setCheckpoints.run(position, JSON.stringify(names)),
   };
 
   constructor(private readonly db: SqliteDatabase) {
@@ -134,6 +134,9 @@ export class SqliteReadStore implements ReadStore {
       deleteSpec: db.prepare('DELETE FROM rm_collections WHERE name = ?'),
       getCheckpoint: db.prepare('SELECT position FROM rm_checkpoints WHERE name = ?').pluck().safeIntegers(true),
       setCheckpoint: db.prepare('INSERT INTO rm_checkpoints (name, position) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET position = excluded.position'),
+      checkpoints: db.prepare('SELECT name, position FROM rm_checkpoints').safeIntegers(true),
+      // `WHERE true` tells SQLite's parser the ON CONFLICT belongs to the upsert, not to the SELECT's join.
+      setCheckpoints: db.prepare('INSERT INTO rm_checkpoints (name, position) SELECT value, ? FROM json_each(?) WHERE true ON CONFLICT(name) DO UPDATE SET position = excluded.position'),
       getMeta: db.prepare('SELECT value FROM rm_meta WHERE key = ?').pluck(),
       setMeta: db.prepare('INSERT INTO rm_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
@@ -240,11 +243,11 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async getCheckpoint(name: string): Promise<bigint | null> {
-    return this.inline.getCheckpoint(name);
+    return (this.sql.getCheckpoint.get(name) as bigint | undefined) ?? null;
   }
 
   async setCheckpoint(name: string, position: bigint): Promise<void> {
-    this.inline.setCheckpoint(name, position);
+    this.sql.setCheckpoint.run(name, position);
     await this.synced();
   }
 
