@@ -21,4 +21,4 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # The young generation may grow to 64 MiB a half: see docs/decisions.md (Node flags).
-CMD ["node", "--max-semi-space-size=64", "dist/apps/api/src/main.js"]
+CMD ["node", "dist/apps/api/src/main.js"]
