@@ -17,7 +17,7 @@ const { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } = require('no
 const { tmpdir, loadavg } = require('node:os');
 const autocannon = require('autocannon');
 const Database = require('better-sqlite3');
-const { startBareFastify, startProcess, load, paced, machine, ROOT } = require('./lib');
+const { startBareFastify, startProcess, load, paced, machine, ROOT, START_FLAGS } = require('./lib');
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CHECKS = Number(process.env.BENCH_CHECKS ?? 1000);
@@ -27,8 +27,6 @@ const ACCOUNT_ID = '01900000-0000-7000-8000-00000000b5e7';
 const API_KEY = 'bench-key-0123456789abcdef';
 const HEADERS = { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' };
 const DIST = join(ROOT, 'dist', 'libs');
-/** The Node flags `npm start` runs the API with. */
-const START_FLAGS = require('../../package.json').scripts.start.split(/\s+/).filter((arg) => arg.startsWith('--'));
 
 /** The built API on `dataDir`, kept across restarts (the caller removes it). */
 function startVigil(dataDir, env = {}) {

@@ -170,4 +170,4 @@ function machine() {
   return `${cpus().length} × ${cpus()[0].model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 }
 
-module.exports = { startBareFastify, startVigil, startProcess, load, paced, machine, rssMiB, freePort, ROOT };
+module.exports = { startBareFastify, startVigil, startProcess, load, paced, machine, rssMiB, freePort, ROOT, START_FLAGS };
