@@ -20,5 +20,5 @@ RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# The young generation may grow to 64 MiB a half: see docs/decisions.md (Node flags).
+# V8's default heap sizes: a larger young generation no longer paid (docs/decisions.md).
 CMD ["node", "dist/apps/api/src/main.js"]
