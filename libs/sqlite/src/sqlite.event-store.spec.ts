@@ -300,6 +300,16 @@ describe('SQLite event store', () => {
       expect((await store.appendToStream('s', [ping(9)], { expectedRevision: 2n })).position).toBe(4n);
     });
 
+    it('writes no stream row on append: the revision comes from the newest event', async () => {
+      const { db, store } = open();
+      await store.appendToStream('s', [ping(0)]);
+      await store.appendToStream('s', [ping(1), ping(2)], { expectedRevision: 0n });
+
+      expect(db.prepare("SELECT revision FROM streams WHERE name = 's'").pluck().get()).toBe(-1);
+      expect(await store.streamRevision('s')).toBe(2n);
+      await expect(store.appendToStream('s', [ping(3)], { expectedRevision: 1n })).rejects.toThrow(ConcurrencyError);
+    });
+
     it('keeps a ping under 150 bytes of event body', async () => {
       const { db, store } = open();
       const data = {

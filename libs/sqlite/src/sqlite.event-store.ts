@@ -13,6 +13,8 @@ const POLL_INTERVAL_MS = 200;
 /**
  * Streams get a small integer id (the (stream, revision) index then holds numbers, not names); an
  * event's type, data and metadata are one deflated JSON body. `at` is its occurredAt, for pruning.
+ * A stream's revision is its newest event's, read from the index: an append writes no stream row.
+ * `streams.revision` only keeps the newest pruned revision (-1 if none), so pruning never lowers it.
  */
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS streams (
@@ -143,7 +145,8 @@ type Outcome = { ok: true; result: AppendResult } | { ok: false; error: unknown 
  * during that fsync make the next batch.
  */
 export class SqliteEventStore implements EventStore {
-  private readonly sql: Record<'stream' | 'newStream' | 'setRevision' | 'insert' | 'readStream' | 'readStreamBack' | 'readAll' | 'head' | 'prune', Statement>;
+  private readonly sql: Record<'stream' | 'newStream' | 'insert' | 'readStream' | 'readStreamBack' | 'readAll' | 'head' | 'keepPruned' | 'prune', Statement>;
+  private readonly pruneOne: Transaction<(stream: string, before: number) => number>;
   private readonly commitBatch: Transaction<(batch: PendingAppend[]) => Outcome[]>;
   private readonly appendOne: Transaction<(append: PendingAppend) => AppendResult>;
   private readonly notifier = new AppendNotifier();
@@ -162,17 +165,23 @@ export class SqliteEventStore implements EventStore {
     const prepare = (text: string) => db.prepare(text).safeIntegers(true);
     const select = 'SELECT e.position, s.name, e.revision, e.body FROM events e JOIN streams s ON s.id = e.stream';
     this.sql = {
-      stream: prepare('SELECT id, revision FROM streams WHERE name = ?'),
+      stream: prepare('SELECT id, max(revision, coalesce((SELECT max(e.revision) FROM events e WHERE e.stream = s.id), -1)) AS revision FROM streams s WHERE name = ?'),
       newStream: prepare('INSERT INTO streams (name, revision) VALUES (?, -1)'),
-      setRevision: prepare('UPDATE streams SET revision = ? WHERE id = ?'),
       insert: prepare('INSERT INTO events (stream, revision, at, body) VALUES (?, ?, ?, ?)'),
       readStream: prepare(`${select} WHERE s.name = ? AND e.revision >= ? ORDER BY e.revision LIMIT ?`),
       readStreamBack: prepare(`${select} WHERE s.name = ? AND e.revision <= ? ORDER BY e.revision DESC LIMIT ?`),
       readAll: prepare(`${select} WHERE e.position > ? ORDER BY e.position LIMIT ?`),
       // The last position ever given: pruning the newest events does not move the head back.
       head: prepare("SELECT seq FROM sqlite_sequence WHERE name = 'events'").pluck(),
-      prune: prepare('DELETE FROM events WHERE stream = (SELECT id FROM streams WHERE name = ?) AND at < ?'),
+      keepPruned: prepare(
+        'UPDATE streams SET revision = max(revision, coalesce((SELECT max(e.revision) FROM events e WHERE e.stream = streams.id AND e.at < @before), -1)) WHERE name = @stream',
+      ),
+      prune: prepare('DELETE FROM events WHERE stream = (SELECT id FROM streams WHERE name = @stream) AND at < @before'),
     };
+    this.pruneOne = db.transaction((stream: string, before: number) => {
+      this.sql.keepPruned.run({ stream, before });
+      return this.sql.prune.run({ stream, before }).changes;
+    });
     this.appendOne = db.transaction((append: PendingAppend) => this.write(append));
     this.commitBatch = db.transaction((batch: PendingAppend[]) => {
       this.options.inline?.begin(this.headSync());
@@ -233,7 +242,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async pruneStream(stream: string, before: Date): Promise<number> {
-    return this.sql.prune.run(stream, before.getTime()).changes;
+    return this.pruneOne.immediate(stream, before.getTime());
   }
 
   /** Commits what is queued, answers its callers and ends subscriptions; the database handle belongs to its opener. */
@@ -308,7 +317,6 @@ export class SqliteEventStore implements EventStore {
       const [type, data, metadata] = JSON.parse(text) as ReturnType<typeof decodeBody>;
       recorded.push({ stream, revision, position, type, data, metadata });
     }
-    this.sql.setRevision.run(revision, id);
     this.options.inline?.apply(recorded);
     const last = recorded[recorded.length - 1];
     return { nextRevision: last.revision, position: last.position, events: recorded };

@@ -159,6 +159,17 @@ describe('SqliteReadStore', () => {
       }
     });
 
+    it('drops an index the spec no longer names, and keeps the ones it does', async () => {
+      const indexes = () => temp.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'rm_timers' AND sql IS NOT NULL ORDER BY name").pluck().all();
+      await store.ensureCollection({ name: 'timers', indexes: [{ field: 'deadline' }, { field: 'pingToken' }] });
+      await store.put('timers', { id: 't', deadline: 5, pingToken: 'x' }, 0n);
+      expect(indexes()).toEqual(['rm_timers:deadline', 'rm_timers:pingToken']);
+
+      await store.ensureCollection({ name: 'timers', indexes: [{ field: 'deadline' }] });
+      expect(indexes()).toEqual(['rm_timers:deadline']);
+      expect(await store.find('timers', { filters: [{ field: 'deadline', op: 'lte', value: 5 }], limit: 5 })).toEqual([{ id: 't', deadline: 5, pingToken: 'x' }]);
+    });
+
     it('binds booleans as 1 and 0 in every operator', async () => {
       await store.ensureCollection({ name: 'flags', indexes: [{ field: 'public' }, { field: 'tags', array: true }] });
       await store.put('flags', { id: 'a', public: true, tags: [true] }, 0n);

@@ -111,7 +111,7 @@ function segmentSql(segment: PageSegment, sortField: string, asc: boolean, param
  */
 export class SqliteReadStore implements ReadStore {
   private readonly collections = new Map<string, SqliteCollection>();
-  private readonly sql: Record<'getSpec' | 'setSpec' | 'deleteSpec' | 'getCheckpoint' | 'setCheckpoint' | 'checkpoints' | 'setCheckpoints' | 'getMeta' | 'setMeta' | 'dataVersion', Statement>;
+  private readonly sql: Record<'getSpec' | 'setSpec' | 'deleteSpec' | 'getCheckpoint' | 'setCheckpoint' | 'checkpoints' | 'setCheckpoints' | 'getMeta' | 'setMeta' | 'dataVersion' | 'indexesOf', Statement>;
   private readonly changes = new ChangeCounters();
   private external = { version: undefined as unknown, checkedAt: Number.NEGATIVE_INFINITY, count: 0 };
 
@@ -140,6 +140,8 @@ export class SqliteReadStore implements ReadStore {
       getMeta: db.prepare('SELECT value FROM rm_meta WHERE key = ?').pluck(),
       setMeta: db.prepare('INSERT INTO rm_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
+      // Not the primary key's own index (no `sql`).
+      indexesOf: db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").pluck(),
     };
     this.restoreIds();
   }
@@ -160,13 +162,18 @@ export class SqliteReadStore implements ReadStore {
     const name = sqliteTableName(schema.name);
     this.db.transaction(() => {
       this.db.exec(`CREATE TABLE IF NOT EXISTS "${name}" (id TEXT PRIMARY KEY, revision INTEGER NOT NULL, deleted INTEGER NOT NULL DEFAULT 0, doc TEXT)`);
+      const wanted = new Set<string>();
       for (const plan of schema.indexPlans) {
         // An expression index cannot reach inside a JSON array: `contains` scans what the other filters leave.
         if (plan.array) continue;
         const keys = [...plan.fields.map(valueSql), 'id'].join(', ');
+        const index = `${name}:${plan.fields.join(',')}`;
+        wanted.add(index);
         // Partial: tombstones stay out of every index, and queries repeat `deleted = 0` to use them.
-        this.db.exec(`CREATE INDEX IF NOT EXISTS "${name}:${plan.fields.join(',')}" ON "${name}" (${keys}) WHERE deleted = 0`);
+        this.db.exec(`CREATE INDEX IF NOT EXISTS "${index}" ON "${name}" (${keys}) WHERE deleted = 0`);
       }
+      // An index the spec no longer names would still be rewritten on every write.
+      for (const index of this.sql.indexesOf.all(name) as string[]) if (!wanted.has(index)) this.db.exec(`DROP INDEX "${index}"`);
       this.sql.setSpec.run(schema.name, JSON.stringify(schema.spec));
     }).immediate();
     this.changes.touchLayout();

@@ -137,14 +137,16 @@ export class PingIntake {
       if (timer && timer.pingToken === token) return timer;
       this.checkOfToken.delete(token);
     }
-    const [timer] = await this.store.find<TimerDoc>(this.engine.collection(heartbeatTimersProjection), {
+    const [check] = await this.store.find<CheckDoc>(this.engine.collection(heartbeatChecksProjection), {
       filters: [{ field: 'pingToken', op: 'eq', value: token }],
       limit: 1,
     });
-    if (!timer || timer.deleted) return null;
+    // The timer takes a changed token when it is rescheduled: until then, the token it holds is the one it answers to.
+    const timer = check ? await this.timerOf(check.id) : null;
+    if (!timer || timer.pingToken !== token) return null;
     if (this.checkOfToken.size >= KNOWN_TOKENS) this.checkOfToken.delete(this.checkOfToken.keys().next().value as string);
     this.checkOfToken.set(token, timer.id);
-    return this.withAccount(timer);
+    return timer;
   }
 
   /** The timer of a live check, or null. */

@@ -51,12 +51,13 @@ export function toTimerState(doc: TimerDoc | null): TimerState {
   };
 }
 
-/** One document per check: its timer, folded from `heartbeat-<id>`; its revision is the stream's. Pings find it by token. */
+/** One document per check: its timer, folded from `heartbeat-<id>`; its revision is the stream's. */
 export const heartbeatTimersProjection: Projection<TimerDoc, HeartbeatEvent> = {
   name: 'heartbeat_timers',
   version: 1,
   handles: [...HEARTBEAT_EVENT_TYPES],
-  indexes: [{ field: 'deadline' }, { field: 'pingToken' }],
+  // Not pingToken: every ping rewrites the timer, and an index entry more per ping costs a page; pings find checks by token.
+  indexes: [{ field: 'deadline' }],
   ids: (event) => [event.data.checkId],
   evolve(doc, event, id) {
     // The document is the timer it holds (TimerDoc extends TimerState): evolved as it is, no copy first.

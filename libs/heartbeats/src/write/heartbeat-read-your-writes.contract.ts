@@ -66,7 +66,7 @@ export function heartbeatReadYourWritesContract(pairName: string, factory: Engin
     const timer = async () => (await pair.readStore.get<TimerDoc>(pair.engine.collection(heartbeatTimersProjection), checkId))?.doc ?? null;
     const counts = () => stats.counts(checkId, T0 - 2 * 24 * 60 * MINUTE, clock.now().getTime() + 1);
     const ping = async () => {
-      const current = await intake.timerOfToken(`ryw-token-${checkId}`);
+      const current = await intake.timerOf(checkId);
       expect(current).not.toBeNull();
       return intake.record(current!, { source: '127.0.0.1', userAgent: 'contract', requestId: null });
     };
