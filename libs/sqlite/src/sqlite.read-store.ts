@@ -173,7 +173,7 @@ export class SqliteReadStore implements ReadStore {
         this.db.exec(`CREATE INDEX IF NOT EXISTS "${index}" ON "${name}" (${keys}) WHERE deleted = 0`);
       }
       // An index the spec no longer names would still be rewritten on every write.
-      for (const index of this.sql.indexesOf.all(name) as string[]) if (!wanted.has(index)) this.db.exec(`DROP INDEX "${index}"`);
+      for (const index of this.sql.indexesOf.all(name) as string[]) if (!wanted.has(index)) this.db.exec(`DROP INDEX "${index.replaceAll('"', '""')}"`);
       this.sql.setSpec.run(schema.name, JSON.stringify(schema.spec));
     }).immediate();
     this.changes.touchLayout();
