@@ -14,7 +14,8 @@ const POLL_INTERVAL_MS = 200;
  * Streams get a small integer id (the (stream, revision) index then holds numbers, not names); an
  * event's type, data and metadata are one deflated JSON body. `at` is its occurredAt, for pruning.
  * A stream's revision is its newest event's, read from the index: an append writes no stream row.
- * `streams.revision` only keeps the newest pruned revision (-1 if none), so pruning never lowers it.
+ * `streams.revision` is a floor, so pruning never lowers it: the newest revision pruning removed (-1 if
+ * none), or in a database written before, the stream's revision at that time.
  */
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS streams (
@@ -165,7 +166,7 @@ export class SqliteEventStore implements EventStore {
     const prepare = (text: string) => db.prepare(text).safeIntegers(true);
     const select = 'SELECT e.position, s.name, e.revision, e.body FROM events e JOIN streams s ON s.id = e.stream';
     this.sql = {
-      stream: prepare('SELECT id, max(revision, coalesce((SELECT max(e.revision) FROM events e WHERE e.stream = s.id), -1)) AS revision FROM streams s WHERE name = ?'),
+      stream: prepare('SELECT s.id, max(s.revision, coalesce((SELECT max(e.revision) FROM events e WHERE e.stream = s.id), -1)) AS revision FROM streams s WHERE s.name = ?'),
       newStream: prepare('INSERT INTO streams (name, revision) VALUES (?, -1)'),
       insert: prepare('INSERT INTO events (stream, revision, at, body) VALUES (?, ?, ?, ?)'),
       readStream: prepare(`${select} WHERE s.name = ? AND e.revision >= ? ORDER BY e.revision LIMIT ?`),

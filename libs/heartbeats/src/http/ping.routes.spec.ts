@@ -1,4 +1,11 @@
-import { isLinkPreviewBot, PingRateLimiter } from './ping.routes';
+import { ManualClock } from '../../../core/src/clock';
+import { CommandRunner } from '../../../event-store/src/command-runner';
+import { InMemoryEventStore } from '../../../event-store/src/in-memory.event-store';
+import { InMemoryReadStore } from '../../../read-store/src/in-memory.read-store';
+import { ProjectionEngine } from '../../../read-store/src/projection-engine';
+import { heartbeatChecksProjection } from '../read/heartbeat-checks.projection';
+import { heartbeatTimersProjection } from '../read/heartbeat.projections';
+import { isLinkPreviewBot, PingIntake, PingRateLimiter } from './ping.routes';
 
 describe('link preview bots', () => {
   it.each([
@@ -54,5 +61,44 @@ describe('ping rate limiter (burst 10, 1/s)', () => {
   it('is off with a burst or rate of 0', () => {
     const limiter = new PingRateLimiter(0, 1);
     for (let i = 0; i < 100; i++) expect(limiter.take('t', T).allowed).toBe(true);
+  });
+});
+
+describe('PingIntake.timerOfToken', () => {
+  const CHECK = '01900000-0000-7000-8000-000000000001';
+
+  async function intakeOver(timer: Record<string, unknown>) {
+    const events = new InMemoryEventStore();
+    const store = new InMemoryReadStore();
+    const engine = new ProjectionEngine(store, events, [heartbeatChecksProjection, heartbeatTimersProjection], { info: () => undefined, error: () => undefined });
+    await engine.start();
+    await store.put(engine.collection(heartbeatChecksProjection), { id: CHECK, accountId: 'acc-1', pingToken: 'tok' }, 0n);
+    await store.put(engine.collection(heartbeatTimersProjection), { id: CHECK, checkId: CHECK, pingToken: 'tok', deleted: false, ...timer }, 0n);
+    const reads: string[] = [];
+    const counting = new Proxy(store, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          reads.push(`${String(name)} ${String(args[0]).split('_v')[0]}`);
+          return value.apply(target, args);
+        };
+      },
+    });
+    const clock = new ManualClock(new Date('2026-03-01T00:00:00.000Z'));
+    return { intake: new PingIntake(new CommandRunner(events, clock, engine), counting, engine, clock), reads };
+  }
+
+  it('given a timer written before it carried its account, when its token is first seen, then the account comes from the check found by token, read once', async () => {
+    const { intake, reads } = await intakeOver({});
+
+    expect(await intake.timerOfToken('tok')).toMatchObject({ id: CHECK, accountId: 'acc-1' });
+    expect(reads).toEqual(['find heartbeat_checks', 'get heartbeat_timers']);
+  });
+
+  it('given a timer that holds another token (a change not yet rescheduled), when the check is found by the new one, then no timer', async () => {
+    const { intake } = await intakeOver({ pingToken: 'old', accountId: 'acc-1' });
+
+    expect(await intake.timerOfToken('tok')).toBeNull();
   });
 });

@@ -142,23 +142,24 @@ export class PingIntake {
       limit: 1,
     });
     // The timer takes a changed token when it is rescheduled: until then, the token it holds is the one it answers to.
-    const timer = check ? await this.timerOf(check.id) : null;
+    const timer = check ? await this.timerOf(check.id, check) : null;
     if (!timer || timer.pingToken !== token) return null;
     if (this.checkOfToken.size >= KNOWN_TOKENS) this.checkOfToken.delete(this.checkOfToken.keys().next().value as string);
     this.checkOfToken.set(token, timer.id);
     return timer;
   }
 
-  /** The timer of a live check, or null. */
-  async timerOf(checkId: string): Promise<TimerDoc | null> {
+  /** The timer of a live check, or null; `check`, when the caller has just read it, is not read again. */
+  async timerOf(checkId: string, check?: CheckDoc): Promise<TimerDoc | null> {
     const stored = await this.store.get<TimerDoc>(this.engine.collection(heartbeatTimersProjection), checkId);
-    return stored && !stored.doc.deleted ? this.withAccount(stored.doc) : null;
+    return stored && !stored.doc.deleted ? this.withAccount(stored.doc, check) : null;
   }
 
-  private async withAccount(timer: TimerDoc): Promise<TimerDoc | null> {
+  /** Timers written before they carried their account take it from the check. */
+  private async withAccount(timer: TimerDoc, check?: CheckDoc): Promise<TimerDoc | null> {
     if (timer.accountId) return timer;
-    const check = await this.store.get<CheckDoc>(this.engine.collection(heartbeatChecksProjection), timer.id);
-    return check ? { ...timer, accountId: check.doc.accountId } : null;
+    const owner = check ?? (await this.store.get<CheckDoc>(this.engine.collection(heartbeatChecksProjection), timer.id))?.doc;
+    return owner ? { ...timer, accountId: owner.accountId } : null;
   }
 
   /** Resolves once the ping is committed; the timer just read is the snapshot of the first attempt. */
