@@ -3,7 +3,8 @@
 //   ping          BENCH_PINGS pings (100,000) round-robin to BENCH_CHECKS checks (1,000), 100 connections;
 //                 requests/s as a share of bare Fastify, p99, and bytes on disk per ping (growth of the
 //                 data directory across the pings, each side of a clean shutdown); then, after a restart,
-//                 BENCH_SECONDS of pings sent at an even pace, BENCH_RATE or 10% of bare Fastify's requests/s
+//                 BENCH_SECONDS of pings from BENCH_TARGET_CONNECTIONS (20) connections, closed loop, beside bare
+//                 Fastify at the same count (how the targets of writes are measured); then BENCH_SECONDS at an even pace, BENCH_RATE or 10% of bare Fastify's requests/s
 //                 (lib.js `paced`: open loop, latency from each request's due time): the rate held and its p99;
 //                 then BENCH_NEW_CONNECTION_RATE (1,000/s) pings each on a new connection, as cron jobs send them
 //   availability  endpoint 10 over a year of minutely pings (525,600 events), 1 connection
@@ -23,6 +24,8 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CHECKS = Number(process.env.BENCH_CHECKS ?? 1000);
 const PINGS = Number(process.env.BENCH_PINGS ?? 100_000);
 const CONNECTIONS = 100;
+/** The "requests/s with p99" targets of writes are measured closed loop at this count (as `create` in platform.bench.js). */
+const TARGET_CONNECTIONS = Number(process.env.BENCH_TARGET_CONNECTIONS ?? 20);
 const ACCOUNT_ID = '01900000-0000-7000-8000-00000000b5e7';
 const API_KEY = 'bench-key-0123456789abcdef';
 const HEADERS = { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' };
@@ -84,6 +87,8 @@ async function ping() {
   const bare = await startBareFastify();
   await load({ url: bare.url, duration: 2, connections: CONNECTIONS });
   const bareResult = await load({ url: bare.url, duration: DURATION, connections: CONNECTIONS });
+  await load({ url: bare.url, duration: 2, connections: TARGET_CONNECTIONS });
+  const bareTarget = await load({ url: bare.url, duration: DURATION, connections: TARGET_CONNECTIONS });
   await bare.stop();
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
   try {
@@ -103,6 +108,10 @@ async function ping() {
     const target = Number(process.env.BENCH_RATE || Math.ceil(bareResult.requestsPerSec / 10));
     vigil = await startVigil(dataDir);
     const path = (i) => `/ping/${tokens[i % tokens.length]}`;
+    let next = 0;
+    const rotating = [{ method: 'GET', setupRequest: (req) => ({ ...req, path: path(next++) }) }];
+    await load({ url: vigil.url, duration: 2, connections: TARGET_CONNECTIONS, requests: rotating }); // warm-up
+    const closed = await load({ url: vigil.url, duration: DURATION, connections: TARGET_CONNECTIONS, requests: rotating });
     await paced({ url: vigil.url, rate: target, duration: 2, connections: CONNECTIONS, path }); // warm-up
     const rated = await paced({ url: vigil.url, rate: target, duration: DURATION, connections: CONNECTIONS, path });
     const cronRate = Number(process.env.BENCH_NEW_CONNECTION_RATE || 1000);
@@ -110,6 +119,8 @@ async function ping() {
     await vigil.stop();
     console.log(`| bare Fastify GET / (${CONNECTIONS} connections) | ${bareResult.requestsPerSec} | 100% | ${bareResult.p50} | ${bareResult.p99} | |`);
     console.log(`| GET /ping/{token} (${CHECKS} checks, ${CONNECTIONS} connections) | ${Math.round(result.perSecond)} | ${share.toFixed(1)}% | ${result.latency.p50} | ${result.latency.p99} | RSS ${rss} MiB; ${cpuPerPing.toFixed(0)} µs CPU per ping; ${result['2xx']} × 200, ${result.non2xx + result.errors + result.timeouts} other; ${perPing.toFixed(0)} bytes on disk per ping |`);
+    console.log(`| bare Fastify GET / (${TARGET_CONNECTIONS} connections) | ${bareTarget.requestsPerSec} | 100% | ${bareTarget.p50} | ${bareTarget.p99} | |`);
+    console.log(`| GET /ping/{token} (${TARGET_CONNECTIONS} connections, ${DURATION} s) | ${closed.requestsPerSec} | ${((closed.requestsPerSec / bareTarget.requestsPerSec) * 100).toFixed(1)}% | ${closed.p50} | ${closed.p99} | ${closed.status2xx} × 200, ${closed.non2xx} other |`);
     console.log(`| GET /ping/{token} paced at ${target}/s for ${DURATION} s | ${rated.perSecond} | ${((rated.perSecond / bareResult.requestsPerSec) * 100).toFixed(1)}% | ${rated.p50} | ${rated.p99} | max ${rated.max} ms; ${rated.total - rated.non2xx} × 2xx, ${rated.non2xx} other; client ${rated.clientLagMs} ms late at most |`);
     console.log(`| GET /ping/{token}, a new connection each, paced at ${cronRate}/s for ${DURATION} s | ${cron.perSecond} | ${((cron.perSecond / bareResult.requestsPerSec) * 100).toFixed(1)}% | ${cron.p50} | ${cron.p99} | max ${cron.max} ms; ${cron.total - cron.non2xx} × 2xx, ${cron.non2xx} other; client ${cron.clientLagMs} ms late at most |`);
   } finally {
