@@ -18,7 +18,7 @@ const { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } = require('no
 const { tmpdir, loadavg } = require('node:os');
 const autocannon = require('autocannon');
 const Database = require('better-sqlite3');
-const { startBareFastify, startProcess, load, paced, machine, ROOT, START_FLAGS } = require('./lib');
+const { startBareFastify, startProcess, load, paced, machine, createChecks, ROOT, START_FLAGS } = require('./lib');
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CHECKS = Number(process.env.BENCH_CHECKS ?? 1000);
@@ -41,20 +41,6 @@ const dirBytes = (dir) => readdirSync(dir).reduce((sum, name) => sum + statSync(
 /** CPU seconds (user + system) a process has used so far, from /proc: unlike requests/s, barely moved by other load. */
 const cpuSeconds = (pid) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ').slice(11, 13).reduce((sum, ticks) => sum + Number(ticks), 0) / 100;
 
-async function createChecks(url, count) {
-  const tokens = [];
-  for (let i = 0; i < count; i += 20) {
-    const batch = Array.from({ length: Math.min(20, count - i) }, (_, j) =>
-      fetch(`${url}/v1/checks/heartbeat`, {
-        method: 'POST',
-        headers: HEADERS,
-        body: JSON.stringify({ name: `bench ${i + j}`, heartbeat: { period: 1, periodUnit: 'hours', grace: 1, graceUnit: 'hours' } }),
-      }).then((r) => r.json()),
-    );
-    for (const check of await Promise.all(batch)) tokens.push(check.heartbeat.pingToken);
-  }
-  return tokens;
-}
 
 /**
  * `amount` pings round-robin over the tokens (each with the next of `suffixes`); requests/s timed to the
@@ -93,7 +79,7 @@ async function ping() {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
   try {
     let vigil = await startVigil(dataDir);
-    const tokens = await createChecks(vigil.url, CHECKS);
+    const tokens = await createChecks(vigil.url, CHECKS, HEADERS);
     await pings(vigil.url, tokens, 10_000); // warm-up
     await vigil.stop();
     const before = dirBytes(dataDir);
@@ -138,7 +124,7 @@ async function mixed() {
   try {
     const vigil = await startVigil(dataDir);
     try {
-      const tokens = await createChecks(vigil.url, CHECKS);
+      const tokens = await createChecks(vigil.url, CHECKS, HEADERS);
       await pings(vigil.url, tokens, 10_000); // warm-up
       const plain = await pings(vigil.url, tokens, PINGS);
       const mix = await pings(vigil.url, tokens, PINGS, ['/start', '/0', '']);
@@ -166,7 +152,7 @@ async function body() {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-body-'));
   try {
     let vigil = await startVigil(dataDir);
-    const tokens = await createChecks(vigil.url, Math.min(CHECKS, 200));
+    const tokens = await createChecks(vigil.url, Math.min(CHECKS, 200), HEADERS);
     await vigil.stop();
     const before = dirBytes(dataDir);
     vigil = await startVigil(dataDir);

@@ -172,4 +172,20 @@ function machine() {
   return `${cpus().length} × ${cpus()[0].model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 }
 
-module.exports = { startBareFastify, startVigil, startProcess, load, paced, machine, rssMiB, freePort, ROOT, START_FLAGS };
+/** `count` heartbeat checks (hourly, 1 h grace) created 20 at a time; their ping tokens in order. */
+async function createChecks(url, count, headers) {
+  const tokens = [];
+  for (let i = 0; i < count; i += 20) {
+    const batch = Array.from({ length: Math.min(20, count - i) }, (_, j) =>
+      fetch(`${url}/v1/checks/heartbeat`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ name: `bench ${i + j}`, heartbeat: { period: 1, periodUnit: 'hours', grace: 1, graceUnit: 'hours' } }),
+      }).then((r) => r.json()),
+    );
+    for (const check of await Promise.all(batch)) tokens.push(check.heartbeat.pingToken);
+  }
+  return tokens;
+}
+
+module.exports = { createChecks, startBareFastify, startVigil, startProcess, load, paced, machine, rssMiB, freePort, ROOT, START_FLAGS };

@@ -8,7 +8,7 @@
 const { join } = require('node:path');
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
-const { machine, ROOT } = require('./lib');
+const { createChecks, machine, ROOT } = require('./lib');
 
 const DIST = join(ROOT, 'dist');
 const KEY = 'bench-key-0123456789abcdef';
@@ -36,19 +36,7 @@ async function main() {
   try {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-    const tokens = [];
-    for (let i = 0; i < CHECKS; i += 20) {
-      const created = await Promise.all(
-        Array.from({ length: Math.min(20, CHECKS - i) }, (_, j) =>
-          fetch(`${url}/v1/checks/heartbeat`, {
-            method: 'POST',
-            headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-            body: JSON.stringify({ name: `bench ${i + j}`, heartbeat: { period: 1, periodUnit: 'hours', grace: 1, graceUnit: 'hours' } }),
-          }).then((r) => r.json()),
-        ),
-      );
-      for (const check of created) tokens.push(check.heartbeat.pingToken);
-    }
+    const tokens = await createChecks(url, CHECKS, { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' });
     const intake = app.get(PingIntake);
     const pings = async (count) => {
       let next = 0;
