@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConcurrencyError, StoreUnavailableError } from '../../core/src/errors';
 import { EventToAppend, RecordedEvent } from '../../core/src/event';
-import { EventStore, ExpectedRevision } from './event-store.port';
+import { EventStore, ExpectedRevision, ReadStreamOptions } from './event-store.port';
 
 export type EventStoreFactory = () => Promise<{ store: EventStore; cleanup: () => Promise<void> }>;
 
@@ -157,6 +157,18 @@ export function eventStoreContract(adapterName: string, factory: EventStoreFacto
         expect(tail.map((event) => event.revision)).toEqual([3n, 4n]);
         expect(tail.map((event) => event.data)).toEqual([{ index: 3 }, { index: 4 }]);
         expect(await store.readStream(stream, { fromRevision: 5n })).toEqual([]);
+      });
+
+      it('reads at most maxCount events, forwards or backwards from a given revision', async () => {
+        const stream = streamName('heartbeat');
+        await store.appendToStream(stream, events(5));
+        const revisions = async (options: ReadStreamOptions) => (await store.readStream(stream, options)).map((event) => event.revision);
+
+        expect(await revisions({ fromRevision: 1n, maxCount: 2 })).toEqual([1n, 2n]);
+        expect(await revisions({ maxCount: 1 })).toEqual([0n]);
+        expect(await revisions({ direction: 'backwards', maxCount: 2 })).toEqual([4n, 3n]);
+        expect(await revisions({ direction: 'backwards', fromRevision: 1n, maxCount: 5 })).toEqual([1n, 0n]);
+        expect(await revisions({ direction: 'backwards' })).toEqual([4n, 3n, 2n, 1n, 0n]);
       });
 
       it('keeps streams apart', async () => {

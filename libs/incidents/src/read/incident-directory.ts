@@ -1,14 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { RecordedEvent } from '../../../core/src/event';
 import { Collection } from '../../../core/src/projection';
-import { CommandRunner } from '../../../event-store/src/command-runner';
+import { CommandRunner, SnapshotLoader } from '../../../event-store/src/command-runner';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { Filter, PageAfter, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { COMMAND_RUNNER, PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { ServiceDirectory, ServiceView } from '../../../status-pages/src/read/service-directory';
-import { IncidentEvent, incidentStream } from '../domain/incident.decider';
+import { IncidentEvent, IncidentState, incidentStream } from '../domain/incident.decider';
 import { Severity, UpdateStatus } from '../domain/incident-timeline';
-import { accountResolvedAt, accountState, evolveIncident, IncidentDoc, incidentsProjection, IncidentUpdateDoc } from './incidents.projection';
+import { accountResolvedAt, accountState, evolveIncident, IncidentDoc, incidentsProjection, IncidentUpdateDoc, toIncidentState } from './incidents.projection';
 
 /** An incident update as every response shows it. */
 export interface IncidentUpdateView {
@@ -72,6 +72,14 @@ export class IncidentDirectory {
     const stored = await this.store.get(this.collection(), id);
     if (!stored || stored.doc.accountId !== accountId) return null;
     return stored;
+  }
+
+  /** The incident's document as a command's snapshot: a write folds only what the document has not seen, instead of the whole stream. */
+  snapshot(id: string): SnapshotLoader<IncidentState> {
+    return async () => {
+      const stored = await this.store.get(this.collection(), id);
+      return stored && { state: toIncidentState(stored.doc), revision: stored.revision };
+    };
   }
 
   async get(accountId: string, id: string): Promise<{ incident: IncidentView; revision: bigint } | null> {

@@ -2,8 +2,8 @@ import { DomainEvent, RecordedEvent } from '../../../core/src/event';
 import { InMemoryEventStore } from '../../../event-store/src/in-memory.event-store';
 import { InMemoryReadStore } from '../../../read-store/src/in-memory.read-store';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
-import { IncidentEvent } from '../domain/incident.decider';
-import { IncidentDoc, incidentsProjection } from './incidents.projection';
+import { incidentDecider, IncidentEvent } from '../domain/incident.decider';
+import { IncidentDoc, incidentsProjection, toIncidentState } from './incidents.projection';
 
 const ACCOUNT = 'account-1';
 const INCIDENT = 'incident-1';
@@ -91,6 +91,23 @@ describe('incidents projection', () => {
   it('drops the document when the incident is deleted, and ignores events without a document', () => {
     expect(project([created, posted('u1', 'INVESTIGATING', at(0)), { type: 'IncidentDeleted', data: { incidentId: INCIDENT } }])).toBeNull();
     expect(project([posted('u1', 'INVESTIGATING', at(0))])).toBeNull();
+  });
+
+  it("holds the decider's state after every event, so a write can start from the document instead of the stream", () => {
+    const history: IncidentEvent[] = [
+      created,
+      posted('u1', 'INVESTIGATING', at(0)),
+      posted('u2', 'RESOLVED', at(20)),
+      posted('u3', 'IDENTIFIED', at(10)),
+      { type: 'IncidentDetailsChanged', data: { incidentId: INCIDENT, name: 'API slow', serviceIds: ['s2'] } },
+      { type: 'IncidentUpdateEdited', data: { incidentId: INCIDENT, updateId: 'u2', description: 'fixed', status: 'MONITORING', publicIncidentUpdateDate: at(5) } },
+      { type: 'IncidentUpdateDeleted', data: { incidentId: INCIDENT, updateId: 'u1' } },
+      posted('u4', 'RESOLVED', at(30)),
+    ];
+    for (let n = 1; n <= history.length; n++) {
+      const folded = history.slice(0, n).reduce(incidentDecider.evolve, incidentDecider.initialState());
+      expect(toIncidentState(project(history.slice(0, n))!)).toEqual(folded);
+    }
   });
 
   describe('through the projection engine', () => {

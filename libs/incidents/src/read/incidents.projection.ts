@@ -1,6 +1,6 @@
 import { RecordedEvent } from '../../../core/src/event';
 import { Projection } from '../../../core/src/projection';
-import { INCIDENT_EVENT_TYPES, IncidentEvent } from '../domain/incident.decider';
+import { INCIDENT_EVENT_TYPES, IncidentEvent, IncidentState } from '../domain/incident.decider';
 import { isOpen, placeInTimeline, Severity, UpdateStatus } from '../domain/incident-timeline';
 
 export interface IncidentUpdateDoc {
@@ -108,6 +108,19 @@ export function evolveIncident(doc: IncidentDoc | null, e: RecordedEvent<Inciden
     default:
       return doc;
   }
+}
+
+/** The decider's state a document holds (its revision is the stream's): a write to the incident starts from it. */
+export function toIncidentState(doc: IncidentDoc): IncidentState {
+  return {
+    status: 'active',
+    accountId: doc.accountId,
+    name: doc.name,
+    severity: doc.severity,
+    serviceIds: doc.serviceIds,
+    updates: doc.incidentUpdates.map(({ id, description, status, publicIncidentUpdateDate, seq }) => ({ id, description, status, publicIncidentUpdateDate, seq })),
+    posted: doc.posted,
+  };
 }
 
 export const incidentsProjection: Projection<IncidentDoc, IncidentEvent> = {

@@ -6,6 +6,7 @@ import { Actor, CommandRunner } from '../../../event-store/src/command-runner';
 import { COMMAND_RUNNER } from '../../../platform/src/tokens';
 import { incidentDecider, incidentStream, NewUpdate } from '../domain/incident.decider';
 import { Severity, UpdateStatus } from '../domain/incident-timeline';
+import { IncidentDirectory } from '../read/incident-directory';
 
 /** An update as a request brings it, after validation; a null date means "now". */
 export interface UpdateInput {
@@ -119,20 +120,32 @@ export class CreateIncidentHandler implements ICommandHandler<CreateIncidentComm
 
 @CommandHandler(ChangeIncidentCommand)
 export class ChangeIncidentHandler implements ICommandHandler<ChangeIncidentCommand, WriteResult> {
-  constructor(@Inject(COMMAND_RUNNER) private readonly runner: CommandRunner) {}
+  constructor(
+    @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
+    private readonly incidents: IncidentDirectory,
+  ) {}
 
   async execute({ accountId, id, changes, actor, ifMatch }: ChangeIncidentCommand): Promise<WriteResult> {
-    const result = await this.runner.run(incidentStream(id), incidentDecider, { type: 'ChangeIncident', id, accountId, ...changes }, actor, { ifMatch });
+    const result = await this.runner.run(incidentStream(id), incidentDecider, { type: 'ChangeIncident', id, accountId, ...changes }, actor, {
+      ifMatch,
+      snapshot: this.incidents.snapshot(id),
+    });
     return { id, revision: result.revision };
   }
 }
 
 @CommandHandler(DeleteIncidentCommand)
 export class DeleteIncidentHandler implements ICommandHandler<DeleteIncidentCommand, WriteResult> {
-  constructor(@Inject(COMMAND_RUNNER) private readonly runner: CommandRunner) {}
+  constructor(
+    @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
+    private readonly incidents: IncidentDirectory,
+  ) {}
 
   async execute({ accountId, id, actor, ifMatch }: DeleteIncidentCommand): Promise<WriteResult> {
-    const result = await this.runner.run(incidentStream(id), incidentDecider, { type: 'DeleteIncident', id, accountId }, actor, { ifMatch });
+    const result = await this.runner.run(incidentStream(id), incidentDecider, { type: 'DeleteIncident', id, accountId }, actor, {
+      ifMatch,
+      snapshot: this.incidents.snapshot(id),
+    });
     return { id, revision: result.revision };
   }
 }
@@ -143,6 +156,7 @@ export class PostIncidentUpdateHandler implements ICommandHandler<PostIncidentUp
     @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly incidents: IncidentDirectory,
   ) {}
 
   async execute({ accountId, incidentId, update, actor, ifMatch }: PostIncidentUpdateCommand): Promise<WriteResult> {
@@ -152,7 +166,7 @@ export class PostIncidentUpdateHandler implements ICommandHandler<PostIncidentUp
       incidentDecider,
       { type: 'PostIncidentUpdate', id: incidentId, accountId, update: newUpdate(id, update, this.clock.now()) },
       actor,
-      { ifMatch },
+      { ifMatch, snapshot: this.incidents.snapshot(incidentId) },
     );
     return { id, revision: result.revision };
   }
@@ -160,7 +174,10 @@ export class PostIncidentUpdateHandler implements ICommandHandler<PostIncidentUp
 
 @CommandHandler(EditIncidentUpdateCommand)
 export class EditIncidentUpdateHandler implements ICommandHandler<EditIncidentUpdateCommand, WriteResult> {
-  constructor(@Inject(COMMAND_RUNNER) private readonly runner: CommandRunner) {}
+  constructor(
+    @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
+    private readonly incidents: IncidentDirectory,
+  ) {}
 
   async execute({ accountId, incidentId, updateId, update, actor, ifMatch }: EditIncidentUpdateCommand): Promise<WriteResult> {
     const result = await this.runner.run(
@@ -176,7 +193,7 @@ export class EditIncidentUpdateHandler implements ICommandHandler<EditIncidentUp
         publicIncidentUpdateDate: update.publicIncidentUpdateDate,
       },
       actor,
-      { ifMatch },
+      { ifMatch, snapshot: this.incidents.snapshot(incidentId) },
     );
     return { id: updateId, revision: result.revision };
   }
@@ -184,7 +201,10 @@ export class EditIncidentUpdateHandler implements ICommandHandler<EditIncidentUp
 
 @CommandHandler(DeleteIncidentUpdateCommand)
 export class DeleteIncidentUpdateHandler implements ICommandHandler<DeleteIncidentUpdateCommand, WriteResult> {
-  constructor(@Inject(COMMAND_RUNNER) private readonly runner: CommandRunner) {}
+  constructor(
+    @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
+    private readonly incidents: IncidentDirectory,
+  ) {}
 
   async execute({ accountId, incidentId, updateId, actor, ifMatch }: DeleteIncidentUpdateCommand): Promise<WriteResult> {
     const result = await this.runner.run(
@@ -192,7 +212,7 @@ export class DeleteIncidentUpdateHandler implements ICommandHandler<DeleteIncide
       incidentDecider,
       { type: 'DeleteIncidentUpdate', id: incidentId, accountId, updateId },
       actor,
-      { ifMatch },
+      { ifMatch, snapshot: this.incidents.snapshot(incidentId) },
     );
     return { id: updateId, revision: result.revision };
   }
