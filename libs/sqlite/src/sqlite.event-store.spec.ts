@@ -326,6 +326,23 @@ describe('SQLite event store', () => {
       expect((db.prepare('SELECT length(body) FROM events').pluck().get() as number)).toBeLessThan(150);
       expect((await store.readStream('heartbeat-1'))[0]).toMatchObject({ type: 'HeartbeatPingReceived', data, metadata });
     });
+
+    it('deflates the bodies of heartbeat streams only, and reads both forms back', async () => {
+      const { db, store } = open();
+      const metadata = { accountId: 'a', occurredAt: '2026-11-25T12:00:00.000Z' };
+      await store.appendToStream('heartbeat-1', [{ type: 'HeartbeatPingReceived', data: { n: 1 }, metadata }]);
+      await store.appendToStream('incident-1', [{ type: 'IncidentCreated', data: { n: 2 }, metadata }]);
+      // A deflated body in an incident stream, as every body was before: here a copy of the ping's.
+      db.prepare("UPDATE events SET body = (SELECT body FROM events WHERE position = 1) WHERE position = 2").run();
+      await store.appendToStream('incident-1', [{ type: 'IncidentUpdatePosted', data: { n: 3 }, metadata }]);
+
+      expect(db.prepare('SELECT typeof(body) FROM events ORDER BY position').pluck().all()).toEqual(['blob', 'blob', 'text']);
+      expect((await store.readAll()).map((event) => [event.type, event.data])).toEqual([
+        ['HeartbeatPingReceived', { n: 1 }],
+        ['HeartbeatPingReceived', { n: 1 }],
+        ['IncidentUpdatePosted', { n: 3 }],
+      ]);
+    });
   });
 
   describe('a log written before issue 20', () => {
