@@ -1,7 +1,9 @@
 'use strict';
 // Which of Vigil's own files a recorded ping executes beyond those every request runs (the global hooks):
 // V8 precise coverage (call counts) around one GET /ping/{token} after a warm-up, less the files a request
-// to an unknown path runs; the built API in this process, on a temp data directory.
+// to an unknown path runs; the built API in this process, on a temp data directory. VIGIL_DAEMON=off: the
+// projection daemon and the processors poll the log every 200 ms and run after every commit, not on the ping's
+// path; with them on, whichever window a poll fell in gained or lost their files.
 // Run: npm run build && node test/bench/ping-path.js
 const { join, relative } = require('node:path');
 const { mkdtempSync, rmSync } = require('node:fs');
@@ -16,7 +18,7 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-path-'));
   const { loadConfig } = require(join(DIST, 'libs/platform/src/config'));
   const { createApp } = require(join(DIST, 'apps/api/src/create-app'));
-  const config = loadConfig({ VIGIL_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', VIGIL_BOOTSTRAP_API_KEY: KEY, VIGIL_BOOTSTRAP_ACCOUNT_ID: '01900000-0000-7000-8000-00000000b5e7' });
+  const config = loadConfig({ VIGIL_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', VIGIL_DAEMON: 'off', VIGIL_BOOTSTRAP_API_KEY: KEY, VIGIL_BOOTSTRAP_ACCOUNT_ID: '01900000-0000-7000-8000-00000000b5e7' });
   const app = await createApp({ config });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
