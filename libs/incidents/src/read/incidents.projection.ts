@@ -110,7 +110,10 @@ export function evolveIncident(doc: IncidentDoc | null, e: RecordedEvent<Inciden
   }
 }
 
-/** The decider's state a document holds (its revision is the stream's): a write to the incident starts from it. */
+/**
+ * The decider's state a document holds (its revision is the stream's): a write to the incident starts from it.
+ * During a rebuild the previous version's documents serve, so a new version must keep these fields readable.
+ */
 export function toIncidentState(doc: IncidentDoc): IncidentState {
   return {
     status: 'active',
