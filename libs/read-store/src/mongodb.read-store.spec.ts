@@ -62,6 +62,24 @@ describeIfServer('MongoDB adapter, beyond the contract (skipped unless MONGODB_U
     expect(await store.getCheckpoint('incidents_v1_g1')).toBe(0n);
   });
 
+  it('drops an index the spec no longer names, and keeps the ones it does', async () => {
+    const { MongoClient } = await import('mongodb');
+    const client = await MongoClient.connect(url ?? '');
+    try {
+      const indexes = async () => (await client.db(database).collection('rm_timers').listIndexes().toArray()).map((index) => Object.keys(index.key).join(',')).sort();
+      await store.ensureCollection({ name: 'timers', indexes: [{ field: 'deadline' }, { field: 'pingToken' }] });
+      await store.put('timers', { id: 't', deadline: 5, pingToken: 'x' }, 0n);
+      expect(await indexes()).toEqual(['_id', 'doc.deadline,_id', 'doc.pingToken,_id']);
+
+      await store.ensureCollection({ name: 'timers', indexes: [{ field: 'deadline' }] });
+      expect(await indexes()).toEqual(['_id', 'doc.deadline,_id']);
+      expect(await store.find('timers', { filters: [{ field: 'deadline', op: 'lte', value: 5 }], limit: 5 })).toEqual([{ id: 't', deadline: 5, pingToken: 'x' }]);
+      await store.ensureCollection({ name: 'empty', indexes: [] });
+    } finally {
+      await client.close();
+    }
+  });
+
   it('forgets a collection another process dropped', async () => {
     const trusting = await MongoReadStore.connect(url ?? '', { database, schemaTtlMs: 0 });
     try {

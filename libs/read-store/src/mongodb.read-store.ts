@@ -123,7 +123,17 @@ export class MongoReadStore implements ReadStore {
         // Tombstones stay out of every index; queries repeat `deleted: false` to use them.
         partialFilterExpression: { deleted: false },
       }));
-      if (indexes.length > 0) await this.records(schema.name).createIndexes(indexes, { maxTimeMS: this.timeoutMs });
+      const records = this.records(schema.name);
+      if (indexes.length > 0) await records.createIndexes(indexes, { maxTimeMS: this.timeoutMs });
+      // An index the spec no longer names would still be rewritten on every write (26: no collection yet).
+      const wanted = new Set(indexes.map((index) => JSON.stringify(index.key)));
+      const existing = await records
+        .listIndexes({ maxTimeMS: this.timeoutMs })
+        .toArray()
+        .catch((error: unknown) => ((error as { code?: unknown }).code === 26 ? [] : Promise.reject(error)));
+      for (const index of existing) {
+        if (index.name !== '_id_' && !wanted.has(JSON.stringify(index.key))) await records.dropIndex(index.name as string, { maxTimeMS: this.timeoutMs });
+      }
       await this.specs().replaceOne(
         { _id: schema.name },
         { spec: schema.spec },
