@@ -16,6 +16,7 @@ import {
   DeleteIncidentHandler,
   DeleteIncidentUpdateHandler,
   EditIncidentUpdateHandler,
+  IncidentWrites,
   PostIncidentUpdateHandler,
 } from './write/incident.commands';
 
@@ -26,6 +27,7 @@ import {
     IncidentDirectory,
     IncidentBodies,
     GetIncidentHistoryHandler,
+    IncidentWrites,
     CreateIncidentHandler,
     ChangeIncidentHandler,
     DeleteIncidentHandler,

@@ -1,10 +1,10 @@
-import { Inject } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
 import { Actor, CommandRunner } from '../../../event-store/src/command-runner';
 import { COMMAND_RUNNER } from '../../../platform/src/tokens';
-import { incidentDecider, incidentStream, NewUpdate } from '../domain/incident.decider';
+import { IncidentCommand, incidentDecider, incidentStream, NewUpdate } from '../domain/incident.decider';
 import { Severity, UpdateStatus } from '../domain/incident-timeline';
 import { IncidentDirectory } from '../read/incident-directory';
 
@@ -97,10 +97,28 @@ function newUpdate(id: string, input: UpdateInput, now: Date): NewUpdate {
   };
 }
 
+/**
+ * Every write to `incident-<id>`: a command of the incident decider run by the shared command runner, from
+ * the incident's document as a snapshot (creation has none yet), so a write folds only what it has not seen.
+ */
+@Injectable()
+export class IncidentWrites {
+  constructor(
+    @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
+    private readonly incidents: IncidentDirectory,
+  ) {}
+
+  /** The stream's revision after the command. */
+  async run(id: string, command: IncidentCommand, actor: Actor, ifMatch?: bigint): Promise<bigint | null> {
+    const snapshot = command.type === 'CreateIncident' ? undefined : this.incidents.snapshot(id);
+    return (await this.runner.run(incidentStream(id), incidentDecider, command, actor, { ifMatch, snapshot })).revision;
+  }
+}
+
 @CommandHandler(CreateIncidentCommand)
 export class CreateIncidentHandler implements ICommandHandler<CreateIncidentCommand, WriteResult> {
   constructor(
-    @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
+    private readonly writes: IncidentWrites,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -108,112 +126,67 @@ export class CreateIncidentHandler implements ICommandHandler<CreateIncidentComm
   async execute({ accountId, details, updates, actor }: CreateIncidentCommand): Promise<WriteResult> {
     const id = this.ids.next();
     const now = this.clock.now();
-    const result = await this.runner.run(
-      incidentStream(id),
-      incidentDecider,
-      { type: 'CreateIncident', id, accountId, ...details, updates: updates.map((u) => newUpdate(this.ids.next(), u, now)) },
-      actor,
-    );
-    return { id, revision: result.revision };
+    const command: IncidentCommand = { type: 'CreateIncident', id, accountId, ...details, updates: updates.map((u) => newUpdate(this.ids.next(), u, now)) };
+    return { id, revision: await this.writes.run(id, command, actor) };
   }
 }
 
 @CommandHandler(ChangeIncidentCommand)
 export class ChangeIncidentHandler implements ICommandHandler<ChangeIncidentCommand, WriteResult> {
-  constructor(
-    @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
-    private readonly incidents: IncidentDirectory,
-  ) {}
+  constructor(private readonly writes: IncidentWrites) {}
 
   async execute({ accountId, id, changes, actor, ifMatch }: ChangeIncidentCommand): Promise<WriteResult> {
-    const result = await this.runner.run(incidentStream(id), incidentDecider, { type: 'ChangeIncident', id, accountId, ...changes }, actor, {
-      ifMatch,
-      snapshot: this.incidents.snapshot(id),
-    });
-    return { id, revision: result.revision };
+    return { id, revision: await this.writes.run(id, { type: 'ChangeIncident', id, accountId, ...changes }, actor, ifMatch) };
   }
 }
 
 @CommandHandler(DeleteIncidentCommand)
 export class DeleteIncidentHandler implements ICommandHandler<DeleteIncidentCommand, WriteResult> {
-  constructor(
-    @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
-    private readonly incidents: IncidentDirectory,
-  ) {}
+  constructor(private readonly writes: IncidentWrites) {}
 
   async execute({ accountId, id, actor, ifMatch }: DeleteIncidentCommand): Promise<WriteResult> {
-    const result = await this.runner.run(incidentStream(id), incidentDecider, { type: 'DeleteIncident', id, accountId }, actor, {
-      ifMatch,
-      snapshot: this.incidents.snapshot(id),
-    });
-    return { id, revision: result.revision };
+    return { id, revision: await this.writes.run(id, { type: 'DeleteIncident', id, accountId }, actor, ifMatch) };
   }
 }
 
 @CommandHandler(PostIncidentUpdateCommand)
 export class PostIncidentUpdateHandler implements ICommandHandler<PostIncidentUpdateCommand, WriteResult> {
   constructor(
-    @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
+    private readonly writes: IncidentWrites,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(CLOCK) private readonly clock: Clock,
-    private readonly incidents: IncidentDirectory,
   ) {}
 
   async execute({ accountId, incidentId, update, actor, ifMatch }: PostIncidentUpdateCommand): Promise<WriteResult> {
     const id = this.ids.next();
-    const result = await this.runner.run(
-      incidentStream(incidentId),
-      incidentDecider,
-      { type: 'PostIncidentUpdate', id: incidentId, accountId, update: newUpdate(id, update, this.clock.now()) },
-      actor,
-      { ifMatch, snapshot: this.incidents.snapshot(incidentId) },
-    );
-    return { id, revision: result.revision };
+    const command: IncidentCommand = { type: 'PostIncidentUpdate', id: incidentId, accountId, update: newUpdate(id, update, this.clock.now()) };
+    return { id, revision: await this.writes.run(incidentId, command, actor, ifMatch) };
   }
 }
 
 @CommandHandler(EditIncidentUpdateCommand)
 export class EditIncidentUpdateHandler implements ICommandHandler<EditIncidentUpdateCommand, WriteResult> {
-  constructor(
-    @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
-    private readonly incidents: IncidentDirectory,
-  ) {}
+  constructor(private readonly writes: IncidentWrites) {}
 
   async execute({ accountId, incidentId, updateId, update, actor, ifMatch }: EditIncidentUpdateCommand): Promise<WriteResult> {
-    const result = await this.runner.run(
-      incidentStream(incidentId),
-      incidentDecider,
-      {
-        type: 'EditIncidentUpdate',
-        id: incidentId,
-        accountId,
-        updateId,
-        description: update.description,
-        status: update.status,
-        publicIncidentUpdateDate: update.publicIncidentUpdateDate,
-      },
-      actor,
-      { ifMatch, snapshot: this.incidents.snapshot(incidentId) },
-    );
-    return { id: updateId, revision: result.revision };
+    const command: IncidentCommand = {
+      type: 'EditIncidentUpdate',
+      id: incidentId,
+      accountId,
+      updateId,
+      description: update.description,
+      status: update.status,
+      publicIncidentUpdateDate: update.publicIncidentUpdateDate,
+    };
+    return { id: updateId, revision: await this.writes.run(incidentId, command, actor, ifMatch) };
   }
 }
 
 @CommandHandler(DeleteIncidentUpdateCommand)
 export class DeleteIncidentUpdateHandler implements ICommandHandler<DeleteIncidentUpdateCommand, WriteResult> {
-  constructor(
-    @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
-    private readonly incidents: IncidentDirectory,
-  ) {}
+  constructor(private readonly writes: IncidentWrites) {}
 
   async execute({ accountId, incidentId, updateId, actor, ifMatch }: DeleteIncidentUpdateCommand): Promise<WriteResult> {
-    const result = await this.runner.run(
-      incidentStream(incidentId),
-      incidentDecider,
-      { type: 'DeleteIncidentUpdate', id: incidentId, accountId, updateId },
-      actor,
-      { ifMatch, snapshot: this.incidents.snapshot(incidentId) },
-    );
-    return { id: updateId, revision: result.revision };
+    return { id: updateId, revision: await this.writes.run(incidentId, { type: 'DeleteIncidentUpdate', id: incidentId, accountId, updateId }, actor, ifMatch) };
   }
 }
