@@ -253,17 +253,8 @@ export class MongoReadStore implements ReadStore {
     return record ? BigInt(record.position) : null;
   }
 
-  /**
-   * Moves a checkpoint forward only: instances and the worker advance the same checkpoints, and a slow
-   * one must not set back what a faster one recorded. Zero is the one way back (a rebuild starts over).
-   */
+  /** Instances and the worker advance the same checkpoints: a slow one must not set back what a faster one recorded. */
   async setCheckpoint(name: string, position: bigint): Promise<void> {
-    if (position === 0n) {
-      await this.guard(() =>
-        this.checkpoints().replaceOne({ _id: name }, { position }, { upsert: true, maxTimeMS: this.timeoutMs }),
-      );
-      return;
-    }
     try {
       await this.guard(() =>
         this.checkpoints().updateOne(
@@ -276,6 +267,10 @@ export class MongoReadStore implements ReadStore {
       // The upsert found no older checkpoint and could not insert: one as new or newer is there already.
       if (!(error instanceof this.driver.MongoServerError && error.code === DUPLICATE_KEY)) throw error;
     }
+  }
+
+  async resetCheckpoint(name: string): Promise<void> {
+    await this.guard(() => this.checkpoints().deleteOne({ _id: name }, { maxTimeMS: this.timeoutMs }));
   }
 
   async getMeta<T>(key: string): Promise<T | null> {
