@@ -46,9 +46,8 @@ const BODY_DICTIONARY = Buffer.from(
 );
 
 /**
- * A 1 KiB window holds the dictionary and a whole event; small buffers make each call cheap (~half the time).
- * 1 KiB output chunks come from Node's buffer pool; the default 16 KiB chunk is a new external allocation
- * per call, whose pressure set off several full GCs a second under ping load (ping p99, docs/benchmarks.md).
+ * A 1 KiB window holds the dictionary and a whole event, and small buffers keep each call cheap; 1 KiB
+ * output chunks come from Node's buffer pool, where the default 16 KiB chunk is an external allocation per call.
  */
 const DEFLATE = { dictionary: BODY_DICTIONARY, windowBits: 10, memLevel: 2, chunkSize: 1024 };
 const INFLATE = { dictionary: BODY_DICTIONARY, windowBits: 10, chunkSize: 1024 };
@@ -64,8 +63,8 @@ function decodeBody(body: Buffer | string): [string, RecordedEvent['data'], Reco
 }
 
 /**
- * Moves a log written before issue 20 (text columns; streams found through a stream index) into this
- * schema in one transaction, keeping every position, revision and the position mark.
+ * Moves a log in the text-column format (type, data and metadata columns; a stream index table) into
+ * this schema in one transaction, keeping every position, revision and the position mark.
  */
 function migrateTextLog(db: SqliteDatabase, deflate: DeflatePredicate): void {
   db.transaction(() => {
@@ -183,7 +182,7 @@ export class SqliteEventStore implements EventStore {
       stream: prepare('SELECT s.id, max(s.revision, coalesce((SELECT max(e.revision) FROM events e WHERE e.stream = s.id), -1)) AS revision FROM streams s WHERE s.name = ?'),
       newStream: prepare('INSERT INTO streams (name, revision) VALUES (?, -1)'),
       insert: prepare('INSERT INTO events (stream, revision, at, body) VALUES (?, ?, ?, ?)'),
-      // A bound LIMIT costs SQLite ~10 µs a call even when it is -1, so a whole-stream read goes without.
+      // A bound LIMIT has a cost even when it is -1, so a whole-stream read goes without.
       readStream: prepare(`${select} WHERE s.name = ? AND e.revision >= ? ORDER BY e.revision`),
       readStreamSome: prepare(`${select} WHERE s.name = ? AND e.revision >= ? ORDER BY e.revision LIMIT ?`),
       readStreamBack: prepare(`${select} WHERE s.name = ? AND e.revision <= ? ORDER BY e.revision DESC LIMIT ?`),

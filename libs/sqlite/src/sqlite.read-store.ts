@@ -151,7 +151,7 @@ export class SqliteReadStore implements ReadStore {
     this.restoreIds();
   }
 
-  /** Rows written before issue 20 left their id out of `doc` (the row's key held it): put it back, once per database. */
+  /** Rows in the id-less document format keep their id in the row's key only: puts it into `doc`, once per database. */
   private restoreIds(): void {
     if (this.sql.getMeta.get('format:documents') !== undefined) return;
     this.db.transaction(() => {
