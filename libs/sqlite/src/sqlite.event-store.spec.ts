@@ -345,7 +345,7 @@ describe('SQLite event store', () => {
     });
   });
 
-  describe('a log written before issue 20', () => {
+  describe('a log in the text-column format', () => {
     it('is moved over when first opened, keeping positions, revisions, pruned revisions and the position mark', async () => {
       const db = openSqliteDatabase(dir.file);
       db.exec(`
