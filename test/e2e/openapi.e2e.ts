@@ -1,5 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { startTestServer, TestServer } from '../../libs/testing/src/test-server';
+import { eventually } from './alerting-receivers';
 
 /** Issue 23, item 7: /openapi.json is a faithful OpenAPI 3.1 description of every route. */
 
@@ -120,5 +121,78 @@ describe('OpenAPI document', () => {
       }
     }
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('gives every operation a summary and a description, and every answer with a body a schema', () => {
+    const missing: string[] = [];
+    for (const { path, method, op } of operations()) {
+      const where = `${method.toUpperCase()} ${path}`;
+      if (typeof op.summary !== 'string' || op.summary.trim() === '') missing.push(`${where}: summary`);
+      if (typeof op.description !== 'string' || op.description.trim() === '') missing.push(`${where}: description`);
+      for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
+        // 204 and 304 have no body; every other answer says what its body is.
+        if (status === '204' || status === '304') continue;
+        const contents = Object.values((response.content ?? {}) as Record<string, any>);
+        if (contents.length === 0 || contents.some((c) => c.schema === undefined)) missing.push(`${where}: ${status} schema`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('gives the main resources request and response examples', () => {
+    const withExample = (schema: Record<string, any> | undefined): boolean => {
+      if (!schema) return false;
+      const resolved = schema.$ref ? doc.components.schemas[schema.$ref.split('/').pop()] : schema;
+      return resolved?.examples !== undefined || resolved?.example !== undefined;
+    };
+    const main = [
+      ['post', '/v1/checks/heartbeat'],
+      ['post', '/v1/status-pages'],
+      ['post', '/v1/status-pages/services'],
+      ['post', '/v1/status-pages/incidents'],
+      ['post', '/v1/status-pages/incidents/{incidentId}/incident-updates'],
+      ['post', '/v1/alert-channels'],
+      ['post', '/v1/maintenance-windows'],
+    ];
+    const lacking: string[] = [];
+    for (const [method, path] of main) {
+      const op = doc.paths[path]?.[method];
+      if (!op) {
+        lacking.push(`${method} ${path}: no operation`);
+        continue;
+      }
+      const request = op.requestBody?.content?.['application/json'];
+      if (!(request?.example !== undefined || request?.examples !== undefined || withExample(request?.schema))) lacking.push(`${method} ${path}: request example`);
+      const ok = Object.entries(op.responses as Record<string, any>).find(([status]) => status.startsWith('2'))?.[1]?.content?.['application/json'];
+      if (!(ok?.example !== undefined || ok?.examples !== undefined || withExample(ok?.schema))) lacking.push(`${method} ${path}: response example`);
+    }
+    expect(lacking).toEqual([]);
+  });
+
+  it('describes alert channels and notifications as the server answers them', async () => {
+    const account = await server.account();
+    const fieldsOf = (name: string) => doc.components.schemas[name] as { required: string[]; properties: Record<string, unknown> };
+    const matches = (body: Record<string, unknown>, name: string) => {
+      const schema = fieldsOf(name);
+      return { name, missing: schema.required.filter((key) => !(key in body)), undocumented: Object.keys(body).filter((key) => !(key in schema.properties)) };
+    };
+    const created = await server.http.post('/v1/alert-channels', { type: 'EMAIL', config: { address: 'oncall@example.com' } }, { key: account.key });
+    expect(created.status).toBe(201);
+    expect(matches(created.body, 'AlertChannel')).toEqual({ name: 'AlertChannel', missing: [], undocumented: [] });
+    const test = await server.http.post(`/v1/alert-channels/${created.body.id}/test`, {}, { key: account.key });
+    expect(test.status).toBe(202);
+    expect(matches(test.body, 'AlertChannelTest')).toEqual({ name: 'AlertChannelTest', missing: [], undocumented: [] });
+    // The test's delivery is written by the notifier, which follows the log where background work runs.
+    const log = await eventually(() => server.http.get('/v1/alert-notifications', { key: account.key }), (r) => r.body.entries.length > 0);
+    expect(matches(log.body, 'NotificationPage')).toEqual({ name: 'NotificationPage', missing: [], undocumented: [] });
+    expect(log.body.entries.length).toBeGreaterThan(0);
+    for (const entry of log.body.entries) expect(matches(entry, 'Notification')).toEqual({ name: 'Notification', missing: [], undocumented: [] });
+    const accountBody = (await server.http.get(`/next/accounts/${account.id}`, { key: account.key })).body;
+    expect(matches(accountBody, 'Account')).toEqual({ name: 'Account', missing: [], undocumented: [] });
+  });
+
+  it('describes the bearer scheme as an API key, not a JWT', () => {
+    expect(doc.components.securitySchemes.bearer.bearerFormat).toBeUndefined();
+    expect(doc.components.securitySchemes.bearer.description).toMatch(/API key/);
   });
 });

@@ -4,6 +4,8 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { MAX_BODY_BYTES } from '../../../libs/http/src/json-body';
 import { MAX_PING_BODY_BYTES, PING_PATHS } from '../../../libs/heartbeats/src/http/ping.routes';
 import { PING_BODY_LIMIT } from '../../../libs/heartbeats/src/http/ping.routes';
+import { operationTexts } from './openapi-operations';
+import { EXTRA_SCHEMAS, REQUEST_EXAMPLES, RESPONSE_SCHEMAS, SCHEMA_EXAMPLES } from './openapi-schemas';
 
 type Json = Record<string, any>;
 
@@ -119,7 +121,7 @@ function pingPaths(): Json {
 }
 
 /**
- * The public status pages (libs/public-web, contract §6) answer HTML, feeds, Statuspage v2 JSON and
+ * The public status pages (libs/public-web) answer HTML, feeds, Statuspage v2 JSON and
  * badges, without an API key: described here, under /status/{url} and at the root of a custom domain.
  */
 function publicPagePaths(): Json {
@@ -247,7 +249,24 @@ function toNullableTypes(node: unknown): void {
   for (const value of Object.values(schema)) toNullableTypes(value);
 }
 
+/** The texts, response schemas and request examples kept beside the document (openapi-operations, openapi-schemas). */
+function describeOperation(path: string, method: string, operation: Json): void {
+  const key = `${method.toUpperCase()} ${path}`;
+  const texts = operationTexts(method, path);
+  if (texts) {
+    operation.summary ||= texts[0];
+    operation.description ||= texts[1];
+  }
+  for (const [status, schema] of Object.entries(RESPONSE_SCHEMAS[key] ?? {})) {
+    const response = (operation.responses[status] ??= { description: STATUS_CODES[Number(status)] });
+    response.content = { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } };
+  }
+  const body = operation.requestBody?.content?.['application/json'];
+  if (body && REQUEST_EXAMPLES[key] !== undefined) body.example = REQUEST_EXAMPLES[key];
+}
+
 function finishOperation(path: string, method: string, operation: Json): void {
+  describeOperation(path, method, operation);
   const isHealth = path === '/healthz' || path === '/readyz';
   const secured = /^\/(v1|next|accounts)\//.test(path);
   const pathParams = /\{[^}]+\}/.test(path);
@@ -287,13 +306,17 @@ function finishOperation(path: string, method: string, operation: Json): void {
  * 3. the headers every operation takes (x-request-id; with an API key x-service-account, Idempotency-Key
  *    on POST, If-Match on PUT/PATCH/DELETE) and the x-request-id every response carries;
  * 4. OpenAPI 3.1 nullability (no `nullable`);
- * 5. a status page's incidents as the Incident schema (the status-pages context does not import incidents').
+ * 5. a status page's incidents as the Incident schema (the status-pages context does not import incidents');
+ * 6. a summary and a description for every operation, schemas the controllers leave out, and examples.
  */
 export function finishDocument(document: OpenAPIObject): OpenAPIObject {
   const doc = document as unknown as Json;
   doc.paths = { ...doc.paths, ...pingPaths(), ...publicPagePaths(), ...subscriberLinkPaths() };
   doc.components ??= {};
-  doc.components.schemas = { ...doc.components.schemas, Error: ERROR_SCHEMA };
+  doc.components.schemas = { ...doc.components.schemas, ...EXTRA_SCHEMAS, Error: ERROR_SCHEMA };
+  for (const [name, example] of Object.entries(SCHEMA_EXAMPLES)) if (doc.components.schemas[name]) doc.components.schemas[name].examples = [example];
+  // An API key, not a JWT: the generator's default format would mislead clients.
+  if (doc.components.securitySchemes?.bearer) delete doc.components.securitySchemes.bearer.bearerFormat;
   doc.components.headers = {
     ...doc.components.headers,
     RequestId: { description: "The request's id: the client's x-request-id when sane, else a new UUID", schema: { type: 'string' } },

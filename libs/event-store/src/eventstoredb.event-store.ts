@@ -1,5 +1,4 @@
 import type * as Esdb from '@eventstore/db-client';
-import { ConcurrencyError, StoreUnavailableError } from '../../core/src/errors';
 import { EventData, EventMetadata, EventToAppend, RecordedEvent } from '../../core/src/event';
 import {
   checkExpectedRevision,
@@ -11,20 +10,14 @@ import {
   SubscribeOptions,
   ReadStreamOptions,
 } from './event-store.port';
+import { EsdbConnection, EsdbModule } from './eventstoredb-connection';
 
 const DEFAULT_READ_ALL_COUNT = 1000;
 const DEFAULT_DEADLINE_MS = 5_000;
 const HEAD_SCAN_PAGE_SIZE = 100;
-/** gRPC's own deadline fires first; this margin only catches calls the client never put a deadline on. */
-const WATCHDOG_GRACE_MS = 100;
-/** How long `close()` and a client replacement wait for the client's open calls to finish cancelling. */
-const DISPOSE_WAIT_MS = 1_500;
-const GRPC_INTERNAL = 13;
 /** What servers before 22.10 report as the position of an event read from its stream. */
 const NO_POSITION = 2n ** 64n - 1n;
 
-type EsdbModule = typeof Esdb;
-type EsdbClient = Esdb.EventStoreDBClient;
 type EsdbRecordedEvent = Esdb.AllStreamRecordedEvent | NonNullable<Esdb.ResolvedEvent['event']>;
 
 export interface EventStoreDbOptions {
@@ -48,43 +41,26 @@ export function checkEsdbConnectionString(url: string): void {
 
 /**
  * The production event store on EventStoreDB / KurrentDB (22.10 or later: stream reads must carry
- * positions). Position is the commit position, which is unique per event for ordinary appends.
- *
- * Every call but subscriptions runs under a deadline and fails with StoreUnavailableError when the
- * server does not answer in time:
- * 1. reads and unary calls carry the deadline to gRPC, which cancels them on the server too;
- * 2. every read ends its call (cancelled, what it buffered drained), so a read that stops early leaks
- *    no call and no buffers;
- * 3. a watchdog catches what the client sends without one (method discovery, the shared batch-append
- *    stream): the call is abandoned and the client replaced, so a stuck discovery or stream cannot
- *    block later calls once the server is back.
+ * positions). Position is the commit position, which is unique per event for ordinary appends. Every
+ * call but subscriptions runs under the connection's deadline (see EsdbConnection).
  */
 export class EventStoreDbEventStore implements EventStore {
   private readonly esdb: EsdbModule;
-  private readonly connectionString: string;
-  private client: EsdbClient;
   private readonly deadline: number;
-  /** Set while a replaced client is being disposed; calls wait for it (see `replaceClient`). */
-  private replacing: Promise<void> | null = null;
-  private closed = false;
-  /** Clients that made a call, and so may hold a channel to close. */
-  private readonly opened = new WeakSet<EsdbClient>();
-  /** Clients closed or replaced: their reads end early and must not pass for complete. */
-  private readonly retired = new WeakSet<EsdbClient>();
+  private readonly connection: EsdbConnection;
 
   constructor(connectionString: string, options: EventStoreDbOptions = {}) {
     // Loaded here so the gRPC client is only required when EventStoreDB is configured.
     this.esdb = require('@eventstore/db-client') as EsdbModule;
-    this.connectionString = toEsdbConnectionString(connectionString);
-    this.client = this.esdb.EventStoreDBClient.connectionString(this.connectionString);
     this.deadline = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    this.connection = new EsdbConnection(this.esdb, toEsdbConnectionString(connectionString), this.deadline);
   }
 
   async appendToStream(stream: string, events: EventToAppend[], options: AppendOptions = {}): Promise<AppendResult> {
     const expected = options.expectedRevision ?? 'any';
     if (events.length === 0) return this.appendNothing(stream, expected);
 
-    const written = await this.call(
+    const written = await this.connection.call(
       (client) =>
         client.appendToStream(
           stream,
@@ -119,7 +95,7 @@ export class EventStoreDbEventStore implements EventStore {
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const events: RecordedEvent[] = [];
     const backwards = options.direction === 'backwards';
-    const found = await this.consume(
+    const found = await this.connection.consume(
       (client) =>
         client.readStream(stream, {
           direction: backwards ? this.esdb.BACKWARDS : this.esdb.FORWARDS,
@@ -137,7 +113,7 @@ export class EventStoreDbEventStore implements EventStore {
   /** Note: once `$maxAge` or a truncation has hidden every event of a stream, the stream reads as absent. */
   async streamRevision(stream: string): Promise<bigint | null> {
     let revision: bigint | null = null;
-    await this.consume(
+    await this.connection.consume(
       (client) =>
         client.readStream(stream, {
           direction: this.esdb.BACKWARDS,
@@ -162,7 +138,7 @@ export class EventStoreDbEventStore implements EventStore {
     // until the page is full or the log ends: a page must only come back short at the end.
     while (events.length < maxCount) {
       let seen = 0;
-      await this.consume(
+      await this.connection.consume(
         (client) =>
           client.readAll({
             // Reads start at and include the given position; the `> cursor` test below skips it.
@@ -191,7 +167,7 @@ export class EventStoreDbEventStore implements EventStore {
     for (;; pageSize = HEAD_SCAN_PAGE_SIZE) {
       let seen = 0;
       let head: bigint | null = null;
-      await this.consume(
+      await this.connection.consume(
         (client) =>
           client.readAll({
             direction: this.esdb.BACKWARDS,
@@ -217,8 +193,7 @@ export class EventStoreDbEventStore implements EventStore {
 
   async *subscribeToAll({ after, signal }: SubscribeOptions): AsyncGenerator<RecordedEvent> {
     if (signal.aborted) return;
-    await this.replacing;
-    const subscription = this.client.subscribeToAll({
+    const subscription = (await this.connection.current()).subscribeToAll({
       fromPosition: after === undefined ? this.esdb.START : { commit: after, prepare: after },
       filter: this.esdb.excludeSystemEvents(),
     });
@@ -233,7 +208,7 @@ export class EventStoreDbEventStore implements EventStore {
       }
     } catch (error) {
       if (signal.aborted) return;
-      throw this.toStoreError(error);
+      throw this.connection.toStoreError(error);
     } finally {
       signal.removeEventListener('abort', stop);
       await subscription.unsubscribe().catch(() => undefined);
@@ -249,11 +224,11 @@ export class EventStoreDbEventStore implements EventStore {
    */
   async pruneStream(stream: string, before: Date): Promise<number> {
     const cutoff = before.getTime();
-    const metadata = await this.call((client) => client.getStreamMetadata(stream, { deadline: this.deadline }));
+    const metadata = await this.connection.call((client) => client.getStreamMetadata(stream, { deadline: this.deadline }));
     const truncatedBefore = BigInt(typeof metadata.metadata?.truncateBefore === 'number' ? metadata.metadata.truncateBefore : 0);
     let keepFrom: bigint | null = null;
     let last: bigint | null = null;
-    await this.consume(
+    await this.connection.consume(
       (client) => client.readStream(stream, { fromRevision: truncatedBefore, deadline: this.deadline }),
       ({ event }) => {
         if (!event) return true;
@@ -271,18 +246,14 @@ export class EventStoreDbEventStore implements EventStore {
     const truncateBefore: bigint = keepFrom ?? lastSeen;
     const firstVisible = (await this.firstRevision(stream)) ?? truncatedBefore;
     if (truncateBefore <= firstVisible) return 0;
-    await this.call((client) =>
+    await this.connection.call((client) =>
       client.setStreamMetadata(stream, { ...metadata.metadata, truncateBefore: Number(truncateBefore) }, { deadline: this.deadline }),
     );
     return Number(truncateBefore - firstVisible);
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.replacing;
-    this.retired.add(this.client);
-    await disposeClient(this.client, this.opened.has(this.client));
+  close(): Promise<void> {
+    return this.connection.close();
   }
 
   /** EventStoreDB's answer to an empty append: check the expectation, write nothing. */
@@ -294,7 +265,7 @@ export class EventStoreDbEventStore implements EventStore {
 
   private async positionsOf(stream: string, fromRevision: bigint, count: number, last: bigint): Promise<bigint[]> {
     const positions: bigint[] = [];
-    await this.consume(
+    await this.connection.consume(
       (client) => client.readStream(stream, { fromRevision, maxCount: count, deadline: this.deadline }),
       ({ event }) => {
         if (event) positions.push(positionOf(event));
@@ -307,7 +278,7 @@ export class EventStoreDbEventStore implements EventStore {
   /** Revision of the oldest event a stream read still returns, or null when none does. */
   private async firstRevision(stream: string): Promise<bigint | null> {
     let first: bigint | null = null;
-    await this.consume(
+    await this.connection.consume(
       (client) => client.readStream(stream, { fromRevision: this.esdb.START, maxCount: 1, deadline: this.deadline }),
       ({ event }) => {
         if (event) first = event.revision;
@@ -315,98 +286,6 @@ export class EventStoreDbEventStore implements EventStore {
       },
     );
     return first;
-  }
-
-  /**
-   * Reads to the end or until `onEvent` returns false, then cancels the call: an early stop would
-   * otherwise leave the gRPC call open with its buffered events. Resolves false when the stream does not exist.
-   */
-  private async consume<E>(
-    open: (client: EsdbClient) => Esdb.StreamingRead<E>,
-    onEvent: (event: E) => boolean | void,
-  ): Promise<boolean> {
-    try {
-      await this.call(async (client, expired) => {
-        const read = open(client);
-        const cancel = (): void => void read.cancel().catch(() => undefined);
-        expired.addEventListener('abort', cancel, { once: true });
-        let stopped = false;
-        try {
-          // Not destroyed on an early stop: see the `finally` below.
-          for await (const event of read.iterator({ destroyOnReturn: false }) as AsyncIterable<E>) {
-            if (onEvent(event) === false) {
-              stopped = true;
-              break;
-            }
-          }
-          // The client ends a read it cancelled (on close or replacement) as if the stream had ended.
-          if (!stopped && this.retired.has(client)) throw new StoreUnavailableError('EventStoreDB read was cut short');
-        } finally {
-          expired.removeEventListener('abort', cancel);
-          await read.cancel().catch(() => undefined);
-          // Discarding what was buffered lets the call's stream end, so the client stops tracking it
-          // (a destroyed read would leave it paused, unfinished, and held by the client until close).
-          read.resume();
-        }
-      });
-      return true;
-    } catch (error) {
-      if (error instanceof this.esdb.StreamNotFoundError) return false;
-      throw error;
-    }
-  }
-
-  /**
-   * Runs one call on the current client under the deadline (plus a small grace, see WATCHDOG_GRACE_MS).
-   * A call that outlives it is abandoned: `expired` aborts, the client is replaced, and the caller gets
-   * StoreUnavailableError.
-   */
-  private async call<T>(
-    operation: (client: EsdbClient, expired: AbortSignal) => Promise<T>,
-    conflict?: { stream: string; expected: ExpectedRevision },
-  ): Promise<T> {
-    if (this.closed) throw new StoreUnavailableError('The event store is closed');
-    await this.replacing;
-    const client = this.client;
-    this.opened.add(client);
-    const expired = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    const watchdog = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        expired.abort();
-        reject(new StoreUnavailableError(`EventStoreDB did not answer within ${this.deadline} ms`));
-      }, this.deadline + WATCHDOG_GRACE_MS);
-    });
-    const running = operation(client, expired.signal);
-    // The abandoned call may still settle later; nobody waits for it.
-    running.catch(() => undefined);
-    try {
-      return await Promise.race([running, watchdog]);
-    } catch (error) {
-      if (expired.signal.aborted) this.replaceClient(client);
-      // Whatever a call on a closed or replaced client failed with, the cause is that the store was unreachable.
-      if (this.retired.has(client) && !(error instanceof StoreUnavailableError)) {
-        throw new StoreUnavailableError('EventStoreDB is unavailable', error);
-      }
-      throw this.toStoreError(error, conflict?.stream, conflict?.expected);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  /**
-   * Swaps in a fresh client after `stale` missed a deadline. The stale one is disposed before any call
-   * uses the new one: its batch-append stream settles appends through state the client shares across
-   * instances, so the two must not overlap.
-   */
-  private replaceClient(stale: EsdbClient): void {
-    if (this.client !== stale || this.closed) return;
-    this.retired.add(stale);
-    this.client = this.esdb.EventStoreDBClient.connectionString(this.connectionString);
-    const replacing = disposeClient(stale, true).finally(() => {
-      if (this.replacing === replacing) this.replacing = null;
-    });
-    this.replacing = replacing;
   }
 
   private toClientRevision(expected: ExpectedRevision): Esdb.AppendExpectedRevision {
@@ -420,57 +299,6 @@ export class EventStoreDbEventStore implements EventStore {
       default:
         return expected;
     }
-  }
-
-  private toStoreError(raw: unknown, stream?: string, expected?: ExpectedRevision): unknown {
-    if (raw instanceof StoreUnavailableError) return raw;
-    const esdb = this.esdb;
-    // Some paths (batch append) reject with the bare gRPC error; the client knows how to type it.
-    const error = raw instanceof Error ? esdb.convertToCommandError(raw) : raw;
-    if (error instanceof esdb.WrongExpectedVersionError && stream !== undefined && expected !== undefined) {
-      return new ConcurrencyError(stream, String(expected), String(error.actualVersion));
-    }
-    if (error instanceof esdb.StreamNotFoundError) return error;
-    if (
-      error instanceof esdb.UnavailableError ||
-      error instanceof esdb.DeadlineExceededError ||
-      error instanceof esdb.TimeoutError ||
-      error instanceof esdb.NotLeaderError ||
-      // A call cancelled under us: the client was replaced or closed after a deadline.
-      error instanceof esdb.CancelledError ||
-      // INTERNAL: the HTTP/2 session under the call was reset or closed (a server restart, a proxy).
-      (error as { code?: unknown } | null)?.code === GRPC_INTERNAL
-    ) {
-      return new StoreUnavailableError('EventStoreDB is unavailable', error);
-    }
-    return error;
-  }
-}
-
-/**
- * Cancels the client's open calls and closes its channel (the client's own `dispose` leaves the channel
- * and any unary call open), waiting at most DISPOSE_WAIT_MS for each.
- */
-async function disposeClient(client: EsdbClient, opened: boolean): Promise<void> {
-  await within(client.dispose(), DISPOSE_WAIT_MS);
-  if (!opened) return;
-  // Not in the client's typings: the channel it opened on first use.
-  const internals = client as unknown as { getChannel?: () => Promise<{ close(): void }> };
-  if (typeof internals.getChannel !== 'function') return;
-  const channel = await within(internals.getChannel(), DISPOSE_WAIT_MS);
-  channel?.close();
-}
-
-/** The promise's value, or undefined once `ms` have passed or when it rejects. */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const gaveUp = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  try {
-    return await Promise.race([promise.catch(() => undefined), gaveUp]);
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -17,7 +17,7 @@ async function eventually(condition: () => boolean, ms = 2000): Promise<void> {
 
 /** How many gRPC streams the adapter's client still tracks (not in the client's typings). */
 function clientStreams(store: EventStoreDbEventStore): number {
-  return (store as unknown as { client: { disposableStreams: Set<unknown> } }).client.disposableStreams.size;
+  return (store as unknown as { connection: { client: { disposableStreams: Set<unknown> } } }).connection.client.disposableStreams.size;
 }
 
 async function timed<T>(promise: Promise<T>): Promise<{ error: unknown; ms: number }> {

@@ -1,6 +1,5 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { randomBytes } from 'node:crypto';
 import { CLOCK, Clock, SystemClock } from '../../core/src/clock';
 import { ID_GENERATOR, UuidV7Generator } from '../../core/src/ids';
 import { EVENT_STORE } from '../../event-store/src/event-store.port';
@@ -9,7 +8,8 @@ import { CURSOR_CODEC, CursorCodec } from '../../http/src/pagination';
 import { ResponseCache } from '../../http/src/response-cache';
 import { ProjectionEngine } from '../../read-store/src/projection-engine';
 import { ProcessorRunner } from '../../read-store/src/processor-runner';
-import { READ_STORE, SETTINGS } from '../../read-store/src/read-store.port';
+import { READ_STORE } from '../../read-store/src/read-store.port';
+import { sharedSecret } from '../../read-store/src/shared-secret';
 import { VIGIL_CONFIG } from './config';
 import { createLogger, LOGGER, VigilLogger } from './logger';
 import { Metrics } from './metrics';
@@ -107,13 +107,7 @@ export class PlatformModule {
         {
           provide: CURSOR_CODEC,
           // Shared by every instance through the read store, so a cursor from one works on another.
-          useFactory: async (s: Stores) => {
-            // Insert-if-absent (revision 1 never beats itself), so racing instances agree on one secret.
-            await s.readStore.ensureCollection({ name: SETTINGS, indexes: [] });
-            await s.readStore.put(SETTINGS, { id: 'cursor-secret', value: randomBytes(32).toString('base64') }, 1n);
-            const stored = await s.readStore.get(SETTINGS, 'cursor-secret');
-            return new CursorCodec(Buffer.from(stored!.doc.value, 'base64'));
-          },
+          useFactory: async (s: Stores) => new CursorCodec(await sharedSecret(s.readStore, 'cursor-secret')),
           inject: [STORES],
         },
         ProjectionLifecycle,

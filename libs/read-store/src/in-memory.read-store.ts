@@ -94,7 +94,12 @@ export class InMemoryReadStore implements ReadStore {
   }
 
   async setCheckpoint(name: string, position: bigint): Promise<void> {
-    this.checkpoints.set(name, position);
+    const stored = this.checkpoints.get(name);
+    if (stored === undefined || stored < position) this.checkpoints.set(name, position);
+  }
+
+  async resetCheckpoint(name: string): Promise<void> {
+    this.checkpoints.delete(name);
   }
 
   async getMeta<T>(key: string): Promise<T | null> {

@@ -1,7 +1,8 @@
 import type { Collection, Db, Document, MongoClient, Sort } from 'mongodb';
 import { StoreUnavailableError } from '../../core/src/errors';
 import { ReadModelDoc } from '../../core/src/projection';
-import { CheckedFilter, CollectionSchema, PageSegment, pageSegments, ReadStoreUsageError, checkCollectionName } from './collection-schema';
+import { CollectionSchema, pageSegments, ReadStoreUsageError, checkCollectionName } from './collection-schema';
+import { filterQuery, path, segmentQuery } from './mongodb-queries';
 import { CollectionSpec, DocWrite, Filter, FindQuery, ReadStore, StoredDoc } from './read-store.port';
 
 type Driver = typeof import('mongodb');
@@ -30,47 +31,6 @@ const UNAVAILABLE_NAMES = new Set(['MongoWaitQueueTimeoutError', 'MongoPoolClose
 const WATCHDOG_GRACE_MS = 100;
 const SCHEMA_TTL_MS = 5_000;
 const DUPLICATE_KEY = 11000;
-const RANGE = { gt: '$gt', gte: '$gte', lt: '$lt', lte: '$lte' } as const;
-
-function path(field: string): string {
-  return field === 'id' ? '_id' : `doc.${field}`;
-}
-
-function filterQuery(filter: CheckedFilter): Document {
-  const key = path(filter.field);
-  switch (filter.op) {
-    case 'eq':
-    // On an array field, equality with a scalar matches any element.
-    case 'contains':
-      return { [key]: filter.value };
-    case 'in':
-      return { [key]: { $in: filter.value } };
-    default:
-      return { [key]: { [RANGE[filter.op]]: filter.value } };
-  }
-}
-
-function segmentQuery(segment: PageSegment, sortField: string, asc: boolean): Document | null {
-  const key = path(sortField);
-  const next = asc ? '$gt' : '$lt';
-  switch (segment.kind) {
-    case 'all':
-      return null;
-    case 'after':
-      // The bare range term bounds the index scan; the $or only sorts out ties.
-      return {
-        [key]: { [`${next}e`]: segment.value },
-        $or: [{ [key]: { [next]: segment.value } }, { _id: { [next]: segment.id } }],
-      };
-    case 'nulls':
-      return segment.afterId === undefined ? { [key]: null } : { [key]: null, _id: { [next]: segment.afterId } };
-    case 'values':
-      return { [key]: { $ne: null } };
-    case 'afterId':
-      return { _id: { [next]: segment.id } };
-  }
-}
-
 /** Throws the driver's own parse error when it would refuse the connection string; connects to nothing. */
 export function checkMongoConnectionString(url: string): void {
   const driver = require('mongodb') as Driver;
@@ -253,17 +213,8 @@ export class MongoReadStore implements ReadStore {
     return record ? BigInt(record.position) : null;
   }
 
-  /**
-   * Moves a checkpoint forward only: instances and the worker advance the same checkpoints, and a slow
-   * one must not set back what a faster one recorded. Zero is the one way back (a rebuild starts over).
-   */
+  /** Instances and the worker advance the same checkpoints: a slow one must not set back what a faster one recorded. */
   async setCheckpoint(name: string, position: bigint): Promise<void> {
-    if (position === 0n) {
-      await this.guard(() =>
-        this.checkpoints().replaceOne({ _id: name }, { position }, { upsert: true, maxTimeMS: this.timeoutMs }),
-      );
-      return;
-    }
     try {
       await this.guard(() =>
         this.checkpoints().updateOne(
@@ -276,6 +227,10 @@ export class MongoReadStore implements ReadStore {
       // The upsert found no older checkpoint and could not insert: one as new or newer is there already.
       if (!(error instanceof this.driver.MongoServerError && error.code === DUPLICATE_KEY)) throw error;
     }
+  }
+
+  async resetCheckpoint(name: string): Promise<void> {
+    await this.guard(() => this.checkpoints().deleteOne({ _id: name }, { maxTimeMS: this.timeoutMs }));
   }
 
   async getMeta<T>(key: string): Promise<T | null> {

@@ -1,7 +1,7 @@
 import { DomainEvent, handledEvent, RecordedEvent } from '../../core/src/event';
 import { Processor } from '../../core/src/processor';
 import { EventStore } from '../../event-store/src/event-store.port';
-import { sleep } from './projection-engine';
+import { sleep } from '../../core/src/sleep';
 import { ReadStore } from './read-store.port';
 
 export interface ProcessorLogger {

@@ -8,7 +8,8 @@ import { loadConfig } from '../../platform/src/config';
 import { createLogger } from '../../platform/src/logger';
 import { openStores, Stores } from '../../platform/src/stores';
 import { EventStore } from '../../event-store/src/event-store.port';
-import { collectionName, ProjectionEngine } from './projection-engine';
+import { ProjectionEngine } from './projection-engine';
+import { collectionName } from './projection-generations';
 import { SqliteReadStore } from '../../sqlite/src/sqlite.read-store';
 import { InMemoryEventStore } from '../../event-store/src/in-memory.event-store';
 import { InMemoryReadStore } from './in-memory.read-store';
@@ -105,7 +106,7 @@ describe('ProjectionEngine on the embedded SQLite stores', () => {
       const stores = await open([tally()]);
       await stores.eventStore.appendToStream('s-1', [added(1), typed('Removed')]);
       expect(await doc(stores, 's-1')).toBeNull();
-      await stores.readStore.setCheckpoint(stores.engine.collection('tallies'), 0n);
+      await stores.readStore.resetCheckpoint(stores.engine.collection('tallies'));
       await stores.engine.catchUp();
       expect(await doc(stores, 's-1')).toBeNull();
     });
@@ -151,7 +152,7 @@ describe('ProjectionEngine on the embedded SQLite stores', () => {
       for (let i = 1; i <= 5; i++) await stores.eventStore.appendToStream(`s-${i % 2}`, [added(i)]);
       const collection = stores.engine.collection('tallies');
       const before = await stores.readStore.find(collection, { limit: 100 });
-      await stores.readStore.setCheckpoint(collection, 0n);
+      await stores.readStore.resetCheckpoint(collection);
       expect(await stores.engine.catchUp()).toBe(5);
       expect(await stores.readStore.find(collection, { limit: 100 })).toEqual(before);
     });

@@ -1,17 +1,12 @@
-import { DomainEvent, handledEvent, RecordedEvent } from '../../core/src/event';
+import { sleep } from '../../core/src/sleep';
+import { DomainEvent, RecordedEvent } from '../../core/src/event';
 import { Collection, Projection, ReadModelDoc } from '../../core/src/projection';
 import { EventStore } from '../../event-store/src/event-store.port';
+import { applyEvents, foldFrom, touchedIds } from './projection-fold';
+import { collectionName, Generation, META_MAX_AGE_MS, META_PREFIX, META_REFRESH_MS, nextGeneration, ProjectionMeta, RETIRE_GRACE_MS, SWITCH_GRACE_MS } from './projection-generations';
 import { DocWrite, ReadStore, StoredDoc } from './read-store.port';
-
-interface Generation {
-  version: number;
-  generation: number;
-}
-
-interface ProjectionMeta {
-  active: Generation;
-  building: Generation | null;
-}
+import { projectionStatus, ProjectionStatus } from './projection-status';
+import { PAGE, StreamSource } from './stream-source';
 
 /** The synchronous reads and writes inline projections make inside the embedded append transaction. */
 export interface InlineAccess {
@@ -27,148 +22,6 @@ export interface EngineLogger {
   info(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
 }
-
-export interface ProjectionStatus {
-  name: string;
-  version: number;
-  generation: number;
-  collection: string;
-  checkpoint: string | null;
-  head: string | null;
-  /** Events of the log this collection has not applied yet (counted up to LAG_CAP). */
-  lag: number;
-  building: { collection: string; checkpoint: string | null } | null;
-}
-
-const PAGE = 1000;
-/** Lag is counted up to this many events (one page); more reads as this. */
-export const LAG_CAP = 1000;
-const META_PREFIX = 'projection:';
-/** How long a replaced generation stays readable for processes that have not noticed the switch. */
-const RETIRE_GRACE_MS = 3000;
-const META_REFRESH_MS = 1000;
-/** A writer older generations than this refreshes them before applying its events. */
-const META_MAX_AGE_MS = 2000;
-/** How long a new generation is published as building before it serves, so that every writer applies to it. */
-const SWITCH_GRACE_MS = 3000;
-
-export function collectionName(projection: string, generation: Generation): string {
-  return `${projection}_v${generation.version}_g${generation.generation}`;
-}
-
-/** Each document `events` touch, once, in order of first touch. */
-function touchedIds<Doc extends ReadModelDoc, E extends DomainEvent>(projection: Projection<Doc, E>, events: readonly RecordedEvent[]): string[] {
-  const ids = new Set<string>();
-  for (const event of events) {
-    const handled = handledEvent(projection.handles, event);
-    if (handled) for (const id of projection.ids(handled)) ids.add(id);
-  }
-  return [...ids];
-}
-
-/**
- * The one apply function: folds `events` into the documents they touch, starting from `stored`, and
- * returns the writes. An event not newer than a document's revision leaves it alone, so replays and
- * duplicates change nothing.
- */
-export function applyEvents<Doc extends ReadModelDoc, E extends DomainEvent>(
-  projection: Projection<Doc, E>,
-  events: readonly RecordedEvent[],
-  stored: readonly StoredDoc<Doc>[],
-): DocWrite[] {
-  const docs = new Map<string, { doc: Doc | null; revision: bigint; changed: boolean }>();
-  for (const { doc, revision } of stored) docs.set(doc.id, { doc, revision, changed: false });
-  for (const event of events) {
-    const handled = handledEvent(projection.handles, event);
-    if (!handled) continue;
-    for (const id of projection.ids(handled)) {
-      const current = docs.get(id) ?? { doc: null, revision: -1n, changed: false };
-      if (current.doc && current.revision >= event.revision) continue;
-      const next = projection.evolve(current.doc, handled, id);
-      if (next || current.doc) docs.set(id, { doc: next, revision: event.revision, changed: true });
-    }
-  }
-  const writes: DocWrite[] = [];
-  for (const [id, { doc, revision, changed }] of docs) if (changed) writes.push({ id, doc, revision });
-  return writes;
-}
-
-/**
- * Folds `events` into the documents of `start` only (each from the revision it reflects, a null doc
- * being absent as of that revision) and returns the writes of those that changed.
- */
-function foldFrom(projection: Projection, start: Map<string, { doc: ReadModelDoc | null; revision: bigint }>, events: readonly RecordedEvent[]): DocWrite[] {
-  const changed = new Set<string>();
-  for (const event of events) {
-    if (!projection.handles.includes(event.type)) continue;
-    for (const id of projection.ids(event)) {
-      const current = start.get(id);
-      if (!current || current.revision >= event.revision) continue;
-      const next = projection.evolve(current.doc, event, id);
-      if (!next && !current.doc) continue;
-      start.set(id, { doc: next, revision: event.revision });
-      changed.add(id);
-    }
-  }
-  return [...changed].map((id) => ({ id, doc: start.get(id)!.doc, revision: start.get(id)!.revision }));
-}
-
-/**
- * The events of one stream before an append (revisions below `first`): from what the command read
- * (`history`, which ends just before the append when it is not empty), else read on demand.
- */
-class StreamSource {
-  constructor(
-    private readonly eventStore: EventStore,
-    private readonly stream: string,
-    private readonly first: bigint,
-    private readonly history: readonly RecordedEvent[],
-  ) {}
-
-  /** Events from revision `from` up to the append. */
-  async range(from: bigint): Promise<RecordedEvent[]> {
-    const known = this.history.length > 0 && this.history[0].revision <= from && this.history[this.history.length - 1].revision === this.first - 1n;
-    if (known) return this.history.filter((event) => event.revision >= from);
-    return this.eventStore.readStream(this.stream, { fromRevision: from, maxCount: Number(this.first - from) });
-  }
-
-  /**
-   * The newest revision before the append whose event is at or before `checkpoint` (all of the stream
-   * a collection with that checkpoint has applied), -1 when none is; null when finding it takes more
-   * than `limit` events.
-   */
-  async lastAppliedRevision(checkpoint: bigint, limit: number): Promise<bigint | null> {
-    let from = this.first - 1n;
-    let seen = 0;
-    const tail = this.history[this.history.length - 1];
-    if (tail?.revision === from) {
-      for (let i = this.history.length - 1; i >= 0; i--) if (this.history[i].position <= checkpoint) return this.history[i].revision;
-      from = this.history[0].revision - 1n;
-      seen = this.history.length;
-    }
-    while (from >= 0n && seen < limit) {
-      const page = await this.eventStore.readStream(this.stream, { direction: 'backwards', fromRevision: from, maxCount: PAGE });
-      for (const event of page) if (event.position <= checkpoint) return event.revision;
-      // Older events are gone (retention) or never were: nothing before these was applied.
-      if (page.length < PAGE) return page.length > 0 ? page[page.length - 1].revision - 1n : -1n;
-      from = page[page.length - 1].revision - 1n;
-      seen += page.length;
-    }
-    return from < 0n ? -1n : null;
-  }
-}
-
-/** Resolves after `ms`, or at once when the signal aborts. */
-export const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 
 /**
  * Runs projections into the read store: inline inside the embedded append transaction (`inline`),
@@ -213,7 +66,7 @@ export class ProjectionEngine {
         meta = { active: { version: projection.version, generation: 1 }, building: null };
         await this.readStore.setMeta(key, meta);
       } else if (meta.active.version !== projection.version && meta.building?.version !== projection.version) {
-        meta = { ...meta, building: { version: projection.version, generation: this.nextGeneration(meta) } };
+        meta = { ...meta, building: { version: projection.version, generation: nextGeneration(meta) } };
         await this.readStore.setMeta(key, meta);
         this.logger.info('projection version changed, building a new generation', { projection: projection.name });
       }
@@ -390,7 +243,7 @@ export class ProjectionEngine {
     for (const name of names) {
       const projection = this.projections.get(name)!;
       const meta = (await this.readStore.getMeta<ProjectionMeta>(META_PREFIX + name)) ?? this.meta.get(name)!;
-      const building = { version: projection.version, generation: this.nextGeneration(meta) };
+      const building = { version: projection.version, generation: nextGeneration(meta) };
       await this.readStore.ensureCollection({ name: collectionName(name, building), indexes: projection.indexes, sortField: projection.sortField });
       await this.readStore.setMeta(META_PREFIX + name, { ...meta, building });
       builds.push({ projection, building });
@@ -408,34 +261,7 @@ export class ProjectionEngine {
   }
 
   async status(): Promise<ProjectionStatus[]> {
-    const head = await this.eventStore.headPosition();
-    const out: ProjectionStatus[] = [];
-    for (const projection of this.projections.values()) {
-      const meta = (await this.readStore.getMeta<ProjectionMeta>(META_PREFIX + projection.name)) ?? this.meta.get(projection.name)!;
-      const collection = collectionName(projection.name, meta.active);
-      const checkpoint = await this.readStore.getCheckpoint(collection);
-      const building = meta.building ? collectionName(projection.name, meta.building) : null;
-      out.push({
-        name: projection.name,
-        version: meta.active.version,
-        generation: meta.active.generation,
-        collection,
-        checkpoint: checkpoint?.toString() ?? null,
-        head: head?.toString() ?? null,
-        lag: await this.eventsAfter(checkpoint, head),
-        building: building ? { collection: building, checkpoint: (await this.readStore.getCheckpoint(building))?.toString() ?? null } : null,
-      });
-    }
-    return out;
-  }
-
-  /**
-   * How many events of the log a collection has not applied, counted (positions are log bytes on
-   * EventStoreDB) and capped at LAG_CAP, so a status costs one bounded read per projection.
-   */
-  private async eventsAfter(checkpoint: bigint | null, head: bigint | null): Promise<number> {
-    if (head === null || (checkpoint !== null && checkpoint >= head)) return 0;
-    return (await this.eventStore.readAll({ after: checkpoint ?? undefined, maxCount: LAG_CAP })).length;
+    return projectionStatus(this.readStore, this.eventStore, [...this.projections.values()], (name) => this.meta.get(name)!);
   }
 
   /** True when every serving collection has applied the whole log. */
@@ -458,10 +284,6 @@ export class ProjectionEngine {
     const ids = touchedIds(projection, page);
     if (ids.length > 0) await this.readStore.writeMany(collection, applyEvents(projection, page, await this.readStore.getMany(collection, ids)));
     await this.readStore.setCheckpoint(collection, page[page.length - 1].position);
-  }
-
-  private nextGeneration(meta: ProjectionMeta): number {
-    return Math.max(meta.active.generation, meta.building?.generation ?? 0) + 1;
   }
 
   private async ensureCollections(projection: Projection, meta: ProjectionMeta): Promise<void> {

@@ -580,10 +580,29 @@ export function readStoreContract(adapterName: string, factory: () => Promise<Re
         expect(await store.getCheckpoint('other')).toBe(2n ** 60n + 1n);
       });
 
-      it('can move a checkpoint back to zero (a rebuild starts over)', async () => {
+      it('moves a checkpoint forward only: an older or equal position changes nothing', async () => {
         await store.setCheckpoint('cp', 10n);
+        await store.setCheckpoint('cp', 3n);
         await store.setCheckpoint('cp', 0n);
-        expect(await store.getCheckpoint('cp')).toBe(0n);
+        await store.setCheckpoint('cp', 10n);
+        expect(await store.getCheckpoint('cp')).toBe(10n);
+        await store.setCheckpoint('cp', 11n);
+        expect(await store.getCheckpoint('cp')).toBe(11n);
+      });
+
+      it('keeps racing writers\' newest position, whatever order they land in', async () => {
+        await Promise.all([5n, 9n, 2n, 7n].map((position) => store.setCheckpoint('raced', position)));
+        expect(await store.getCheckpoint('raced')).toBe(9n);
+      });
+
+      it('forgets a reset checkpoint (a replay starts from the log\'s start)', async () => {
+        await store.setCheckpoint('cp', 10n);
+        await store.resetCheckpoint('cp');
+        expect(await store.getCheckpoint('cp')).toBeNull();
+        await store.setCheckpoint('cp', 1n);
+        expect(await store.getCheckpoint('cp')).toBe(1n);
+        await store.resetCheckpoint('never-set');
+        expect(await store.getCheckpoint('never-set')).toBeNull();
       });
     });
 

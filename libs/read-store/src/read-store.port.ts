@@ -31,7 +31,7 @@ export interface FindQuery {
 
 export interface StoredDoc<Doc extends ReadModelDoc = ReadModelDoc> {
   doc: Doc;
-  /** Stream revision the document reflects. */
+  /** The revision of its stream the document reflects (the one meaning of `revision` in the read store). */
   revision: bigint;
 }
 
@@ -51,8 +51,9 @@ export interface CollectionSpec {
 }
 
 /**
- * The read side's storage. Writes are guarded by revision: a put or delete whose revision is not
- * newer than the stored one is a no-op (returns false). Deletes leave a tombstone so that a stale
+ * The read side's storage. Writes are guarded by the stream revision the document reflects: a put or
+ * delete whose revision is not newer than the stored one is a no-op (returns false). Records no
+ * projection owns are written by compare-and-set through `VersionedRecords`. Deletes leave a tombstone so that a stale
  * replay cannot bring a document back. A collection is named by a `Collection<Doc>` handle (from
  * `ProjectionEngine.collection` or `collectionOf`), which types the documents, or by a plain string.
  */
@@ -74,7 +75,10 @@ export interface ReadStore {
   writeMany<Doc extends ReadModelDoc>(collection: Collection<Doc>, writes: readonly DocWrite<Doc>[]): Promise<void>;
 
   getCheckpoint(name: string): Promise<bigint | null>;
+  /** Moves forward only: a position not after the stored one changes nothing (a slower instance cannot set it back). */
   setCheckpoint(name: string, position: bigint): Promise<void>;
+  /** Forgets a checkpoint, so the next catch-up reads the log from its start (a replay). */
+  resetCheckpoint(name: string): Promise<void>;
 
   /** Small key/value records the projection runner keeps (active generations and the like). */
   getMeta<T>(key: string): Promise<T | null>;

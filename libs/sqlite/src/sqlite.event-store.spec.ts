@@ -67,7 +67,7 @@ describe('SQLite event store', () => {
     options?: (db: SqliteDatabase) => SqliteEventStoreOptions,
   ): { db: SqliteDatabase; store: SqliteEventStore } => {
     const db = openSqliteDatabase(dir.file);
-    const store = new SqliteEventStore(db, { inline: recordBatches, ...options?.(db) });
+    const store = new SqliteEventStore(db, { inline: recordBatches, deflate: (stream) => stream.startsWith('heartbeat-'), ...options?.(db) });
     opened.push({ db, store });
     return { db, store };
   };
@@ -327,7 +327,7 @@ describe('SQLite event store', () => {
       expect((await store.readStream('heartbeat-1'))[0]).toMatchObject({ type: 'HeartbeatPingReceived', data, metadata });
     });
 
-    it('deflates the bodies of heartbeat streams only, and reads both forms back', async () => {
+    it('deflates the bodies of the streams its deflate option names only, and reads both forms back', async () => {
       const { db, store } = open();
       const metadata = { accountId: 'a', occurredAt: '2026-11-25T12:00:00.000Z' };
       await store.appendToStream('heartbeat-1', [{ type: 'HeartbeatPingReceived', data: { n: 1 }, metadata }]);
@@ -345,7 +345,7 @@ describe('SQLite event store', () => {
     });
   });
 
-  describe('a log written before issue 20', () => {
+  describe('a log in the text-column format', () => {
     it('is moved over when first opened, keeping positions, revisions, pruned revisions and the position mark', async () => {
       const db = openSqliteDatabase(dir.file);
       db.exec(`

@@ -12,8 +12,8 @@ const POLL_INTERVAL_MS = 200;
 
 /**
  * Streams get a small integer id (the (stream, revision) index then holds numbers, not names); an
- * event's type, data and metadata are one JSON body, deflated (a BLOB) in heartbeat streams and text
- * elsewhere. `at` is its occurredAt, for pruning.
+ * event's type, data and metadata are one JSON body, deflated (a BLOB) in the streams the `deflate`
+ * option names and text elsewhere. `at` is its occurredAt, for pruning.
  * A stream's revision is its newest event's, read from the index: an append writes no stream row.
  * `streams.revision` is a floor, so pruning never lowers it: the newest revision pruning removed (-1 if
  * none), or in a database written before, the stream's revision at that time.
@@ -46,20 +46,16 @@ const BODY_DICTIONARY = Buffer.from(
 );
 
 /**
- * A 1 KiB window holds the dictionary and a whole event; small buffers make each call cheap (~half the time).
- * 1 KiB output chunks come from Node's buffer pool; the default 16 KiB chunk is a new external allocation
- * per call, whose pressure set off several full GCs a second under ping load (ping p99, docs/benchmarks.md).
+ * A 1 KiB window holds the dictionary and a whole event, and small buffers keep each call cheap; 1 KiB
+ * output chunks come from Node's buffer pool, where the default 16 KiB chunk is an external allocation per call.
  */
 const DEFLATE = { dictionary: BODY_DICTIONARY, windowBits: 10, memLevel: 2, chunkSize: 1024 };
 const INFLATE = { dictionary: BODY_DICTIONARY, windowBits: 10, chunkSize: 1024 };
 
-/**
- * Heartbeat streams hold nearly every event (a ping a minute per check), and the bytes-per-ping target is
- * met by deflating them. Elsewhere a deflate (~40 µs in a busy process, whatever the size) cost a quarter
- * of an incident write's storage time and saved no space that matters, so those bodies stay text.
- */
-function encodeBody(stream: string, text: string): Buffer | string {
-  return stream.startsWith('heartbeat-') ? deflateRawSync(text, DEFLATE) : text;
+type DeflatePredicate = (stream: string) => boolean;
+
+function encodeBody(deflate: DeflatePredicate, stream: string, text: string): Buffer | string {
+  return deflate(stream) ? deflateRawSync(text, DEFLATE) : text;
 }
 
 function decodeBody(body: Buffer | string): [string, RecordedEvent['data'], RecordedEvent['metadata']] {
@@ -67,10 +63,10 @@ function decodeBody(body: Buffer | string): [string, RecordedEvent['data'], Reco
 }
 
 /**
- * Moves a log written before issue 20 (text columns; streams found through a stream index) into this
- * schema in one transaction, keeping every position, revision and the position mark.
+ * Moves a log in the text-column format (type, data and metadata columns; a stream index table) into
+ * this schema in one transaction, keeping every position, revision and the position mark.
  */
-function migrateTextLog(db: SqliteDatabase): void {
+function migrateTextLog(db: SqliteDatabase, deflate: DeflatePredicate): void {
   db.transaction(() => {
     const oldStreams = db.prepare("SELECT name FROM pragma_table_info('streams')").pluck().all().includes('stream');
     db.exec('ALTER TABLE events RENAME TO events_text');
@@ -92,7 +88,7 @@ function migrateTextLog(db: SqliteDatabase): void {
         }
         setRevision.run(row.revision, id);
         const metadata = JSON.parse(row.metadata) as RecordedEvent['metadata'];
-        const body = encodeBody(row.stream, JSON.stringify([row.type, JSON.parse(row.data), metadata]));
+        const body = encodeBody(deflate, row.stream, JSON.stringify([row.type, JSON.parse(row.data), metadata]));
         insert.run(row.position, id, row.revision, Date.parse(metadata.occurredAt) || 0, body);
       }
       after = rows[rows.length - 1].position;
@@ -137,6 +133,11 @@ export interface InlineProjections {
 
 export interface SqliteEventStoreOptions {
   inline?: InlineProjections;
+  /**
+   * Streams whose bodies are stored deflated (default: none). Worth it only for streams that hold most
+   * events; elsewhere the deflate costs more write time than the space it saves.
+   */
+  deflate?: DeflatePredicate;
 }
 
 interface PendingAppend {
@@ -161,6 +162,7 @@ export class SqliteEventStore implements EventStore {
   private readonly commitBatch: Transaction<(batch: PendingAppend[]) => Outcome[]>;
   private readonly appendOne: Transaction<(append: PendingAppend) => AppendResult>;
   private readonly notifier = new AppendNotifier();
+  private readonly deflate: DeflatePredicate;
   private queue: PendingAppend[] = [];
   private scheduled: NodeJS.Immediate | null = null;
   /** A batch waits for its fsync: the next one gathers meanwhile, and commits when it is done. */
@@ -171,7 +173,8 @@ export class SqliteEventStore implements EventStore {
     private readonly db: SqliteDatabase,
     private readonly options: SqliteEventStoreOptions = {},
   ) {
-    if (db.prepare("SELECT name FROM pragma_table_info('events')").pluck().all().includes('data')) migrateTextLog(db);
+    this.deflate = options.deflate ?? (() => false);
+    if (db.prepare("SELECT name FROM pragma_table_info('events')").pluck().all().includes('data')) migrateTextLog(db, this.deflate);
     db.exec(SCHEMA);
     const prepare = (text: string) => db.prepare(text).safeIntegers(true);
     const select = 'SELECT e.position, s.name, e.revision, e.body FROM events e JOIN streams s ON s.id = e.stream';
@@ -179,7 +182,7 @@ export class SqliteEventStore implements EventStore {
       stream: prepare('SELECT s.id, max(s.revision, coalesce((SELECT max(e.revision) FROM events e WHERE e.stream = s.id), -1)) AS revision FROM streams s WHERE s.name = ?'),
       newStream: prepare('INSERT INTO streams (name, revision) VALUES (?, -1)'),
       insert: prepare('INSERT INTO events (stream, revision, at, body) VALUES (?, ?, ?, ?)'),
-      // A bound LIMIT costs SQLite ~10 µs a call even when it is -1, so a whole-stream read goes without.
+      // A bound LIMIT has a cost even when it is -1, so a whole-stream read goes without.
       readStream: prepare(`${select} WHERE s.name = ? AND e.revision >= ? ORDER BY e.revision`),
       readStreamSome: prepare(`${select} WHERE s.name = ? AND e.revision >= ? ORDER BY e.revision LIMIT ?`),
       readStreamBack: prepare(`${select} WHERE s.name = ? AND e.revision <= ? ORDER BY e.revision DESC LIMIT ?`),
@@ -326,7 +329,7 @@ export class SqliteEventStore implements EventStore {
       revision += 1n;
       const text = JSON.stringify([event.type, event.data, event.metadata]);
       const at = Date.parse(event.metadata.occurredAt);
-      const body = encodeBody(stream, text);
+      const body = encodeBody(this.deflate, stream, text);
       const position = BigInt(this.sql.insert.run(id, revision, Number.isNaN(at) ? 0 : at, body).lastInsertRowid);
       // What a read returns, not the caller's objects.
       const [type, data, metadata] = JSON.parse(text) as ReturnType<typeof decodeBody>;

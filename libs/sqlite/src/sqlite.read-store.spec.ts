@@ -124,7 +124,7 @@ describe('SqliteReadStore', () => {
       expect(temp.db.prepare(`SELECT id, revision, deleted, doc FROM "rm_incidents_v1_g1"`).all()).toEqual([{ id: 'gone', revision: 3, deleted: 1, doc: null }]);
     });
 
-    it('puts back the id that rows written before issue 20 left out of their document, once', async () => {
+    it('puts back the id that rows in the id-less format left out of their document, once', async () => {
       temp.db.prepare(`INSERT INTO "rm_incidents_v1_g1" (id, revision, deleted, doc) VALUES ('old', 1, 0, '{"accountId":"a"}')`).run();
       temp.db.prepare("DELETE FROM rm_meta WHERE key = 'format:documents'").run();
       const reopened = new SqliteReadStore(temp.db);

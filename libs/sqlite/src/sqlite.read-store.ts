@@ -111,7 +111,7 @@ function segmentSql(segment: PageSegment, sortField: string, asc: boolean, param
  */
 export class SqliteReadStore implements ReadStore {
   private readonly collections = new Map<string, SqliteCollection>();
-  private readonly sql: Record<'getSpec' | 'setSpec' | 'deleteSpec' | 'getCheckpoint' | 'setCheckpoint' | 'checkpoints' | 'setCheckpoints' | 'getMeta' | 'setMeta' | 'dataVersion' | 'indexesOf', Statement>;
+  private readonly sql: Record<'getSpec' | 'setSpec' | 'deleteSpec' | 'getCheckpoint' | 'setCheckpoint' | 'resetCheckpoint' | 'checkpoints' | 'setCheckpoints' | 'getMeta' | 'setMeta' | 'dataVersion' | 'indexesOf', Statement>;
   private readonly changes = new ChangeCounters();
   private external = { version: undefined as unknown, checkedAt: Number.NEGATIVE_INFINITY, count: 0 };
 
@@ -133,10 +133,15 @@ export class SqliteReadStore implements ReadStore {
       setSpec: db.prepare('INSERT INTO rm_collections (name, spec) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET spec = excluded.spec'),
       deleteSpec: db.prepare('DELETE FROM rm_collections WHERE name = ?'),
       getCheckpoint: db.prepare('SELECT position FROM rm_checkpoints WHERE name = ?').pluck().safeIntegers(true),
-      setCheckpoint: db.prepare('INSERT INTO rm_checkpoints (name, position) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET position = excluded.position'),
+      setCheckpoint: db.prepare(
+        'INSERT INTO rm_checkpoints AS cp (name, position) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET position = excluded.position WHERE excluded.position > cp.position',
+      ),
+      resetCheckpoint: db.prepare('DELETE FROM rm_checkpoints WHERE name = ?'),
       checkpoints: db.prepare('SELECT name, position FROM rm_checkpoints').safeIntegers(true),
       // `WHERE true` tells SQLite's parser the ON CONFLICT belongs to the upsert, not to the SELECT's join.
-      setCheckpoints: db.prepare('INSERT INTO rm_checkpoints (name, position) SELECT value, ? FROM json_each(?) WHERE true ON CONFLICT(name) DO UPDATE SET position = excluded.position'),
+      setCheckpoints: db.prepare(
+        'INSERT INTO rm_checkpoints AS cp (name, position) SELECT value, ? FROM json_each(?) WHERE true ON CONFLICT(name) DO UPDATE SET position = excluded.position WHERE excluded.position > cp.position',
+      ),
       getMeta: db.prepare('SELECT value FROM rm_meta WHERE key = ?').pluck(),
       setMeta: db.prepare('INSERT INTO rm_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
@@ -146,7 +151,7 @@ export class SqliteReadStore implements ReadStore {
     this.restoreIds();
   }
 
-  /** Rows written before issue 20 left their id out of `doc` (the row's key held it): put it back, once per database. */
+  /** Rows in the id-less document format keep their id in the row's key only: puts it into `doc`, once per database. */
   private restoreIds(): void {
     if (this.sql.getMeta.get('format:documents') !== undefined) return;
     this.db.transaction(() => {
@@ -255,6 +260,11 @@ export class SqliteReadStore implements ReadStore {
 
   async setCheckpoint(name: string, position: bigint): Promise<void> {
     this.sql.setCheckpoint.run(name, position);
+    await this.synced();
+  }
+
+  async resetCheckpoint(name: string): Promise<void> {
+    this.sql.resetCheckpoint.run(name);
     await this.synced();
   }
 

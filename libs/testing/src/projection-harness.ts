@@ -76,7 +76,7 @@ export class ProjectionHarness {
 
   /** Sends the whole log through the engine again (every event is then a duplicate or stale). */
   async replayAll(): Promise<void> {
-    for (const name of this.engine.projectionNames()) await this.readStore.setCheckpoint(this.engine.collection(name), 0n);
+    for (const name of this.engine.projectionNames()) await this.readStore.resetCheckpoint(this.engine.collection(name));
     await this.engine.catchUp();
   }
 

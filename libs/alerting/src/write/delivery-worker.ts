@@ -126,7 +126,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     let removed = 0;
     for (;;) {
       const batch = await this.outbox.finishedBefore(before, 500);
-      for (const stored of batch) if (await this.outbox.remove(stored.doc.id, stored.revision)) removed++;
+      for (const stored of batch) if (await this.outbox.remove(stored.doc.id, stored.version)) removed++;
       if (batch.length < 500) return removed;
     }
   }
@@ -196,8 +196,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     if (!stored || stored.doc.status !== 'PENDING' || stored.doc.nextAttemptAt === null || stored.doc.nextAttemptAt > now) return null;
     const leaseUntil = now + this.attemptBudgetMs(stored.doc) + leaseMarginMs(this.config.deliveryTimeoutMs);
     const doc = { ...stored.doc, nextAttemptAt: leaseUntil, leaseUntil };
-    if (!(await this.outbox.replace(doc, stored.revision))) return null;
-    return { doc, revision: stored.revision + 1n };
+    if (!(await this.outbox.replace(doc, stored.version))) return null;
+    return { doc, revision: stored.version + 1n };
   }
 
   /** How long one attempt may take: a batch sends its emails BATCH_PARALLEL at a time, each within the timeout. */

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { v5 as uuidv5 } from 'uuid';
 import { collectionOf } from '../../../core/src/projection';
-import { Filter, READ_STORE, ReadStore, StoredDoc } from '../../../read-store/src/read-store.port';
+import { Filter, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
+import { VersionedRecord, VersionedRecords } from '../../../read-store/src/versioned-records';
 import { AlertType, CheckAlert } from '../domain/alert-message';
 
 export type DeliveryStatus = 'PENDING' | 'SENT' | 'FAILED';
@@ -78,15 +79,18 @@ const NAMESPACE = '4f1d0f6e-4c1a-4a59-9d55-6f1b7f0b8e21';
 export const deliveryId = (...parts: string[]) => uuidv5(parts.join('|'), NAMESPACE);
 
 /**
- * The durable outbox of deliveries, in the read store. Every write is revision-guarded: an insert
- * (revision 1) of an id that exists changes nothing, and a claim that lost a race to another worker
- * returns false.
+ * The durable outbox of deliveries, in the read store. Every write is a compare-and-set on the
+ * delivery's version: an insert of an id that exists changes nothing, and a claim that lost a race to
+ * another worker returns false.
  */
 @Injectable()
 export class Outbox {
   private ready: Promise<void> | null = null;
+  private readonly records: VersionedRecords<DeliveryDoc>;
 
-  constructor(@Inject(READ_STORE) private readonly store: ReadStore) {}
+  constructor(@Inject(READ_STORE) private readonly store: ReadStore) {
+    this.records = new VersionedRecords(store, DELIVERIES);
+  }
 
   ensure(): Promise<void> {
     this.ready ??= this.store.ensureCollection({
@@ -100,21 +104,21 @@ export class Outbox {
   /** Adds the delivery unless one with its id exists; true when added. */
   async add(doc: DeliveryDoc): Promise<boolean> {
     await this.ensure();
-    return this.store.put(DELIVERIES, doc, 1n);
+    return this.records.insert(doc);
   }
 
-  async get(id: string): Promise<StoredDoc<DeliveryDoc> | null> {
+  async get(id: string): Promise<VersionedRecord<DeliveryDoc> | null> {
     await this.ensure();
-    return this.store.get(DELIVERIES, id);
+    return this.records.get(id);
   }
 
-  /** Writes the next version of a delivery read at `revision`; false when another writer got there first. */
-  async replace(doc: DeliveryDoc, revision: bigint): Promise<boolean> {
-    return this.store.put(DELIVERIES, doc, revision + 1n);
+  /** Writes the next version of a delivery read at `version`; false when another writer got there first. */
+  async replace(doc: DeliveryDoc, version: bigint): Promise<boolean> {
+    return this.records.compareAndSet(doc, version);
   }
 
-  async remove(id: string, revision: bigint): Promise<boolean> {
-    return this.store.delete(DELIVERIES, id, revision + 1n);
+  async remove(id: string, version: bigint): Promise<boolean> {
+    return this.records.compareAndDelete(id, version);
   }
 
   /** How many deliveries wait, and when the oldest of them was created (for /metrics). */
@@ -165,7 +169,7 @@ export class Outbox {
   }
 
   /** Finished deliveries created before `before`, oldest first. */
-  async finishedBefore(before: string, limit: number): Promise<StoredDoc<DeliveryDoc>[]> {
+  async finishedBefore(before: string, limit: number): Promise<VersionedRecord<DeliveryDoc>[]> {
     await this.ensure();
     const docs = await this.store.find(DELIVERIES, {
       filters: [
@@ -175,7 +179,7 @@ export class Outbox {
       sort: { field: 'created_at', direction: 'asc' },
       limit,
     });
-    return this.store.getMany(DELIVERIES, docs.map((d) => d.id));
+    return (await this.store.getMany(DELIVERIES, docs.map((d) => d.id))).map(({ doc, revision }) => ({ doc, version: revision }));
   }
 
   async count(filters: { field: string; op: 'eq'; value: string }[]): Promise<number> {

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { READ_STORE, ReadStore, SETTINGS } from '../../../read-store/src/read-store.port';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
+import { sharedSecret } from '../../../read-store/src/shared-secret';
 
 export type TokenPurpose = 'confirm' | 'unsubscribe';
 
@@ -58,11 +59,7 @@ export class SubscriberTokens {
     return createHmac('sha256', await this.key).update(payload).digest('base64url');
   }
 
-  private async loadKey(): Promise<Buffer> {
-    // Insert-if-absent (revision 1 never beats itself), so racing instances agree on one key.
-    await this.store.ensureCollection({ name: SETTINGS, indexes: [] });
-    await this.store.put(SETTINGS, { id: 'subscriber-token-secret', value: randomBytes(32).toString('base64') }, 1n);
-    const stored = await this.store.get(SETTINGS, 'subscriber-token-secret');
-    return Buffer.from(stored!.doc.value, 'base64');
+  private loadKey(): Promise<Buffer> {
+    return sharedSecret(this.store, 'subscriber-token-secret');
   }
 }

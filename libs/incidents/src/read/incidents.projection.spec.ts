@@ -141,6 +141,7 @@ describe('incidents projection', () => {
 
       // Everything again (duplicates), then from the middle (stale): the guard keeps the newer document.
       for (const from of [0n, 2n]) {
+        await store.resetCheckpoint(engine.collection('incidents'));
         await store.setCheckpoint(engine.collection('incidents'), from);
         await engine.catchUp();
         expect(await stored()).toEqual(before);
@@ -150,7 +151,7 @@ describe('incidents projection', () => {
     it('does not bring a deleted incident back on replay', async () => {
       await append([created, posted('u1', 'INVESTIGATING', at(0))], 0);
       await append([{ type: 'IncidentDeleted', data: { incidentId: INCIDENT } }], 1);
-      await store.setCheckpoint(engine.collection('incidents'), 0n);
+      await store.resetCheckpoint(engine.collection('incidents'));
       await engine.catchUp();
       expect(await stored()).toBeNull();
     });

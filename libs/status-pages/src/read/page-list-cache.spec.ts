@@ -59,6 +59,7 @@ describe.each(HARNESS_ADAPTERS)('status page list cache (%s stores)', (adapter) 
     // An event appended but not yet applied (another instance's write, before the daemon gets to it).
     await harness.eventStore.appendToStream(serviceStream(SERVICE), [{ type: 'ServiceUpdated', data: renamed('Status API').data, metadata: { accountId: ACCOUNT, occurredAt: '2026-01-02T00:00:00.000Z' } }]);
     const head = (await harness.eventStore.headPosition())!;
+    await harness.readStore.resetCheckpoint(harness.engine.collection('services'));
     await harness.readStore.setCheckpoint(harness.engine.collection('services'), head - 1n);
     const before = await shown();
     expect(await shown()).toBe(before);
