@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { ApiKeyGuard } from '../../../libs/accounts/src/http/api-key.guard';
+import { ApiKeyGuard } from '../../../libs/accounts/src/accounts.api';
 import { IdempotencyGuard } from '../../../libs/http/src/idempotency';
 import { PlatformModule } from '../../../libs/platform/src/platform.module';
 import { PlatformOptions } from '../../../libs/platform/src/platform.options';

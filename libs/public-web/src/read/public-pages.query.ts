@@ -3,7 +3,7 @@ import { CLOCK, Clock } from '../../../core/src/clock';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
-import { IncidentDirectory, IncidentView } from '../../../incidents/src/read/incident-directory';
+import { IncidentDirectory, IncidentView } from '../../../incidents/src/incidents.api';
 import { StatusPageDetailView, StatusPageDirectory } from '../../../status-pages/src/read/status-page-directory';
 import { BAR_DAYS, ComponentStatus, currentStatus, DayBar, indicatorOf, Indicator, overallUptime, uptimeBars } from './component-status';
 import { IncidentOutageDoc, incidentOutagesProjection } from './incident-outages.projection';

@@ -1,5 +1,5 @@
 import { Feed } from 'feed';
-import { IncidentView } from '../../../incidents/src/read/incident-directory';
+import { IncidentView } from '../../../incidents/src/incidents.api';
 import { StatusPageDetailView } from '../../../status-pages/src/read/status-page-directory';
 import { timeText, statusWord } from './formatting';
 import { Markdown, plainText } from './markdown';
