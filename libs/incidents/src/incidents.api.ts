@@ -7,5 +7,5 @@ export { compareTimeline, SEVERITIES, UPDATE_STATUSES } from './domain/incident-
 export type { Severity, UpdateStatus } from './domain/incident-timeline';
 export { IncidentsQuery } from './read/incidents.queries';
 export type { IncidentHistory, IncidentHistoryEntry, IncidentsAnswers, IncidentsQuestion } from './read/incidents.queries';
-export { IncidentDirectory } from './read/incident-directory';
+export { incidentDate, IncidentDirectory } from './read/incident-directory';
 export type { IncidentListFilter, IncidentUpdateView, IncidentView } from './read/incident-directory';

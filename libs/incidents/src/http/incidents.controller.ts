@@ -9,7 +9,7 @@ import { parseIfMatch, setEtag } from '../../../http/src/etag';
 import { CURSOR_CODEC, CursorCodec } from '../../../http/src/pagination';
 import { actorOf, requireId } from '../../../http/src/params';
 import { KeptRoute, ResponseCache } from '../../../http/src/response-cache';
-import { IncidentDirectory, IncidentListFilter, IncidentView } from '../read/incident-directory';
+import { incidentDate, IncidentDirectory, IncidentListFilter, IncidentView } from '../read/incident-directory';
 import { IncidentsQuery } from '../read/incidents.queries';
 import { StatusPageDirectory } from '../../../status-pages/src/read/status-page-directory';
 import { RunIncidentCommand } from '../write/incident.handler';
@@ -53,7 +53,7 @@ export class IncidentsController {
   }
 
   @Get()
-  @ApiOkResponse({ type: IncidentPageDto, description: 'Newest first' })
+  @ApiOkResponse({ type: IncidentPageDto, description: 'Newest first by when they happened (the first update\'s publicIncidentUpdateDate)' })
   @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
   @ApiQuery({ name: 'nextId', required: false, type: String })
   @ApiQuery({ name: 'statusPageId', required: false, schema: { type: 'string', format: 'uuid' }, description: 'Incidents touching any service on the page' })
@@ -75,7 +75,7 @@ export class IncidentsController {
         filter.serviceIds = [params.serviceId];
       }
       const rows = await this.queries.execute(new IncidentsQuery({ type: 'ListIncidents', accountId: account.accountId, limit: params.limit, after: params.after, filter }));
-      return { body: this.cursors.page(params.scope, rows, params.limit, (i: IncidentView) => ({ value: i.created_at, id: i.id })) };
+      return { body: this.cursors.page(params.scope, rows, params.limit, (i: IncidentView) => ({ value: incidentDate(i), id: i.id })) };
     });
   }
 
