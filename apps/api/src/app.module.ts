@@ -7,6 +7,7 @@ import { PlatformOptions } from '../../../libs/platform/src/platform.options';
 import { CONTEXT_MODULES } from './contexts';
 import { HealthController } from './health.controller';
 import { MetricsController } from './metrics.controller';
+import { ShutdownLog } from './shutdown-log';
 
 @Module({})
 export class AppModule {
@@ -17,6 +18,7 @@ export class AppModule {
       controllers: [HealthController, MetricsController],
       // Guards run in this order: who is calling, then whether this POST was already answered.
       providers: [
+        ShutdownLog,
         ApiKeyGuard,
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
         IdempotencyGuard,

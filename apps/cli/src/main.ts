@@ -16,6 +16,7 @@ import { ProjectionEngine } from '../../../libs/read-store/src/projection-engine
 import { Outbox } from '../../../libs/alerting/src/write/outbox';
 import { presentDelivery, retryDelivery } from '../../../libs/alerting/src/http/alert-notifications.controller';
 import { CliModule } from './cli.module';
+import { MissingStoreError, requireStore, storeLine } from './store-notice';
 
 const USAGE = `Usage: npm run --silent cli -- <command>
 
@@ -31,7 +32,8 @@ const USAGE = `Usage: npm run --silent cli -- <command>
   notifications retry NOTIFICATION_ID
 
 Uses the same configuration as the server (VIGIL_DATA_DIR, or EVENTSTORE_URL and MONGODB_URL) and is
-safe to run while the server runs.`;
+safe to run while the server runs. Says on stderr which store it opened; only \`accounts create\` creates
+an embedded database that does not exist yet.`;
 
 class UsageError extends Error {}
 
@@ -70,6 +72,9 @@ async function main(argv: string[]): Promise<number> {
   const out = (json: unknown, text: string) => process.stdout.write(values.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
 
   const config = loadConfig();
+  const command = `${group} ${action ?? ''}`.trim();
+  requireStore(config, command);
+  process.stderr.write(`${storeLine(config)}\n`);
   // The CLI's own stdout is for answers; logs go to stderr and only when something is wrong.
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, pino.destination(2));
   const app = await NestFactory.createApplicationContext(CliModule.forRoot({ config, logger }), { logger: new NestPinoLogger(logger) });
@@ -78,7 +83,7 @@ async function main(argv: string[]): Promise<number> {
     const queries = app.get(QueryBus);
     const engine = app.get<ProjectionEngine>(PROJECTION_ENGINE);
     const ids = app.get<IdGenerator>(ID_GENERATOR);
-    switch (`${group} ${action ?? ''}`.trim()) {
+    switch (command) {
       case 'accounts create': {
         const name = requireText(values.name, '--name');
         const id = values.id === undefined ? ids.next() : requireUuid(values.id, '--id');
@@ -169,7 +174,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error) => {
-    if (error instanceof UsageError || error instanceof ConfigError || error instanceof VigilError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (error instanceof UsageError || error instanceof ConfigError || error instanceof MissingStoreError || error instanceof VigilError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`${(error as Error).message}\n${error instanceof UsageError ? `\n${USAGE}\n` : ''}`);
       process.exit(error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1);
     }

@@ -7,6 +7,7 @@ import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { LOGGER, VigilLogger } from '../../../platform/src/logger';
 import { hashApiKey, newApiKey } from '../domain/api-key-secret';
+import { weakBootstrapKey } from '../domain/bootstrap-key';
 import { AccountsQuery } from '../read/accounts.queries';
 import { ApiKeyLookup } from '../read/api-key-lookup';
 import { RunAccountCommand } from './account.handler';
@@ -35,6 +36,8 @@ export class BootstrapAccount implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     const secret = this.config.bootstrapApiKey;
     if (!secret) return this.hintWhenEmpty();
+    const weak = weakBootstrapKey(secret);
+    if (weak) throw new Error(weak);
     const hash = hashApiKey(secret);
     if (await this.keys.byHash(hash)) return;
     const accountId = this.config.bootstrapAccountId ?? this.ids.next();
