@@ -1,4 +1,3 @@
-import { CommandBus } from '@nestjs/cqrs';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -6,8 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { createApp } from '../../apps/api/src/create-app';
-import { CreateAccountCommand } from '../../libs/accounts/src/write/create-account.command';
-import { CreateApiKeyCommand, CreatedApiKey } from '../../libs/accounts/src/write/create-api-key.command';
+import { createAccount, createApiKey } from '../../libs/testing/src/test-server';
 import { loadConfig } from '../../libs/platform/src/config';
 import { createLogger } from '../../libs/platform/src/logger';
 import { agentPath, askAgent } from './agent-stream-client';
@@ -36,10 +34,8 @@ describe('AI agent stream inside the HTTP conventions', () => {
     app = await createApp({ config, logger: createLogger('info', sink) });
     await app.listen({ port: 0, host: '127.0.0.1' });
     url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-    const commands = app.get(CommandBus);
-    const actor = { accountId: null, keyName: 'test' };
-    ({ id: accountId } = await commands.execute<CreateAccountCommand, { id: string }>(new CreateAccountCommand('Logged', undefined, actor)));
-    ({ apiKey: key } = await commands.execute<CreateApiKeyCommand, CreatedApiKey>(new CreateApiKeyCommand([accountId], 'READ_WRITE', 'test', actor)));
+    accountId = await createAccount(app, 'Logged');
+    ({ apiKey: key } = await createApiKey(app, [accountId], 'READ_WRITE', 'test'));
   });
   afterAll(async () => {
     await app.close();

@@ -1,5 +1,5 @@
 import { ManualClock } from '../../libs/core/src/clock';
-import { PingKeys } from '../../libs/accounts/src/read/ping-keys';
+import { PingKeys } from '../../libs/accounts/src/accounts.api';
 import { CheckDirectory } from '../../libs/heartbeats/src/read/check-directory';
 import { HeartbeatWatchdog } from '../../libs/heartbeats/src/write/heartbeat-watchdog';
 import { SlugPings } from '../../libs/heartbeats/src/write/slug-pings';

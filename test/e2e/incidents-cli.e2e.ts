@@ -20,7 +20,8 @@ describe('admin CLI: incidents history', () => {
     const env = { VIGIL_DATA_DIR: server.dataDir };
 
     const json = runCli(['incidents', 'history', incident.id, '--json'], env);
-    expect(json.stderr).toBe('');
+    // stderr holds only the store the CLI opened; stdout only the answer.
+    expect(json.stderr).toBe(`Vigil store: embedded SQLite ${server.config.sqliteFile}\n`);
     expect(json.status).toBe(0);
     const parsed = JSON.parse(json.stdout);
     expect(parsed).toEqual({ incidentId: incident.id, deleted: true, entries: (await api.get(`${INCIDENTS}/${incident.id}/history`)).body.entries });

@@ -1,5 +1,5 @@
 import { CommandBus } from '@nestjs/cqrs';
-import { RevokeApiKeyCommand } from '../../libs/accounts/src/write/revoke-api-key.command';
+import { RunApiKeyCommand } from '../../libs/accounts/src/accounts.api';
 import { HttpResponse } from '../../libs/testing/src/http-client';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 
@@ -412,7 +412,7 @@ describe('Idempotency-Key', () => {
     const key = await account.newKey('READ_WRITE');
     const headers = { 'idempotency-key': 'before-revoke' };
     expect((await server.http.post(SERVICES, { name: 'Kept' }, { key: key.apiKey, headers })).status).toBe(201);
-    await server.app.get(CommandBus).execute(new RevokeApiKeyCommand(key.id, { accountId: null }));
+    await server.app.get(CommandBus).execute(new RunApiKeyCommand({ type: 'RevokeApiKey', id: key.id }, { accountId: null }));
     // Past the key cache's second.
     await new Promise((r) => setTimeout(r, 1100));
     expectError(await server.http.post(SERVICES, { name: 'Kept' }, { key: key.apiKey, headers }), 401);

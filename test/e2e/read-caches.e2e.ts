@@ -1,5 +1,5 @@
 import { CommandBus } from '@nestjs/cqrs';
-import { RevokeApiKeyCommand } from '../../libs/accounts/src/write/revoke-api-key.command';
+import { RunApiKeyCommand } from '../../libs/accounts/src/accounts.api';
 import { ResponseCache } from '../../libs/http/src/response-cache';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 
@@ -147,7 +147,7 @@ describe('kept answers and auth: every rule of the API key guard still holds', (
     const readOnly = await account.newKey('READ_ONLY');
     expect((await readTwice(path, { ...account, key: readOnly.apiKey })).status).toBe(200);
     // Revoked: at most a second for the key cache, as everywhere else.
-    await server.app.get(CommandBus).execute(new RevokeApiKeyCommand(readOnly.id, { accountId: null }));
+    await server.app.get(CommandBus).execute(new RunApiKeyCommand({ type: 'RevokeApiKey', id: readOnly.id }, { accountId: null }));
     const revokedAt = Date.now();
     for (;;) {
       const response = await server.http.get(path, { key: readOnly.apiKey });

@@ -1,9 +1,9 @@
-import { AccountsModule } from '../../../libs/accounts/src/accounts.module';
+import { AccountsModule } from '../../../libs/accounts/src/accounts.api';
 import { StatusPagesModule } from '../../../libs/status-pages/src/status-pages.module';
 import { HeartbeatsModule } from '../../../libs/heartbeats/src/heartbeats.module';
-import { IncidentsModule } from '../../../libs/incidents/src/incidents.module';
+import { IncidentsModule } from '../../../libs/incidents/src/incidents.api';
 import { AgentModule } from '../../../libs/agent/src/agent.module';
-import { MaintenanceModule } from '../../../libs/maintenance/src/maintenance.module';
+import { MaintenanceModule } from '../../../libs/maintenance/src/maintenance.api';
 import { PublicWebModule } from '../../../libs/public-web/src/public-web.module';
 import { AlertingModule } from '../../../libs/alerting/src/alerting.module';
 

@@ -11,7 +11,7 @@ import { requestIdFor } from '../../../libs/http/src/request-id';
 import { logRequest } from '../../../libs/http/src/request-log';
 import { BodyValidationPipe } from '../../../libs/http/src/validation';
 import { installKeptAnswers, ResponseCache } from '../../../libs/http/src/response-cache';
-import { ApiKeyGuard } from '../../../libs/accounts/src/http/api-key.guard';
+import { ApiKeyGuard } from '../../../libs/accounts/src/accounts.api';
 import { createLogger, NestPinoLogger, VigilLogger } from '../../../libs/platform/src/logger';
 import { PlatformOptions } from '../../../libs/platform/src/platform.options';
 import { RequestMetrics } from '../../../libs/platform/src/request-metrics';

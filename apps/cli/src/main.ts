@@ -3,15 +3,12 @@ import { NestFactory } from '@nestjs/core';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import pino from 'pino';
 import { parseArgs } from 'node:util';
-import { isUuid } from '../../../libs/core/src/ids';
+import { ID_GENERATOR, IdGenerator, isUuid } from '../../../libs/core/src/ids';
 import { CLOCK, Clock } from '../../../libs/core/src/clock';
 import { NotFoundError, VigilError } from '../../../libs/core/src/errors';
 import { ROLES, Role } from '../../../libs/http/src/account-context';
-import { CreateAccountCommand } from '../../../libs/accounts/src/write/create-account.command';
-import { CreateApiKeyCommand, CreatedApiKey } from '../../../libs/accounts/src/write/create-api-key.command';
-import { RevokeApiKeyCommand } from '../../../libs/accounts/src/write/revoke-api-key.command';
-import { ApiKeySummary, ListApiKeysQuery } from '../../../libs/accounts/src/read/list-api-keys.query';
-import { GetIncidentHistoryQuery, IncidentHistory } from '../../../libs/incidents/src/read/incident-history.query';
+import { AccountsQuery, newApiKey, RunAccountCommand, RunApiKeyCommand } from '../../../libs/accounts/src/accounts.api';
+import { IncidentsQuery } from '../../../libs/incidents/src/incidents.api';
 import { ConfigError, loadConfig } from '../../../libs/platform/src/config';
 import { createLogger, NestPinoLogger } from '../../../libs/platform/src/logger';
 import { PROJECTION_ENGINE } from '../../../libs/platform/src/tokens';
@@ -19,10 +16,12 @@ import { ProjectionEngine } from '../../../libs/read-store/src/projection-engine
 import { Outbox } from '../../../libs/alerting/src/write/outbox';
 import { presentDelivery, retryDelivery } from '../../../libs/alerting/src/http/alert-notifications.controller';
 import { CliModule } from './cli.module';
+import { MissingStoreError, requireStore, storeLine } from './store-notice';
 
 const USAGE = `Usage: npm run --silent cli -- <command>
 
   accounts create --name NAME [--id UUID] [--json]
+  accounts list [--json]
   keys create --account ID [--account ID…] --role READ_ONLY|READ_WRITE|ADMIN [--name NAME] [--json]
   keys list --account ID [--json]
   keys revoke KEY_ID
@@ -33,7 +32,8 @@ const USAGE = `Usage: npm run --silent cli -- <command>
   notifications retry NOTIFICATION_ID
 
 Uses the same configuration as the server (VIGIL_DATA_DIR, or EVENTSTORE_URL and MONGODB_URL) and is
-safe to run while the server runs.`;
+safe to run while the server runs. Says on stderr which store it opened; only \`accounts create\` creates
+an embedded database that does not exist yet.`;
 
 class UsageError extends Error {}
 
@@ -72,6 +72,9 @@ async function main(argv: string[]): Promise<number> {
   const out = (json: unknown, text: string) => process.stdout.write(values.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
 
   const config = loadConfig();
+  const command = `${group} ${action ?? ''}`.trim();
+  requireStore(config, command);
+  process.stderr.write(`${storeLine(config)}\n`);
   // The CLI's own stdout is for answers; logs go to stderr and only when something is wrong.
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, pino.destination(2));
   const app = await NestFactory.createApplicationContext(CliModule.forRoot({ config, logger }), { logger: new NestPinoLogger(logger) });
@@ -79,12 +82,18 @@ async function main(argv: string[]): Promise<number> {
     const commands = app.get(CommandBus);
     const queries = app.get(QueryBus);
     const engine = app.get<ProjectionEngine>(PROJECTION_ENGINE);
-    switch (`${group} ${action ?? ''}`.trim()) {
+    const ids = app.get<IdGenerator>(ID_GENERATOR);
+    switch (command) {
       case 'accounts create': {
         const name = requireText(values.name, '--name');
-        const id = values.id === undefined ? undefined : requireUuid(values.id, '--id');
-        const account = await commands.execute<CreateAccountCommand, { id: string; name: string }>(new CreateAccountCommand(name, id, CLI_ACTOR));
-        out(account, `Account ${account.id} created: ${account.name}`);
+        const id = values.id === undefined ? ids.next() : requireUuid(values.id, '--id');
+        await commands.execute(new RunAccountCommand({ type: 'CreateAccount', id, name }, CLI_ACTOR));
+        out({ id, name }, `Account ${id} created: ${name}`);
+        return 0;
+      }
+      case 'accounts list': {
+        const accounts = (await queries.execute(new AccountsQuery({ type: 'ListAccounts' }))).map(({ id, name, created_at }) => ({ id, name, created_at }));
+        out(accounts, accounts.length > 0 ? accounts.map((a) => `${a.id}  ${a.created_at}  ${a.name}`).join('\n') : 'No accounts.');
         return 0;
       }
       case 'keys create': {
@@ -93,23 +102,22 @@ async function main(argv: string[]): Promise<number> {
         const role = values.role as Role;
         if (!ROLES.includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
         const name = values.name === undefined ? null : requireText(values.name, '--name');
-        const key = await commands.execute<CreateApiKeyCommand, CreatedApiKey>(new CreateApiKeyCommand(accounts, role, name, CLI_ACTOR));
-        out(
-          { id: key.id, apiKey: key.apiKey, accountId: key.accountIds[0], role: key.role },
-          `API key ${key.id} (${key.role}) for ${key.accountIds.join(', ')}:\n\n  ${key.apiKey}\n\nStore it now: it is shown only once.`,
-        );
+        const { command, apiKey } = newApiKey(ids.next(), accounts, role, name);
+        await commands.execute(new RunApiKeyCommand(command, CLI_ACTOR));
+        const { id } = command.key;
+        out({ id, apiKey, accountId: accounts[0], role }, `API key ${id} (${role}) for ${accounts.join(', ')}:\n\n  ${apiKey}\n\nStore it now: it is shown only once.`);
         return 0;
       }
       case 'keys list': {
         const [account] = values.account ?? [];
-        const keys = await queries.execute<ListApiKeysQuery, ApiKeySummary[]>(new ListApiKeysQuery(requireUuid(account, '--account')));
+        const keys = await queries.execute(new AccountsQuery({ type: 'ListApiKeys', accountId: requireUuid(account, '--account') }));
         const lines = keys.map((k) => `${k.id}  ${k.role.padEnd(10)}  ${k.prefix}…  ${k.revoked ? 'revoked' : 'active '}  ${k.created_at}  ${k.name ?? ''}`);
         out(keys, lines.length > 0 ? lines.join('\n') : 'No keys.');
         return 0;
       }
       case 'keys revoke': {
         const id = requireUuid(rest[0], 'KEY_ID');
-        await commands.execute(new RevokeApiKeyCommand(id, CLI_ACTOR));
+        await commands.execute(new RunApiKeyCommand({ type: 'RevokeApiKey', id }, CLI_ACTOR));
         out({ id, revoked: true }, `API key ${id} revoked`);
         return 0;
       }
@@ -131,7 +139,7 @@ async function main(argv: string[]): Promise<number> {
       case 'incidents history': {
         const id = requireUuid(rest[0], 'INCIDENT_ID');
         // Any account's, deleted ones included: the operator's audit trail.
-        const history = await queries.execute<GetIncidentHistoryQuery, IncidentHistory | null>(new GetIncidentHistoryQuery(id, null, true));
+        const history = await queries.execute(new IncidentsQuery({ type: 'GetIncidentHistory', id, accountId: null, includeDeleted: true }));
         if (!history) throw new NotFoundError(`Incident ${id} not found`);
         const lines = history.entries.map(
           (e) => `#${e.revision}  ${e.occurredAt}  ${e.type.padEnd(22)}  by ${e.actor.keyName ?? '-'} (${e.actor.keyId ?? '-'})  ${JSON.stringify(e.data)}`,
@@ -166,7 +174,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error) => {
-    if (error instanceof UsageError || error instanceof ConfigError || error instanceof VigilError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (error instanceof UsageError || error instanceof ConfigError || error instanceof MissingStoreError || error instanceof VigilError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`${(error as Error).message}\n${error instanceof UsageError ? `\n${USAGE}\n` : ''}`);
       process.exit(error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1);
     }

@@ -8,25 +8,14 @@ import { PingKeys } from './read/ping-keys';
 import { accountsProjection } from './read/accounts.projection';
 import { ApiKeyLookup } from './read/api-key-lookup';
 import { apiKeysProjection } from './read/api-keys.projection';
-import { GetAccountHandler } from './read/get-account.query';
-import { ListApiKeysHandler } from './read/list-api-keys.query';
+import { AccountsQueryHandler } from './read/accounts.queries';
+import { AccountCommandHandler } from './write/account.handler';
+import { ApiKeyCommandHandler } from './write/api-key.handler';
 import { BootstrapAccount } from './write/bootstrap-account';
-import { CreateAccountHandler } from './write/create-account.command';
-import { CreateApiKeyHandler } from './write/create-api-key.command';
-import { RevokeApiKeyHandler } from './write/revoke-api-key.command';
 
 @Module({
   controllers: [AccountsController, PingKeyController],
-  providers: [
-    CreateAccountHandler,
-    CreateApiKeyHandler,
-    RevokeApiKeyHandler,
-    GetAccountHandler,
-    ListApiKeysHandler,
-    ApiKeyLookup,
-    BootstrapAccount,
-    PingKeys,
-  ],
+  providers: [AccountCommandHandler, ApiKeyCommandHandler, AccountsQueryHandler, ApiKeyLookup, BootstrapAccount, PingKeys],
   exports: [ApiKeyLookup, PingKeys],
 })
 export class AccountsModule {

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { HeartbeatsModule } from '../../heartbeats/src/heartbeats.module';
-import { IncidentsModule } from '../../incidents/src/incidents.module';
+import { IncidentsModule } from '../../incidents/src/incidents.api';
 import { VIGIL_CONFIG, VigilConfig } from '../../platform/src/config';
 import { LOGGER, VigilLogger } from '../../platform/src/logger';
 import { StatusPagesModule } from '../../status-pages/src/status-pages.module';

@@ -8,7 +8,7 @@ import { ProjectionEngine } from '../../read-store/src/projection-engine';
 import { ProcessorRunner } from '../../read-store/src/processor-runner';
 import { COMMAND_RUNNER, PROCESSOR_RUNNER, PROJECTION_ENGINE } from '../../platform/src/tokens';
 import { HeartbeatsModule } from '../../heartbeats/src/heartbeats.module';
-import { MaintenanceModule } from '../../maintenance/src/maintenance.module';
+import { MaintenanceModule } from '../../maintenance/src/maintenance.api';
 import { CheckAlertLinks } from '../../heartbeats/src/write/check-alert-links';
 import { StatusPagesModule } from '../../status-pages/src/status-pages.module';
 import { PublicWebModule } from '../../public-web/src/public-web.module';

@@ -1,5 +1,5 @@
 import { FastifyRequest } from 'fastify';
-import { hashApiKey } from '../../accounts/src/domain/api-key-secret';
+import { hashApiKey } from '../../accounts/src/accounts.api';
 import { bearerTokenHash } from './bearer';
 import { rateLimitKey } from './rate-limit';
 

@@ -8,33 +8,14 @@ import { IncidentBodies } from './http/incident-bodies';
 import { IncidentUpdatesController } from './http/incident-updates.controller';
 import { IncidentsController } from './http/incidents.controller';
 import { IncidentDirectory } from './read/incident-directory';
-import { GetIncidentHistoryHandler } from './read/incident-history.query';
+import { IncidentsQueryHandler } from './read/incidents.queries';
 import { incidentsProjection } from './read/incidents.projection';
-import {
-  ChangeIncidentHandler,
-  CreateIncidentHandler,
-  DeleteIncidentHandler,
-  DeleteIncidentUpdateHandler,
-  EditIncidentUpdateHandler,
-  IncidentWrites,
-  PostIncidentUpdateHandler,
-} from './write/incident.commands';
+import { IncidentCommandHandler } from './write/incident.handler';
 
 @Module({
   imports: [StatusPagesModule],
   controllers: [IncidentsController, IncidentUpdatesController],
-  providers: [
-    IncidentDirectory,
-    IncidentBodies,
-    GetIncidentHistoryHandler,
-    IncidentWrites,
-    CreateIncidentHandler,
-    ChangeIncidentHandler,
-    DeleteIncidentHandler,
-    PostIncidentUpdateHandler,
-    EditIncidentUpdateHandler,
-    DeleteIncidentUpdateHandler,
-  ],
+  providers: [IncidentDirectory, IncidentBodies, IncidentsQueryHandler, IncidentCommandHandler],
   exports: [IncidentDirectory],
 })
 export class IncidentsModule {

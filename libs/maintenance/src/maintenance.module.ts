@@ -6,17 +6,14 @@ import { StatusPagesModule } from '../../status-pages/src/status-pages.module';
 import { MaintenanceWindowsController } from './http/maintenance-windows.controller';
 import { MaintenanceDirectory } from './read/maintenance-directory';
 import { maintenanceWindowsProjection } from './read/maintenance-windows.projection';
-import {
-  CreateMaintenanceWindowHandler,
-  DeleteMaintenanceWindowHandler,
-  UpdateMaintenanceWindowHandler,
-} from './write/maintenance-window.commands';
+import { MaintenanceQueryHandler } from './read/maintenance.queries';
+import { MaintenanceWindowCommandHandler } from './write/maintenance-window.handler';
 
 /** Maintenance windows: their API, and the queries the watchdog, alerts and public pages will ask. */
 @Module({
   imports: [StatusPagesModule],
   controllers: [MaintenanceWindowsController],
-  providers: [MaintenanceDirectory, CreateMaintenanceWindowHandler, UpdateMaintenanceWindowHandler, DeleteMaintenanceWindowHandler],
+  providers: [MaintenanceDirectory, MaintenanceQueryHandler, MaintenanceWindowCommandHandler],
   exports: [MaintenanceDirectory],
 })
 export class MaintenanceModule {

@@ -3,10 +3,8 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { FastifyInstance, FastifyRequest } from 'fastify';
 import { ProjectionEngine } from '../../read-store/src/projection-engine';
 import { PROJECTION_ENGINE } from '../../platform/src/tokens';
-import { IncidentsModule } from '../../incidents/src/incidents.module';
-import { MaintenanceDirectory } from '../../maintenance/src/read/maintenance-directory';
-import { MaintenanceModule } from '../../maintenance/src/maintenance.module';
-import { maintenanceWindowsProjection } from '../../maintenance/src/read/maintenance-windows.projection';
+import { IncidentsModule } from '../../incidents/src/incidents.api';
+import { MaintenanceDirectory, MaintenanceModule } from '../../maintenance/src/maintenance.api';
 import { READ_STORE, ReadStore } from '../../read-store/src/read-store.port';
 import { StatusPagesModule } from '../../status-pages/src/status-pages.module';
 import { KEPT_ROUTES, PublicPagesController, SUBSCRIBE_ROUTES } from './http/public-pages.controller';
@@ -61,7 +59,7 @@ export class PublicWebModule implements OnModuleInit {
             updated_at: window.updated_at,
           }));
       },
-      () => store.changeToken([engine.collection(maintenanceWindowsProjection)]),
+      () => windows.changeToken(),
     );
   }
 

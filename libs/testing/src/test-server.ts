@@ -1,3 +1,4 @@
+import { INestApplicationContext } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { CommandBus } from '@nestjs/cqrs';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -5,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Clock } from '../../core/src/clock';
 import { Role } from '../../http/src/account-context';
-import { CreateAccountCommand } from '../../accounts/src/write/create-account.command';
-import { CreateApiKeyCommand, CreatedApiKey } from '../../accounts/src/write/create-api-key.command';
+import { ID_GENERATOR, IdGenerator } from '../../core/src/ids';
+import { newApiKey, RunAccountCommand, RunApiKeyCommand } from '../../accounts/src/accounts.api';
 import { loadConfig, VigilConfig } from '../../platform/src/config';
 import { PlatformOptions } from '../../platform/src/platform.options';
 import { createApp } from '../../../apps/api/src/create-app';
@@ -31,6 +32,30 @@ export interface TestAccount {
   newKey(role: Role, extraAccounts?: string[]): Promise<CreatedApiKey>;
 }
 
+export interface CreatedApiKey {
+  id: string;
+  apiKey: string;
+  accountIds: string[];
+  role: Role;
+  name: string | null;
+}
+
+const TEST_ACTOR = { accountId: null, keyName: 'test' };
+
+/** Creates an account through the accounts context's command, as the CLI does; answers its id. */
+export async function createAccount(app: INestApplicationContext, name: string): Promise<string> {
+  const id = app.get<IdGenerator>(ID_GENERATOR).next();
+  await app.get(CommandBus).execute(new RunAccountCommand({ type: 'CreateAccount', id, name }, TEST_ACTOR));
+  return id;
+}
+
+/** Creates a key for the accounts, as the CLI does; answers it with its value. */
+export async function createApiKey(app: INestApplicationContext, accountIds: string[], role: Role, name: string | null): Promise<CreatedApiKey> {
+  const { command, apiKey } = newApiKey(app.get<IdGenerator>(ID_GENERATOR).next(), accountIds, role, name);
+  await app.get(CommandBus).execute(new RunApiKeyCommand(command, TEST_ACTOR));
+  return { id: command.key.id, apiKey, accountIds, role, name };
+}
+
 export interface TestServerOptions {
   clock?: Clock;
   env?: Record<string, string>;
@@ -46,8 +71,6 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const app = await createApp({ config, clock: options.clock, openStores: options.openStores });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-  const commands = app.get(CommandBus);
-  const actor = { accountId: null, keyName: 'test' };
 
   return {
     url,
@@ -56,14 +79,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     dataDir,
     http: new HttpClient(url),
     async account(name = 'Test account') {
-      const { id } = await commands.execute<CreateAccountCommand, { id: string }>(new CreateAccountCommand(name, undefined, actor));
-      const key = await commands.execute<CreateApiKeyCommand, CreatedApiKey>(new CreateApiKeyCommand([id], 'ADMIN', 'test', actor));
+      const id = await createAccount(app, name);
+      const key = await createApiKey(app, [id], 'ADMIN', 'test');
       return {
         id,
         key: key.apiKey,
         keyId: key.id,
-        newKey: (role: Role, extra: string[] = []) =>
-          commands.execute<CreateApiKeyCommand, CreatedApiKey>(new CreateApiKeyCommand([id, ...extra], role, `test ${role}`, actor)),
+        newKey: (role: Role, extra: string[] = []) => createApiKey(app, [id, ...extra], role, `test ${role}`),
       };
     },
     async close() {

@@ -3,8 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { NotFoundError } from '../../../core/src/errors';
 import { Account, AccountContext, AccountFromPath } from '../../../http/src/account-context';
-import { AccountDoc } from '../read/accounts.projection';
-import { GetAccountQuery } from '../read/get-account.query';
+import { AccountsQuery } from '../read/accounts.queries';
 
 /** The account document the `checkly` CLI asks for before every command. */
 @ApiTags('accounts')
@@ -17,7 +16,7 @@ export class AccountsController {
   @AccountFromPath('accountId')
   @ApiOperation({ summary: 'The account the key acts on (compatibility with the checkly CLI)' })
   async get(@Param('accountId') _accountId: string, @Account() account: AccountContext) {
-    const doc = await this.queries.execute<GetAccountQuery, AccountDoc | null>(new GetAccountQuery(account.accountId));
+    const doc = await this.queries.execute(new AccountsQuery({ type: 'GetAccount', id: account.accountId }));
     if (!doc) throw new NotFoundError('Account not found');
     return {
       id: doc.id,

@@ -3,7 +3,7 @@ import { CLOCK, Clock } from '../../../core/src/clock';
 import { isUuid } from '../../../core/src/ids';
 import { CheckDirectory, CheckView } from '../../../heartbeats/src/read/check-directory';
 import { HeartbeatStats } from '../../../heartbeats/src/read/heartbeat-stats';
-import { IncidentDirectory, IncidentView } from '../../../incidents/src/read/incident-directory';
+import { IncidentDirectory, IncidentView } from '../../../incidents/src/incidents.api';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { StatusPageDirectory, StatusPageView } from '../../../status-pages/src/read/status-page-directory';
 import {

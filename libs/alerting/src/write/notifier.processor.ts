@@ -16,7 +16,7 @@ import { CheckAlert } from '../domain/alert-message';
 import { alertPolicy } from '../domain/alert-settings';
 import { ChannelDoc } from '../read/alert-channels.projection';
 import { ChannelDirectory } from '../read/channel-directory';
-import { MaintenanceDirectory } from '../../../maintenance/src/read/maintenance-directory';
+import { MaintenanceDirectory } from '../../../maintenance/src/maintenance.api';
 import { deliveryId, DeliveryDoc, Outbox } from './outbox';
 import { SubscriberNoticeEvent, SubscriberNotices } from './subscriber-notices';
 

@@ -6,7 +6,7 @@ import { LOGGER, VigilLogger } from '../../../platform/src/logger';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { CheckDoc, heartbeatChecksProjection } from '../read/heartbeat-checks.projection';
 import { heartbeatTimersProjection, TimerDoc } from '../read/heartbeat.projections';
-import { MaintenanceDirectory, WindowFilter } from '../../../maintenance/src/read/maintenance-directory';
+import { MaintenanceDirectory, WindowFilter } from '../../../maintenance/src/maintenance.api';
 import { HeartbeatCommands } from './heartbeat.commands';
 
 /** Due timers per query, all failed at once: the store batches their commits (10,000 due at one instant). */

@@ -1,8 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { CLOCK, Clock } from '../../../core/src/clock';
+import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
 import { CommandRunner } from '../../../event-store/src/command-runner';
 import { COMMAND_RUNNER } from '../../../platform/src/tokens';
-import { CreateIncidentCommand, PostIncidentUpdateCommand, WriteResult } from '../../../incidents/src/write/incident.commands';
+import { RunIncidentCommand } from '../../../incidents/src/incidents.api';
 import { outageDecider } from '../domain/outage.decider';
 import { IncidentTrigger, OpenIncidentRequest, ResolveIncidentRequest } from './incident-trigger';
 
@@ -15,6 +17,8 @@ export class IncidentsBridge implements IncidentTrigger {
   constructor(
     private readonly commands: CommandBus,
     @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async open(request: OpenIncidentRequest): Promise<void> {
@@ -25,33 +29,24 @@ export class IncidentsBridge implements IncidentTrigger {
     const description =
       request.description.trim() ||
       `Heartbeat check "${request.checkName}" missed its deadline at ${request.failedAt}.`;
-    const created = await this.commands.execute<CreateIncidentCommand, WriteResult>(
-      new CreateIncidentCommand(
-        request.accountId,
-        { name: request.name, severity: request.severity, serviceIds: [request.serviceId] },
-        [{ description, status: 'INVESTIGATING', publicIncidentUpdateDate: null, notifySubscribers: request.notifySubscribers }],
-        actor,
-      ),
-    );
-    await this.runner.run(stream, outageDecider, { type: 'RecordIncident', incidentId: created.id }, actor);
+    const id = this.ids.next();
+    const update = { id: this.ids.next(), description, status: 'INVESTIGATING', publicIncidentUpdateDate: this.clock.now().toISOString(), notifySubscribers: request.notifySubscribers } as const;
+    const { accountId, name, severity, serviceId } = request;
+    await this.commands.execute(new RunIncidentCommand({ type: 'CreateIncident', id, accountId, name, severity, serviceIds: [serviceId], updates: [update] }, actor));
+    await this.runner.run(stream, outageDecider, { type: 'RecordIncident', incidentId: id }, actor);
   }
 
   async resolve(request: ResolveIncidentRequest): Promise<void> {
     const actor = ACTOR(request.accountId);
     const resolved = await this.runner.run(outageStream(request.outageKey), outageDecider, { type: 'Resolve' }, actor);
     if (resolved.decided.length === 0 || !resolved.state.incidentId) return;
-    await this.commands.execute(
-      new PostIncidentUpdateCommand(
-        request.accountId,
-        resolved.state.incidentId,
-        {
-          description: `Heartbeat check "${request.checkName}" is receiving pings again (${request.recoveredAt}).`,
-          status: 'RESOLVED',
-          publicIncidentUpdateDate: null,
-          notifySubscribers: request.notifySubscribers,
-        },
-        actor,
-      ),
-    );
+    const update = {
+      id: this.ids.next(),
+      description: `Heartbeat check "${request.checkName}" is receiving pings again (${request.recoveredAt}).`,
+      status: 'RESOLVED',
+      publicIncidentUpdateDate: this.clock.now().toISOString(),
+      notifySubscribers: request.notifySubscribers,
+    } as const;
+    await this.commands.execute(new RunIncidentCommand({ type: 'PostIncidentUpdate', id: resolved.state.incidentId, accountId: request.accountId, update }, actor));
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ConflictError } from '../../../core/src/errors';
 import { Actor } from '../../../event-store/src/command-runner';
-import { PingKeys } from '../../../accounts/src/read/ping-keys';
+import { PingKeys } from '../../../accounts/src/accounts.api';
 import { SLUG_PATTERN } from '../domain/heartbeat-check.decider';
 import { CheckDirectory } from '../read/check-directory';
 import { CheckInput, CreateHeartbeatCheckCommand } from './check.commands';

@@ -2,17 +2,25 @@ import { Inject, Injectable } from '@nestjs/common';
 import { validate } from 'class-validator';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { ValidationError, ViolationDetail } from '../../../core/src/errors';
-import { isUuid } from '../../../core/src/ids';
+import { ID_GENERATOR, IdGenerator, isUuid } from '../../../core/src/ids';
 import { parseIsoDate } from '../../../core/src/time';
 import { toDetails, toDto } from '../../../http/src/validation';
 import { ServiceDirectory } from '../../../status-pages/src/read/service-directory';
-import { IncidentDetails, UpdateInput } from '../write/incident.commands';
+import { IncidentCommand, NewUpdate } from '../domain/incident.decider';
+import { Severity } from '../domain/incident-timeline';
 import { CreateIncidentDto, IncidentUpdateBodyDto, MAX_SERVICES, PatchIncidentDto, ReplaceIncidentDto } from './incident.dto';
 
 /** How far ahead of the server's clock a publicIncidentUpdateDate may be (client clock skew). */
 export const FUTURE_TOLERANCE_MS = 5 * 60 * 1000;
 
 type Shaped<T> = { value: T; details: ViolationDetail[] };
+type CommandOf<T extends IncidentCommand['type']> = Extract<IncidentCommand, { type: T }>;
+
+interface IncidentDetails {
+  name: string;
+  severity: Severity;
+  serviceIds: string[];
+}
 
 /**
  * Validates incident bodies in two passes that report together: the shape (class-validator DTOs)
@@ -24,26 +32,28 @@ export class IncidentBodies {
   constructor(
     private readonly services: ServiceDirectory,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
-  async create(accountId: string, raw: unknown): Promise<{ details: IncidentDetails; updates: UpdateInput[] }> {
+  async create(accountId: string, raw: unknown): Promise<CommandOf<'CreateIncident'>> {
     const { value, details } = await this.shape(CreateIncidentDto, raw);
     details.push(...(await this.checkServices(accountId, value.services)));
     if (Array.isArray(value.incidentUpdates)) {
       value.incidentUpdates.forEach((update, i) => details.push(...this.checkDate(update, `incidentUpdates[${i}].`)));
     }
     this.throwIfAny(details);
-    return { details: this.incidentDetails(value), updates: value.incidentUpdates.map((u) => this.updateInput(u)) };
+    const id = this.ids.next();
+    return { type: 'CreateIncident', id, accountId, ...this.incidentDetails(value), updates: value.incidentUpdates.map((u) => this.newUpdate(u)) };
   }
 
-  async replace(accountId: string, raw: unknown): Promise<IncidentDetails> {
+  async replace(accountId: string, id: string, raw: unknown): Promise<CommandOf<'ChangeIncident'>> {
     const { value, details } = await this.shape(ReplaceIncidentDto, raw);
     details.push(...(await this.checkServices(accountId, value.services)));
     this.throwIfAny(details);
-    return this.incidentDetails(value);
+    return { type: 'ChangeIncident', id, accountId, ...this.incidentDetails(value) };
   }
 
-  async patch(accountId: string, raw: unknown): Promise<Partial<IncidentDetails>> {
+  async patch(accountId: string, id: string, raw: unknown): Promise<CommandOf<'ChangeIncident'>> {
     const { value, details } = await this.shape(PatchIncidentDto, raw);
     if (value.name === undefined && value.severity === undefined && value.services === undefined) {
       details.push({ path: '', message: 'give at least one of name, severity, services' });
@@ -51,17 +61,32 @@ export class IncidentBodies {
     if (value.services !== undefined) details.push(...(await this.checkServices(accountId, value.services)));
     this.throwIfAny(details);
     return {
+      type: 'ChangeIncident',
+      id,
+      accountId,
       ...(value.name !== undefined && { name: value.name }),
       ...(value.severity !== undefined && { severity: value.severity }),
       ...(value.services !== undefined && { serviceIds: value.services.map((s) => s.id.toLowerCase()) }),
     };
   }
 
-  async update(raw: unknown): Promise<UpdateInput> {
+  /** A new update; a date left out is now. */
+  async post(accountId: string, incidentId: string, raw: unknown): Promise<CommandOf<'PostIncidentUpdate'>> {
+    return { type: 'PostIncidentUpdate', id: incidentId, accountId, update: this.newUpdate(await this.update(raw)) };
+  }
+
+  /** An edit; status and date left out keep their values, notifySubscribers is never changed. */
+  async edit(accountId: string, incidentId: string, updateId: string, raw: unknown): Promise<CommandOf<'EditIncidentUpdate'>> {
+    const { description, status, publicIncidentUpdateDate } = await this.update(raw);
+    const date = publicIncidentUpdateDate == null ? null : parseIsoDate(publicIncidentUpdateDate);
+    return { type: 'EditIncidentUpdate', id: incidentId, accountId, updateId, description, status: status ?? null, publicIncidentUpdateDate: date ? date.toISOString() : null };
+  }
+
+  private async update(raw: unknown): Promise<IncidentUpdateBodyDto> {
     const { value, details } = await this.shape(IncidentUpdateBodyDto, raw);
     details.push(...this.checkDate(value, ''));
     this.throwIfAny(details);
-    return this.updateInput(value);
+    return value;
   }
 
   private async shape<T extends object>(dto: new () => T, raw: unknown): Promise<Shaped<T>> {
@@ -114,12 +139,13 @@ export class IncidentBodies {
     return { name: value.name, severity: value.severity, serviceIds: value.services.map((s) => s.id.toLowerCase()) };
   }
 
-  private updateInput(value: IncidentUpdateBodyDto): UpdateInput {
+  private newUpdate(value: IncidentUpdateBodyDto): NewUpdate {
     const date = value.publicIncidentUpdateDate == null ? null : parseIsoDate(value.publicIncidentUpdateDate);
     return {
+      id: this.ids.next(),
       description: value.description,
       status: value.status ?? null,
-      publicIncidentUpdateDate: date ? date.toISOString() : null,
+      publicIncidentUpdateDate: (date ?? this.clock.now()).toISOString(),
       notifySubscribers: value.notifySubscribers ?? false,
     };
   }

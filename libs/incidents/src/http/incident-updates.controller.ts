@@ -1,18 +1,14 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiBody, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import { NotFoundError } from '../../../core/src/errors';
 import { Account, AccountContext } from '../../../http/src/account-context';
 import { parseIfMatch, setEtag } from '../../../http/src/etag';
 import { actorOf, requireId } from '../../../http/src/params';
-import { IncidentDirectory, IncidentUpdateView, presentUpdate } from '../read/incident-directory';
-import {
-  DeleteIncidentUpdateCommand,
-  EditIncidentUpdateCommand,
-  PostIncidentUpdateCommand,
-  WriteResult,
-} from '../write/incident.commands';
+import { IncidentUpdateView } from '../read/incident-directory';
+import { IncidentsQuery } from '../read/incidents.queries';
+import { RunIncidentCommand } from '../write/incident.handler';
 import { IncidentBodies } from './incident-bodies';
 import { IncidentUpdateBodyDto, IncidentUpdateDto } from './incident.dto';
 
@@ -23,17 +19,17 @@ import { IncidentUpdateBodyDto, IncidentUpdateDto } from './incident.dto';
 export class IncidentUpdatesController {
   constructor(
     private readonly commands: CommandBus,
-    private readonly incidents: IncidentDirectory,
+    private readonly queries: QueryBus,
     private readonly bodies: IncidentBodies,
   ) {}
 
   @Get()
   @ApiOkResponse({ type: [IncidentUpdateDto], description: 'Chronological' })
   async list(@Account() account: AccountContext, @Param('incidentId') incidentId: string, @Res({ passthrough: true }) reply: FastifyReply) {
-    const found = await this.incidents.getDoc(account.accountId, requireId(incidentId, 'Incident'));
+    const found = await this.queries.execute(new IncidentsQuery({ type: 'GetIncidentUpdates', accountId: account.accountId, id: requireId(incidentId, 'Incident') }));
     if (!found) throw new NotFoundError('Incident not found');
     setEtag(reply, found.revision);
-    return found.doc.incidentUpdates.map(presentUpdate);
+    return found.updates;
   }
 
   @Post()
@@ -48,11 +44,9 @@ export class IncidentUpdatesController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const id = requireId(incidentId, 'Incident');
-    const update = await this.bodies.update(body);
-    const { id: updateId } = await this.commands.execute<PostIncidentUpdateCommand, WriteResult>(
-      new PostIncidentUpdateCommand(account.accountId, id, update, actorOf(account), parseIfMatch(ifMatch)),
-    );
-    return this.read(account, id, updateId, reply);
+    const command = await this.bodies.post(account.accountId, id, body);
+    await this.commands.execute(new RunIncidentCommand(command, actorOf(account), parseIfMatch(ifMatch)));
+    return this.read(account, id, command.update.id, reply);
   }
 
   @Get(':incidentUpdateId')
@@ -79,10 +73,7 @@ export class IncidentUpdatesController {
   ) {
     const id = requireId(incidentId, 'Incident');
     const updateId = requireId(incidentUpdateId, 'Incident update');
-    const { description, status, publicIncidentUpdateDate } = await this.bodies.update(body);
-    await this.commands.execute(
-      new EditIncidentUpdateCommand(account.accountId, id, updateId, { description, status, publicIncidentUpdateDate }, actorOf(account), parseIfMatch(ifMatch)),
-    );
+    await this.commands.execute(new RunIncidentCommand(await this.bodies.edit(account.accountId, id, updateId, body), actorOf(account), parseIfMatch(ifMatch)));
     return this.read(account, id, updateId, reply);
   }
 
@@ -97,15 +88,16 @@ export class IncidentUpdatesController {
   ) {
     const id = requireId(incidentId, 'Incident');
     const updateId = requireId(incidentUpdateId, 'Incident update');
-    await this.commands.execute(new DeleteIncidentUpdateCommand(account.accountId, id, updateId, actorOf(account), parseIfMatch(ifMatch)));
+    const command = { type: 'DeleteIncidentUpdate', id, accountId: account.accountId, updateId } as const;
+    await this.commands.execute(new RunIncidentCommand(command, actorOf(account), parseIfMatch(ifMatch)));
   }
 
   private async read(account: AccountContext, incidentId: string, updateId: string, reply: FastifyReply): Promise<IncidentUpdateView> {
-    const found = await this.incidents.getDoc(account.accountId, incidentId);
+    const found = await this.queries.execute(new IncidentsQuery({ type: 'GetIncidentUpdates', accountId: account.accountId, id: incidentId }));
     if (!found) throw new NotFoundError('Incident not found');
-    const update = found.doc.incidentUpdates.find((u) => u.id === updateId);
+    const update = found.updates.find((u) => u.id === updateId);
     if (!update) throw new NotFoundError('Incident update not found');
     setEtag(reply, found.revision);
-    return presentUpdate(update);
+    return update;
   }
 }

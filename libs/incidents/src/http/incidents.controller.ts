@@ -9,10 +9,10 @@ import { parseIfMatch, setEtag } from '../../../http/src/etag';
 import { CURSOR_CODEC, CursorCodec } from '../../../http/src/pagination';
 import { actorOf, requireId } from '../../../http/src/params';
 import { KeptRoute, ResponseCache } from '../../../http/src/response-cache';
-import { IncidentDirectory, IncidentListFilter, IncidentView } from '../read/incident-directory';
-import { GetIncidentHistoryQuery, IncidentHistory } from '../read/incident-history.query';
+import { incidentDate, IncidentDirectory, IncidentListFilter, IncidentView } from '../read/incident-directory';
+import { IncidentsQuery } from '../read/incidents.queries';
 import { StatusPageDirectory } from '../../../status-pages/src/read/status-page-directory';
-import { ChangeIncidentCommand, CreateIncidentCommand, DeleteIncidentCommand, WriteResult } from '../write/incident.commands';
+import { RunIncidentCommand } from '../write/incident.handler';
 import { IncidentBodies } from './incident-bodies';
 import { CreateIncidentDto, IncidentDto, IncidentHistoryDto, IncidentPageDto, PatchIncidentDto, ReplaceIncidentDto } from './incident.dto';
 import { parseListIncidentsParams } from './list-incidents.params';
@@ -24,7 +24,7 @@ export class IncidentsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    private readonly incidents: IncidentDirectory,
+    incidents: IncidentDirectory,
     private readonly bodies: IncidentBodies,
     private readonly pages: StatusPageDirectory,
     @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
@@ -47,13 +47,13 @@ export class IncidentsController {
   @ApiBody({ type: CreateIncidentDto })
   @ApiCreatedResponse({ type: IncidentDto })
   async create(@Account() account: AccountContext, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
-    const { details, updates } = await this.bodies.create(account.accountId, body);
-    const { id } = await this.commands.execute<CreateIncidentCommand, WriteResult>(new CreateIncidentCommand(account.accountId, details, updates, actorOf(account)));
-    return this.read(account, id, reply);
+    const command = await this.bodies.create(account.accountId, body);
+    await this.commands.execute(new RunIncidentCommand(command, actorOf(account)));
+    return this.read(account, command.id, reply);
   }
 
   @Get()
-  @ApiOkResponse({ type: IncidentPageDto, description: 'Newest first' })
+  @ApiOkResponse({ type: IncidentPageDto, description: 'Newest first by when they happened (the first update\'s publicIncidentUpdateDate)' })
   @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
   @ApiQuery({ name: 'nextId', required: false, type: String })
   @ApiQuery({ name: 'statusPageId', required: false, schema: { type: 'string', format: 'uuid' }, description: 'Incidents touching any service on the page' })
@@ -74,8 +74,8 @@ export class IncidentsController {
       } else if (params.serviceId !== undefined) {
         filter.serviceIds = [params.serviceId];
       }
-      const rows = await this.incidents.list(account.accountId, params.limit, params.after, filter);
-      return { body: this.cursors.page(params.scope, rows, params.limit, (i: IncidentView) => ({ value: i.created_at, id: i.id })) };
+      const rows = await this.queries.execute(new IncidentsQuery({ type: 'ListIncidents', accountId: account.accountId, limit: params.limit, after: params.after, filter }));
+      return { body: this.cursors.page(params.scope, rows, params.limit, (i: IncidentView) => ({ value: incidentDate(i), id: i.id })) };
     });
   }
 
@@ -92,14 +92,14 @@ export class IncidentsController {
     const id = requireId(incidentId, 'Incident');
     if (asOf === undefined) {
       return this.responses.answer(request, reply, account.accountId, this.keptIncident, async () => {
-        const found = await this.incidents.get(account.accountId, id);
+        const found = await this.queries.execute(new IncidentsQuery({ type: 'GetIncident', accountId: account.accountId, id }));
         if (!found) throw new NotFoundError('Incident not found');
         return { body: found.incident, revision: found.revision };
       });
     }
     const at = parseIsoDate(asOf);
     if (!at) throw ValidationError.of([{ path: 'asOf', message: 'asOf must be an ISO 8601 date or date-time' }]);
-    const found = await this.incidents.getAsOf(account.accountId, id, at);
+    const found = await this.queries.execute(new IncidentsQuery({ type: 'GetIncidentAsOf', accountId: account.accountId, id, at }));
     if (!found) throw new NotFoundError('Incident not found');
     setEtag(reply, found.revision);
     return found.incident;
@@ -116,8 +116,7 @@ export class IncidentsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const id = requireId(incidentId, 'Incident');
-    const changes = await this.bodies.replace(account.accountId, body);
-    await this.commands.execute(new ChangeIncidentCommand(account.accountId, id, changes, actorOf(account), parseIfMatch(ifMatch)));
+    await this.commands.execute(new RunIncidentCommand(await this.bodies.replace(account.accountId, id, body), actorOf(account), parseIfMatch(ifMatch)));
     return this.read(account, id, reply);
   }
 
@@ -132,8 +131,7 @@ export class IncidentsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const id = requireId(incidentId, 'Incident');
-    const changes = await this.bodies.patch(account.accountId, body);
-    await this.commands.execute(new ChangeIncidentCommand(account.accountId, id, changes, actorOf(account), parseIfMatch(ifMatch)));
+    await this.commands.execute(new RunIncidentCommand(await this.bodies.patch(account.accountId, id, body), actorOf(account), parseIfMatch(ifMatch)));
     return this.read(account, id, reply);
   }
 
@@ -142,15 +140,16 @@ export class IncidentsController {
   @ApiNoContentResponse()
   async remove(@Account() account: AccountContext, @Param('incidentId') incidentId: string, @Headers('if-match') ifMatch: string | undefined) {
     const id = requireId(incidentId, 'Incident');
-    await this.commands.execute(new DeleteIncidentCommand(account.accountId, id, actorOf(account), parseIfMatch(ifMatch)));
+    const command = { type: 'DeleteIncident', id, accountId: account.accountId } as const;
+    await this.commands.execute(new RunIncidentCommand(command, actorOf(account), parseIfMatch(ifMatch)));
   }
 
   @Get(':incidentId/history')
   @ApiOkResponse({ type: IncidentHistoryDto, description: 'Every event of the incident; ADMIN keys also see deleted incidents' })
   async history(@Account() account: AccountContext, @Param('incidentId') incidentId: string, @Res({ passthrough: true }) reply: FastifyReply) {
     const id = requireId(incidentId, 'Incident');
-    const history = await this.queries.execute<GetIncidentHistoryQuery, IncidentHistory | null>(
-      new GetIncidentHistoryQuery(id, account.accountId, account.role === 'ADMIN'),
+    const history = await this.queries.execute(
+      new IncidentsQuery({ type: 'GetIncidentHistory', id, accountId: account.accountId, includeDeleted: account.role === 'ADMIN' }),
     );
     if (!history) throw new NotFoundError('Incident not found');
     setEtag(reply, history.revision);
@@ -158,7 +157,7 @@ export class IncidentsController {
   }
 
   private async read(account: AccountContext, id: string, reply: FastifyReply): Promise<IncidentView> {
-    const found = await this.incidents.get(account.accountId, id);
+    const found = await this.queries.execute(new IncidentsQuery({ type: 'GetIncident', accountId: account.accountId, id }));
     if (!found) throw new NotFoundError('Incident not found');
     setEtag(reply, found.revision);
     return found.incident;

@@ -52,9 +52,14 @@ export function presentUpdate(update: IncidentUpdateDoc): IncidentUpdateView {
 /** Most open (and, apart, most recently resolved) incidents a status page is given. */
 export const PAGE_INCIDENTS_MAX = 500;
 
-/** Newest first: created_at descending, then id descending, as the read store sorts. */
+/** When an incident happened, the key lists sort on: its first update's public date (see IncidentDoc.startedAt). */
+export function incidentDate(incident: Pick<IncidentView, 'incidentUpdates' | 'created_at'>): string {
+  return incident.incidentUpdates[0]?.publicIncidentUpdateDate ?? incident.created_at;
+}
+
+/** Newest first: startedAt descending, then id descending, as the read store sorts. */
 function newestFirst(a: IncidentDoc, b: IncidentDoc): number {
-  if (a.created_at !== b.created_at) return a.created_at < b.created_at ? 1 : -1;
+  if (a.startedAt !== b.startedAt) return a.startedAt < b.startedAt ? 1 : -1;
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 }
 
@@ -106,7 +111,7 @@ export class IncidentDirectory {
     return { incident, revision };
   }
 
-  /** One page, newest first; asks for one row more than `limit` so the caller knows whether more follow. */
+  /** One page, newest first by incidentDate; asks for one row more than `limit` so the caller knows whether more follow. */
   async list(accountId: string, limit: number, after: PageAfter | undefined, filter: IncidentListFilter = {}): Promise<IncidentView[]> {
     return this.present(accountId, await this.listDocs(accountId, limit + 1, after, filter));
   }
@@ -119,7 +124,7 @@ export class IncidentDirectory {
   async touching(accountId: string, serviceIds: string[], since: Date): Promise<IncidentView[]> {
     if (serviceIds.length === 0) return [];
     const wanted = new Set(serviceIds);
-    const sort = { field: 'created_at', direction: 'desc' } as const;
+    const sort = { field: 'startedAt', direction: 'desc' } as const;
     const [open, resolved] = await Promise.all([
       this.store.find(this.collection(), {
         filters: [{ field: 'accountState', op: 'eq', value: accountState(accountId, true) }],
@@ -172,10 +177,10 @@ export class IncidentDirectory {
     const base: Filter = filter.status
       ? { field: 'accountState', op: 'eq', value: accountState(accountId, filter.status === 'open') }
       : { field: 'accountId', op: 'eq', value: accountId };
-    const sort = { field: 'created_at', direction: 'desc' } as const;
+    const sort = { field: 'startedAt', direction: 'desc' } as const;
     if (filter.serviceIds === undefined) return this.store.find(this.collection(), { filters: [base], sort, limit: count, after });
 
-    // One indexed query per service, merged: every one follows the same (created_at, id) order.
+    // One indexed query per service, merged: every one follows the same (startedAt, id) order.
     const serviceIds = [...new Set(filter.serviceIds)];
     const pages = await Promise.all(
       serviceIds.map((serviceId) =>

@@ -51,9 +51,17 @@ describe('incidents projection', () => {
         { id: 'u1', description: 'about u1', status: 'INVESTIGATING', publicIncidentUpdateDate: at(0), notifySubscribers: true, created_at: at(1), seq: 0 },
       ],
       posted: 1,
+      startedAt: at(0),
       created_at: at(0),
       updated_at: at(1),
     });
+  });
+
+  it('dates the incident by its earliest update: a backfilled one sits where it happened', () => {
+    const backfilled = project([created, posted('u1', 'INVESTIGATING', '2026-02-01T08:00:00.000Z'), posted('u2', 'RESOLVED', '2026-02-01T09:00:00.000Z')])!;
+    expect([backfilled.startedAt, backfilled.created_at]).toEqual(['2026-02-01T08:00:00.000Z', at(0)]);
+    const earlier = project([created, posted('u1', 'INVESTIGATING', at(30)), posted('u2', 'IDENTIFIED', at(10))])!;
+    expect(earlier.startedAt).toBe(at(10));
   });
 
   it('derives lastUpdateStatus from the chronologically latest update, not the last one posted', () => {
@@ -159,7 +167,7 @@ describe('incidents projection', () => {
     it('lists the account by status and service through the declared indexes', async () => {
       await append([created, posted('u1', 'INVESTIGATING', at(0))], 0);
       const collection = engine.collection('incidents');
-      const find = (filters: Parameters<InMemoryReadStore['find']>[1]['filters']) => store.find<IncidentDoc>(collection, { filters, sort: { field: 'created_at', direction: 'desc' }, limit: 5 });
+      const find = (filters: Parameters<InMemoryReadStore['find']>[1]['filters']) => store.find<IncidentDoc>(collection, { filters, sort: { field: 'startedAt', direction: 'desc' }, limit: 5 });
       expect(await find([{ field: 'accountState', op: 'eq', value: `${ACCOUNT}:open` }, { field: 'serviceIds', op: 'contains', value: 's2' }])).toHaveLength(1);
       expect(await find([{ field: 'accountState', op: 'eq', value: `${ACCOUNT}:resolved` }])).toHaveLength(0);
       expect(await find([{ field: 'accountId', op: 'eq', value: ACCOUNT }, { field: 'serviceIds', op: 'contains', value: 's3' }])).toHaveLength(0);

@@ -31,6 +31,8 @@ export interface IncidentDoc {
   /** In timeline order (publicIncidentUpdateDate, then creation order). */
   incidentUpdates: IncidentUpdateDoc[];
   posted: number;
+  /** When it happened: its first update's public date (a backfilled incident sits where it happened); lists sort on it. */
+  startedAt: string;
   created_at: string;
   updated_at: string;
   [field: string]: unknown;
@@ -50,6 +52,7 @@ function settle(doc: IncidentDoc, at: string): IncidentDoc {
   return {
     ...doc,
     lastUpdateStatus,
+    startedAt: doc.incidentUpdates[0]?.publicIncidentUpdateDate ?? doc.created_at,
     accountState: accountState(doc.accountId, open),
     accountResolvedAt: open ? null : accountResolvedAt(doc.accountId, last.publicIncidentUpdateDate),
     updated_at: at,
@@ -72,6 +75,7 @@ export function evolveIncident(doc: IncidentDoc | null, e: RecordedEvent<Inciden
         accountResolvedAt: null,
         incidentUpdates: [],
         posted: 0,
+        startedAt: at,
         created_at: at,
         updated_at: at,
       },
@@ -128,10 +132,10 @@ export function toIncidentState(doc: IncidentDoc): IncidentState {
 
 export const incidentsProjection: Projection<IncidentDoc, IncidentEvent> = {
   name: INCIDENTS_PROJECTION,
-  version: 2,
+  version: 3,
   handles: INCIDENT_EVENT_TYPES,
   indexes: [{ field: 'accountId' }, { field: 'accountState' }, { field: 'accountResolvedAt' }, { field: 'serviceIds', array: true }],
-  sortField: 'created_at',
+  sortField: 'startedAt',
   ids: (event) => [event.data.incidentId],
   evolve: (doc, event) => evolveIncident(doc, event),
 };

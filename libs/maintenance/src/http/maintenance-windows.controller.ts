@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import { NotFoundError } from '../../../core/src/errors';
@@ -7,11 +7,13 @@ import { parseIsoDate } from '../../../core/src/time';
 import { canonicalTimeZone } from '../../../core/src/time-zone';
 import { Account, AccountContext } from '../../../http/src/account-context';
 import { parseIfMatch, setEtag } from '../../../http/src/etag';
+import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
 import { CURSOR_CODEC, CursorCodec, parseLimit } from '../../../http/src/pagination';
 import { actorOf, requireId } from '../../../http/src/params';
 import { WindowConfig } from '../domain/maintenance-window.decider';
-import { MaintenanceDirectory, MaintenanceWindowView } from '../read/maintenance-directory';
-import { CreateMaintenanceWindowCommand, DeleteMaintenanceWindowCommand, UpdateMaintenanceWindowCommand } from '../write/maintenance-window.commands';
+import { MaintenanceWindowView } from '../read/maintenance-directory';
+import { MaintenanceQuery } from '../read/maintenance.queries';
+import { RunMaintenanceWindowCommand } from '../write/maintenance-window.handler';
 import { MaintenanceWindowBodyDto, MaintenanceWindowDto, MaintenanceWindowPageDto } from './maintenance-window.dto';
 
 // The DTO has checked the dates; times are stored in Vigil's one output format.
@@ -40,8 +42,9 @@ function toConfig(body: MaintenanceWindowBodyDto): WindowConfig {
 export class MaintenanceWindowsController {
   constructor(
     private readonly commands: CommandBus,
-    private readonly windows: MaintenanceDirectory,
+    private readonly queries: QueryBus,
     @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
   @Get()
@@ -51,7 +54,8 @@ export class MaintenanceWindowsController {
   async list(@Account() account: AccountContext, @Query('limit') limit?: string, @Query('nextId') nextId?: string) {
     const scope = `maintenance-windows:${account.accountId}`;
     const size = parseLimit(limit);
-    const rows = await this.windows.list(account.accountId, size, this.cursors.decode(scope, nextId));
+    const after = this.cursors.decode(scope, nextId);
+    const rows = await this.queries.execute(new MaintenanceQuery({ type: 'ListMaintenanceWindows', accountId: account.accountId, limit: size, after }));
     return this.cursors.page(scope, rows, size, (w: MaintenanceWindowView) => ({ value: w.created_at, id: w.id }));
   }
 
@@ -59,9 +63,8 @@ export class MaintenanceWindowsController {
   @HttpCode(201)
   @ApiCreatedResponse({ type: MaintenanceWindowDto })
   async create(@Account() account: AccountContext, @Body() body: MaintenanceWindowBodyDto, @Res({ passthrough: true }) reply: FastifyReply) {
-    const id = await this.commands.execute<CreateMaintenanceWindowCommand, string>(
-      new CreateMaintenanceWindowCommand(account.accountId, toConfig(body), actorOf(account)),
-    );
+    const id = this.ids.next();
+    await this.commands.execute(new RunMaintenanceWindowCommand({ type: 'CreateMaintenanceWindow', id, accountId: account.accountId, config: toConfig(body) }, actorOf(account)));
     return this.read(account, id, reply);
   }
 
@@ -81,7 +84,8 @@ export class MaintenanceWindowsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const id = requireId(windowId, 'Maintenance window');
-    await this.commands.execute(new UpdateMaintenanceWindowCommand(account.accountId, id, toConfig(body), actorOf(account), parseIfMatch(ifMatch)));
+    const command = { type: 'UpdateMaintenanceWindow', id, accountId: account.accountId, config: toConfig(body) } as const;
+    await this.commands.execute(new RunMaintenanceWindowCommand(command, actorOf(account), parseIfMatch(ifMatch)));
     return this.read(account, id, reply);
   }
 
@@ -90,11 +94,12 @@ export class MaintenanceWindowsController {
   @ApiNoContentResponse()
   async remove(@Account() account: AccountContext, @Param('windowId') windowId: string, @Headers('if-match') ifMatch: string | undefined) {
     const id = requireId(windowId, 'Maintenance window');
-    await this.commands.execute(new DeleteMaintenanceWindowCommand(account.accountId, id, actorOf(account), parseIfMatch(ifMatch)));
+    const command = { type: 'DeleteMaintenanceWindow', id, accountId: account.accountId } as const;
+    await this.commands.execute(new RunMaintenanceWindowCommand(command, actorOf(account), parseIfMatch(ifMatch)));
   }
 
   private async read(account: AccountContext, id: string, reply: FastifyReply): Promise<MaintenanceWindowView> {
-    const found = await this.windows.get(account.accountId, id);
+    const found = await this.queries.execute(new MaintenanceQuery({ type: 'GetMaintenanceWindow', accountId: account.accountId, id }));
     if (!found) throw new NotFoundError('Maintenance window not found');
     setEtag(reply, found.revision);
     return found.window;

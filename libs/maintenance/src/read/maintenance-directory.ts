@@ -109,6 +109,11 @@ export class MaintenanceDirectory {
     return docs[0] ? present(docs[0]) : null;
   }
 
+  /** Changes whenever a window may have; null: nothing may be cached. */
+  changeToken(): string | null {
+    return this.store.changeToken([this.collection()]);
+  }
+
   private async all(accountId: string): Promise<MaintenanceWindowView[]> {
     const out: MaintenanceWindowView[] = [];
     let after: FindQuery['after'];

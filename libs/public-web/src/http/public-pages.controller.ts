@@ -263,6 +263,8 @@ export class PublicPagesController {
     if (kept) return this.send(request, reply, kept);
     const ref = await this.resolve(request);
     const answer = ref ? await build(ref) : null;
+    // The instance's own root (no page's domain) leads to the API documentation rather than a 404.
+    if (!ref && request.routeOptions.url === '/') return reply.code(302).header('location', '/docs').header('cache-control', 'no-store').send();
     if (!answer) return this.send(request, reply, this.notFound(kind));
     if (answer.status === 200) this.cache.set(key, token, answer);
     return this.send(request, reply, answer);

@@ -1,4 +1,4 @@
-import { Severity } from '../../../incidents/src/domain/incident-timeline';
+import { Severity } from '../../../incidents/src/incidents.api';
 import { dayOf, IncidentOutageDoc, splitByDay } from './incident-outages.projection';
 
 /** Statuspage's component statuses, which the HTML page shows too. */

@@ -1,5 +1,5 @@
 import { DomainEvent } from '../../../core/src/event';
-import { IncidentEvent } from '../../../incidents/src/domain/incident.decider';
+import { IncidentEvent } from '../../../incidents/src/incidents.api';
 import { project, recorded } from '../../../testing/src/given-when-then';
 import { HARNESS_ADAPTERS, ProjectionHarness } from '../../../testing/src/projection-harness';
 import { IncidentOutageDoc, incidentOutagesProjection, INCIDENT_OUTAGES } from './incident-outages.projection';

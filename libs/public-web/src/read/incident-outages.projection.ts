@@ -1,6 +1,5 @@
 import { Projection } from '../../../core/src/projection';
-import { INCIDENT_EVENT_TYPES, IncidentEvent } from '../../../incidents/src/domain/incident.decider';
-import { compareTimeline, Severity, UpdateStatus } from '../../../incidents/src/domain/incident-timeline';
+import { compareTimeline, INCIDENT_EVENT_TYPES, IncidentEvent, Severity, UpdateStatus } from '../../../incidents/src/incidents.api';
 
 interface TimelinePoint {
   id: string;

@@ -3,7 +3,7 @@ import { CLOCK, Clock } from '../../../core/src/clock';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
-import { IncidentDirectory, IncidentView } from '../../../incidents/src/read/incident-directory';
+import { incidentDate, IncidentDirectory, IncidentView } from '../../../incidents/src/incidents.api';
 import { StatusPageDetailView, StatusPageDirectory } from '../../../status-pages/src/read/status-page-directory';
 import { BAR_DAYS, ComponentStatus, currentStatus, DayBar, indicatorOf, Indicator, overallUptime, uptimeBars } from './component-status';
 import { IncidentOutageDoc, incidentOutagesProjection } from './incident-outages.projection';
@@ -144,10 +144,10 @@ export class PublicPages {
     const to = new Date(nowMs - (n - 1) * HISTORY_WINDOW_DAYS * DAY_MS);
     const from = new Date(to.getTime() - HISTORY_WINDOW_DAYS * DAY_MS);
     if (serviceIds.length === 0) return { incidents: [], from, to, more: false };
-    // Keyset start at the window's end: the list is (created_at, id) descending and ids are never above 'g'.
+    // Keyset start at the window's end: the list is (incidentDate, id) descending and ids are never above 'g'.
     const after = n === 1 ? undefined : { value: to.toISOString(), id: 'g' };
     const listed = await this.incidents.list(ref.accountId, HISTORY_MAX, after, { serviceIds });
-    const inWindow = listed.filter((i) => i.created_at >= from.toISOString()).slice(0, HISTORY_MAX);
+    const inWindow = listed.filter((i) => incidentDate(i) >= from.toISOString()).slice(0, HISTORY_MAX);
     const older = await this.incidents.list(ref.accountId, 1, { value: from.toISOString(), id: 'g' }, { serviceIds });
     return { incidents: inWindow, from, to, more: older.length > 0 };
   }

@@ -1,5 +1,5 @@
 import { Feed } from 'feed';
-import { IncidentView } from '../../../incidents/src/read/incident-directory';
+import { incidentDate, IncidentView } from '../../../incidents/src/incidents.api';
 import { StatusPageDetailView } from '../../../status-pages/src/read/status-page-directory';
 import { timeText, statusWord } from './formatting';
 import { Markdown, plainText } from './markdown';
@@ -35,7 +35,7 @@ export function incidentFeed(md: Markdown, page: StatusPageDetailView, pageUrl: 
       id: link,
       link,
       date: new Date(incident.updated_at),
-      published: new Date(incident.created_at),
+      published: new Date(incidentDate(incident)),
       description: asHtml(updates.map((u) => `${statusWord(u.status)} – ${plainText(md, u.description)}`).join(' | ')),
       // xml-js splits only the first ']]>' of a CDATA section; none is left for it to miss.
       content: xmlSafe(updates.map((u) => `<p><strong>${statusWord(u.status)}</strong> – ${timeText(u.publicIncidentUpdateDate)}</p>${md.render(u.description)}`).join('')).replaceAll(']]>', ']]&gt;'),

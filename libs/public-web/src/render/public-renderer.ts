@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import Handlebars from 'handlebars';
-import { IncidentView } from '../../../incidents/src/read/incident-directory';
+import { IncidentView } from '../../../incidents/src/incidents.api';
 import { ComponentStatus, DayBar, IMPACT_OF_SEVERITY, Indicator, INDICATOR_DESCRIPTION, STATUS_LABEL, STATUS_OF_SEVERITY } from '../read/component-status';
 import { PublicMaintenance } from '../read/public-maintenance';
 import { PageRef, PublicPageModel } from '../read/public-pages.query';

@@ -1,4 +1,4 @@
-import { IncidentView } from '../../../incidents/src/read/incident-directory';
+import { IncidentView } from '../../../incidents/src/incidents.api';
 import { ComponentStatus, IMPACT_OF_SEVERITY, INDICATOR_DESCRIPTION, worse } from '../read/component-status';
 import { PublicMaintenance } from '../read/public-maintenance';
 import { PublicPageModel } from '../read/public-pages.query';
