@@ -1,5 +1,6 @@
 import { Inject, Module, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import { CommandBus } from '@nestjs/cqrs';
 import { FastifyInstance } from 'fastify';
 import { CLOCK, Clock } from '../../core/src/clock';
 import { ProjectionEngine } from '../../read-store/src/projection-engine';
@@ -12,23 +13,26 @@ import { StatusPagesModule } from '../../status-pages/src/status-pages.module';
 import { AccountsModule } from '../../accounts/src/accounts.module';
 import { MaintenanceModule } from '../../maintenance/src/maintenance.module';
 import { ChecksController } from './http/checks.controller';
-import { PING_PATHS, PingIntake, PingRateLimiter, registerPingRoutes, SLUG_CREATE_BURST, SLUG_CREATES_PER_SECOND } from './http/ping.routes';
+import { PingRateLimiter } from './http/ping-rate-limiter';
+import { PING_PATHS, registerPingRoutes, SLUG_CREATE_BURST, SLUG_CREATES_PER_SECOND } from './http/ping.routes';
 import { CheckDirectory } from './read/check-directory';
+import { HeartbeatsQueryHandler } from './read/heartbeats.queries';
+import { PingTargets } from './read/ping-targets';
 import { heartbeatChecksProjection } from './read/heartbeat-checks.projection';
 import { HeartbeatStats } from './read/heartbeat-stats';
 import { heartbeatRollupsProjection, heartbeatTimersProjection } from './read/heartbeat.projections';
-import { CreateHeartbeatCheckHandler, DeleteHeartbeatCheckHandler, SetAlertChannelSubscriptionHandler, UpdateHeartbeatCheckHandler } from './write/check.commands';
 import { CheckAlertLinks } from './write/check-alert-links';
-import { CheckSlugClaims } from './write/check-slug-claims';
 import { SlugPings } from './write/slug-pings';
 import { EventRetention } from './write/event-retention';
 import { HeartbeatBackground } from './write/heartbeat-background';
-import { HeartbeatCommands } from './write/heartbeat.commands';
+import { HeartbeatCheckCommandHandler } from './write/heartbeat-check.handler';
+import { HeartbeatCommandHandler } from './write/heartbeat.handler';
 import { HeartbeatWatchdog } from './write/heartbeat-watchdog';
+import { NameClaimCommandHandler } from './write/name-claim.handler';
+import { OutageCommandHandler } from './write/outage.handler';
 import { HeartbeatIncidentTriggers } from './write/incident-trigger';
 import { IncidentReactor } from './write/incident-reactor';
 import { IncidentsBridge } from './write/incidents-bridge';
-import { PingTokenClaims } from './write/ping-token-claims';
 
 @Module({
   imports: [StatusPagesModule, AccountsModule, MaintenanceModule],
@@ -36,15 +40,13 @@ import { PingTokenClaims } from './write/ping-token-claims';
   providers: [
     CheckDirectory,
     HeartbeatStats,
-    HeartbeatCommands,
-    PingIntake,
-    PingTokenClaims,
-    CheckSlugClaims,
+    HeartbeatsQueryHandler,
+    HeartbeatCheckCommandHandler,
+    HeartbeatCommandHandler,
+    NameClaimCommandHandler,
+    OutageCommandHandler,
+    PingTargets,
     SlugPings,
-    CreateHeartbeatCheckHandler,
-    UpdateHeartbeatCheckHandler,
-    DeleteHeartbeatCheckHandler,
-    SetAlertChannelSubscriptionHandler,
     CheckAlertLinks,
     HeartbeatWatchdog,
     EventRetention,
@@ -66,7 +68,8 @@ export class HeartbeatsModule implements OnModuleInit {
     links: ServiceLinks,
     checks: CheckDirectory,
     private readonly adapterHost: HttpAdapterHost,
-    private readonly intake: PingIntake,
+    private readonly targets: PingTargets,
+    private readonly commands: CommandBus,
     private readonly limiter: PingRateLimiter,
     private readonly slugs: SlugPings,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -93,7 +96,7 @@ export class HeartbeatsModule implements OnModuleInit {
     const adapter = this.adapterHost.httpAdapter;
     if (!adapter) return;
     const createLimiter = new PingRateLimiter(SLUG_CREATE_BURST, SLUG_CREATES_PER_SECOND);
-    registerPingRoutes(adapter.getInstance() as FastifyInstance, { intake: this.intake, limiter: this.limiter, createLimiter, clock: this.clock, slugs: this.slugs });
+    registerPingRoutes(adapter.getInstance() as FastifyInstance, { targets: this.targets, commands: this.commands, limiter: this.limiter, createLimiter, clock: this.clock, slugs: this.slugs });
     this.requestMetrics.countAsPings(PING_PATHS);
   }
 }

@@ -1,5 +1,5 @@
 import { Decider } from '../../../core/src/decider';
-import { CheckConfig, toMs } from './heartbeat-check.decider';
+import { CheckConfig, HeartbeatCheckState, toMs } from './heartbeat-check.decider';
 import { DEFAULT_TIME_ZONE, SCHEDULE_TOLERANCE_MS, scheduleTiming } from './schedule';
 
 /** States a heartbeat event can have; FAILING is written by the watchdog, the others by pings. */
@@ -390,7 +390,12 @@ export function scheduleChange(
 }
 
 export const heartbeatStream = (checkId: string) => `heartbeat-${checkId}`;
-export const pingTokenStream = (token: string) => `pingtoken-${token}`;
+
+/** The Reschedule that copies a check's state at `revision` onto its timer; null while the check does not exist. */
+export function rescheduleOf(checkId: string, check: HeartbeatCheckState, revision: bigint | null, at: Date): HeartbeatCommand | null {
+  if (revision === null || !check.accountId) return null;
+  return { type: 'Reschedule', checkId, config: check.status === 'active' ? check.config : null, checkRevision: Number(revision), at };
+}
 
 /**
  * What can happen to a check's timer (`heartbeat-<id>`). Ids and times come with the command, so

@@ -7,7 +7,7 @@ export type OutageEvent =
 
 export type OutageCommand = { type: 'Claim'; checkId: string } | { type: 'RecordIncident'; incidentId: string } | { type: 'Resolve' };
 
-interface OutageState {
+export interface OutageState {
   claimed: boolean;
   incidentId: string | null;
   resolved: boolean;
@@ -40,3 +40,5 @@ export const outageDecider: Decider<OutageState, OutageCommand, OutageEvent> = {
     }
   },
 };
+
+export const outageStream = (outageKey: string) => `heartbeat-outage-${outageKey}`;

@@ -1,26 +1,19 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { CommandRunner } from '../../../event-store/src/command-runner';
-import { COMMAND_RUNNER } from '../../../platform/src/tokens';
 import { CreateIncidentCommand, PostIncidentUpdateCommand, WriteResult } from '../../../incidents/src/write/incident.commands';
-import { outageDecider } from '../domain/outage.decider';
+import { RunOutageCommand } from './outage.handler';
 import { IncidentTrigger, OpenIncidentRequest, ResolveIncidentRequest } from './incident-trigger';
 
 const ACTOR = (accountId: string) => ({ accountId, keyId: null, keyName: 'heartbeat watchdog', requestId: null });
-const outageStream = (outageKey: string) => `heartbeat-outage-${outageKey}`;
 
 /** The incidents context's commands behind IncidentTrigger, each outage recorded by the outage decider. */
 @Injectable()
 export class IncidentsBridge implements IncidentTrigger {
-  constructor(
-    private readonly commands: CommandBus,
-    @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
-  ) {}
+  constructor(private readonly commands: CommandBus) {}
 
   async open(request: OpenIncidentRequest): Promise<void> {
-    const stream = outageStream(request.outageKey);
     const actor = ACTOR(request.accountId);
-    const claimed = await this.runner.run(stream, outageDecider, { type: 'Claim', checkId: request.checkId }, actor);
+    const claimed = await this.commands.execute(new RunOutageCommand(request.outageKey, { type: 'Claim', checkId: request.checkId }, actor));
     if (claimed.decided.length === 0) return;
     const description =
       request.description.trim() ||
@@ -33,12 +26,12 @@ export class IncidentsBridge implements IncidentTrigger {
         actor,
       ),
     );
-    await this.runner.run(stream, outageDecider, { type: 'RecordIncident', incidentId: created.id }, actor);
+    await this.commands.execute(new RunOutageCommand(request.outageKey, { type: 'RecordIncident', incidentId: created.id }, actor));
   }
 
   async resolve(request: ResolveIncidentRequest): Promise<void> {
     const actor = ACTOR(request.accountId);
-    const resolved = await this.runner.run(outageStream(request.outageKey), outageDecider, { type: 'Resolve' }, actor);
+    const resolved = await this.commands.execute(new RunOutageCommand(request.outageKey, { type: 'Resolve' }, actor));
     if (resolved.decided.length === 0 || !resolved.state.incidentId) return;
     await this.commands.execute(
       new PostIncidentUpdateCommand(
