@@ -1,5 +1,5 @@
 import { Clock, ManualClock } from '../../libs/core/src/clock';
-import { HeartbeatWatchdog } from '../../libs/heartbeats/src/write/heartbeat-watchdog';
+import { HeartbeatWatchdog } from '../../libs/heartbeats/src/heartbeats.api';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 
 const MIN = 60_000;

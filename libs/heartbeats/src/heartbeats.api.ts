@@ -2,7 +2,7 @@
 export { HeartbeatsModule } from './heartbeats.module';
 export { RunHeartbeatCheckCommand, type HeartbeatCheckRun } from './write/heartbeat-check.handler';
 export { RunHeartbeatCommand, type HeartbeatRun } from './write/heartbeat.handler';
-export type { CheckConfig, CheckInput, HeartbeatCheckCommand, HeartbeatCheckEvent, Severity } from './domain/heartbeat-check.decider';
+export type { AlertChannelSubscription, CheckConfig, CheckInput, HeartbeatCheckCommand, HeartbeatCheckEvent, Severity } from './domain/heartbeat-check.decider';
 export type { FailedData, HeartbeatCommand, HeartbeatEvent, PingReceivedData } from './domain/heartbeat.decider';
 export { HeartbeatsQuery, type HeartbeatsAnswers, type HeartbeatsQuestion } from './read/heartbeats.queries';
 export type { CheckView } from './read/check-directory';
