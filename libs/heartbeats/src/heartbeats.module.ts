@@ -29,10 +29,8 @@ import { HeartbeatCheckCommandHandler } from './write/heartbeat-check.handler';
 import { HeartbeatCommandHandler } from './write/heartbeat.handler';
 import { HeartbeatWatchdog } from './write/heartbeat-watchdog';
 import { NameClaimCommandHandler } from './write/name-claim.handler';
-import { OutageCommandHandler } from './write/outage.handler';
-import { HeartbeatIncidentTriggers } from './write/incident-trigger';
 import { IncidentReactor } from './write/incident-reactor';
-import { IncidentsBridge } from './write/incidents-bridge';
+import { OutageIncidents } from './write/outage-incidents';
 
 @Module({
   imports: [StatusPagesModule, AccountsModule, MaintenanceModule],
@@ -44,14 +42,12 @@ import { IncidentsBridge } from './write/incidents-bridge';
     HeartbeatCheckCommandHandler,
     HeartbeatCommandHandler,
     NameClaimCommandHandler,
-    OutageCommandHandler,
     PingTargets,
     SlugPings,
     CheckAlertLinks,
     HeartbeatWatchdog,
     EventRetention,
-    HeartbeatIncidentTriggers,
-    IncidentsBridge,
+    OutageIncidents,
     IncidentReactor,
     HeartbeatBackground,
     {
@@ -60,7 +56,7 @@ import { IncidentsBridge } from './write/incidents-bridge';
       inject: [VIGIL_CONFIG],
     },
   ],
-  exports: [CheckDirectory, CheckAlertLinks, SlugPings, HeartbeatStats, HeartbeatIncidentTriggers, HeartbeatWatchdog, EventRetention],
+  exports: [CheckDirectory, CheckAlertLinks, SlugPings, HeartbeatStats, HeartbeatWatchdog, EventRetention],
 })
 export class HeartbeatsModule implements OnModuleInit {
   constructor(
@@ -73,14 +69,10 @@ export class HeartbeatsModule implements OnModuleInit {
     private readonly limiter: PingRateLimiter,
     private readonly slugs: SlugPings,
     @Inject(CLOCK) private readonly clock: Clock,
-    triggers: HeartbeatIncidentTriggers,
-    incidents: IncidentsBridge,
     @Inject(PROCESSOR_RUNNER) processors: ProcessorRunner,
     reactor: IncidentReactor,
     private readonly requestMetrics: RequestMetrics,
   ) {
-    // Outages open and resolve incidents through the incidents context's own commands.
-    triggers.register(incidents);
     processors.register(reactor);
     for (const projection of [heartbeatChecksProjection, heartbeatTimersProjection, heartbeatRollupsProjection]) {
       engine.register(projection);

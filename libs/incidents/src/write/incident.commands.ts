@@ -34,6 +34,8 @@ export class CreateIncidentCommand {
     readonly details: IncidentDetails,
     readonly updates: UpdateInput[],
     readonly actor: Actor,
+    /** A caller's own id makes a repeated create a conflict instead of a second incident. */
+    readonly id?: string,
   ) {}
 }
 
@@ -63,6 +65,8 @@ export class PostIncidentUpdateCommand {
     readonly update: UpdateInput,
     readonly actor: Actor,
     readonly ifMatch?: bigint,
+    /** A caller's own id makes a repeated post a conflict instead of a second update. */
+    readonly updateId?: string,
   ) {}
 }
 
@@ -123,8 +127,8 @@ export class CreateIncidentHandler implements ICommandHandler<CreateIncidentComm
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ accountId, details, updates, actor }: CreateIncidentCommand): Promise<WriteResult> {
-    const id = this.ids.next();
+  async execute({ accountId, details, updates, actor, id: given }: CreateIncidentCommand): Promise<WriteResult> {
+    const id = given ?? this.ids.next();
     const now = this.clock.now();
     const command: IncidentCommand = { type: 'CreateIncident', id, accountId, ...details, updates: updates.map((u) => newUpdate(this.ids.next(), u, now)) };
     return { id, revision: await this.writes.run(id, command, actor) };
@@ -157,8 +161,8 @@ export class PostIncidentUpdateHandler implements ICommandHandler<PostIncidentUp
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ accountId, incidentId, update, actor, ifMatch }: PostIncidentUpdateCommand): Promise<WriteResult> {
-    const id = this.ids.next();
+  async execute({ accountId, incidentId, update, actor, ifMatch, updateId }: PostIncidentUpdateCommand): Promise<WriteResult> {
+    const id = updateId ?? this.ids.next();
     const command: IncidentCommand = { type: 'PostIncidentUpdate', id: incidentId, accountId, update: newUpdate(id, update, this.clock.now()) };
     return { id, revision: await this.writes.run(incidentId, command, actor, ifMatch) };
   }
