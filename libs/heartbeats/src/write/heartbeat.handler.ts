@@ -5,7 +5,9 @@ import { Actor, CommandRunner, RunResult } from '../../../event-store/src/comman
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { COMMAND_RUNNER, PROJECTION_ENGINE } from '../../../platform/src/tokens';
-import { HeartbeatCommand, heartbeatDecider, HeartbeatEvent, heartbeatStream, TimerState } from '../domain/heartbeat.decider';
+import { HeartbeatCommand, heartbeatDecider, heartbeatStream } from '../domain/heartbeat.decider';
+import { HeartbeatEvent } from '../domain/heartbeat.events';
+import { TimerState } from '../domain/heartbeat-timer';
 import { TimerDoc, timerSnapshot } from '../read/heartbeat.projections';
 
 export type HeartbeatRun = RunResult<TimerState, HeartbeatEvent>;

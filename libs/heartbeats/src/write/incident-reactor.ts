@@ -4,7 +4,7 @@ import { Processor } from '../../../core/src/processor';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
-import { HeartbeatEvent } from '../domain/heartbeat.decider';
+import { HeartbeatEvent } from '../domain/heartbeat.events';
 import { CheckDoc, heartbeatChecksProjection } from '../read/heartbeat-checks.projection';
 import { OutageIncidents } from './outage-incidents';
 
