@@ -1,7 +1,7 @@
 'use strict';
 // What a ping costs without HTTP: the built API in this process on a temp data directory, BENCH_CHECKS checks
-// (1,000), then rounds of BENCH_PINGS pings (50,000) through `PingIntake` (token lookup, then the Ping command:
-// group commit, inline projections, fsync), BENCH_CONCURRENCY (50) at once, after a 10,000-ping warm-up.
+// (1,000), then rounds of BENCH_PINGS pings (50,000) as the ping route makes them (token lookup, then the Ping
+// command through the command bus to the heartbeat handler: group commit, inline projections, fsync), BENCH_CONCURRENCY (50) at once, after a 10,000-ping warm-up.
 // Prints pings/s and this process's CPU per ping (user, system): beside `heartbeats.bench.js ping`, the
 // difference is what HTTP adds.
 // Run: npm run build && node test/bench/ping-storage.bench.js
@@ -21,7 +21,10 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-ping-storage-'));
   const { loadConfig } = require(join(DIST, 'libs/platform/src/config'));
   const { createApp } = require(join(DIST, 'apps/api/src/create-app'));
-  const { PingIntake } = require(join(DIST, 'libs/heartbeats/src/http/ping.routes'));
+  const { CommandBus } = require('@nestjs/cqrs');
+  const { PingTargets } = require(join(DIST, 'libs/heartbeats/src/read/ping-targets'));
+  const { pingCommand } = require(join(DIST, 'libs/heartbeats/src/http/ping-request'));
+  const { RunHeartbeatCommand } = require(join(DIST, 'libs/heartbeats/src/write/heartbeat.handler'));
   const config = loadConfig({
     VIGIL_DATA_DIR: dataDir,
     PORT: '0',
@@ -37,14 +40,16 @@ async function main() {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
     const tokens = await createChecks(url, CHECKS, { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' });
-    const intake = app.get(PingIntake);
+    const targets = app.get(PingTargets);
+    const commands = app.get(CommandBus);
     const pings = async (count) => {
       let next = 0;
       const worker = async () => {
         while (next < count) {
           const i = next++;
-          const timer = await intake.timerOfToken(tokens[i % tokens.length]);
-          await intake.record(timer, { source: null, userAgent: 'curl/8.5.0', requestId: `bench-${i}` });
+          const timer = await targets.timerOfToken(tokens[i % tokens.length]);
+          const command = pingCommand({ source: null, userAgent: 'curl/8.5.0' }, Date.now());
+          await commands.execute(new RunHeartbeatCommand(timer.id, command, { accountId: timer.accountId, requestId: `bench-${i}` }, timer));
         }
       };
       await Promise.all(Array.from({ length: CONCURRENCY }, worker));

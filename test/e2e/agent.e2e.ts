@@ -1,6 +1,6 @@
 import { DefaultChatTransport, readUIMessageStream, UIMessage } from 'ai';
 import { ManualClock } from '../../libs/core/src/clock';
-import { HeartbeatWatchdog } from '../../libs/heartbeats/src/write/heartbeat-watchdog';
+import { HeartbeatWatchdog } from '../../libs/heartbeats/src/heartbeats.api';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 import { AgentAnswer, agentPath, askAgent, Message, toolParts } from './agent-stream-client';
 

@@ -1,5 +1,5 @@
 import { freePort } from '../../libs/testing/src/child-server';
-import { DeliveryWorker } from '../../libs/alerting/src/write/delivery-worker';
+import { DeliveryWorker } from '../../libs/alerting/src/alerting.api';
 import { ManualClock } from '../../libs/core/src/clock';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 import { eventually, Receiver, SmtpSink, startReceiver, startSmtpSink } from './alerting-receivers';

@@ -1,5 +1,5 @@
 import { Clock, ManualClock } from '../../libs/core/src/clock';
-import { HeartbeatWatchdog } from '../../libs/heartbeats/src/write/heartbeat-watchdog';
+import { HeartbeatWatchdog } from '../../libs/heartbeats/src/heartbeats.api';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 
 const MIN = 60_000;
@@ -106,13 +106,29 @@ describe('heartbeat pings, watchdog, events and availability (manual clock)', ()
     expect(elsewhere.status).toBe(415);
   });
 
+  it('takes a HEAD ping as a GET ping: 200 without a body, recorded, on every ping URL form', async () => {
+    const check = await newCheck();
+    const token = check.heartbeat.pingToken;
+    for (const path of ['/ping', '/heartbeats/ping']) {
+      clock.advance(MIN);
+      const response = await ping(token, { method: 'HEAD', path });
+      expect(response.status).toBe(200);
+      expect(response.text).toBe('');
+      expect(response.headers.get('x-heartbeat-event-id')).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    clock.advance(MIN);
+    expect((await ping(`${token}/start`, { method: 'HEAD' })).status).toBe(200);
+    expect((await ping('3b241101-e2bb-4255-8caf-4136c566a962', { method: 'HEAD' })).status).toBe(404);
+    expect((await events(check.id)).map((e) => e.state)).toEqual(['STARTED', 'EARLY', 'RECEIVED']);
+  });
+
   it('refuses bad pings and records nothing for them', async () => {
     const check = await newCheck();
     const token = check.heartbeat.pingToken;
-    for (const method of ['PUT', 'DELETE', 'PATCH', 'HEAD']) {
+    for (const method of ['PUT', 'DELETE', 'PATCH']) {
       const response = await ping(token, { method });
       expect(response.status).toBe(405);
-      expect(response.headers.get('allow')).toBe('GET, POST');
+      expect(response.headers.get('allow')).toBe('GET, HEAD, POST');
     }
     expect((await ping('3b241101-e2bb-4255-8caf-4136c566a962')).status).toBe(404);
     expect((await ping('not-a-token')).status).toBe(404);

@@ -1,5 +1,5 @@
 import { ManualClock } from '../../libs/core/src/clock';
-import { EventRetention } from '../../libs/heartbeats/src/write/event-retention';
+import { EventRetention } from '../../libs/heartbeats/src/heartbeats.api';
 import { PROJECTION_ENGINE } from '../../libs/platform/src/tokens';
 import { ProjectionEngine } from '../../libs/read-store/src/projection-engine';
 import { startTestServer, TestServer } from '../../libs/testing/src/test-server';

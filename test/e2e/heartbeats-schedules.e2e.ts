@@ -1,8 +1,6 @@
 import { ManualClock } from '../../libs/core/src/clock';
 import { PingKeys } from '../../libs/accounts/src/accounts.api';
-import { CheckDirectory } from '../../libs/heartbeats/src/read/check-directory';
-import { HeartbeatWatchdog } from '../../libs/heartbeats/src/write/heartbeat-watchdog';
-import { SlugPings } from '../../libs/heartbeats/src/write/slug-pings';
+import { CheckDirectory, HeartbeatWatchdog, SlugPings } from '../../libs/heartbeats/src/heartbeats.api';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 
 const scheduled = (over: Record<string, unknown> = {}, heartbeat: Record<string, unknown> = {}) => ({

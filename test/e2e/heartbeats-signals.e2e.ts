@@ -1,5 +1,5 @@
 import { ManualClock } from '../../libs/core/src/clock';
-import { HeartbeatWatchdog } from '../../libs/heartbeats/src/write/heartbeat-watchdog';
+import { HeartbeatWatchdog } from '../../libs/heartbeats/src/heartbeats.api';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 import { eventually, Receiver, startReceiver } from './alerting-receivers';
 

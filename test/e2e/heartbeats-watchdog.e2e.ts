@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../libs/core/src/clock';
-import { HeartbeatWatchdog } from '../../libs/heartbeats/src/write/heartbeat-watchdog';
+import { HeartbeatWatchdog } from '../../libs/heartbeats/src/heartbeats.api';
 import { startTestServer, TestServer } from '../../libs/testing/src/test-server';
 
 const MIN = 60_000;

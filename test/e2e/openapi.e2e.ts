@@ -56,7 +56,7 @@ describe('OpenAPI document', () => {
   });
 
   it('describes the ping, health and docs-independent routes as well as the API', () => {
-    for (const path of ['/ping/{pingToken}', '/heartbeats/ping/{pingToken}']) expect(Object.keys(doc.paths[path]).sort()).toEqual(['get', 'post']);
+    for (const path of ['/ping/{pingToken}', '/heartbeats/ping/{pingToken}']) expect(Object.keys(doc.paths[path]).sort()).toEqual(['get', 'head', 'post']);
     for (const path of ['/healthz', '/readyz']) expect(doc.paths[path]).toHaveProperty('get');
     expect(doc.paths['/v1/status-pages/{statusPageId}/subscriptions/{subscriptionId}']).toHaveProperty('delete');
   });

@@ -1,11 +1,11 @@
 import { AccountsModule } from '../../../libs/accounts/src/accounts.api';
 import { StatusPagesModule } from '../../../libs/status-pages/src/status-pages.module';
-import { HeartbeatsModule } from '../../../libs/heartbeats/src/heartbeats.module';
+import { HeartbeatsModule } from '../../../libs/heartbeats/src/heartbeats.api';
 import { IncidentsModule } from '../../../libs/incidents/src/incidents.api';
 import { AgentModule } from '../../../libs/agent/src/agent.module';
 import { MaintenanceModule } from '../../../libs/maintenance/src/maintenance.api';
 import { PublicWebModule } from '../../../libs/public-web/src/public-web.module';
-import { AlertingModule } from '../../../libs/alerting/src/alerting.module';
+import { AlertingModule } from '../../../libs/alerting/src/alerting.api';
 
 /** Every bounded context; the API, the worker and the CLI load the same set so they share projections. */
 export const CONTEXT_MODULES = [

@@ -2,8 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { MAX_BODY_BYTES } from '../../../libs/http/src/json-body';
-import { MAX_PING_BODY_BYTES, PING_PATHS } from '../../../libs/heartbeats/src/http/ping.routes';
-import { PING_BODY_LIMIT } from '../../../libs/heartbeats/src/http/ping.routes';
+import { MAX_PING_BODY_BYTES, PING_BODY_LIMIT, PING_PATHS } from '../../../libs/heartbeats/src/heartbeats.api';
 import { operationTexts } from './openapi-operations';
 import { EXTRA_SCHEMAS, REQUEST_EXAMPLES, RESPONSE_SCHEMAS, SCHEMA_EXAMPLES } from './openapi-schemas';
 
@@ -105,6 +104,7 @@ function pingPaths(): Json {
     const parameters = [...names.map((name) => described[name]), ...query, HEADERS.requestId];
     out[path.replace(/:(\w+)/g, (_m, name: string) => `{${name === 'token' ? 'pingToken' : name}}`)] = {
       get: { tags: ['heartbeat pings'], summary: 'Ping a heartbeat check or send a run signal (no API key)', parameters, responses: responses(false) },
+      head: { tags: ['heartbeat pings'], summary: 'Ping as GET does, without a response body (no API key)', parameters, responses: responses(false) },
       post: {
         tags: ['heartbeat pings'],
         summary: `Ping a heartbeat check (no API key); the first ${PING_BODY_LIMIT} bytes of the body, of any type, are stored with the event`,

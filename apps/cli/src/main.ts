@@ -13,8 +13,7 @@ import { ConfigError, loadConfig } from '../../../libs/platform/src/config';
 import { createLogger, NestPinoLogger } from '../../../libs/platform/src/logger';
 import { PROJECTION_ENGINE } from '../../../libs/platform/src/tokens';
 import { ProjectionEngine } from '../../../libs/read-store/src/projection-engine';
-import { Outbox } from '../../../libs/alerting/src/write/outbox';
-import { presentDelivery, retryDelivery } from '../../../libs/alerting/src/http/alert-notifications.controller';
+import { Outbox, presentDelivery, retryDelivery } from '../../../libs/alerting/src/alerting.api';
 import { CliModule } from './cli.module';
 import { MissingStoreError, requireStore, storeLine } from './store-notice';
 

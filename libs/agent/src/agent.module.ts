@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { HeartbeatsModule } from '../../heartbeats/src/heartbeats.module';
+import { HeartbeatsModule } from '../../heartbeats/src/heartbeats.api';
 import { IncidentsModule } from '../../incidents/src/incidents.api';
 import { VIGIL_CONFIG, VigilConfig } from '../../platform/src/config';
 import { LOGGER, VigilLogger } from '../../platform/src/logger';

@@ -7,9 +7,8 @@ import { CommandRunner } from '../../event-store/src/command-runner';
 import { ProjectionEngine } from '../../read-store/src/projection-engine';
 import { ProcessorRunner } from '../../read-store/src/processor-runner';
 import { COMMAND_RUNNER, PROCESSOR_RUNNER, PROJECTION_ENGINE } from '../../platform/src/tokens';
-import { HeartbeatsModule } from '../../heartbeats/src/heartbeats.module';
+import { CheckAlertLinks, HeartbeatsModule } from '../../heartbeats/src/heartbeats.api';
 import { MaintenanceModule } from '../../maintenance/src/maintenance.api';
-import { CheckAlertLinks } from '../../heartbeats/src/write/check-alert-links';
 import { StatusPagesModule } from '../../status-pages/src/status-pages.module';
 import { PublicWebModule } from '../../public-web/src/public-web.module';
 import { PublicRenderer } from '../../public-web/src/render/public-renderer';
@@ -21,7 +20,9 @@ import { alertChannelsProjection } from './read/alert-channels.projection';
 import { ChannelDirectory } from './read/channel-directory';
 import { checkSubscriptionsProjection } from './read/check-subscriptions.projection';
 import { EmailSender } from './send/email-sender';
-import { AlertChannelCommands } from './write/alert-channel.commands';
+import { AlertingQueryHandler } from './read/alerting.queries';
+import { AlertChannelCommandHandler } from './write/alert-channel.handler';
+import { ChannelSubscriptions } from './write/channel-subscriptions';
 import { DeliveryWorker } from './write/delivery-worker';
 import { Notifier } from './write/notifier.processor';
 import { Outbox } from './write/outbox';
@@ -35,7 +36,7 @@ import { SubscriberTokens } from './write/subscriber-tokens';
 @Module({
   imports: [HeartbeatsModule, StatusPagesModule, MaintenanceModule, PublicWebModule],
   controllers: [AlertChannelsController, AlertNotificationsController],
-  providers: [ChannelDirectory, AlertChannelCommands, Outbox, Notifier, SubscriberNotices, SubscriberTokens, EmailSender, DeliveryWorker],
+  providers: [ChannelDirectory, AlertingQueryHandler, AlertChannelCommandHandler, ChannelSubscriptions, Outbox, Notifier, SubscriberNotices, SubscriberTokens, EmailSender, DeliveryWorker],
   exports: [Outbox, DeliveryWorker],
 })
 export class AlertingModule implements OnModuleInit {

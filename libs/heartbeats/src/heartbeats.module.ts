@@ -1,5 +1,6 @@
 import { Inject, Module, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import { CommandBus } from '@nestjs/cqrs';
 import { FastifyInstance } from 'fastify';
 import { CLOCK, Clock } from '../../core/src/clock';
 import { ProjectionEngine } from '../../read-store/src/projection-engine';
@@ -12,23 +13,24 @@ import { StatusPagesModule } from '../../status-pages/src/status-pages.module';
 import { AccountsModule } from '../../accounts/src/accounts.api';
 import { MaintenanceModule } from '../../maintenance/src/maintenance.api';
 import { ChecksController } from './http/checks.controller';
-import { PING_PATHS, PingIntake, PingRateLimiter, registerPingRoutes, SLUG_CREATE_BURST, SLUG_CREATES_PER_SECOND } from './http/ping.routes';
+import { PingRateLimiter } from './http/ping-rate-limiter';
+import { PING_PATHS, registerPingRoutes, SLUG_CREATE_BURST, SLUG_CREATES_PER_SECOND } from './http/ping.routes';
 import { CheckDirectory } from './read/check-directory';
+import { HeartbeatsQueryHandler } from './read/heartbeats.queries';
+import { PingTargets } from './read/ping-targets';
 import { heartbeatChecksProjection } from './read/heartbeat-checks.projection';
 import { HeartbeatStats } from './read/heartbeat-stats';
 import { heartbeatRollupsProjection, heartbeatTimersProjection } from './read/heartbeat.projections';
-import { CreateHeartbeatCheckHandler, DeleteHeartbeatCheckHandler, SetAlertChannelSubscriptionHandler, UpdateHeartbeatCheckHandler } from './write/check.commands';
 import { CheckAlertLinks } from './write/check-alert-links';
-import { CheckSlugClaims } from './write/check-slug-claims';
 import { SlugPings } from './write/slug-pings';
 import { EventRetention } from './write/event-retention';
 import { HeartbeatBackground } from './write/heartbeat-background';
-import { HeartbeatCommands } from './write/heartbeat.commands';
+import { HeartbeatCheckCommandHandler } from './write/heartbeat-check.handler';
+import { HeartbeatCommandHandler } from './write/heartbeat.handler';
 import { HeartbeatWatchdog } from './write/heartbeat-watchdog';
-import { HeartbeatIncidentTriggers } from './write/incident-trigger';
+import { NameClaimCommandHandler } from './write/name-claim.handler';
 import { IncidentReactor } from './write/incident-reactor';
-import { IncidentsBridge } from './write/incidents-bridge';
-import { PingTokenClaims } from './write/ping-token-claims';
+import { OutageIncidents } from './write/outage-incidents';
 
 @Module({
   imports: [StatusPagesModule, AccountsModule, MaintenanceModule],
@@ -36,20 +38,16 @@ import { PingTokenClaims } from './write/ping-token-claims';
   providers: [
     CheckDirectory,
     HeartbeatStats,
-    HeartbeatCommands,
-    PingIntake,
-    PingTokenClaims,
-    CheckSlugClaims,
+    HeartbeatsQueryHandler,
+    HeartbeatCheckCommandHandler,
+    HeartbeatCommandHandler,
+    NameClaimCommandHandler,
+    PingTargets,
     SlugPings,
-    CreateHeartbeatCheckHandler,
-    UpdateHeartbeatCheckHandler,
-    DeleteHeartbeatCheckHandler,
-    SetAlertChannelSubscriptionHandler,
     CheckAlertLinks,
     HeartbeatWatchdog,
     EventRetention,
-    HeartbeatIncidentTriggers,
-    IncidentsBridge,
+    OutageIncidents,
     IncidentReactor,
     HeartbeatBackground,
     {
@@ -58,7 +56,7 @@ import { PingTokenClaims } from './write/ping-token-claims';
       inject: [VIGIL_CONFIG],
     },
   ],
-  exports: [CheckDirectory, CheckAlertLinks, SlugPings, HeartbeatStats, HeartbeatIncidentTriggers, HeartbeatWatchdog, EventRetention],
+  exports: [CheckDirectory, CheckAlertLinks, SlugPings, HeartbeatStats, HeartbeatWatchdog, EventRetention],
 })
 export class HeartbeatsModule implements OnModuleInit {
   constructor(
@@ -66,18 +64,15 @@ export class HeartbeatsModule implements OnModuleInit {
     links: ServiceLinks,
     checks: CheckDirectory,
     private readonly adapterHost: HttpAdapterHost,
-    private readonly intake: PingIntake,
+    private readonly targets: PingTargets,
+    private readonly commands: CommandBus,
     private readonly limiter: PingRateLimiter,
     private readonly slugs: SlugPings,
     @Inject(CLOCK) private readonly clock: Clock,
-    triggers: HeartbeatIncidentTriggers,
-    incidents: IncidentsBridge,
     @Inject(PROCESSOR_RUNNER) processors: ProcessorRunner,
     reactor: IncidentReactor,
     private readonly requestMetrics: RequestMetrics,
   ) {
-    // Outages open and resolve incidents through the incidents context's own commands.
-    triggers.register(incidents);
     processors.register(reactor);
     for (const projection of [heartbeatChecksProjection, heartbeatTimersProjection, heartbeatRollupsProjection]) {
       engine.register(projection);
@@ -93,7 +88,7 @@ export class HeartbeatsModule implements OnModuleInit {
     const adapter = this.adapterHost.httpAdapter;
     if (!adapter) return;
     const createLimiter = new PingRateLimiter(SLUG_CREATE_BURST, SLUG_CREATES_PER_SECOND);
-    registerPingRoutes(adapter.getInstance() as FastifyInstance, { intake: this.intake, limiter: this.limiter, createLimiter, clock: this.clock, slugs: this.slugs });
+    registerPingRoutes(adapter.getInstance() as FastifyInstance, { targets: this.targets, commands: this.commands, limiter: this.limiter, createLimiter, clock: this.clock, slugs: this.slugs });
     this.requestMetrics.countAsPings(PING_PATHS);
   }
 }

@@ -1,16 +1,21 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ALERT_CHANNEL_BODY_SCHEMA } from './alert-channel.schema';
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsUUID } from 'class-validator';
 import { FastifyReply } from 'fastify';
-import { NotFoundError } from '../../../core/src/errors';
+import { NotFoundError, ValidationError } from '../../../core/src/errors';
+import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
+import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { Account, AccountContext } from '../../../http/src/account-context';
 import { parseIfMatch, setEtag } from '../../../http/src/etag';
 import { CURSOR_CODEC, CursorCodec, parseLimit } from '../../../http/src/pagination';
 import { actorOf, requireId } from '../../../http/src/params';
-import { ChannelDoc } from '../read/alert-channels.projection';
-import { ChannelDirectory, ChannelView } from '../read/channel-directory';
-import { AlertChannelCommands } from '../write/alert-channel.commands';
+import { ChannelSettings, parseChannelBody } from '../domain/alert-channel';
+import { AlertingQuery } from '../read/alerting.queries';
+import { ChannelView } from '../read/channel-directory';
+import { RunAlertChannelCommand } from '../write/alert-channel.handler';
+import { ChannelSubscriptions } from '../write/channel-subscriptions';
 
 export class ChannelSubscriptionDto {
   @IsUUID('all')
@@ -27,9 +32,12 @@ export class ChannelSubscriptionDto {
 @Controller('v1/alert-channels')
 export class AlertChannelsController {
   constructor(
-    private readonly commands: AlertChannelCommands,
-    private readonly channels: ChannelDirectory,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+    private readonly subscriptions: ChannelSubscriptions,
     @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Inject(VIGIL_CONFIG) private readonly config: VigilConfig,
   ) {}
 
   @Get()
@@ -38,9 +46,8 @@ export class AlertChannelsController {
   async list(@Account() account: AccountContext, @Query('limit') limit?: string, @Query('nextId') nextId?: string) {
     const scope = `alert-channels:${account.accountId}`;
     const size = parseLimit(limit);
-    const rows = await this.channels.list(account.accountId, size, this.cursors.decode(scope, nextId));
-    const envelope = this.cursors.page(scope, rows, size, (c: ChannelDoc) => ({ value: c.created_at, id: c.id }));
-    return { ...envelope, entries: await this.channels.present(envelope.entries as ChannelDoc[]) };
+    const rows = await this.queries.execute(new AlertingQuery({ type: 'ListAlertChannels', accountId: account.accountId, limit: size, after: this.cursors.decode(scope, nextId) }));
+    return this.cursors.page(scope, rows, size, (c: ChannelView) => ({ value: c.created_at, id: c.id }));
   }
 
   @Post()
@@ -48,7 +55,11 @@ export class AlertChannelsController {
   @ApiBody({ schema: ALERT_CHANNEL_BODY_SCHEMA as never })
   @ApiCreatedResponse()
   async create(@Account() account: AccountContext, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
-    const id = await this.commands.create(account.accountId, body, actorOf(account));
+    const { settings, subscriptions } = await this.parse(account.accountId, body);
+    const id = this.ids.next();
+    const actor = actorOf(account);
+    await this.commands.execute(new RunAlertChannelCommand({ type: 'CreateAlertChannel', id, accountId: account.accountId, settings }, actor));
+    for (const s of subscriptions ?? []) await this.subscriptions.set(account.accountId, id, s.checkId, s.activated, actor);
     return this.read(account, id, reply);
   }
 
@@ -69,7 +80,12 @@ export class AlertChannelsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const id = requireId(rawId, 'Alert channel');
-    await this.commands.update(account.accountId, id, body, actorOf(account), parseIfMatch(ifMatch));
+    const stored = await this.queries.execute(new AlertingQuery({ type: 'AlertChannelSettings', accountId: account.accountId, id }));
+    if (!stored) throw new NotFoundError('Alert channel not found');
+    const { settings, subscriptions } = await this.parse(account.accountId, body, stored);
+    const actor = actorOf(account);
+    await this.commands.execute(new RunAlertChannelCommand({ type: 'UpdateAlertChannel', id, accountId: account.accountId, settings }, actor, parseIfMatch(ifMatch)));
+    if (subscriptions) await this.subscriptions.replace(account.accountId, id, subscriptions, actor);
     return this.read(account, id, reply);
   }
 
@@ -77,26 +93,42 @@ export class AlertChannelsController {
   @HttpCode(204)
   @ApiNoContentResponse()
   async remove(@Account() account: AccountContext, @Param('id') rawId: string, @Headers('if-match') ifMatch: string | undefined) {
-    await this.commands.delete(account.accountId, requireId(rawId, 'Alert channel'), actorOf(account), parseIfMatch(ifMatch));
+    const id = requireId(rawId, 'Alert channel');
+    const actor = actorOf(account);
+    await this.commands.execute(new RunAlertChannelCommand({ type: 'DeleteAlertChannel', id, accountId: account.accountId }, actor, parseIfMatch(ifMatch)));
+    await this.subscriptions.removeAll(account.accountId, id, actor);
   }
 
   @Put(':id/subscriptions')
   @ApiOkResponse()
   async subscribe(@Account() account: AccountContext, @Param('id') rawId: string, @Body() body: ChannelSubscriptionDto, @Res({ passthrough: true }) reply: FastifyReply) {
     const id = requireId(rawId, 'Alert channel');
-    await this.commands.setSubscription(account.accountId, id, body.checkId.toLowerCase(), body.activated ?? true, actorOf(account));
+    const checkId = body.checkId.toLowerCase();
+    await this.read(account, id, reply);
+    if (!(await this.subscriptions.checkExists(account.accountId, checkId))) throw new NotFoundError('Check not found');
+    await this.subscriptions.set(account.accountId, id, checkId, body.activated ?? true, actorOf(account));
     return this.read(account, id, reply);
   }
 
   @Post(':id/test')
   @HttpCode(202)
   async test(@Account() account: AccountContext, @Param('id') rawId: string) {
-    const notificationId = await this.commands.requestTest(account.accountId, requireId(rawId, 'Alert channel'), actorOf(account));
+    const notificationId = this.ids.next();
+    const command = { type: 'RequestAlertChannelTest' as const, id: requireId(rawId, 'Alert channel'), accountId: account.accountId, notificationId };
+    await this.commands.execute(new RunAlertChannelCommand(command, actorOf(account)));
     return { notificationId };
   }
 
+  /** The body's settings (a stored channel's secrets kept where the body repeats them masked) and subscriptions. */
+  private async parse(accountId: string, body: unknown, stored?: ChannelSettings) {
+    const parsed = parseChannelBody(body, { allowPrivate: this.config.outboundAllowPrivate }, stored);
+    if (!parsed.settings) throw ValidationError.of(parsed.details);
+    if (parsed.subscriptions) await this.subscriptions.requireChecks(accountId, parsed.subscriptions.map((s) => s.checkId));
+    return { settings: parsed.settings, subscriptions: parsed.subscriptions };
+  }
+
   private async read(account: AccountContext, id: string, reply: FastifyReply): Promise<ChannelView> {
-    const found = await this.channels.get(account.accountId, id);
+    const found = await this.queries.execute(new AlertingQuery({ type: 'GetAlertChannel', accountId: account.accountId, id }));
     if (!found) throw new NotFoundError('Alert channel not found');
     setEtag(reply, found.revision);
     return found.channel;

@@ -1,4 +1,5 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { NotFoundError, ValidationError, ViolationDetail } from '../../../core/src/errors';
@@ -6,6 +7,7 @@ import { isUuid } from '../../../core/src/ids';
 import { Account, AccountContext } from '../../../http/src/account-context';
 import { CURSOR_CODEC, CursorCodec, parseLimit } from '../../../http/src/pagination';
 import { requireId } from '../../../http/src/params';
+import { AlertingQuery } from '../read/alerting.queries';
 import { DeliveryDoc, DeliveryStatus, Outbox } from '../write/outbox';
 
 export interface NotificationView {
@@ -59,6 +61,7 @@ function isoOrProblem(value: unknown, name: string, details: ViolationDetail[]):
 export class AlertNotificationsController {
   constructor(
     private readonly outbox: Outbox,
+    private readonly queries: QueryBus,
     @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -89,7 +92,8 @@ export class AlertNotificationsController {
     };
     const scope = `alert-notifications:${account.accountId}:${JSON.stringify(filter)}`;
     const size = parseLimit(query.limit);
-    const rows = await this.outbox.list(account.accountId, size, this.cursors.decode(scope, query.nextId), filter);
+    const after = this.cursors.decode(scope, query.nextId);
+    const rows = await this.queries.execute(new AlertingQuery({ type: 'ListNotifications', accountId: account.accountId, limit: size, after, filter }));
     return this.cursors.page(scope, rows, size, (d: DeliveryDoc) => ({ value: d.created_at, id: d.id }), (d) => presentDelivery(d as DeliveryDoc));
   }
 

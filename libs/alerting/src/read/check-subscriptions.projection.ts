@@ -1,5 +1,5 @@
 import { Projection } from '../../../core/src/projection';
-import { AlertChannelSubscription, HeartbeatCheckEvent } from '../../../heartbeats/src/domain/heartbeat-check.decider';
+import type { AlertChannelSubscription, HeartbeatCheckEvent } from '../../../heartbeats/src/heartbeats.api';
 
 /** A check's alert channel subscriptions, indexed by channel: a channel's `subscriptions` view. */
 export interface CheckSubscriptionsDoc {

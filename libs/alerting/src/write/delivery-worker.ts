@@ -1,3 +1,4 @@
+import { QueryBus } from '@nestjs/cqrs';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { NotFoundError } from '../../../core/src/errors';
@@ -7,7 +8,7 @@ import { LOGGER, VigilLogger } from '../../../platform/src/logger';
 import { DAEMON_ENABLED } from '../../../platform/src/tokens';
 import { Metrics } from '../../../platform/src/metrics';
 import { Counter } from 'prom-client';
-import { CheckDirectory } from '../../../heartbeats/src/read/check-directory';
+import { HeartbeatsQuery } from '../../../heartbeats/src/heartbeats.api';
 import { EmailConfig } from '../domain/alert-channel';
 import { alertSummary, alertTitle } from '../domain/alert-message';
 import { ChannelDirectory } from '../read/channel-directory';
@@ -60,7 +61,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     @Inject(READ_STORE) private readonly store: ReadStore,
     private readonly outbox: Outbox,
     private readonly channels: ChannelDirectory,
-    private readonly checks: CheckDirectory,
+    private readonly queries: QueryBus,
     private readonly email: EmailSender,
     private readonly tokens: SubscriberTokens,
     private readonly commands: CommandBus,
@@ -244,7 +245,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     if (!doc.checkId) return false;
     const outage = await this.store.get(OUTAGES, doc.checkId);
     if (!outage || outage.doc.outageId !== doc.whileOutage || outage.doc.recoveredAt !== null) return false;
-    return alertable(await this.checks.byId(doc.checkId));
+    return alertable(await this.queries.execute(new HeartbeatsQuery({ type: 'AnyCheck', id: doc.checkId })));
   }
 
   private async send(doc: DeliveryDoc): Promise<void> {

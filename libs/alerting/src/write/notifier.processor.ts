@@ -1,21 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
-import { NotFoundError } from '../../../core/src/errors';
-import { SetAlertChannelSubscriptionCommand } from '../../../heartbeats/src/write/check.commands';
+import { QueryBus } from '@nestjs/cqrs';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { EventOf, RecordedEvent } from '../../../core/src/event';
 import { collectionOf } from '../../../core/src/projection';
 import { Processor } from '../../../core/src/processor';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
-import { CheckDirectory } from '../../../heartbeats/src/read/check-directory';
-import { CheckDoc } from '../../../heartbeats/src/read/heartbeat-checks.projection';
-import { FailedData, HeartbeatEvent, PingReceivedData } from '../../../heartbeats/src/domain/heartbeat.decider';
+import { CheckDoc, FailedData, HeartbeatEvent, HeartbeatsQuery, PingReceivedData } from '../../../heartbeats/src/heartbeats.api';
 import { maskedRecipient } from '../domain/alert-channel';
 import { AlertChannelEvent } from '../domain/alert-channel.decider';
 import { CheckAlert } from '../domain/alert-message';
 import { alertPolicy } from '../domain/alert-settings';
 import { ChannelDoc } from '../read/alert-channels.projection';
 import { ChannelDirectory } from '../read/channel-directory';
+import { ChannelSubscriptions } from './channel-subscriptions';
 import { MaintenanceDirectory } from '../../../maintenance/src/maintenance.api';
 import { deliveryId, DeliveryDoc, Outbox } from './outbox';
 import { SubscriberNoticeEvent, SubscriberNotices } from './subscriber-notices';
@@ -64,10 +61,10 @@ export class Notifier implements Processor<NotifierEvent> {
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly outbox: Outbox,
-    private readonly checks: CheckDirectory,
+    private readonly queries: QueryBus,
     private readonly channels: ChannelDirectory,
     private readonly subscribers: SubscriberNotices,
-    private readonly commands: CommandBus,
+    private readonly subscriptions: ChannelSubscriptions,
     private readonly maintenance: MaintenanceDirectory,
   ) {}
 
@@ -104,15 +101,11 @@ export class Notifier implements Processor<NotifierEvent> {
     const accountId = event.metadata.accountId;
     const { id } = event.data;
     if (!accountId) return;
-    for (const s of await this.channels.subscriptionsOf(accountId, id)) {
-      await this.commands.execute(new SetAlertChannelSubscriptionCommand(accountId, s.checkId, id, null, { accountId, keyName: 'notifier' })).catch((error) => {
-        if (!(error instanceof NotFoundError)) throw error;
-      });
-    }
+    await this.subscriptions.removeAll(accountId, id, { accountId, keyName: 'notifier' });
   }
 
   private async failed(event: RecordedEvent, data: FailedData): Promise<void> {
-    const check = await this.checks.byId(data.checkId);
+    const check = await this.queries.execute(new HeartbeatsQuery({ type: 'AnyCheck', id: data.checkId }));
     if (!check) return;
     const previous = await this.store.get(OUTAGES, check.id);
     let outage: OutageDoc;
@@ -164,7 +157,7 @@ export class Notifier implements Processor<NotifierEvent> {
     if (!stored || stored.doc.outageId !== data.recoveredFrom) return;
     const outage = { ...stored.doc, recoveredAt: stored.doc.recoveredAt ?? data.at };
     await this.store.put(OUTAGES, outage, event.position + 1n);
-    const check = await this.checks.byId(data.checkId);
+    const check = await this.queries.execute(new HeartbeatsQuery({ type: 'AnyCheck', id: data.checkId }));
     if (!check) return;
     const policy = alertPolicy(check.alertSettings);
     const downtimeMs = Date.parse(outage.recoveredAt) - Date.parse(outage.startedAt);

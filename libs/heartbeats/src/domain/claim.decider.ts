@@ -1,8 +1,8 @@
 import { Decider } from '../../../core/src/decider';
 import { ConflictError } from '../../../core/src/errors';
 
-/** `staleHolder`: a holder the caller found no longer using the name (a crash left its claim behind). */
-export type ClaimCommand = { type: 'Claim'; checkId: string; staleHolder: string | null } | { type: 'Release'; checkId: string };
+/** `staleHolder`: a holder found no longer using the name (a crash left its claim behind); the claim handler sets it. */
+export type ClaimCommand = { type: 'Claim'; checkId: string; staleHolder?: string | null } | { type: 'Release'; checkId: string };
 
 type ClaimEvent<Claimed extends string, Released extends string, Data> = { type: Claimed; data: Data } | { type: Released; data: Data };
 
@@ -22,7 +22,7 @@ function claimDecider<Claimed extends string, Released extends string, Data exte
     decide(command, { holder }) {
       if (command.type === 'Release') return holder === command.checkId ? [{ type: released, data: data(command.checkId) }] : [];
       if (holder === command.checkId) return [];
-      if (holder !== null && holder !== command.staleHolder) throw new ConflictError(taken);
+      if (holder !== null && holder !== (command.staleHolder ?? null)) throw new ConflictError(taken);
       return [{ type: claimed, data: data(command.checkId) }];
     },
   };
@@ -34,3 +34,6 @@ export const pingTokenDecider = claimDecider('PingTokenClaimed', 'PingTokenRelea
 /** `checkslug-<account>-<slug>`: slugs are unique within an account. */
 export const checkSlugDecider = (slug: string) =>
   claimDecider('CheckSlugClaimed', 'CheckSlugReleased', (checkId) => ({ checkId, slug }), 'slug is already used by another check of this account');
+
+export const pingTokenStream = (token: string) => `pingtoken-${token}`;
+export const checkSlugStream = (accountId: string, slug: string) => `checkslug-${accountId}-${slug}`;

@@ -63,9 +63,14 @@ export type HeartbeatCheckEvent =
   | { type: 'HeartbeatCheckUpdated'; data: { id: string; config: CheckConfig } }
   | { type: 'HeartbeatCheckDeleted'; data: { id: string } };
 
+/** A configuration as a client sends it: a missing ping token is generated (create) or kept (update). */
+export type CheckInput = Omit<CheckConfig, 'heartbeat'> & {
+  heartbeat: Omit<CheckConfig['heartbeat'], 'pingToken'> & { pingToken: string | null };
+};
+
 export type HeartbeatCheckCommand =
-  | { type: 'CreateHeartbeatCheck'; id: string; accountId: string; config: CheckConfig }
-  | { type: 'UpdateHeartbeatCheck'; id: string; accountId: string; config: CheckConfig }
+  | { type: 'CreateHeartbeatCheck'; id: string; accountId: string; config: CheckInput }
+  | { type: 'UpdateHeartbeatCheck'; id: string; accountId: string; config: CheckInput }
   | { type: 'DeleteHeartbeatCheck'; id: string; accountId: string }
   /** From the channel's side: `activated` null removes the subscription. */
   | { type: 'SetAlertChannelSubscription'; id: string; accountId: string; alertChannelId: string; activated: boolean | null };
@@ -109,7 +114,19 @@ export function checkTiming(heartbeat: CheckConfig['heartbeat'], slug?: string |
   if (details.length > 0) throw ValidationError.of(details);
 }
 
-function requireOwned(state: HeartbeatCheckState, accountId: string): CheckConfig {
+/** The configuration with the token sent, or else `currentToken`; null when there is no token at all. */
+function withToken(input: CheckInput, currentToken: string | null): CheckConfig | null {
+  const pingToken = input.heartbeat.pingToken ?? currentToken;
+  if (pingToken === null) return null;
+  return input.heartbeat.pingToken === pingToken ? (input as CheckConfig) : { ...input, heartbeat: { ...input.heartbeat, pingToken } };
+}
+
+function requireToken(config: CheckConfig | null): CheckConfig {
+  if (!config) throw ValidationError.of([{ path: 'heartbeat.pingToken', message: 'pingToken is required' }]);
+  return config;
+}
+
+export function requireOwned(state: HeartbeatCheckState, accountId: string): CheckConfig {
   // Another account's check is indistinguishable from a missing one.
   if (state.status !== 'active' || state.accountId !== accountId || !state.config) throw new NotFoundError('Check not found');
   return state.config;
@@ -133,15 +150,18 @@ export const heartbeatCheckDecider: Decider<HeartbeatCheckState, HeartbeatCheckC
   initialState: () => ({ status: 'absent', accountId: null, config: null }),
   decide(command, state) {
     switch (command.type) {
-      case 'CreateHeartbeatCheck':
+      case 'CreateHeartbeatCheck': {
         if (state.status !== 'absent') throw new ConflictError('Check already exists');
-        checkTiming(command.config.heartbeat, command.config.slug);
-        return [{ type: 'HeartbeatCheckCreated', data: { id: command.id, accountId: command.accountId, config: command.config } }];
+        const config = requireToken(withToken(command.config, null));
+        checkTiming(config.heartbeat, config.slug);
+        return [{ type: 'HeartbeatCheckCreated', data: { id: command.id, accountId: command.accountId, config } }];
+      }
       case 'UpdateHeartbeatCheck': {
         const current = requireOwned(state, command.accountId);
-        checkTiming(command.config.heartbeat, command.config.slug);
-        if (sameConfig(current, command.config)) return [];
-        return [{ type: 'HeartbeatCheckUpdated', data: { id: command.id, config: command.config } }];
+        const config = requireToken(withToken(command.config, current.heartbeat.pingToken));
+        checkTiming(config.heartbeat, config.slug);
+        if (sameConfig(current, config)) return [];
+        return [{ type: 'HeartbeatCheckUpdated', data: { id: command.id, config } }];
       }
       case 'DeleteHeartbeatCheck':
         requireOwned(state, command.accountId);

@@ -1,5 +1,5 @@
 import { CheckConfig } from './heartbeat-check.decider';
-import { deadlineOf, evolveTimer, initialTimer, isDue, pingedTimer, pingState, scheduleChange, TimerState, tolerance } from './heartbeat.decider';
+import { deadlineOf, evolveTimer, initialTimer, isDue, pingedTimer, pingState, scheduleChange, TimerState, tolerance } from './heartbeat-timer';
 
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
 const MIN = 60_000;

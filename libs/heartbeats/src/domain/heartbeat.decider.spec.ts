@@ -1,6 +1,8 @@
 import { specFor } from '../../../testing/src/given-when-then';
 import { CheckConfig } from './heartbeat-check.decider';
-import { deadlineOf, HeartbeatEvent, heartbeatDecider } from './heartbeat.decider';
+import { deadlineOf } from './heartbeat-timer';
+import { HeartbeatEvent } from './heartbeat.events';
+import { heartbeatDecider } from './heartbeat.decider';
 
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
 const MIN = 60_000;

@@ -1,18 +1,21 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { NotFoundError } from '../../../core/src/errors';
+import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
+import { iso } from '../../../core/src/time';
 import { Account, AccountContext } from '../../../http/src/account-context';
 import { parseIfMatch, setEtag } from '../../../http/src/etag';
 import { CURSOR_CODEC, CursorCodec, parseLimit } from '../../../http/src/pagination';
 import { actorOf, requireId } from '../../../http/src/params';
-import { CheckDirectory, CheckView } from '../read/check-directory';
-import { HeartbeatStats } from '../read/heartbeat-stats';
+import { CheckInput } from '../domain/heartbeat-check.decider';
+import { CheckView } from '../read/check-directory';
+import { HeartbeatsQuery } from '../read/heartbeats.queries';
 import { parseWindow } from '../read/heartbeat-window';
-import { HeartbeatCommands } from '../write/heartbeat.commands';
-import { CheckInput, CreateHeartbeatCheckCommand, DeleteHeartbeatCheckCommand, UpdateHeartbeatCheckCommand } from '../write/check.commands';
+import { RunHeartbeatCheckCommand } from '../write/heartbeat-check.handler';
+import { RunHeartbeatCommand } from '../write/heartbeat.handler';
 import { AvailabilityDto, CheckBodyDto, CheckDto, CheckPageDto, HeartbeatEventDetailDto, HeartbeatEventsDto } from './check.dto';
 
 function toInput(body: CheckBodyDto): CheckInput {
@@ -56,20 +59,18 @@ const EndTimeQuery = () => ApiQuery({ name: 'endTime', required: false, schema: 
 export class ChecksController {
   constructor(
     private readonly commands: CommandBus,
-    private readonly checks: CheckDirectory,
-    private readonly stats: HeartbeatStats,
+    private readonly queries: QueryBus,
     @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
     @Inject(CLOCK) private readonly clock: Clock,
-    private readonly timers: HeartbeatCommands,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
   @Post('heartbeat')
   @HttpCode(201)
   @ApiCreatedResponse({ type: CheckDto })
   async create(@Account() account: AccountContext, @Body() body: CheckBodyDto, @Res({ passthrough: true }) reply: FastifyReply) {
-    const id = await this.commands.execute<CreateHeartbeatCheckCommand, string>(
-      new CreateHeartbeatCheckCommand(account.accountId, toInput(body), actorOf(account)),
-    );
+    const id = this.ids.next();
+    await this.commands.execute(new RunHeartbeatCheckCommand({ type: 'CreateHeartbeatCheck', id, accountId: account.accountId, config: toInput(body) }, actorOf(account)));
     return this.read(account, id, reply);
   }
 
@@ -83,7 +84,8 @@ export class ChecksController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const id = requireId(checkId, 'Check');
-    await this.commands.execute(new UpdateHeartbeatCheckCommand(account.accountId, id, toInput(body), actorOf(account), parseIfMatch(ifMatch)));
+    const command = { type: 'UpdateHeartbeatCheck' as const, id, accountId: account.accountId, config: toInput(body) };
+    await this.commands.execute(new RunHeartbeatCheckCommand(command, actorOf(account), parseIfMatch(ifMatch)));
     return this.read(account, id, reply);
   }
 
@@ -94,7 +96,7 @@ export class ChecksController {
   async list(@Account() account: AccountContext, @Query('limit') limit?: string, @Query('nextId') nextId?: string) {
     const scope = `heartbeat-checks:${account.accountId}`;
     const size = parseLimit(limit);
-    const rows = await this.checks.list(account.accountId, size, this.cursors.decode(scope, nextId));
+    const rows = await this.queries.execute(new HeartbeatsQuery({ type: 'ListChecks', accountId: account.accountId, limit: size, after: this.cursors.decode(scope, nextId) }));
     return this.cursors.page(scope, rows, size, (c: CheckView) => ({ value: c.created_at, id: c.id }));
   }
 
@@ -103,8 +105,9 @@ export class ChecksController {
   @HttpCode(200)
   @ApiOkResponse({ type: CheckDto })
   async pause(@Account() account: AccountContext, @Param('checkId') checkId: string, @Res({ passthrough: true }) reply: FastifyReply) {
-    const id = await this.ownedCheck(account, checkId);
-    await this.timers.pause(id, actorOf(account));
+    const id = requireId(checkId, 'Check');
+    await this.read(account, id, reply);
+    await this.commands.execute(new RunHeartbeatCommand(id, { type: 'Pause', at: iso(this.clock.now().getTime()) }, actorOf(account)));
     return this.read(account, id, reply);
   }
 
@@ -119,7 +122,7 @@ export class ChecksController {
   @ApiNoContentResponse()
   async remove(@Account() account: AccountContext, @Param('checkId') checkId: string, @Headers('if-match') ifMatch: string | undefined) {
     const id = requireId(checkId, 'Check');
-    await this.commands.execute(new DeleteHeartbeatCheckCommand(account.accountId, id, actorOf(account), parseIfMatch(ifMatch)));
+    await this.commands.execute(new RunHeartbeatCheckCommand({ type: 'DeleteHeartbeatCheck', id, accountId: account.accountId }, actorOf(account), parseIfMatch(ifMatch)));
   }
 
   /** Endpoint 9: `[{events, stats}]`, events newest first within the window. */
@@ -135,20 +138,22 @@ export class ChecksController {
     @Query('endTime') endTime?: unknown,
     @Query('limit') limit?: unknown,
   ) {
-    const id = await this.ownedCheck(account, checkId);
+    const id = requireId(checkId, 'Check');
     const size = parseLimit(limit, { fallback: 10, max: 10 });
     const window = parseWindow(startTime, endTime, this.clock.now());
-    const [events, stats] = await Promise.all([this.stats.events(id, window, size), this.stats.stats(id)]);
-    return [{ events, stats }];
+    const found = await this.queries.execute(new HeartbeatsQuery({ type: 'CheckEvents', accountId: account.accountId, checkId: id, window, limit: size }));
+    if (!found) throw new NotFoundError('Check not found');
+    return [found];
   }
 
   @Get('heartbeats/:checkId/events/:eventId')
   @ApiOkResponse({ type: HeartbeatEventDetailDto })
   async event(@Account() account: AccountContext, @Param('checkId') checkId: string, @Param('eventId') eventId: string) {
-    const id = await this.ownedCheck(account, checkId);
-    const event = await this.stats.event(id, requireId(eventId, 'Event'));
-    if (!event) throw new NotFoundError('Event not found');
-    return { event, stats: await this.stats.stats(id) };
+    const id = requireId(checkId, 'Check');
+    const found = await this.queries.execute(new HeartbeatsQuery({ type: 'CheckEvent', accountId: account.accountId, checkId: id, eventId: requireId(eventId, 'Event') }));
+    if (!found) throw new NotFoundError('Check not found');
+    if (!found.event) throw new NotFoundError('Event not found');
+    return found;
   }
 
   /** Endpoint 10. */
@@ -162,18 +167,15 @@ export class ChecksController {
     @Query('startTime') startTime?: unknown,
     @Query('endTime') endTime?: unknown,
   ) {
-    const id = await this.ownedCheck(account, checkId);
-    return this.stats.availability(id, parseWindow(startTime, endTime, this.clock.now()));
-  }
-
-  private async ownedCheck(account: AccountContext, checkId: string): Promise<string> {
     const id = requireId(checkId, 'Check');
-    if (!(await this.checks.owns(account.accountId, id))) throw new NotFoundError('Check not found');
-    return id;
+    const window = parseWindow(startTime, endTime, this.clock.now());
+    const found = await this.queries.execute(new HeartbeatsQuery({ type: 'CheckAvailability', accountId: account.accountId, checkId: id, window }));
+    if (!found) throw new NotFoundError('Check not found');
+    return found;
   }
 
   private async read(account: AccountContext, id: string, reply: FastifyReply): Promise<CheckView> {
-    const found = await this.checks.get(account.accountId, id);
+    const found = await this.queries.execute(new HeartbeatsQuery({ type: 'GetCheck', accountId: account.accountId, id }));
     if (!found) throw new NotFoundError('Check not found');
     setEtag(reply, found.revision);
     return found.check;

@@ -1,11 +1,11 @@
-import { ManualClock } from '../../../core/src/clock';
-import { CommandRunner } from '../../../event-store/src/command-runner';
 import { InMemoryEventStore } from '../../../event-store/src/in-memory.event-store';
 import { InMemoryReadStore } from '../../../read-store/src/in-memory.read-store';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { heartbeatChecksProjection } from '../read/heartbeat-checks.projection';
 import { heartbeatTimersProjection } from '../read/heartbeat.projections';
-import { isLinkPreviewBot, PingIntake, PingRateLimiter } from './ping.routes';
+import { PingTargets } from '../read/ping-targets';
+import { PingRateLimiter } from './ping-rate-limiter';
+import { isLinkPreviewBot } from './ping-request';
 
 describe('link preview bots', () => {
   it.each([
@@ -64,7 +64,7 @@ describe('ping rate limiter (burst 10, 1/s)', () => {
   });
 });
 
-describe('PingIntake.timerOfToken', () => {
+describe('PingTargets.timerOfToken', () => {
   const CHECK = '01900000-0000-7000-8000-000000000001';
 
   async function intakeOver(timer: Record<string, unknown>) {
@@ -85,8 +85,7 @@ describe('PingIntake.timerOfToken', () => {
         };
       },
     });
-    const clock = new ManualClock(new Date('2026-03-01T00:00:00.000Z'));
-    return { intake: new PingIntake(new CommandRunner(events, clock, engine), counting, engine, clock), reads };
+    return { intake: new PingTargets(counting, engine), reads };
   }
 
   it('given a timer written before it carried its account, when its token is first seen, then the account comes from the check found by token, read once', async () => {

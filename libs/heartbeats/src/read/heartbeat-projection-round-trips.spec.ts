@@ -2,7 +2,9 @@ import { ManualClock } from '../../../core/src/clock';
 import { DomainEvent } from '../../../core/src/event';
 import { CommandRunner } from '../../../event-store/src/command-runner';
 import { loadConfig } from '../../../platform/src/config';
-import { PingIntake } from '../http/ping.routes';
+import { pingCommand } from '../http/ping-request';
+import { HeartbeatCommandHandler, RunHeartbeatCommand } from '../write/heartbeat.handler';
+import { PingTargets } from './ping-targets';
 import { HeartbeatStats } from './heartbeat-stats';
 import { InMemoryEventStore } from '../../../event-store/src/in-memory.event-store';
 import { InMemoryReadStore } from '../../../read-store/src/in-memory.read-store';
@@ -105,12 +107,14 @@ describe('an API instance applies its own pings without the daemon (production: 
     const api = new ProjectionEngine(store, events, projections, silent);
     await api.start();
     const clock = new ManualClock(new Date(T0));
-    const intake = new PingIntake(new CommandRunner(events, clock, api), store, api, clock);
+    const targets = new PingTargets(store, api);
+    const heartbeats = new HeartbeatCommandHandler(new CommandRunner(events, clock, api), store, api);
     calls.clear();
     for (let n = 0; n < API_PINGS; n++) {
       clock.set(new Date(T0 + 1000 + n * 100));
-      const timer = await intake.timerOfToken(`tok-${n % CHECKS}`);
-      await intake.record(timer!, { source: null, userAgent: null, requestId: null });
+      const timer = (await targets.timerOfToken(`tok-${n % CHECKS}`))!;
+      const ping = pingCommand({ source: null, userAgent: null }, clock.now().getTime());
+      await heartbeats.execute(new RunHeartbeatCommand(timer.id, ping, { accountId: timer.accountId ?? null }, timer));
     }
 
     const perPing = Object.fromEntries([...calls].map(([name, n]) => [name, n / API_PINGS]));

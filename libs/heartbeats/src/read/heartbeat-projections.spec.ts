@@ -5,7 +5,7 @@ import { project, recorded } from '../../../testing/src/given-when-then';
 import { newEventId, timestampOfEventId } from '../../../core/src/ids';
 import { heartbeatRollupsProjection, heartbeatTimersProjection, HOUR_MS, RollupDoc, rollupId, TimerDoc } from './heartbeat.projections';
 import { HeartbeatStats } from './heartbeat-stats';
-import { EVENT_STATES, HeartbeatEvent, PingState } from '../domain/heartbeat.decider';
+import { EVENT_STATES, HeartbeatEvent, PingState } from '../domain/heartbeat.events';
 
 const CHECK = '01900000-0000-7000-8000-0000000000c1';
 const STREAM = `heartbeat-${CHECK}`;

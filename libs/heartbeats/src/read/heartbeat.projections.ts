@@ -2,7 +2,8 @@ import { Projection } from '../../../core/src/projection';
 import type { SnapshotLoader } from '../../../event-store/src/command-runner';
 import type { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import type { ReadStore } from '../../../read-store/src/read-store.port';
-import { deadlineOf, evolveTimer, HEARTBEAT_EVENT_TYPES, HeartbeatEvent, HeartbeatState, initialTimer, isCounted, occurrenceOf, TimerState } from '../domain/heartbeat.decider';
+import { deadlineOf, evolveTimer, initialTimer, TimerState } from '../domain/heartbeat-timer';
+import { HEARTBEAT_EVENT_TYPES, HeartbeatEvent, HeartbeatState, isCounted, occurrenceOf } from '../domain/heartbeat.events';
 
 // The read models of `heartbeat-<id>`: the timer a ping starts from, and the rollups availability reads.
 

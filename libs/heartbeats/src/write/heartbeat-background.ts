@@ -1,4 +1,5 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { sleep } from '../../../core/src/sleep';
 import { LOGGER, VigilLogger } from '../../../platform/src/logger';
 import { DAEMON_ENABLED } from '../../../platform/src/tokens';
 import { EventRetention } from './event-retention';
@@ -51,15 +52,7 @@ export class HeartbeatBackground implements OnApplicationBootstrap, OnApplicatio
     const signal = this.abort.signal;
     let wait = first;
     while (!signal.aborted) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, wait);
-        function done() {
-          clearTimeout(timer);
-          signal.removeEventListener('abort', done);
-          resolve();
-        }
-        signal.addEventListener('abort', done, { once: true });
-      });
+      await sleep(wait, signal);
       if (signal.aborted) return;
       try {
         wait = next(await work());

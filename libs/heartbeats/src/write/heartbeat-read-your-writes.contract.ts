@@ -7,12 +7,13 @@ import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { ReadStore } from '../../../read-store/src/read-store.port';
 import { loadConfig } from '../../../platform/src/config';
 import { heartbeatStream } from '../domain/heartbeat.decider';
-import { CheckDoc, heartbeatChecksProjection } from '../read/heartbeat-checks.projection';
+import { heartbeatChecksProjection } from '../read/heartbeat-checks.projection';
 import { newEventId } from '../../../core/src/ids';
 import { HeartbeatStats } from '../read/heartbeat-stats';
 import { heartbeatRollupsProjection, heartbeatTimersProjection, TimerDoc } from '../read/heartbeat.projections';
-import { PingIntake } from '../http/ping.routes';
-import { HeartbeatCommands } from './heartbeat.commands';
+import { pingCommand } from '../http/ping-request';
+import { PingTargets } from '../read/ping-targets';
+import { HeartbeatCommandHandler, RunHeartbeatCommand } from './heartbeat.handler';
 
 /**
  * One deployment's engine pair, as an API instance sees it: its event store, its read store and its
@@ -44,8 +45,8 @@ export function heartbeatReadYourWritesContract(pairName: string, factory: Engin
   describe(`heartbeat read-your-writes: ${pairName}`, () => {
     let pair: EnginePairFixture;
     let clock: ManualClock;
-    let commands: HeartbeatCommands;
-    let intake: PingIntake;
+    let heartbeats: HeartbeatCommandHandler;
+    let targets: PingTargets;
     let stats: HeartbeatStats;
     let daemon: { stop(): Promise<void> } | null;
     let checkId: string;
@@ -66,9 +67,10 @@ export function heartbeatReadYourWritesContract(pairName: string, factory: Engin
     const timer = async () => (await pair.readStore.get<TimerDoc>(pair.engine.collection(heartbeatTimersProjection), checkId))?.doc ?? null;
     const counts = () => stats.counts(checkId, T0 - 2 * 24 * 60 * MINUTE, clock.now().getTime() + 1);
     const ping = async () => {
-      const current = await intake.timerOf(checkId);
+      const current = await targets.timerOf(checkId);
       expect(current).not.toBeNull();
-      return intake.record(current!, { source: '127.0.0.1', userAgent: 'contract', requestId: null });
+      const ping = pingCommand({ source: '127.0.0.1', userAgent: 'contract' }, clock.now().getTime());
+      return heartbeats.execute(new RunHeartbeatCommand(checkId, ping, { accountId: current!.accountId ?? null }, current!));
     };
 
     beforeEach(async () => {
@@ -77,8 +79,8 @@ export function heartbeatReadYourWritesContract(pairName: string, factory: Engin
       await pair.daemon?.start();
       clock = new ManualClock(new Date(T0));
       const runner = new CommandRunner(pair.eventStore, clock, pair.engine);
-      commands = new HeartbeatCommands(runner, pair.readStore, pair.engine, clock);
-      intake = new PingIntake(runner, pair.readStore, pair.engine, clock);
+      heartbeats = new HeartbeatCommandHandler(runner, pair.readStore, pair.engine);
+      targets = new PingTargets(pair.readStore, pair.engine);
       stats = new HeartbeatStats(pair.readStore, pair.eventStore, pair.engine, clock, loadConfig({}));
       // Unique per run: the production servers keep their streams between runs.
       checkId = randomUUID();
@@ -103,8 +105,8 @@ export function heartbeatReadYourWritesContract(pairName: string, factory: Engin
       // Across a minute, an hour and the documents' first writes.
       for (let n = 1; n <= 30; n++) {
         clock.advance(7_000);
-        const outcome = await ping();
-        expect(outcome.recorded).toBe(true);
+        const { appended } = await ping();
+        expect(appended).toHaveLength(1);
         const doc = await timer();
         expect(doc).toMatchObject({ lastPingAt: clock.now().getTime(), streamRevision: n });
         expect(await counts()).toEqual({ total: n, failing: 0 });
@@ -117,8 +119,9 @@ export function heartbeatReadYourWritesContract(pairName: string, factory: Engin
       await ping();
       const before = await timer();
       clock.set(new Date(before!.deadline! + 1000));
-      const check = { id: checkId, accountId: 'acc-ryw' } as CheckDoc;
-      expect(await commands.fail(check, before!.deadline!)).toBe(true);
+      const fail = { type: 'Fail' as const, eventId: newEventId(before!.deadline!), deadline: before!.deadline! };
+      const { appended } = await heartbeats.execute(new RunHeartbeatCommand(checkId, fail, { accountId: 'acc-ryw', keyName: 'watchdog' }));
+      expect(appended).toHaveLength(1);
       expect(await timer()).toMatchObject({ failing: true, streamRevision: 2 });
       expect(await counts()).toEqual({ total: 2, failing: 1 });
     });

@@ -1,17 +1,22 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { CLOCK, Clock } from '../../../core/src/clock';
+import { newEventId } from '../../../core/src/ids';
+import { sleep } from '../../../core/src/sleep';
+import { Actor, CommandRunner } from '../../../event-store/src/command-runner';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore, StoredDoc } from '../../../read-store/src/read-store.port';
 import { LOGGER, VigilLogger } from '../../../platform/src/logger';
-import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
+import { COMMAND_RUNNER, PROJECTION_ENGINE } from '../../../platform/src/tokens';
+import { checkStream, heartbeatCheckDecider } from '../domain/heartbeat-check.decider';
+import { HeartbeatCommand, rescheduleOf } from '../domain/heartbeat.decider';
 import { CheckDoc, heartbeatChecksProjection } from '../read/heartbeat-checks.projection';
 import { heartbeatTimersProjection, TimerDoc } from '../read/heartbeat.projections';
 import { MaintenanceDirectory, WindowFilter } from '../../../maintenance/src/maintenance.api';
-import { HeartbeatCommands } from './heartbeat.commands';
+import { RunHeartbeatCommand } from './heartbeat.handler';
 
 /** Due timers per query, all failed at once: the store batches their commits (10,000 due at one instant). */
 const PAGE = 500;
-const WATCHDOG_ACTOR = { accountId: null, keyName: 'watchdog' };
 
 /** When the maintenance covering an instant ends (null: none), from an account's windows read once. */
 type MaintenanceEnds = (instant: Date, filter?: WindowFilter) => Date | null;
@@ -39,7 +44,8 @@ export class HeartbeatWatchdog {
     @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: VigilLogger,
-    private readonly commands: HeartbeatCommands,
+    @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
+    private readonly commands: CommandBus,
     private readonly maintenance: MaintenanceDirectory,
   ) {}
 
@@ -91,7 +97,7 @@ export class HeartbeatWatchdog {
       if (!stored || Number(stored.revision) > timer.checkRevision) {
         // The configuration changed after the schedule was copied (a crash between the two appends):
         // bring the schedule up to date first; the next query sees the right deadline.
-        return (await this.commands.reschedule(timer.id, WATCHDOG_ACTOR)) ? 'synced' : 'stuck';
+        return (await this.reschedule(timer.id)) ? 'synced' : 'stuck';
       }
       // Contract §4.1: a deadline inside a maintenance window of one of the check's tags fails nothing; the timer restarts at its end.
       const check = stored.doc;
@@ -99,15 +105,30 @@ export class HeartbeatWatchdog {
       if (!ends) windows.set(check.accountId, (ends = this.maintenance.maintenanceEnds(check.accountId)));
       const until = (await ends)(new Date(timer.deadline!), { tags: check.tags });
       // The timer just queried is the first snapshot: no second read, and a stale one only costs a stream read.
+      const deadline = timer.deadline!;
       if (until) {
-        if (await this.commands.deferForMaintenance(check, timer.deadline!, until.getTime(), timer)) return 'synced';
-      } else if (await this.commands.fail(check, timer.deadline!, timer)) return 'failed';
+        if (await this.write(check.id, { type: 'DeferForMaintenance', deadline, until: until.getTime() }, check.accountId, timer)) return 'synced';
+      } else if (await this.write(check.id, { type: 'Fail', eventId: newEventId(deadline), deadline }, check.accountId, timer)) return 'failed';
       // A ping or another watchdog moved the deadline first; production may need the daemon to catch up.
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await sleep(10);
       return 'conflict';
     } catch (error) {
       this.logger.error({ err: error, checkId: timer.id }, 'watchdog could not write FAILING');
       return 'stuck';
     }
+  }
+
+  /** True when the command wrote something; `timer`, just queried, is the first snapshot. */
+  private async write(checkId: string, command: HeartbeatCommand, accountId: string | null, timer?: TimerDoc): Promise<boolean> {
+    const actor: Actor = { accountId, keyName: 'watchdog' };
+    const { appended } = await this.commands.execute(new RunHeartbeatCommand(checkId, command, actor, timer));
+    return appended.length > 0;
+  }
+
+  /** Copies the check's configuration onto its timer; idempotent, so retries and other instances converge. */
+  private async reschedule(checkId: string): Promise<boolean> {
+    const check = await this.runner.load(checkStream(checkId), heartbeatCheckDecider);
+    const command = rescheduleOf(checkId, check.state, check.revision, this.clock.now());
+    return command !== null && (await this.write(checkId, command, check.state.accountId));
   }
 }

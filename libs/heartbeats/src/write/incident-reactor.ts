@@ -4,18 +4,20 @@ import { Processor } from '../../../core/src/processor';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
-import { HeartbeatEvent, isHeartbeatEvent } from '../domain/heartbeat.decider';
+import { HeartbeatEvent } from '../domain/heartbeat.events';
 import { CheckDoc, heartbeatChecksProjection } from '../read/heartbeat-checks.projection';
-import { HeartbeatIncidentTriggers } from './incident-trigger';
+import { OutageIncidents } from './outage-incidents';
+
+type ReactorEvent = EventOf<HeartbeatEvent, 'HeartbeatFailed' | 'HeartbeatPingReceived'>;
 
 /**
- * Turns outages into incidents: the first FAILING of an outage opens the check's `triggerIncident`,
- * the first ping after it resolves it. A processor with its own checkpoint, so an outage written while
- * nothing reacted (a crash, a restart) still opens its incident; muted checks and checks without
- * `triggerIncident` alert no one. Triggers treat the outage key as an idempotency key.
+ * Turns outages into incidents: the first FAILING of an outage opens the check's `triggerIncident`, the first
+ * ping after it resolves it. A processor with its own checkpoint, moved only once an event is handled: an
+ * outage written while nothing reacted, or whose handling a crash cut short, is handled again after a restart,
+ * and handling it twice opens one incident. Muted checks and checks without `triggerIncident` alert no one.
  */
 @Injectable()
-export class IncidentReactor implements Processor<EventOf<HeartbeatEvent, 'HeartbeatFailed' | 'HeartbeatPingReceived'>> {
+export class IncidentReactor implements Processor<ReactorEvent> {
   readonly name = 'incident-reactor';
   readonly handles = ['HeartbeatFailed', 'HeartbeatPingReceived'] as const;
   readonly startAt = 'head' as const;
@@ -23,47 +25,23 @@ export class IncidentReactor implements Processor<EventOf<HeartbeatEvent, 'Heart
   constructor(
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
-    private readonly triggers: HeartbeatIncidentTriggers,
+    private readonly incidents: OutageIncidents,
   ) {}
 
-  async handle(event: RecordedEvent<EventOf<HeartbeatEvent, 'HeartbeatFailed' | 'HeartbeatPingReceived'>>): Promise<void> {
+  async handle(event: RecordedEvent<ReactorEvent>): Promise<void> {
     if (event.type === 'HeartbeatFailed') {
-      const data = event.data;
-      if (!data.first) return;
-      const check = await this.alertable(data.checkId);
-      if (!check?.triggerIncident) return;
-      await this.triggers.open({
-        outageKey: data.eventId,
-        accountId: check.accountId,
-        checkId: check.id,
-        checkName: check.name,
-        serviceId: check.triggerIncident.serviceId,
-        severity: check.triggerIncident.severity,
-        name: check.triggerIncident.name,
-        description: check.triggerIncident.description,
-        notifySubscribers: check.triggerIncident.notifySubscribers,
-        failedAt: data.deadline,
-      });
+      if (!event.data.first) return;
+      const check = await this.alertable(event.data.checkId);
+      if (check) await this.incidents.open(check, event.data.eventId, event.data.deadline);
       return;
     }
-    const data = event.data;
-    if (!data.recoveredFrom) return;
-    const check = await this.alertable(data.checkId);
-    if (!check?.triggerIncident) return;
-    await this.triggers.resolve({
-      outageKey: data.recoveredFrom,
-      accountId: check.accountId,
-      checkId: check.id,
-      checkName: check.name,
-      serviceId: check.triggerIncident.serviceId,
-      notifySubscribers: check.triggerIncident.notifySubscribers,
-      recoveredAt: data.at,
-    });
+    if (!event.data.recoveredFrom) return;
+    const check = await this.alertable(event.data.checkId);
+    if (check) await this.incidents.resolve(check, event.data.recoveredFrom, event.data.at);
   }
 
   private async alertable(checkId: string): Promise<CheckDoc | null> {
-    if (this.triggers.registered === 0) return null;
     const stored = await this.store.get(this.engine.collection(heartbeatChecksProjection), checkId);
-    return stored && !stored.doc.muted ? stored.doc : null;
+    return stored && !stored.doc.muted && stored.doc.triggerIncident ? stored.doc : null;
   }
 }

@@ -1,11 +1,14 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ConflictError } from '../../../core/src/errors';
+import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
+import { sleep } from '../../../core/src/sleep';
 import { Actor } from '../../../event-store/src/command-runner';
 import { PingKeys } from '../../../accounts/src/accounts.api';
 import { SLUG_PATTERN } from '../domain/heartbeat-check.decider';
 import { CheckDirectory } from '../read/check-directory';
-import { CheckInput, CreateHeartbeatCheckCommand } from './check.commands';
+import { CheckInput } from '../domain/heartbeat-check.decider';
+import { RunHeartbeatCheckCommand } from './heartbeat-check.handler';
 
 const RACE_WAITS = 10;
 const RACE_WAIT_MS = 100;
@@ -46,6 +49,7 @@ export class SlugPings {
     private readonly keys: PingKeys,
     private readonly checks: CheckDirectory,
     private readonly commands: CommandBus,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
   /** `createLimit`: asked (with the account) before a create starts; a refusal comes back as `rate-limited`. */
@@ -74,7 +78,8 @@ export class SlugPings {
   private async create(accountId: string, slug: string, requestId: string | undefined): Promise<SlugTarget> {
     const actor: Actor = { accountId, keyId: null, keyName: 'ping ?create=1', requestId: requestId ?? null };
     try {
-      const id = await this.commands.execute<CreateHeartbeatCheckCommand, string>(new CreateHeartbeatCheckCommand(accountId, autoCreatedCheck(slug), actor));
+      const id = this.ids.next();
+      await this.commands.execute(new RunHeartbeatCheckCommand({ type: 'CreateHeartbeatCheck', id, accountId, config: autoCreatedCheck(slug) }, actor));
       return { found: true, checkId: id, created: true };
     } catch (error) {
       // Another instance's first ping holds the slug: its check appears once that create commits.
@@ -82,7 +87,7 @@ export class SlugPings {
       for (let attempt = 0; attempt < RACE_WAITS; attempt++) {
         const winner = await this.checks.checkBySlug(accountId, slug);
         if (winner) return { found: true, checkId: winner.id, created: false };
-        await new Promise((resolve) => setTimeout(resolve, RACE_WAIT_MS));
+        await sleep(RACE_WAIT_MS);
       }
       throw error;
     }

@@ -1,0 +1,11 @@
+/** What other contexts and apps may use of alerting. */
+export { AlertingModule } from './alerting.module';
+export { RunAlertChannelCommand, type AlertChannelRun } from './write/alert-channel.handler';
+export type { AlertChannelCommand, AlertChannelEvent } from './domain/alert-channel.decider';
+export { AlertingQuery, type AlertingAnswers, type AlertingQuestion, type NotificationFilter } from './read/alerting.queries';
+export type { ChannelView } from './read/channel-directory';
+export type { DeliveryDoc, DeliveryStatus } from './write/outbox';
+/** The delivery log and its worker, for the CLI and the fault-injection tests. */
+export { Outbox } from './write/outbox';
+export { DeliveryWorker } from './write/delivery-worker';
+export { presentDelivery, retryDelivery, type NotificationView } from './http/alert-notifications.controller';

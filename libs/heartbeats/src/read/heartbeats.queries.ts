@@ -1,0 +1,64 @@
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { FindQuery } from '../../../read-store/src/read-store.port';
+import { ContextQuery } from '../../../read-store/src/context-query';
+import { CheckDirectory, CheckView } from './check-directory';
+import { CheckDoc } from './heartbeat-checks.projection';
+import { Availability, HeartbeatEventView, HeartbeatStats } from './heartbeat-stats';
+import { TimeWindow } from './heartbeat-window';
+
+type Stats = { last24Hours: Availability; last7Days: Availability };
+
+/** What may be asked of the heartbeats read side; every question but `AnyCheck` is scoped to an account. */
+export type HeartbeatsQuestion =
+  | { type: 'ListChecks'; accountId: string; limit: number; after: FindQuery['after'] }
+  | { type: 'GetCheck'; accountId: string; id: string }
+  | { type: 'CheckEvents'; accountId: string; checkId: string; window: TimeWindow; limit: number }
+  | { type: 'CheckEvent'; accountId: string; checkId: string; eventId: string }
+  | { type: 'CheckAvailability'; accountId: string; checkId: string; window: TimeWindow }
+  /** A check of any account, for background work that acts for the account of its event. */
+  | { type: 'AnyCheck'; id: string };
+
+/** The answers; null where the check (or event) is missing or another account's. */
+export interface HeartbeatsAnswers {
+  ListChecks: CheckView[];
+  GetCheck: { check: CheckView; revision: bigint } | null;
+  CheckEvents: { events: HeartbeatEventView[]; stats: Stats } | null;
+  /** `event` null: the check is there, the event is not. */
+  CheckEvent: { event: HeartbeatEventView; stats: Stats } | { event: null } | null;
+  CheckAvailability: Availability | null;
+  AnyCheck: CheckDoc | null;
+}
+
+export class HeartbeatsQuery<T extends HeartbeatsQuestion['type']> extends ContextQuery<HeartbeatsQuestion, HeartbeatsAnswers, T> {}
+
+/** The heartbeats read side: checks with their timers, and each check's events and availability. */
+@QueryHandler(HeartbeatsQuery)
+export class HeartbeatsQueryHandler implements IQueryHandler<HeartbeatsQuery<HeartbeatsQuestion['type']>> {
+  constructor(
+    private readonly checks: CheckDirectory,
+    private readonly stats: HeartbeatStats,
+  ) {}
+
+  async execute({ query: q }: HeartbeatsQuery<HeartbeatsQuestion['type']>): Promise<HeartbeatsAnswers[HeartbeatsQuestion['type']]> {
+    switch (q.type) {
+      case 'ListChecks':
+        return this.checks.list(q.accountId, q.limit, q.after);
+      case 'GetCheck':
+        return this.checks.get(q.accountId, q.id);
+      case 'CheckEvents': {
+        if (!(await this.checks.owns(q.accountId, q.checkId))) return null;
+        const [events, stats] = await Promise.all([this.stats.events(q.checkId, q.window, q.limit), this.stats.stats(q.checkId)]);
+        return { events, stats };
+      }
+      case 'CheckEvent': {
+        if (!(await this.checks.owns(q.accountId, q.checkId))) return null;
+        const event = await this.stats.event(q.checkId, q.eventId);
+        return event ? { event, stats: await this.stats.stats(q.checkId) } : { event: null };
+      }
+      case 'CheckAvailability':
+        return (await this.checks.owns(q.accountId, q.checkId)) ? this.stats.availability(q.checkId, q.window) : null;
+      case 'AnyCheck':
+        return this.checks.byId(q.id);
+    }
+  }
+}
