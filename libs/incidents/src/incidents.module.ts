@@ -1,9 +1,7 @@
 import { Inject, Module } from '@nestjs/common';
 import { ProjectionEngine } from '../../read-store/src/projection-engine';
 import { PROJECTION_ENGINE } from '../../platform/src/tokens';
-import { PageIncidents } from '../../status-pages/src/read/page-incidents';
-import { ServiceLinks } from '../../status-pages/src/read/service-links';
-import { StatusPagesModule } from '../../status-pages/src/status-pages.module';
+import { PageIncidents, ServiceLinks, StatusPagesModule } from '../../status-pages/src/status-pages.api';
 import { IncidentBodies } from './http/incident-bodies';
 import { IncidentUpdatesController } from './http/incident-updates.controller';
 import { IncidentsController } from './http/incidents.controller';

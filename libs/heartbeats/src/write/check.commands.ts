@@ -5,7 +5,7 @@ import { NotFoundError, PreconditionFailedError, ValidationError } from '../../.
 import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
 import { Actor, CommandRunner } from '../../../event-store/src/command-runner';
 import { COMMAND_RUNNER } from '../../../platform/src/tokens';
-import { ServiceDirectory } from '../../../status-pages/src/read/service-directory';
+import { ServiceDirectory } from '../../../status-pages/src/status-pages.api';
 import { CheckConfig, checkStream, heartbeatCheckDecider } from '../domain/heartbeat-check.decider';
 import { parseSchedule } from '../domain/schedule';
 import { CheckSlugClaims } from './check-slug-claims';

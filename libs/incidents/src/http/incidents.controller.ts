@@ -11,7 +11,7 @@ import { actorOf, requireId } from '../../../http/src/params';
 import { KeptRoute, ResponseCache } from '../../../http/src/response-cache';
 import { IncidentDirectory, IncidentListFilter, IncidentView } from '../read/incident-directory';
 import { GetIncidentHistoryQuery, IncidentHistory } from '../read/incident-history.query';
-import { StatusPageDirectory } from '../../../status-pages/src/read/status-page-directory';
+import { StatusPageDirectory } from '../../../status-pages/src/status-pages.api';
 import { ChangeIncidentCommand, CreateIncidentCommand, DeleteIncidentCommand, WriteResult } from '../write/incident.commands';
 import { IncidentBodies } from './incident-bodies';
 import { CreateIncidentDto, IncidentDto, IncidentHistoryDto, IncidentPageDto, PatchIncidentDto, ReplaceIncidentDto } from './incident.dto';

@@ -4,7 +4,7 @@ import { ValidationError, ViolationDetail } from '../../../core/src/errors';
 import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
 import { Actor, CommandRunner } from '../../../event-store/src/command-runner';
 import { COMMAND_RUNNER } from '../../../platform/src/tokens';
-import { ServiceDirectory } from '../../../status-pages/src/read/service-directory';
+import { ServiceDirectory } from '../../../status-pages/src/status-pages.api';
 import { maintenanceWindowDecider, maintenanceWindowStream, WindowConfig } from '../domain/maintenance-window.decider';
 
 export class CreateMaintenanceWindowCommand {

@@ -45,12 +45,6 @@ export class PublicAnswerCache {
   private readonly entries = new Map<string, { token: string; answer: PublicAnswer }>();
   private bytes = 0;
 
-  /** Requests of a page's custom domain differ by Host; those under /status/{url} do not. */
-  keyOf(request: FastifyRequest): string {
-    const byHost = (request.params as { url?: string } | undefined)?.url === undefined;
-    return `${byHost ? (request.headers.host ?? '').toLowerCase() : ''} ${request.url}`;
-  }
-
   get(key: string, token: string | null): PublicAnswer | undefined {
     if (token === null) return undefined;
     const entry = this.entries.get(key);
