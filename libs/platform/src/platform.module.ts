@@ -6,7 +6,6 @@ import { ID_GENERATOR, UuidV7Generator } from '../../core/src/ids';
 import { EVENT_STORE } from '../../event-store/src/event-store.port';
 import { CommandRunner } from '../../event-store/src/command-runner';
 import { CURSOR_CODEC, CursorCodec } from '../../http/src/pagination';
-import { ResponseCache } from '../../http/src/response-cache';
 import { ProjectionEngine } from '../../read-store/src/projection-engine';
 import { ProcessorRunner } from '../../read-store/src/processor-runner';
 import { READ_STORE, SETTINGS } from '../../read-store/src/read-store.port';
@@ -117,7 +116,6 @@ export class PlatformModule {
           inject: [STORES],
         },
         ProjectionLifecycle,
-        { provide: ResponseCache, useFactory: () => new ResponseCache() },
       ],
       exports: [
         CqrsModule,
@@ -132,7 +130,6 @@ export class PlatformModule {
         COMMAND_RUNNER,
         CURSOR_CODEC,
         DAEMON_ENABLED,
-        ResponseCache,
         Metrics,
         RequestMetrics,
       ],

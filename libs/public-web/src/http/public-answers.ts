@@ -35,10 +35,11 @@ const MAX_ENTRIES = 2000;
 const MAX_BYTES = 64 * 1024 * 1024;
 
 /**
- * Rendered public answers, each kept beside the change token of everything it was built from
- * (PublicPages.changeToken): served while the token holds, so a write through this process shows on
- * the very next request. Meets the benchmark's warm-page target (docs/benchmarks.md); oldest entries go
- * first once the bounds are reached.
+ * Vigil's one answer cache: rendered public answers, each kept beside the change token of everything it was
+ * built from (PublicPages.changeToken), for the public page's benchmark targets (docs/benchmarks.md). The
+ * route serves it, after Nest's guards; a write through this process shows on the very next request. A
+ * store that cannot tell changes gives no token, and then every answer is built (the same code, never kept).
+ * Oldest entries go first once the bounds are reached.
  */
 @Injectable()
 export class PublicAnswerCache {
