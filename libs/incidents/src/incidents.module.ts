@@ -41,6 +41,9 @@ export class IncidentsModule {
     // A service named by an open incident cannot be deleted (409).
     links.addUsageSource((accountId, serviceId) => incidents.openIncidentUsing(accountId, serviceId));
     // Status pages show the open and recently resolved incidents of their services.
-    pages.register(async (accountId, serviceIds, since) => (await incidents.touching(accountId, serviceIds, since)).map((incident) => ({ ...incident })));
+    pages.register(
+      async (accountId, serviceIds, since) => (await incidents.touching(accountId, serviceIds, since)).map((incident) => ({ ...incident })),
+      () => [engine.collection(incidentsProjection)],
+    );
   }
 }

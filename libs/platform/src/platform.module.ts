@@ -6,6 +6,7 @@ import { ID_GENERATOR, UuidV7Generator } from '../../core/src/ids';
 import { EVENT_STORE } from '../../event-store/src/event-store.port';
 import { CommandRunner } from '../../event-store/src/command-runner';
 import { CURSOR_CODEC, CursorCodec } from '../../http/src/pagination';
+import { AnswerCache } from '../../http/src/response-cache';
 import { ProjectionEngine } from '../../read-store/src/projection-engine';
 import { ProcessorRunner } from '../../read-store/src/processor-runner';
 import { READ_STORE, SETTINGS } from '../../read-store/src/read-store.port';
@@ -116,6 +117,7 @@ export class PlatformModule {
           inject: [STORES],
         },
         ProjectionLifecycle,
+        AnswerCache,
       ],
       exports: [
         CqrsModule,
@@ -132,6 +134,7 @@ export class PlatformModule {
         DAEMON_ENABLED,
         Metrics,
         RequestMetrics,
+        AnswerCache,
       ],
     };
   }

@@ -7,7 +7,6 @@ import { IncidentsModule } from '../../incidents/src/incidents.module';
 import { MaintenanceModule } from '../../maintenance/src/maintenance.module';
 import { StatusPagesModule } from '../../status-pages/src/status-pages.api';
 import { PublicPagesController, SUBSCRIBE_ROUTES } from './http/public-pages.controller';
-import { PublicAnswerCache } from './http/public-answers';
 import { incidentOutagesProjection } from './read/incident-outages.projection';
 import { pageAddressesProjection } from './read/page-addresses.projection';
 import { PublicMaintenanceWindows } from './read/public-maintenance';
@@ -25,7 +24,7 @@ const FORM_BODY_LIMIT = 4 * 1024;
 @Module({
   imports: [StatusPagesModule, IncidentsModule, MaintenanceModule],
   controllers: [PublicPagesController],
-  providers: [PublicPages, PublicPagesQueryHandler, PublicRenderer, PublicMaintenanceWindows, PublicAnswerCache],
+  providers: [PublicPages, PublicPagesQueryHandler, PublicRenderer, PublicMaintenanceWindows],
   exports: [PublicRenderer],
 })
 export class PublicWebModule implements OnModuleInit {

@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
@@ -29,46 +28,6 @@ export function notModified(ifNoneMatch: string | undefined, etag: string): bool
   if (!ifNoneMatch) return false;
   if (ifNoneMatch.trim() === '*') return true;
   return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
-}
-
-const MAX_ENTRIES = 2000;
-const MAX_BYTES = 64 * 1024 * 1024;
-
-/**
- * Vigil's one answer cache: rendered public answers, each kept beside the change token of everything it was
- * built from (PublicPages.changeToken), for the public page's benchmark targets (docs/benchmarks.md). The
- * route serves it, after Nest's guards; a write through this process shows on the very next request. A
- * store that cannot tell changes gives no token, and then every answer is built (the same code, never kept).
- * Oldest entries go first once the bounds are reached.
- */
-@Injectable()
-export class PublicAnswerCache {
-  private readonly entries = new Map<string, { token: string; answer: PublicAnswer }>();
-  private bytes = 0;
-
-  get(key: string, token: string | null): PublicAnswer | undefined {
-    if (token === null) return undefined;
-    const entry = this.entries.get(key);
-    return entry && entry.token === token ? entry.answer : undefined;
-  }
-
-  set(key: string, token: string | null, answer: PublicAnswer): void {
-    if (token === null) return;
-    this.drop(key);
-    this.entries.set(key, { token, answer });
-    this.bytes += answer.body.length;
-    while (this.entries.size > MAX_ENTRIES || this.bytes > MAX_BYTES) {
-      const oldest = this.entries.keys().next().value as string;
-      this.drop(oldest);
-    }
-  }
-
-  private drop(key: string): void {
-    const old = this.entries.get(key);
-    if (!old) return;
-    this.entries.delete(key);
-    this.bytes -= old.answer.body.length;
-  }
 }
 
 /**

@@ -7,8 +7,9 @@ import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
 import { Account, AccountContext } from '../../../http/src/account-context';
 import { parseIfMatch, setEtag } from '../../../http/src/etag';
 import { CURSOR_CODEC, CursorCodec, parseLimit } from '../../../http/src/pagination';
+import { AnswerCache, keptJson } from '../../../http/src/response-cache';
 import { actorOf, requireId } from '../../../http/src/params';
-import { ServiceView } from '../read/service-directory';
+import { ServiceDirectory, ServiceView } from '../read/service-directory';
 import { StatusPagesQuery } from '../read/status-pages.queries';
 import { RunServiceCommand } from '../write/service.handler';
 import { ServiceBodyDto, ServiceDto, ServicePageDto } from './service.dto';
@@ -22,6 +23,8 @@ export class ServicesController {
     private readonly queries: QueryBus,
     @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    private readonly answers: AnswerCache,
+    private readonly services: ServiceDirectory,
   ) {}
 
   @Get()
@@ -46,8 +49,18 @@ export class ServicesController {
 
   @Get(':serviceId')
   @ApiOkResponse({ type: ServiceDto })
-  async get(@Account() account: AccountContext, @Param('serviceId') serviceId: string, @Res({ passthrough: true }) reply: FastifyReply) {
-    return this.read(account, requireId(serviceId, 'Service'), reply);
+  async get(@Account() account: AccountContext, @Param('serviceId') serviceId: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<Buffer> {
+    const id = requireId(serviceId, 'Service');
+    // Kept (its benchmark target needs it) while nothing a service is built from changes.
+    const key = JSON.stringify(['service', account.accountId, id]);
+    const { json, revision } = await this.answers.answer(key, this.services.changeToken(), 0, async () => {
+      const found = await this.queries.execute(new StatusPagesQuery({ type: 'GetService', accountId: account.accountId, id }));
+      if (!found) throw new NotFoundError('Service not found');
+      return keptJson(found.service, found.revision);
+    });
+    setEtag(reply, revision);
+    void reply.type('application/json; charset=utf-8');
+    return json;
   }
 
   @Put(':serviceId')
