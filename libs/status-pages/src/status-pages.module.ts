@@ -12,6 +12,7 @@ import { StatusPageDirectory } from './read/status-page-directory';
 import { statusPagesProjection } from './read/status-pages.projection';
 import { SubscriptionDirectory } from './read/subscription-directory';
 import { subscriptionsProjection } from './read/subscriptions.projection';
+import { subscriptionStatesProjection } from './read/subscription-states.projection';
 import { StatusPagesQueryHandler } from './read/status-pages.queries';
 import { AddressClaimCommandHandler } from './write/address-claim.handler';
 import { ServiceCommandHandler } from './write/service.handler';
@@ -45,6 +46,7 @@ export class StatusPagesModule {
     engine.register(servicesProjection);
     engine.register(statusPagesProjection);
     engine.register(subscriptionsProjection);
+    engine.register(subscriptionStatesProjection);
     // A service on a card cannot be deleted (409) until no card shows it.
     links.addUsageSource(async (accountId, serviceId) => {
       const page = await pages.pageUsingService(accountId, serviceId);

@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { CLOCK, Clock } from '../../../core/src/clock';
 import { CommandRunner } from '../../../event-store/src/command-runner';
 import { FindQuery, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { ContextQuery } from '../../../read-store/src/context-query';
@@ -52,6 +53,7 @@ export class StatusPagesQueryHandler implements IQueryHandler<StatusPagesQuery<S
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
     @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ query }: StatusPagesQuery<StatusPagesQuestion['type']>): Promise<StatusPagesAnswers[StatusPagesQuestion['type']]> {
@@ -66,7 +68,7 @@ export class StatusPagesQueryHandler implements IQueryHandler<StatusPagesQuery<S
         return this.services.list(query.accountId, query.limit, query.after);
       case 'ListSubscriptions':
         if (!(await this.pages.getDoc(query.accountId, query.statusPageId))) return null;
-        return this.subscriptions.list(query.accountId, query.statusPageId);
+        return this.subscriptions.list(query.accountId, query.statusPageId, this.clock.now());
       case 'GetSubscription': {
         const stored = await this.store.get(this.engine.collection(subscriptionsProjection), query.id);
         if (!stored || stored.doc.statusPageId !== query.statusPageId) return null;
