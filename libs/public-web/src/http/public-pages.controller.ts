@@ -59,6 +59,23 @@ const BADGE_COLORS: Record<string, { svg: string; shields: string }> = {
 
 type NotFoundKind = 'html' | 'json';
 
+/**
+ * A post another site made a browser send: Sec-Fetch-Site says so where browsers send it, else an Origin
+ * other than the host posted to. Clients that send neither (curl, old browsers) are not browsers misled by a
+ * third party, and are limited per address like everyone.
+ */
+export function crossSite(request: FastifyRequest): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (typeof site === 'string') return site !== 'same-origin' && site !== 'none';
+  const origin = request.headers.origin;
+  if (typeof origin !== 'string') return false;
+  try {
+    return origin === 'null' || new URL(origin).host.toLowerCase() !== String(request.headers.host ?? '').toLowerCase();
+  } catch {
+    return true;
+  }
+}
+
 /** Images a page may show besides Vigil's own: the origins of its logos and favicon. */
 function pageCsp(page: StatusPageDetailView | null): string {
   const origins = new Set<string>();
@@ -227,6 +244,10 @@ export class PublicPagesController {
     const found = ref && (await this.model(ref));
     if (!ref || !found) return this.send(request, reply, this.notFound('html'), false);
     const page = found.page;
+    if (crossSite(request)) {
+      const refused = this.renderer.message(ref, page, 'Subscribe on the status page', ['This form only takes subscriptions sent from the status page itself.']);
+      return this.send(request, reply, this.html(403, page, refused), false);
+    }
     const wait = this.limiter.take(request.ip, this.clock.now().getTime());
     if (wait > 0) {
       const answer = this.html(429, page, this.renderer.message(ref, page, 'Too many requests', ['Too many subscriptions from your address. Please try again in a few minutes.']));
