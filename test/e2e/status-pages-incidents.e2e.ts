@@ -1,6 +1,5 @@
 import { ManualClock } from '../../libs/core/src/clock';
-import { PageIncidents } from '../../libs/status-pages/src/read/page-incidents';
-import { ServiceDirectory } from '../../libs/status-pages/src/read/service-directory';
+import { PageIncidents, ServiceDirectory } from '../../libs/status-pages/src/status-pages.api';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 
 const INCIDENTS = '/v1/status-pages/incidents';

@@ -1,10 +1,10 @@
 import { AccountsModule } from '../../../libs/accounts/src/accounts.api';
-import { StatusPagesModule } from '../../../libs/status-pages/src/status-pages.module';
+import { StatusPagesModule } from '../../../libs/status-pages/src/status-pages.api';
 import { HeartbeatsModule } from '../../../libs/heartbeats/src/heartbeats.api';
 import { IncidentsModule } from '../../../libs/incidents/src/incidents.api';
 import { AgentModule } from '../../../libs/agent/src/agent.module';
 import { MaintenanceModule } from '../../../libs/maintenance/src/maintenance.api';
-import { PublicWebModule } from '../../../libs/public-web/src/public-web.module';
+import { PublicWebModule } from '../../../libs/public-web/src/public-web.api';
 import { AlertingModule } from '../../../libs/alerting/src/alerting.api';
 
 /** Every bounded context; the API, the worker and the CLI load the same set so they share projections. */

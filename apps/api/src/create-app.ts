@@ -10,7 +10,6 @@ import { installRateLimit } from '../../../libs/http/src/rate-limit';
 import { requestIdFor } from '../../../libs/http/src/request-id';
 import { logRequest } from '../../../libs/http/src/request-log';
 import { BodyValidationPipe } from '../../../libs/http/src/validation';
-import { installKeptAnswers, ResponseCache } from '../../../libs/http/src/response-cache';
 import { ApiKeyGuard } from '../../../libs/accounts/src/accounts.api';
 import { createLogger, NestPinoLogger, VigilLogger } from '../../../libs/platform/src/logger';
 import { PlatformOptions } from '../../../libs/platform/src/platform.options';
@@ -64,8 +63,6 @@ export async function createApp(options: PlatformOptions): Promise<NestFastifyAp
   installRequestLog(fastify, logger, app.get(RequestMetrics));
   await installRateLimit(fastify, options.config.rateLimitPerMinute);
   installIdempotencyHooks(fastify, app.get(IdempotencyGuard));
-  const apiKeys = app.get(ApiKeyGuard);
-  installKeptAnswers(fastify, app.get(ResponseCache), (request) => apiKeys.accountOfCachedKey(request));
   app.useGlobalFilters(new VigilExceptionFilter(fastify));
   app.useGlobalPipes(new BodyValidationPipe());
   app.enableShutdownHooks();

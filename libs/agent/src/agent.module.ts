@@ -3,7 +3,7 @@ import { HeartbeatsModule } from '../../heartbeats/src/heartbeats.api';
 import { IncidentsModule } from '../../incidents/src/incidents.api';
 import { VIGIL_CONFIG, VigilConfig } from '../../platform/src/config';
 import { LOGGER, VigilLogger } from '../../platform/src/logger';
-import { StatusPagesModule } from '../../status-pages/src/status-pages.module';
+import { StatusPagesModule } from '../../status-pages/src/status-pages.api';
 import { AGENT_DATA_SOURCE } from './domain/agent-data-source';
 import { AgentController } from './http/agent.controller';
 import { AGENT_PROVIDER, AgentProvider } from './providers/agent-provider.port';

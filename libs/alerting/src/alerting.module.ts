@@ -1,17 +1,15 @@
 import { Inject, Module, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { CommandBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { FastifyInstance } from 'fastify';
 import { CLOCK, Clock } from '../../core/src/clock';
-import { CommandRunner } from '../../event-store/src/command-runner';
 import { ProjectionEngine } from '../../read-store/src/projection-engine';
 import { ProcessorRunner } from '../../read-store/src/processor-runner';
-import { COMMAND_RUNNER, PROCESSOR_RUNNER, PROJECTION_ENGINE } from '../../platform/src/tokens';
-import { CheckAlertLinks, HeartbeatsModule } from '../../heartbeats/src/heartbeats.api';
+import { PROCESSOR_RUNNER, PROJECTION_ENGINE, COMMAND_RUNNER } from '../../platform/src/tokens';
+import { HeartbeatsModule, CheckAlertLinks } from '../../heartbeats/src/heartbeats.api';
 import { MaintenanceModule } from '../../maintenance/src/maintenance.api';
-import { StatusPagesModule } from '../../status-pages/src/status-pages.module';
-import { PublicWebModule } from '../../public-web/src/public-web.module';
-import { PublicRenderer } from '../../public-web/src/render/public-renderer';
+import { RunSubscriptionsCommand, StatusPagesModule, StatusPagesQuery } from '../../status-pages/src/status-pages.api';
+import { PublicRenderer, PublicWebModule } from '../../public-web/src/public-web.api';
 import { alertSettingsProblems } from './domain/alert-settings';
 import { AlertChannelsController } from './http/alert-channels.controller';
 import { AlertNotificationsController } from './http/alert-notifications.controller';
@@ -43,13 +41,13 @@ export class AlertingModule implements OnModuleInit {
   constructor(
     @Inject(PROJECTION_ENGINE) engine: ProjectionEngine,
     @Inject(PROCESSOR_RUNNER) processors: ProcessorRunner,
-    @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
     @Inject(CLOCK) private readonly clock: Clock,
     notifier: Notifier,
     links: CheckAlertLinks,
     channels: ChannelDirectory,
     private readonly tokens: SubscriberTokens,
     private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
     private readonly adapterHost: HttpAdapterHost,
     private readonly renderer: PublicRenderer,
   ) {
@@ -73,8 +71,8 @@ export class AlertingModule implements OnModuleInit {
     if (!adapter) return;
     registerSubscriberLinkRoutes(adapter.getInstance() as FastifyInstance, {
       tokens: this.tokens,
-      runner: this.runner,
-      execute: (command) => this.commands.execute(command),
+      execute: async (command, actor) => (await this.commands.execute(new RunSubscriptionsCommand(command, actor))).appended.length,
+      subscription: (statusPageId, id) => this.queries.execute(new StatusPagesQuery({ type: 'GetSubscription', statusPageId, id })),
       clock: this.clock,
       render: (heading, paragraphs, options) => this.renderer.message(null, null, heading, paragraphs, options),
     });

@@ -1,9 +1,7 @@
 import { Inject, Module } from '@nestjs/common';
 import { ProjectionEngine } from '../../read-store/src/projection-engine';
 import { PROJECTION_ENGINE } from '../../platform/src/tokens';
-import { PageIncidents } from '../../status-pages/src/read/page-incidents';
-import { ServiceLinks } from '../../status-pages/src/read/service-links';
-import { StatusPagesModule } from '../../status-pages/src/status-pages.module';
+import { PageIncidents, ServiceLinks, StatusPagesModule } from '../../status-pages/src/status-pages.api';
 import { IncidentBodies } from './http/incident-bodies';
 import { IncidentUpdatesController } from './http/incident-updates.controller';
 import { IncidentsController } from './http/incidents.controller';
@@ -24,6 +22,9 @@ export class IncidentsModule {
     // A service named by an open incident cannot be deleted (409).
     links.addUsageSource((accountId, serviceId) => incidents.openIncidentUsing(accountId, serviceId));
     // Status pages show the open and recently resolved incidents of their services.
-    pages.register(async (accountId, serviceIds, since) => (await incidents.touching(accountId, serviceIds, since)).map((incident) => ({ ...incident })));
+    pages.register(
+      async (accountId, serviceIds, since) => (await incidents.touching(accountId, serviceIds, since)).map((incident) => ({ ...incident })),
+      () => [engine.collection(incidentsProjection)],
+    );
   }
 }

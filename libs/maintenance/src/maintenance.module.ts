@@ -1,8 +1,7 @@
 import { Inject, Module } from '@nestjs/common';
 import { ProjectionEngine } from '../../read-store/src/projection-engine';
 import { PROJECTION_ENGINE } from '../../platform/src/tokens';
-import { ServiceLinks } from '../../status-pages/src/read/service-links';
-import { StatusPagesModule } from '../../status-pages/src/status-pages.module';
+import { ServiceLinks, StatusPagesModule } from '../../status-pages/src/status-pages.api';
 import { MaintenanceWindowsController } from './http/maintenance-windows.controller';
 import { MaintenanceDirectory } from './read/maintenance-directory';
 import { maintenanceWindowsProjection } from './read/maintenance-windows.projection';

@@ -5,7 +5,7 @@ import { ID_GENERATOR, UuidV7Generator } from '../../core/src/ids';
 import { EVENT_STORE } from '../../event-store/src/event-store.port';
 import { CommandRunner } from '../../event-store/src/command-runner';
 import { CURSOR_CODEC, CursorCodec } from '../../http/src/pagination';
-import { ResponseCache } from '../../http/src/response-cache';
+import { AnswerCache } from '../../http/src/response-cache';
 import { ProjectionEngine } from '../../read-store/src/projection-engine';
 import { ProcessorRunner } from '../../read-store/src/processor-runner';
 import { READ_STORE } from '../../read-store/src/read-store.port';
@@ -111,7 +111,7 @@ export class PlatformModule {
           inject: [STORES],
         },
         ProjectionLifecycle,
-        { provide: ResponseCache, useFactory: () => new ResponseCache() },
+        AnswerCache,
       ],
       exports: [
         CqrsModule,
@@ -126,9 +126,9 @@ export class PlatformModule {
         COMMAND_RUNNER,
         CURSOR_CODEC,
         DAEMON_ENABLED,
-        ResponseCache,
         Metrics,
         RequestMetrics,
+        AnswerCache,
       ],
     };
   }

@@ -6,22 +6,23 @@ import { StatusPagesController } from './http/status-pages.controller';
 import { SubscriptionsController } from './http/subscriptions.controller';
 import { PageIncidents } from './read/page-incidents';
 import { ServiceDirectory } from './read/service-directory';
-import { StatusPageListCache } from './read/page-list-cache';
 import { ServiceLinks } from './read/service-links';
 import { servicesProjection } from './read/services.projection';
 import { StatusPageDirectory } from './read/status-page-directory';
 import { statusPagesProjection } from './read/status-pages.projection';
 import { SubscriptionDirectory } from './read/subscription-directory';
 import { subscriptionsProjection } from './read/subscriptions.projection';
-import { AddressReservations } from './write/address-reservations';
-import { CreateServiceHandler, DeleteServiceHandler, UpdateServiceHandler } from './write/service.commands';
-import { CreateStatusPageHandler, DeleteStatusPageHandler, UpdateStatusPageHandler } from './write/status-page.commands';
-import { AddSubscriptionsHandler, RemoveSubscriptionHandler, VerifySubscriptionHandler } from './write/subscription.commands';
+import { subscriptionStatesProjection } from './read/subscription-states.projection';
+import { StatusPagesQueryHandler } from './read/status-pages.queries';
+import { AddressClaimCommandHandler } from './write/address-claim.handler';
+import { ServiceCommandHandler } from './write/service.handler';
+import { StatusPageCommandHandler } from './write/status-page.handler';
+import { SubscriptionsCommandHandler } from './write/subscriptions.handler';
 
 /**
- * Services, status pages and their subscribers. Other contexts use the exported queries and
- * registries: ServiceDirectory and StatusPageDirectory to read, ServiceLinks to tell which checks
- * and what else use a service, PageIncidents to give pages their incidents.
+ * Services, status pages and their subscribers. Other contexts use its face (status-pages.api.ts): the
+ * Run…Command classes and StatusPagesQuery, ServiceDirectory and StatusPageDirectory to read, ServiceLinks
+ * to tell which checks and what else use a service, PageIncidents to give pages their incidents.
  */
 @Module({
   // Static routes (/services) are registered before /:statusPageId; Fastify prefers them either way.
@@ -31,26 +32,21 @@ import { AddSubscriptionsHandler, RemoveSubscriptionHandler, VerifySubscriptionH
     ServiceDirectory,
     PageIncidents,
     StatusPageDirectory,
-    StatusPageListCache,
     SubscriptionDirectory,
-    AddressReservations,
-    CreateServiceHandler,
-    UpdateServiceHandler,
-    DeleteServiceHandler,
-    CreateStatusPageHandler,
-    UpdateStatusPageHandler,
-    DeleteStatusPageHandler,
-    AddSubscriptionsHandler,
-    RemoveSubscriptionHandler,
-    VerifySubscriptionHandler,
+    StatusPagesQueryHandler,
+    AddressClaimCommandHandler,
+    ServiceCommandHandler,
+    StatusPageCommandHandler,
+    SubscriptionsCommandHandler,
   ],
-  exports: [ServiceLinks, ServiceDirectory, StatusPageDirectory, PageIncidents, SubscriptionDirectory],
+  exports: [ServiceLinks, ServiceDirectory, StatusPageDirectory, PageIncidents],
 })
 export class StatusPagesModule {
   constructor(@Inject(PROJECTION_ENGINE) engine: ProjectionEngine, links: ServiceLinks, pages: StatusPageDirectory) {
     engine.register(servicesProjection);
     engine.register(statusPagesProjection);
     engine.register(subscriptionsProjection);
+    engine.register(subscriptionStatesProjection);
     // A service on a card cannot be deleted (409) until no card shows it.
     links.addUsageSource(async (accountId, serviceId) => {
       const page = await pages.pageUsingService(accountId, serviceId);

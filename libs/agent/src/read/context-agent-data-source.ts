@@ -5,7 +5,7 @@ import { CheckDirectory, CheckView } from '../../../heartbeats/src/read/check-di
 import { HeartbeatStats } from '../../../heartbeats/src/read/heartbeat-stats';
 import { IncidentDirectory, IncidentView } from '../../../incidents/src/incidents.api';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
-import { StatusPageDirectory, StatusPageView } from '../../../status-pages/src/read/status-page-directory';
+import { StatusPageDirectory, StatusPageView } from '../../../status-pages/src/status-pages.api';
 import {
   AgentDataSource,
   AvailabilitySummary,

@@ -1,7 +1,7 @@
 import { isUuid } from '../../../core/src/ids';
 import Handlebars from 'handlebars';
 import { ViolationDetail } from '../../../core/src/errors';
-import { isDeliverableAddress } from '../../../status-pages/src/write/subscription.commands';
+import { isDeliverableAddress } from '../../../status-pages/src/status-pages.api';
 import { outboundUrlProblem } from '../../../core/src/outbound-address';
 
 export const CHANNEL_TYPES = ['EMAIL', 'SLACK', 'WEBHOOK', 'PAGERDUTY', 'OPSGENIE'] as const;

@@ -1,21 +1,22 @@
 import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../../../core/src/clock';
 import { NotFoundError } from '../../../core/src/errors';
-import { CommandRunner } from '../../../event-store/src/command-runner';
-import { VerifySubscriptionCommand } from '../../../status-pages/src/write/subscription.commands';
-import { subscriptionsDecider, subscriptionsStream } from '../../../status-pages/src/domain/subscriptions.decider';
+import { Actor } from '../../../event-store/src/command-runner';
+import { SubscriptionsCommand } from '../../../status-pages/src/status-pages.api';
 import { SubscriberTokens } from '../write/subscriber-tokens';
 
 export interface SubscriberLinkDeps {
   tokens: SubscriberTokens;
-  runner: CommandRunner;
-  execute: (command: VerifySubscriptionCommand) => Promise<boolean>;
+  /** Runs a subscriptions command of status pages; the number of events it appended. */
+  execute: (command: SubscriptionsCommand, actor: Actor) => Promise<number>;
+  /** The subscription as status pages' read side has it, or null. */
+  subscription: (statusPageId: string, id: string) => Promise<{ accountId: string; status: string } | null>;
   clock: Clock;
   /** The public pages' plain message page (their stylesheet, no inline style or script). */
   render: (heading: string, paragraphs: string[], options: { form?: { action: string; button: string }; back: false }) => string;
 }
 
-const ACTOR = { accountId: null, keyId: null, keyName: 'subscriber link', requestId: null };
+const ACTOR: Actor = { accountId: null, keyId: null, keyName: 'subscriber link', requestId: null };
 /** The public pages' CSP: Vigil's own stylesheets and favicon, forms posting back here only. */
 const SECURITY_HEADERS = {
   'content-security-policy': "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
@@ -50,8 +51,8 @@ export function registerSubscriberLinkRoutes(fastify: FastifyInstance, deps: Sub
       const token = tokenOf(request);
       const claims = await deps.tokens.verify(token, 'confirm', deps.clock.now().getTime());
       if (!claims) return html(reply, 400, INVALID_CONFIRM);
-      const { state } = await deps.runner.load(subscriptionsStream(claims.statusPageId), subscriptionsDecider);
-      if (state.closed || !state.pending.has(claims.subscriptionId)) return html(reply, 400, INVALID_CONFIRM);
+      const found = await deps.subscription(claims.statusPageId, claims.subscriptionId);
+      if (found?.status !== 'PENDING') return html(reply, 400, INVALID_CONFIRM);
       return html(reply, 200, {
         title: 'Confirm your subscription',
         message: 'Press the button to receive incident updates by email at this address.',
@@ -64,8 +65,8 @@ export function registerSubscriberLinkRoutes(fastify: FastifyInstance, deps: Sub
       const claims = await deps.tokens.verify(tokenOf(request), 'confirm', deps.clock.now().getTime());
       if (!claims) return html(reply, 400, INVALID_CONFIRM);
       try {
-        const verified = await deps.execute(new VerifySubscriptionCommand(claims.statusPageId, claims.subscriptionId, ACTOR));
-        if (!verified) return html(reply, 400, INVALID_CONFIRM);
+        const verified = await deps.execute({ type: 'VerifySubscription', statusPageId: claims.statusPageId, id: claims.subscriptionId }, ACTOR);
+        if (verified === 0) return html(reply, 400, INVALID_CONFIRM);
       } catch (error) {
         if (error instanceof NotFoundError) return html(reply, 400, INVALID_CONFIRM);
         throw error;
@@ -82,13 +83,12 @@ export function registerSubscriberLinkRoutes(fastify: FastifyInstance, deps: Sub
     scope.post('/subscriptions/unsubscribe/:token', async (request: FastifyRequest, reply: FastifyReply) => {
       const claims = await deps.tokens.verify(tokenOf(request), 'unsubscribe', deps.clock.now().getTime());
       if (!claims) return html(reply, 400, INVALID_UNSUBSCRIBE);
-      const { state } = await deps.runner.load(subscriptionsStream(claims.statusPageId), subscriptionsDecider);
-      if (state.accountId && state.ids.has(claims.subscriptionId)) {
-        await deps.runner
-          .run(subscriptionsStream(claims.statusPageId), subscriptionsDecider, { type: 'RemoveSubscription', statusPageId: claims.statusPageId, accountId: state.accountId, id: claims.subscriptionId }, { ...ACTOR, accountId: state.accountId })
-          .catch((error) => {
-            if (!(error instanceof NotFoundError)) throw error;
-          });
+      const found = await deps.subscription(claims.statusPageId, claims.subscriptionId);
+      if (found) {
+        const { accountId } = found;
+        await deps.execute({ type: 'RemoveSubscription', statusPageId: claims.statusPageId, accountId, id: claims.subscriptionId }, { ...ACTOR, accountId }).catch((error) => {
+          if (!(error instanceof NotFoundError)) throw error;
+        });
       }
       return html(reply, 200, { title: 'Unsubscribed', message: 'You will no longer receive incident updates at this address.' });
     });

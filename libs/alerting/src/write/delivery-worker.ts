@@ -14,7 +14,7 @@ import { alertSummary, alertTitle } from '../domain/alert-message';
 import { ChannelDirectory } from '../read/channel-directory';
 import { channelRequest, signatureHeaders } from '../send/channel-requests';
 import { CommandBus } from '@nestjs/cqrs';
-import { VerifySubscriptionCommand } from '../../../status-pages/src/write/subscription.commands';
+import { RunSubscriptionsCommand } from '../../../status-pages/src/status-pages.api';
 import { DeliveryError } from '../send/delivery-error';
 import { EmailSender } from '../send/email-sender';
 import { renderEmail } from '../send/email-templates';
@@ -291,7 +291,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         await sendOutbound({ url: target.url, method: 'POST', headers, body }, this.config.deliveryTimeoutMs, this.config.outboundAllowPrivate);
         // The signed test POST answered 2xx: double opt-in done for a webhook.
         if (confirming) {
-          await this.commands.execute(new VerifySubscriptionCommand(target.statusPageId, target.subscriptionId, { accountId: doc.accountId, keyName: 'notifier' })).catch((error) => {
+          await this.commands.execute(new RunSubscriptionsCommand({ type: 'VerifySubscription', statusPageId: target.statusPageId, id: target.subscriptionId }, { accountId: doc.accountId, keyName: 'notifier' })).catch((error) => {
             if (!(error instanceof NotFoundError)) throw error; // unsubscribed meanwhile
           });
         }

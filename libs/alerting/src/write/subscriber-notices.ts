@@ -1,13 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { EventOf, RecordedEvent } from '../../../core/src/event';
 import { CommandRunner } from '../../../event-store/src/command-runner';
 import { COMMAND_RUNNER } from '../../../platform/src/tokens';
 import { incidentDecider, IncidentEvent, IncidentState, incidentStream, PostedUpdateData } from '../../../incidents/src/domain/incident.decider';
-import { StatusPageDirectory } from '../../../status-pages/src/read/status-page-directory';
-import { requireOwned, statusPageDecider, statusPageStream } from '../../../status-pages/src/domain/status-page.decider';
-import { SubscriptionDirectory } from '../../../status-pages/src/read/subscription-directory';
-import { addressKey, SubscriptionData, SubscriptionsEvent } from '../../../status-pages/src/domain/subscriptions.decider';
+import { addressKey, StatusPagesQuery, SubscriptionData, SubscriptionsEvent } from '../../../status-pages/src/status-pages.api';
 import { maskEmail } from '../domain/alert-channel';
 import { deliveryId, Outbox, SUBSCRIBER_BATCH, SubscriberRecipient } from './outbox';
 
@@ -27,8 +25,7 @@ export class SubscriberNotices {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
     private readonly outbox: Outbox,
-    private readonly pages: StatusPageDirectory,
-    private readonly subscriptions: SubscriptionDirectory,
+    private readonly queries: QueryBus,
   ) {}
 
   async handle(event: RecordedEvent<SubscriberNoticeEvent>): Promise<void> {
@@ -53,7 +50,7 @@ export class SubscriberNotices {
     const pending = subscriptions.filter((s) => s.status === 'PENDING' && s.type === 'EMAIL');
     const hooks = subscriptions.filter((s) => s.type === 'WEBHOOK');
     if (pending.length === 0 && hooks.length === 0) return;
-    const pageName = await this.pageName(accountId, statusPageId);
+    const pageName = await this.queries.execute(new StatusPagesQuery({ type: 'GetPageName', accountId, statusPageId }));
     if (pageName === null) return;
     const now = this.clock.now();
     // Every new webhook gets a signed confirmation POST carrying its signing secret; a 2xx verifies it.
@@ -80,18 +77,6 @@ export class SubscriberNotices {
     }
   }
 
-  /** From the read model, or folded from the page's stream when this process's read model lags. */
-  private async pageName(accountId: string, statusPageId: string): Promise<string | null> {
-    const page = await this.pages.getDoc(accountId, statusPageId);
-    if (page) return page.doc.name;
-    const { state } = await this.runner.load(statusPageStream(statusPageId), statusPageDecider);
-    try {
-      return requireOwned(state, accountId).name;
-    } catch {
-      return null;
-    }
-  }
-
   private async posted(event: RecordedEvent<EventOf<IncidentEvent, 'IncidentUpdatePosted'>>): Promise<void> {
     const { data } = event;
     const accountId = event.metadata.accountId;
@@ -99,14 +84,14 @@ export class SubscriberNotices {
     // Folded from the log: the incident as of this event, whatever a read model shows by now.
     const { state, events } = await this.runner.load(incidentStream(data.incidentId), incidentDecider, undefined);
     if (state.status !== 'active' || !state.name) return;
-    const pages = await this.pages.pagesShowing(accountId, state.serviceIds);
+    const pages = await this.queries.execute(new StatusPagesQuery({ type: 'PagesShowing', accountId, serviceIds: state.serviceIds }));
     const alertType = event.revision === 1n ? 'INCIDENT_CREATED' : 'INCIDENT_UPDATED';
     const now = this.clock.now();
     const seen = new Set<string>();
     const trigger = `${event.stream}@${event.revision}`;
     const recipients: SubscriberRecipient[] = [];
     for (const page of pages) {
-      for (const s of await this.subscriptions.list(accountId, page.id)) {
+      for (const s of (await this.queries.execute(new StatusPagesQuery({ type: 'ListSubscriptions', accountId, statusPageId: page.id }))) ?? []) {
         const key = addressKey(s.address, s.type);
         if (s.status !== 'VERIFIED' || seen.has(key)) continue;
         seen.add(key);

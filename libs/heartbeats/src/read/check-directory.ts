@@ -5,7 +5,7 @@ import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { FindQuery, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
-import { CheckRef } from '../../../status-pages/src/read/service-links';
+import { CheckRef } from '../../../status-pages/src/status-pages.api';
 import { CheckConfig } from '../domain/heartbeat-check.decider';
 import { CheckDoc, heartbeatChecksProjection } from './heartbeat-checks.projection';
 import { heartbeatTimersProjection, TimerDoc } from './heartbeat.projections';

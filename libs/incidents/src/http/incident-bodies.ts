@@ -5,7 +5,7 @@ import { ValidationError, ViolationDetail } from '../../../core/src/errors';
 import { ID_GENERATOR, IdGenerator, isUuid } from '../../../core/src/ids';
 import { parseIsoDate } from '../../../core/src/time';
 import { toDetails, toDto } from '../../../http/src/validation';
-import { ServiceDirectory } from '../../../status-pages/src/read/service-directory';
+import { ServiceDirectory } from '../../../status-pages/src/status-pages.api';
 import { IncidentCommand, NewUpdate } from '../domain/incident.decider';
 import { Severity } from '../domain/incident-timeline';
 import { CreateIncidentDto, IncidentUpdateBodyDto, MAX_SERVICES, PatchIncidentDto, ReplaceIncidentDto } from './incident.dto';

@@ -1,17 +1,16 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { FastifyReply, FastifyRequest } from 'fastify';
+import { FastifyReply } from 'fastify';
 import { NotFoundError, ValidationError } from '../../../core/src/errors';
 import { parseIsoDate } from '../../../core/src/time';
 import { Account, AccountContext } from '../../../http/src/account-context';
 import { parseIfMatch, setEtag } from '../../../http/src/etag';
 import { CURSOR_CODEC, CursorCodec } from '../../../http/src/pagination';
 import { actorOf, requireId } from '../../../http/src/params';
-import { KeptRoute, ResponseCache } from '../../../http/src/response-cache';
 import { incidentDate, IncidentDirectory, IncidentListFilter, IncidentView } from '../read/incident-directory';
 import { IncidentsQuery } from '../read/incidents.queries';
-import { StatusPageDirectory } from '../../../status-pages/src/read/status-page-directory';
+import { StatusPageDirectory } from '../../../status-pages/src/status-pages.api';
 import { RunIncidentCommand } from '../write/incident.handler';
 import { IncidentBodies } from './incident-bodies';
 import { CreateIncidentDto, IncidentDto, IncidentHistoryDto, IncidentPageDto, PatchIncidentDto, ReplaceIncidentDto } from './incident.dto';
@@ -28,19 +27,7 @@ export class IncidentsController {
     private readonly bodies: IncidentBodies,
     private readonly pages: StatusPageDirectory,
     @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
-    private readonly responses: ResponseCache,
-  ) {
-    // The same URL of the same account is the same question: its answer is kept while nothing it reads changes.
-    this.keptList = responses.keep('/v1/status-pages/incidents', { token: () => incidents.changeToken(pages.readFrom()) });
-    this.keptIncident = responses.keep('/v1/status-pages/incidents/:incidentId', {
-      token: () => incidents.changeToken(),
-      // The live incident only: `asOf` is built from the history every time.
-      keeps: (request) => (request.query as Record<string, unknown>).asOf === undefined,
-    });
-  }
-
-  private readonly keptList: KeptRoute;
-  private readonly keptIncident: KeptRoute;
+  ) {}
 
   @Post()
   @HttpCode(201)
@@ -59,24 +46,17 @@ export class IncidentsController {
   @ApiQuery({ name: 'statusPageId', required: false, schema: { type: 'string', format: 'uuid' }, description: 'Incidents touching any service on the page' })
   @ApiQuery({ name: 'serviceId', required: false, schema: { type: 'string', format: 'uuid' } })
   @ApiQuery({ name: 'status', required: false, enum: ['open', 'resolved'] })
-  async list(
-    @Account() account: AccountContext,
-    @Query() query: Record<string, unknown>,
-    @Req() request: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ) {
-    return this.responses.answer(request, reply, account.accountId, this.keptList, async () => {
-      const params = parseListIncidentsParams(query, account.accountId, this.cursors);
-      const filter: IncidentListFilter = params.status ? { status: params.status } : {};
-      if (params.statusPageId !== undefined) {
-        const onPage = (await this.pages.serviceIdsOf(account.accountId, params.statusPageId)) ?? [];
-        filter.serviceIds = params.serviceId === undefined ? onPage : onPage.filter((id) => id === params.serviceId);
-      } else if (params.serviceId !== undefined) {
-        filter.serviceIds = [params.serviceId];
-      }
-      const rows = await this.queries.execute(new IncidentsQuery({ type: 'ListIncidents', accountId: account.accountId, limit: params.limit, after: params.after, filter }));
-      return { body: this.cursors.page(params.scope, rows, params.limit, (i: IncidentView) => ({ value: incidentDate(i), id: i.id })) };
-    });
+  async list(@Account() account: AccountContext, @Query() query: Record<string, unknown>) {
+    const params = parseListIncidentsParams(query, account.accountId, this.cursors);
+    const filter: IncidentListFilter = params.status ? { status: params.status } : {};
+    if (params.statusPageId !== undefined) {
+      const onPage = (await this.pages.serviceIdsOf(account.accountId, params.statusPageId)) ?? [];
+      filter.serviceIds = params.serviceId === undefined ? onPage : onPage.filter((id) => id === params.serviceId);
+    } else if (params.serviceId !== undefined) {
+      filter.serviceIds = [params.serviceId];
+    }
+    const rows = await this.queries.execute(new IncidentsQuery({ type: 'ListIncidents', accountId: account.accountId, limit: params.limit, after: params.after, filter }));
+    return this.cursors.page(params.scope, rows, params.limit, (i: IncidentView) => ({ value: incidentDate(i), id: i.id }));
   }
 
   @Get(':incidentId')
@@ -86,17 +66,10 @@ export class IncidentsController {
     @Account() account: AccountContext,
     @Param('incidentId') incidentId: string,
     @Query('asOf') asOf: unknown,
-    @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const id = requireId(incidentId, 'Incident');
-    if (asOf === undefined) {
-      return this.responses.answer(request, reply, account.accountId, this.keptIncident, async () => {
-        const found = await this.queries.execute(new IncidentsQuery({ type: 'GetIncident', accountId: account.accountId, id }));
-        if (!found) throw new NotFoundError('Incident not found');
-        return { body: found.incident, revision: found.revision };
-      });
-    }
+    if (asOf === undefined) return this.read(account, id, reply);
     const at = parseIsoDate(asOf);
     if (!at) throw ValidationError.of([{ path: 'asOf', message: 'asOf must be an ISO 8601 date or date-time' }]);
     const found = await this.queries.execute(new IncidentsQuery({ type: 'GetIncidentAsOf', accountId: account.accountId, id, at }));

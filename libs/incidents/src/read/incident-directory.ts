@@ -5,7 +5,7 @@ import { CommandRunner, SnapshotLoader } from '../../../event-store/src/command-
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { Filter, PageAfter, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { COMMAND_RUNNER, PROJECTION_ENGINE } from '../../../platform/src/tokens';
-import { ServiceDirectory, ServiceView } from '../../../status-pages/src/read/service-directory';
+import { ServiceDirectory, ServiceView } from '../../../status-pages/src/status-pages.api';
 import { IncidentEvent, IncidentState, incidentStream } from '../domain/incident.decider';
 import { Severity, UpdateStatus } from '../domain/incident-timeline';
 import { accountResolvedAt, accountState, evolveIncident, IncidentDoc, incidentsProjection, IncidentUpdateDoc, toIncidentState } from './incidents.projection';

@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
@@ -29,51 +28,6 @@ export function notModified(ifNoneMatch: string | undefined, etag: string): bool
   if (!ifNoneMatch) return false;
   if (ifNoneMatch.trim() === '*') return true;
   return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
-}
-
-const MAX_ENTRIES = 2000;
-const MAX_BYTES = 64 * 1024 * 1024;
-
-/**
- * Rendered public answers, each kept beside the change token of everything it was built from
- * (PublicPages.changeToken): served while the token holds, so a write through this process shows on
- * the very next request. Meets the benchmark's warm-page target (docs/benchmarks.md); oldest entries go
- * first once the bounds are reached.
- */
-@Injectable()
-export class PublicAnswerCache {
-  private readonly entries = new Map<string, { token: string; answer: PublicAnswer }>();
-  private bytes = 0;
-
-  /** Requests of a page's custom domain differ by Host; those under /status/{url} do not. */
-  keyOf(request: FastifyRequest): string {
-    const byHost = (request.params as { url?: string } | undefined)?.url === undefined;
-    return `${byHost ? (request.headers.host ?? '').toLowerCase() : ''} ${request.url}`;
-  }
-
-  get(key: string, token: string | null): PublicAnswer | undefined {
-    if (token === null) return undefined;
-    const entry = this.entries.get(key);
-    return entry && entry.token === token ? entry.answer : undefined;
-  }
-
-  set(key: string, token: string | null, answer: PublicAnswer): void {
-    if (token === null) return;
-    this.drop(key);
-    this.entries.set(key, { token, answer });
-    this.bytes += answer.body.length;
-    while (this.entries.size > MAX_ENTRIES || this.bytes > MAX_BYTES) {
-      const oldest = this.entries.keys().next().value as string;
-      this.drop(oldest);
-    }
-  }
-
-  private drop(key: string): void {
-    const old = this.entries.get(key);
-    if (!old) return;
-    this.entries.delete(key);
-    this.bytes -= old.answer.body.length;
-  }
 }
 
 /**

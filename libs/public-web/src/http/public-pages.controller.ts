@@ -1,6 +1,6 @@
-import { isUuid } from '../../../core/src/ids';
+import { ID_GENERATOR, IdGenerator, isUuid } from '../../../core/src/ids';
 import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
@@ -9,16 +9,16 @@ import { NotFoundError } from '../../../core/src/errors';
 import { Public } from '../../../http/src/account-context';
 import { errorBody } from '../../../http/src/error-body';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
-import { StatusPageDetailView } from '../../../status-pages/src/read/status-page-directory';
-import { AddSubscriptionsCommand, isDeliverableAddress } from '../../../status-pages/src/write/subscription.commands';
-import { DEFAULT_THEME_COLORS } from '../../../status-pages/src/domain/theme';
+import { DEFAULT_THEME_COLORS, isDeliverableAddress, RunSubscriptionsCommand, StatusPageDetailView } from '../../../status-pages/src/status-pages.api';
 import { STATUS_LABEL } from '../read/component-status';
-import { PageRef, PublicPages } from '../read/public-pages.query';
+import { hostName, PageRef, PublicPages } from '../read/public-pages.query';
+import { PublicPagesQuery } from '../read/public-pages.queries';
 import { incidentFeed } from '../render/feeds';
 import { ASSET_PREFIX, PublicRenderer } from '../render/public-renderer';
 import { StatuspageJson } from '../render/statuspage-json';
 import { themeStylesheet } from '../render/theme-stylesheet';
-import { answerOf, PublicAnswer, PublicAnswerCache, sendAnswer } from './public-answers';
+import { AnswerCache } from '../../../http/src/response-cache';
+import { answerOf, PublicAnswer, sendAnswer } from './public-answers';
 import { SubscribeLimiter } from './subscribe-limiter';
 
 const HTML = 'text/html; charset=utf-8';
@@ -47,13 +47,6 @@ const STATUSPAGE_ROUTES = new Set([
 
 export const SUBSCRIBE_ROUTES = new Set(['/status/:url/subscribe', '/subscribe']);
 
-/** GET routes whose answers are kept (PublicAnswerCache), as the router spells them. */
-export const KEPT_ROUTES = new Set(
-  ['', '/history', '/incidents/:incidentId', '/history.rss', '/history.atom', '/api/v2/:first', '/api/v2/:first/:second', '/badge.svg', '/badge.json', '/theme/:file'].flatMap(
-    (path) => [`/status/:url${path}`, path === '' ? '/' : path],
-  ),
-);
-
 const ORIGIN = /^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?$/i;
 
 const BADGE_COLORS: Record<string, { svg: string; shields: string }> = {
@@ -65,6 +58,23 @@ const BADGE_COLORS: Record<string, { svg: string; shields: string }> = {
 };
 
 type NotFoundKind = 'html' | 'json';
+
+/**
+ * A post another site made a browser send: Sec-Fetch-Site says so where browsers send it, else an Origin
+ * other than the host posted to. Clients that send neither (curl, old browsers) are not browsers misled by a
+ * third party, and are limited per address like everyone.
+ */
+export function crossSite(request: FastifyRequest): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (typeof site === 'string') return site !== 'same-origin' && site !== 'none';
+  const origin = request.headers.origin;
+  if (typeof origin !== 'string') return false;
+  try {
+    return origin === 'null' || new URL(origin).host.toLowerCase() !== String(request.headers.host ?? '').toLowerCase();
+  } catch {
+    return true;
+  }
+}
 
 /** Images a page may show besides Vigil's own: the origins of its logos and favicon. */
 function pageCsp(page: StatusPageDetailView | null): string {
@@ -97,7 +107,9 @@ export class PublicPagesController {
     private readonly pages: PublicPages,
     private readonly renderer: PublicRenderer,
     private readonly commands: CommandBus,
-    private readonly cache: PublicAnswerCache,
+    private readonly queries: QueryBus,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    private readonly answers: AnswerCache,
     @Inject(VIGIL_CONFIG) private readonly config: VigilConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
@@ -118,8 +130,8 @@ export class PublicPagesController {
   @Get(['status/:url', ''])
   @RouteConfig({ rateLimit: false })
   page(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.respond(request, reply, 'html', async (ref) => {
-      const model = await this.pages.model(ref);
+    return this.respond(request, reply, 'html', [], async (ref) => {
+      const model = await this.model(ref);
       return model && this.html(200, model.page, this.renderer.page(model));
     });
   }
@@ -127,14 +139,14 @@ export class PublicPagesController {
   @Get(['status/:url/history', 'history'])
   @RouteConfig({ rateLimit: false })
   history(@Query('page') pageParam: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.respond(request, reply, 'html', async (ref) => {
-      const model = await this.pages.model(ref);
+    const n = pageParam === undefined ? 1 : /^[1-9]\d{0,3}$/.test(String(pageParam)) ? Number(pageParam) : null;
+    return this.respond(request, reply, 'html', [n], async (ref) => {
+      const model = await this.model(ref);
       if (!model) return null;
-      const n = pageParam === undefined ? 1 : /^[1-9]\d{0,3}$/.test(String(pageParam)) ? Number(pageParam) : null;
       if (n === null) {
         return this.html(400, model.page, this.renderer.message(ref, model.page, 'No such history page', ['History pages are numbered from 1.']));
       }
-      const { incidents, from, to, more } = await this.pages.history(ref, model.services.map((s) => s.id), n);
+      const { incidents, from, to, more } = await this.queries.execute(new PublicPagesQuery({ type: 'PageHistory', ref, serviceIds: model.services.map((s) => s.id), n }));
       return this.html(200, model.page, this.renderer.history(ref, model.page, incidents, { from, to, n, more }));
     });
   }
@@ -142,10 +154,11 @@ export class PublicPagesController {
   @Get(['status/:url/incidents/:incidentId', 'incidents/:incidentId'])
   @RouteConfig({ rateLimit: false })
   incident(@Param('incidentId') incidentId: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.respond(request, reply, 'html', async (ref) => {
-      const model = await this.pages.model(ref);
+    return this.respond(request, reply, 'html', [incidentId], async (ref) => {
+      const model = await this.model(ref);
       if (!model) return null;
-      const incident = isUuid(incidentId) ? await this.pages.incident(ref, incidentId, model.services.map((s) => s.id)) : null;
+      const serviceIds = model.services.map((s) => s.id);
+      const incident = isUuid(incidentId) ? await this.queries.execute(new PublicPagesQuery({ type: 'PageIncident', ref, incidentId, serviceIds })) : null;
       if (!incident) return this.html(404, model.page, this.renderer.message(ref, model.page, 'Incident not found', ['This page shows no such incident.']));
       return this.html(200, model.page, this.renderer.incident(ref, model.page, incident));
     });
@@ -155,10 +168,10 @@ export class PublicPagesController {
   @RouteConfig({ rateLimit: false })
   feed(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const atom = request.routeOptions.url?.endsWith('.atom') ?? false;
-    return this.respond(request, reply, 'json', async (ref) => {
-      const model = await this.pages.model(ref);
+    return this.respond(request, reply, 'json', [], async (ref) => {
+      const model = await this.model(ref);
       if (!model) return null;
-      const incidents = await this.pages.latest(ref, model.services.map((s) => s.id));
+      const incidents = await this.latest(ref, model.services.map((s) => s.id));
       const feed = incidentFeed(this.renderer.markdown, model.page, this.pageUrl(model.page), incidents, model.now);
       const type = atom ? 'application/atom+xml; charset=utf-8' : 'application/rss+xml; charset=utf-8';
       return answerOf(200, type, atom ? feed.atom1() : feed.rss2(), { 'cache-control': SHORT_CACHE, 'content-security-policy': LOCKED_DOWN, ...CORS });
@@ -170,8 +183,8 @@ export class PublicPagesController {
   statuspage(@Param('first') first: string, @Param('second') second: string | undefined, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const route = second === undefined ? first : `${first}/${second}`;
     if (!STATUSPAGE_ROUTES.has(route)) return this.send(request, reply, this.notFound('json'));
-    return this.respond(request, reply, 'json', async (ref) => {
-      const model = await this.pages.model(ref);
+    return this.respond(request, reply, 'json', [route], async (ref) => {
+      const model = await this.model(ref);
       if (!model) return null;
       const json = new StatuspageJson(model, this.pageUrl(model.page));
       const { active, upcoming } = model.maintenance;
@@ -179,7 +192,7 @@ export class PublicPagesController {
         'summary.json': () => json.summary(),
         'status.json': () => ({ page: json.page(), status: json.status() }),
         'components.json': () => ({ page: json.page(), components: json.components() }),
-        'incidents.json': async () => ({ page: json.page(), incidents: (await this.pages.latest(ref, model.services.map((s) => s.id))).map((i) => json.incident(i)) }),
+        'incidents.json': async () => ({ page: json.page(), incidents: (await this.latest(ref, model.services.map((s) => s.id))).map((i) => json.incident(i)) }),
         'incidents/unresolved.json': () => ({ page: json.page(), incidents: model.open.map((i) => json.incident(i)) }),
         'scheduled-maintenances.json': () => ({ page: json.page(), scheduled_maintenances: [...active, ...upcoming].map((w) => json.maintenance(w)) }),
         'scheduled-maintenances/upcoming.json': () => ({ page: json.page(), scheduled_maintenances: upcoming.map((w) => json.maintenance(w)) }),
@@ -193,8 +206,8 @@ export class PublicPagesController {
   @RouteConfig({ rateLimit: false })
   badge(@Query('service') serviceId: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const svg = request.routeOptions.url?.endsWith('.svg') ?? false;
-    return this.respond(request, reply, 'json', async (ref) => {
-      const model = await this.pages.model(ref);
+    return this.respond(request, reply, 'json', [serviceId === undefined ? null : String(serviceId)], async (ref) => {
+      const model = await this.model(ref);
       if (!model) return null;
       let label = 'status';
       let message = model.indicator === 'none' ? 'operational' : model.indicator === 'minor' ? 'degraded' : model.indicator === 'major' ? 'partial outage' : 'major outage';
@@ -215,8 +228,8 @@ export class PublicPagesController {
   @Get(['status/:url/theme/:file', 'theme/:file'])
   @RouteConfig({ rateLimit: false })
   theme(@Param('file') file: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.respond(request, reply, 'json', async (ref) => {
-      const model = await this.pages.model(ref);
+    return this.respond(request, reply, 'json', [file], async (ref) => {
+      const model = await this.model(ref);
       if (!model) return null;
       const { css, hash } = this.renderer.theme(model.page);
       // An old name (the theme changed since the HTML was fetched) still gets the current theme, just not for long.
@@ -228,9 +241,13 @@ export class PublicPagesController {
   @RouteConfig({ rateLimit: false })
   async subscribe(@Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const ref = await this.resolve(request);
-    const found = ref && (await this.pages.model(ref));
+    const found = ref && (await this.model(ref));
     if (!ref || !found) return this.send(request, reply, this.notFound('html'), false);
     const page = found.page;
+    if (crossSite(request)) {
+      const refused = this.renderer.message(ref, page, 'Subscribe on the status page', ['This form only takes subscriptions sent from the status page itself.']);
+      return this.send(request, reply, this.html(403, page, refused), false);
+    }
     const wait = this.limiter.take(request.ip, this.clock.now().getTime());
     if (wait > 0) {
       const answer = this.html(429, page, this.renderer.message(ref, page, 'Too many requests', ['Too many subscriptions from your address. Please try again in a few minutes.']));
@@ -242,7 +259,14 @@ export class PublicPagesController {
       return this.send(request, reply, this.html(400, page, this.renderer.message(ref, page, 'Please check the address', ['That does not look like an email address. Go back and try again.'])), false);
     }
     try {
-      await this.commands.execute(new AddSubscriptionsCommand(ref.accountId, ref.id, [email], false, { accountId: ref.accountId, keyId: null, keyName: 'public subscribe form', requestId: String(request.id) }));
+      const command = {
+        type: 'AddSubscriptions' as const,
+        statusPageId: ref.id,
+        accountId: ref.accountId,
+        candidates: [{ id: this.ids.next(), type: 'EMAIL' as const, address: email, status: 'PENDING' as const }],
+        requestedAt: this.clock.now().toISOString(),
+      };
+      await this.commands.execute(new RunSubscriptionsCommand(command, { accountId: ref.accountId, keyId: null, keyName: 'public subscribe form', requestId: String(request.id) }));
     } catch (error) {
       if (error instanceof NotFoundError) return this.send(request, reply, this.notFound('html'), false);
       throw error;
@@ -255,24 +279,38 @@ export class PublicPagesController {
     return this.send(request, reply, this.html(200, page, done), false);
   }
 
-  /** Serves the kept answer while current, otherwise builds it (or a 404 when the page is unknown) and keeps it. */
-  private async respond(request: FastifyRequest, reply: FastifyReply, kind: NotFoundKind, build: (ref: PageRef) => Promise<PublicAnswer | null>) {
-    const key = this.cache.keyOf(request);
-    const token = this.pages.changeToken();
-    const kept = this.cache.get(key, token);
-    if (kept) return this.send(request, reply, kept);
-    const ref = await this.resolve(request);
-    const answer = ref ? await build(ref) : null;
+  /**
+   * Serves the kept answer while current, otherwise builds it (or a 404 when the page is unknown) and keeps it.
+   * The key is the route, the page's address and `params`, the parameters the route reads: nothing else of
+   * the URL, so a query string of its own cannot make a request miss.
+   */
+  private async respond(request: FastifyRequest, reply: FastifyReply, kind: NotFoundKind, params: unknown[], build: (ref: PageRef) => Promise<PublicAnswer | null>) {
+    const url = (request.params as { url?: string }).url;
     // The instance's own root (no page's domain) leads to the API documentation rather than a 404.
-    if (!ref && request.routeOptions.url === '/') return reply.code(302).header('location', '/docs').header('cache-control', 'no-store').send();
-    if (!answer) return this.send(request, reply, this.notFound(kind));
-    if (answer.status === 200) this.cache.set(key, token, answer);
+    if (url === undefined && request.routeOptions.url === '/' && !(await this.resolve(request))) {
+      return reply.code(302).header('location', '/docs').header('cache-control', 'no-store').send();
+    }
+    const key = JSON.stringify([request.routeOptions.url, url ?? hostName(request.headers.host), ...params]);
+    // Kept for the public page's benchmark targets; the token moves with every read model a page shows, and the minute.
+    const answer = await this.answers.answer(key, this.pages.changeToken(), 0, async () => {
+      const ref = await this.resolve(request);
+      const built = (ref ? await build(ref) : null) ?? this.notFound(kind);
+      return { value: built, bytes: built.body.length, keep: built.status === 200 };
+    });
     return this.send(request, reply, answer);
   }
 
   private resolve(request: FastifyRequest): Promise<PageRef | null> {
     const url = (request.params as { url?: string }).url;
-    return url === undefined ? this.pages.byHost(request.headers.host) : this.pages.byUrl(url);
+    return this.queries.execute(url === undefined ? new PublicPagesQuery({ type: 'PageByHost', host: request.headers.host }) : new PublicPagesQuery({ type: 'PageByUrl', url }));
+  }
+
+  private model(ref: PageRef) {
+    return this.queries.execute(new PublicPagesQuery({ type: 'PageModel', ref }));
+  }
+
+  private latest(ref: PageRef, serviceIds: string[]) {
+    return this.queries.execute(new PublicPagesQuery({ type: 'LatestIncidents', ref, serviceIds }));
   }
 
   private send(request: FastifyRequest, reply: FastifyReply, answer: PublicAnswer, conditional = true) {

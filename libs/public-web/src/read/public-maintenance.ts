@@ -1,4 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { MaintenanceDirectory } from '../../../maintenance/src/read/maintenance-directory';
+import { maintenanceWindowsProjection } from '../../../maintenance/src/read/maintenance-windows.projection';
+import { ProjectionEngine } from '../../../read-store/src/projection-engine';
+import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
+import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 
 /** A maintenance window as public pages show it (contract §4.1). */
 export interface PublicMaintenance {
@@ -11,46 +16,46 @@ export interface PublicMaintenance {
   updated_at: string;
 }
 
-/** Windows of the account naming any of `serviceIds` that are active at `now` or start later. */
-export type PublicMaintenanceSource = (accountId: string, serviceIds: string[], now: Date) => Promise<PublicMaintenance[]>;
+/** How far ahead pages list scheduled maintenance. */
+const UPCOMING_MS = 30 * 24 * 3_600_000;
 
-/**
- * Where the maintenance context plugs in its query, as incidents do for status pages (PageIncidents),
- * so public pages never import its internals. Until a source registers, there is no maintenance.
- */
+/** The maintenance context's windows as public pages show them: active now, or upcoming within 30 days. */
 @Injectable()
 export class PublicMaintenanceWindows {
-  private readonly sources: PublicMaintenanceSource[] = [];
-  private readonly tokens: (() => string | null)[] = [];
-
-  /** `changeToken`: changes whenever the source's answer may have (ReadStore.changeToken of its collections). */
-  register(source: PublicMaintenanceSource, changeToken: () => string | null): void {
-    this.sources.push(source);
-    this.tokens.push(changeToken);
-  }
+  constructor(
+    private readonly windows: MaintenanceDirectory,
+    @Inject(READ_STORE) private readonly store: ReadStore,
+    @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
+  ) {}
 
   async around(accountId: string, serviceIds: string[], now: Date): Promise<{ active: PublicMaintenance[]; upcoming: PublicMaintenance[] }> {
+    const occurrences = await this.windows.upcoming(accountId, now, new Date(now.getTime() + UPCOMING_MS), { serviceIds });
     const active: PublicMaintenance[] = [];
     const upcoming: PublicMaintenance[] = [];
     const at = now.toISOString();
-    for (const source of this.sources) {
-      for (const window of await source(accountId, serviceIds, now)) {
-        if (window.endsAt <= at) continue;
-        (window.startsAt <= at ? active : upcoming).push(window);
-      }
+    // A repeating window shows its current or next occurrence only.
+    const seen = new Set<string>();
+    for (const { window, start, end } of occurrences) {
+      if (seen.has(window.id)) continue;
+      seen.add(window.id);
+      const shown: PublicMaintenance = {
+        id: window.id,
+        name: window.name,
+        startsAt: start.toISOString(),
+        endsAt: end.toISOString(),
+        serviceIds: window.serviceIds.filter((id) => serviceIds.includes(id)),
+        created_at: window.created_at,
+        updated_at: window.updated_at,
+      };
+      if (shown.endsAt <= at) continue;
+      (shown.startsAt <= at ? active : upcoming).push(shown);
     }
     upcoming.sort((a, b) => (a.startsAt < b.startsAt ? -1 : a.startsAt > b.startsAt ? 1 : 0));
     return { active, upcoming };
   }
 
-  /** Part of public answers' change token; null when a source cannot tell (then nothing is kept). */
+  /** Part of public answers' change token; null when the store cannot tell. */
   changeToken(): string | null {
-    const parts: string[] = [];
-    for (const token of this.tokens) {
-      const value = token();
-      if (value === null) return null;
-      parts.push(value);
-    }
-    return parts.join('|');
+    return this.store.changeToken([this.engine.collection(maintenanceWindowsProjection)]);
   }
 }

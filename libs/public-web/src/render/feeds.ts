@@ -3,10 +3,8 @@ import { incidentDate, IncidentView } from '../../../incidents/src/incidents.api
 import { StatusPageDetailView } from '../../../status-pages/src/read/status-page-directory';
 import { timeText, statusWord } from './formatting';
 import { Markdown, plainText } from './markdown';
+import { xmlSafe } from './xml-text';
 
-/** Characters XML 1.0 cannot carry at all; the feed library escapes everything else. */
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
-const xmlSafe = (text: string) => text.replace(NOT_XML, '\uFFFD');
 /** xml-js turns "&amp;" in a text node back into "&" before escaping it: undo that in advance, so the text arrives as written. */
 const xmlText = (text: string) => xmlSafe(text).replace(/&amp;/g, '&amp;amp;');
 /** Atom marks titles and summaries type="html" and RSS readers treat them alike: user text is escaped as HTML. */

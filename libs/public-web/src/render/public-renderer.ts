@@ -9,6 +9,7 @@ import { createMarkdown, Markdown } from './markdown';
 import { FAVICON_SVG, STYLESHEET } from './stylesheet';
 import { BADGE, HISTORY, INCIDENT_PAGE, INCIDENT_PARTIAL, LAYOUT, MAINTENANCE_PARTIAL, MESSAGE, PAGE, SUBSCRIBE_PARTIAL } from './templates';
 import { shortHash, themeStylesheet } from './theme-stylesheet';
+import { shortened, xmlSafe } from './xml-text';
 import { StatusPageDetailView } from '../../../status-pages/src/read/status-page-directory';
 
 /** Where Vigil's own assets are served; outside /status/{url} so no page slug can shadow them. */
@@ -184,12 +185,13 @@ export class PublicRenderer {
   }
 
   badge(label: string, message: string, color: string): string {
-    const shortLabel = label.length > 40 ? `${label.slice(0, 39)}…` : label;
+    const shortLabel = shortened(xmlSafe(label), 40);
+    const shortMessage = xmlSafe(message);
     const labelWidth = textWidth(shortLabel) + 10;
-    const messageWidth = textWidth(message) + 10;
+    const messageWidth = textWidth(shortMessage) + 10;
     return this.templates.badge({
       label: shortLabel,
-      message,
+      message: shortMessage,
       color,
       width: labelWidth + messageWidth,
       labelWidth,

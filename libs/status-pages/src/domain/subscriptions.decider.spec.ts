@@ -1,6 +1,6 @@
 import { NotFoundError } from '../../../core/src/errors';
 import { specFor } from '../../../testing/src/given-when-then';
-import { addressKey, CONFIRM_RESEND_MS, SubscriptionData, subscriptionsDecider, SubscriptionsEvent, subscriptionsStream } from './subscriptions.decider';
+import { addressKey, CONFIRM_RESEND_MS, PENDING_EXPIRY_MS, SubscriptionData, subscriptionsDecider, SubscriptionsEvent, subscriptionsStream } from './subscriptions.decider';
 
 const PAGE = '01900000-0000-7000-8000-0000000000a1';
 const ACCOUNT = '01900000-0000-7000-8000-000000000001';
@@ -28,6 +28,37 @@ const spec = specFor(subscriptionsDecider);
 describe('subscriptions decider', () => {
   it('keeps subscribers in a stream of their own, beside the page', () => {
     expect(subscriptionsStream(PAGE)).toBe(`statuspage-subscriptions-${PAGE}`);
+  });
+
+  describe('pending subscriptions expire (issue 32, item 2)', () => {
+    it('given a PENDING subscription 7 days old, then the next add removes it and takes its address afresh', () => {
+      const old = sub(1, 'a@example.com');
+      const verified = sub(2, 'v@example.com', 'VERIFIED');
+      const again = sub(3, 'A@example.com');
+      spec
+        .given([added(old, verified)])
+        .when(add([again], later(PENDING_EXPIRY_MS)))
+        .then([
+          { type: 'StatusPageSubscriptionsExpired', data: { statusPageId: PAGE, ids: [old.id] } },
+          { type: 'StatusPageSubscriptionsAdded', data: { statusPageId: PAGE, accountId: ACCOUNT, subscriptions: [again], requestedAt: later(PENDING_EXPIRY_MS) } },
+        ]);
+    });
+
+    it('given a PENDING subscription asked again 2 days ago, then it has not expired', () => {
+      const old = sub(1, 'a@example.com');
+      const newcomer = sub(4, 'new@example.com');
+      spec
+        .given([added(old), resent(old, later(PENDING_EXPIRY_MS - 2 * 86_400_000))])
+        .when(add([newcomer], later(PENDING_EXPIRY_MS)))
+        .then([added(newcomer)].map((e) => ({ ...e, data: { ...e.data, requestedAt: later(PENDING_EXPIRY_MS) } }) as SubscriptionsEvent));
+    });
+
+    it('given an expired subscription, then it can be neither verified nor removed', () => {
+      const old = sub(1, 'a@example.com');
+      const expired: SubscriptionsEvent = { type: 'StatusPageSubscriptionsExpired', data: { statusPageId: PAGE, ids: [old.id] } };
+      spec.given([added(old), expired]).when({ type: 'VerifySubscription', statusPageId: PAGE, id: old.id }).thenThrows(NotFoundError);
+      spec.given([added(old), expired]).when({ type: 'RemoveSubscription', statusPageId: PAGE, accountId: ACCOUNT, id: old.id }).thenThrows(NotFoundError);
+    });
   });
 
   describe('AddSubscriptions', () => {

@@ -27,6 +27,8 @@ export type SubscriptionsEvent =
   | { type: 'StatusPageSubscriptionRemoved'; data: { statusPageId: string; id: string } }
   /** Double opt-in: the confirmation link was followed. */
   | { type: 'StatusPageSubscriptionVerified'; data: { statusPageId: string; id: string } }
+  /** PENDING subscriptions never confirmed within PENDING_EXPIRY_MS of their last confirmation request. */
+  | { type: 'StatusPageSubscriptionsExpired'; data: { statusPageId: string; ids: string[] } }
   /** The page was deleted: every remaining subscription goes with it, and no more may be added. */
   | { type: 'StatusPageSubscriptionsClosed'; data: { statusPageId: string; ids: string[] } };
 
@@ -58,6 +60,17 @@ export interface PendingSubscription {
 export const CONFIRM_RESEND_MS = 10 * 60_000;
 
 /**
+ * A PENDING subscription not confirmed within 7 days of its last confirmation request expires: the next
+ * write to the page's subscriptions removes it, and lists no longer show it. Its links (48 h) are long dead.
+ */
+export const PENDING_EXPIRY_MS = 7 * 24 * 3_600_000;
+
+/** PENDING subscriptions whose last confirmation request is PENDING_EXPIRY_MS or more before `now` (ms). */
+export function expiredPending(state: SubscriptionsState, now: number): string[] {
+  return [...state.pending].filter(([, p]) => now - p.requestedAt >= PENDING_EXPIRY_MS).map(([id]) => id);
+}
+
+/**
  * One mailbox, one subscription: emails compare without regard to case. A URL's path and query are
  * case-sensitive: webhooks compare as WHATWG-normalised URLs (scheme and host lower-cased, default port dropped).
  */
@@ -77,7 +90,10 @@ export const subscriptionsDecider: Decider<SubscriptionsState, SubscriptionsComm
       case 'AddSubscriptions': {
         if (state.closed) throw new NotFoundError('Status page not found');
         const { statusPageId, accountId, requestedAt } = command;
-        const seen = new Set(state.byAddress.keys());
+        // Expired PENDING subscriptions go first: their addresses may sign up afresh.
+        const expired = expiredPending(state, Date.parse(requestedAt));
+        const gone = new Set(expired);
+        const seen = new Set([...state.byAddress].filter(([, id]) => !gone.has(id)).map(([key]) => key));
         const accepted: SubscriptionData[] = [];
         const resent: SubscriptionsEvent[] = [];
         const asked = new Set<string>();
@@ -96,7 +112,8 @@ export const subscriptionsDecider: Decider<SubscriptionsState, SubscriptionsComm
           seen.add(key);
           accepted.push(candidate);
         }
-        const events: SubscriptionsEvent[] = accepted.length === 0 ? [] : [{ type: 'StatusPageSubscriptionsAdded', data: { statusPageId, accountId, subscriptions: accepted, requestedAt } }];
+        const events: SubscriptionsEvent[] = expired.length === 0 ? [] : [{ type: 'StatusPageSubscriptionsExpired', data: { statusPageId, ids: expired } }];
+        if (accepted.length > 0) events.push({ type: 'StatusPageSubscriptionsAdded', data: { statusPageId, accountId, subscriptions: accepted, requestedAt } });
         return [...events, ...resent];
       }
       case 'RemoveSubscription':
@@ -139,14 +156,10 @@ export const subscriptionsDecider: Decider<SubscriptionsState, SubscriptionsComm
         pending.delete(event.data.id);
         return { ...state, pending };
       }
-      case 'StatusPageSubscriptionRemoved': {
-        const byAddress = new Map([...state.byAddress].filter(([, id]) => id !== event.data.id));
-        const ids = new Set(state.ids);
-        ids.delete(event.data.id);
-        const pending = new Map(state.pending);
-        pending.delete(event.data.id);
-        return { ...state, byAddress, ids, pending };
-      }
+      case 'StatusPageSubscriptionRemoved':
+        return without(state, [event.data.id]);
+      case 'StatusPageSubscriptionsExpired':
+        return without(state, event.data.ids);
       case 'StatusPageSubscriptionsClosed':
         return { ...state, closed: true, byAddress: new Map(), ids: new Set(), pending: new Map() };
       default:
@@ -154,5 +167,13 @@ export const subscriptionsDecider: Decider<SubscriptionsState, SubscriptionsComm
     }
   },
 };
+
+function without(state: SubscriptionsState, removed: string[]): SubscriptionsState {
+  const gone = new Set(removed);
+  const byAddress = new Map([...state.byAddress].filter(([, id]) => !gone.has(id)));
+  const ids = new Set([...state.ids].filter((id) => !gone.has(id)));
+  const pending = new Map([...state.pending].filter(([id]) => !gone.has(id)));
+  return { ...state, byAddress, ids, pending };
+}
 
 export const subscriptionsStream = (statusPageId: string) => `statuspage-subscriptions-${statusPageId}`;

@@ -1,31 +1,31 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { FastifyReply, FastifyRequest } from 'fastify';
+import { FastifyReply } from 'fastify';
 import { NotFoundError } from '../../../core/src/errors';
+import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
 import { Account, AccountContext } from '../../../http/src/account-context';
 import { parseIfMatch, setEtag } from '../../../http/src/etag';
 import { CURSOR_CODEC, CursorCodec, parseLimit } from '../../../http/src/pagination';
+import { AnswerCache, keptJson } from '../../../http/src/response-cache';
 import { actorOf, requireId } from '../../../http/src/params';
-import { KeptRoute, ResponseCache } from '../../../http/src/response-cache';
 import { ServiceDirectory, ServiceView } from '../read/service-directory';
-import { CreateServiceCommand, DeleteServiceCommand, UpdateServiceCommand } from '../write/service.commands';
+import { StatusPagesQuery } from '../read/status-pages.queries';
+import { RunServiceCommand } from '../write/service.handler';
 import { ServiceBodyDto, ServiceDto, ServicePageDto } from './service.dto';
 
 @ApiTags('services')
 @ApiBearerAuth()
 @Controller('v1/status-pages/services')
 export class ServicesController {
-  private readonly keptService: KeptRoute;
-
   constructor(
     private readonly commands: CommandBus,
-    private readonly services: ServiceDirectory,
+    private readonly queries: QueryBus,
     @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
-    private readonly responses: ResponseCache,
-  ) {
-    this.keptService = responses.keep('/v1/status-pages/services/:serviceId', { token: () => services.changeToken() });
-  }
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    private readonly answers: AnswerCache,
+    private readonly services: ServiceDirectory,
+  ) {}
 
   @Get()
   @ApiOkResponse({ type: ServicePageDto })
@@ -34,7 +34,7 @@ export class ServicesController {
   async list(@Account() account: AccountContext, @Query('limit') limit?: string, @Query('nextId') nextId?: string) {
     const scope = `services:${account.accountId}`;
     const size = parseLimit(limit);
-    const rows = await this.services.list(account.accountId, size, this.cursors.decode(scope, nextId));
+    const rows = await this.queries.execute(new StatusPagesQuery({ type: 'ListServices', accountId: account.accountId, limit: size, after: this.cursors.decode(scope, nextId) }));
     return this.cursors.page(scope, rows, size, (s: ServiceView) => ({ value: s.created_at, id: s.id }));
   }
 
@@ -42,24 +42,25 @@ export class ServicesController {
   @HttpCode(201)
   @ApiCreatedResponse({ type: ServiceDto })
   async create(@Account() account: AccountContext, @Body() body: ServiceBodyDto, @Res({ passthrough: true }) reply: FastifyReply) {
-    const id = await this.commands.execute<CreateServiceCommand, string>(new CreateServiceCommand(account.accountId, body.name, actorOf(account)));
+    const id = this.ids.next();
+    await this.commands.execute(new RunServiceCommand({ type: 'CreateService', id, accountId: account.accountId, name: body.name }, actorOf(account)));
     return this.read(account, id, reply);
   }
 
   @Get(':serviceId')
   @ApiOkResponse({ type: ServiceDto })
-  async get(
-    @Account() account: AccountContext,
-    @Param('serviceId') serviceId: string,
-    @Req() request: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ) {
+  async get(@Account() account: AccountContext, @Param('serviceId') serviceId: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<Buffer> {
     const id = requireId(serviceId, 'Service');
-    return this.responses.answer(request, reply, account.accountId, this.keptService, async () => {
-      const found = await this.services.get(account.accountId, id);
+    // Kept (its benchmark target needs it) while nothing a service is built from changes.
+    const key = JSON.stringify(['service', account.accountId, id]);
+    const { json, revision } = await this.answers.answer(key, this.services.changeToken(), 0, async () => {
+      const found = await this.queries.execute(new StatusPagesQuery({ type: 'GetService', accountId: account.accountId, id }));
       if (!found) throw new NotFoundError('Service not found');
-      return { body: found.service, revision: found.revision };
+      return keptJson(found.service, found.revision);
     });
+    setEtag(reply, revision);
+    void reply.type('application/json; charset=utf-8');
+    return json;
   }
 
   @Put(':serviceId')
@@ -72,7 +73,7 @@ export class ServicesController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const id = requireId(serviceId, 'Service');
-    await this.commands.execute(new UpdateServiceCommand(account.accountId, id, body.name, actorOf(account), parseIfMatch(ifMatch)));
+    await this.commands.execute(new RunServiceCommand({ type: 'UpdateService', id, accountId: account.accountId, name: body.name }, actorOf(account), parseIfMatch(ifMatch)));
     return this.read(account, id, reply);
   }
 
@@ -81,11 +82,11 @@ export class ServicesController {
   @ApiNoContentResponse()
   async remove(@Account() account: AccountContext, @Param('serviceId') serviceId: string, @Headers('if-match') ifMatch: string | undefined) {
     const id = requireId(serviceId, 'Service');
-    await this.commands.execute(new DeleteServiceCommand(account.accountId, id, actorOf(account), parseIfMatch(ifMatch)));
+    await this.commands.execute(new RunServiceCommand({ type: 'DeleteService', id, accountId: account.accountId }, actorOf(account), parseIfMatch(ifMatch)));
   }
 
   private async read(account: AccountContext, id: string, reply: FastifyReply): Promise<ServiceView> {
-    const found = await this.services.get(account.accountId, id);
+    const found = await this.queries.execute(new StatusPagesQuery({ type: 'GetService', accountId: account.accountId, id }));
     if (!found) throw new NotFoundError('Service not found');
     setEtag(reply, found.revision);
     return found.service;

@@ -1,14 +1,17 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Res, UseGuards } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
-import { CommandBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { CLOCK, Clock } from '../../../core/src/clock';
+import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { NotFoundError } from '../../../core/src/errors';
 import { Account, AccountContext } from '../../../http/src/account-context';
 import { parseIfMatch, setEtag } from '../../../http/src/etag';
 import { actorOf, requireId } from '../../../http/src/params';
-import { StatusPageDirectory } from '../read/status-page-directory';
-import { SubscriptionDirectory, SubscriptionView } from '../read/subscription-directory';
-import { AddSubscriptionsCommand, BulkOutcome, BulkResult, RemoveSubscriptionCommand } from '../write/subscription.commands';
+import { SubscriptionStatus } from '../domain/subscriptions.decider';
+import { SubscriptionView } from '../read/subscription-directory';
+import { StatusPagesQuery } from '../read/status-pages.queries';
+import { addedCount, RunSubscriptionsCommand } from '../write/subscriptions.handler';
 import { PageIdGuard } from './page-id.guard';
 import { BulkResultDto, BulkSubscriptionsDto, SubscriptionDto } from './subscription.dto';
 
@@ -19,16 +22,18 @@ import { BulkResultDto, BulkSubscriptionsDto, SubscriptionDto } from './subscrip
 export class SubscriptionsController {
   constructor(
     private readonly commands: CommandBus,
-    private readonly pages: StatusPageDirectory,
-    private readonly subscriptions: SubscriptionDirectory,
+    private readonly queries: QueryBus,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   @Get()
   @ApiOkResponse({ type: [SubscriptionDto] })
   async list(@Account() account: AccountContext, @Param('statusPageId') statusPageId: string): Promise<SubscriptionView[]> {
     const pageId = requireId(statusPageId, 'Status page');
-    if (!(await this.pages.getDoc(account.accountId, pageId))) throw new NotFoundError('Status page not found');
-    return this.subscriptions.list(account.accountId, pageId);
+    const list = await this.queries.execute(new StatusPagesQuery({ type: 'ListSubscriptions', accountId: account.accountId, statusPageId: pageId }));
+    if (!list) throw new NotFoundError('Status page not found');
+    return list;
   }
 
   @Post('bulk')
@@ -39,14 +44,15 @@ export class SubscriptionsController {
     @Param('statusPageId') statusPageId: string,
     @Body() body: BulkSubscriptionsDto,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<BulkResult> {
+  ): Promise<{ created: number; skipped: number; status: SubscriptionStatus }> {
     const pageId = requireId(statusPageId, 'Status page');
-    const addresses = body.subscriptions.map((entry) => entry.config);
-    const { result, revision } = await this.commands.execute<AddSubscriptionsCommand, BulkOutcome>(
-      new AddSubscriptionsCommand(account.accountId, pageId, addresses, body.autoVerify === true, actorOf(account), body.subscriptions.map((entry) => entry.type)),
-    );
-    setEtag(reply, revision);
-    return result;
+    const status: SubscriptionStatus = body.autoVerify === true ? 'VERIFIED' : 'PENDING';
+    const candidates = body.subscriptions.map((entry) => ({ id: this.ids.next(), type: entry.type ?? ('EMAIL' as const), address: entry.config.trim(), status }));
+    const command = { type: 'AddSubscriptions' as const, statusPageId: pageId, accountId: account.accountId, candidates, requestedAt: this.clock.now().toISOString() };
+    const result = await this.commands.execute(new RunSubscriptionsCommand(command, actorOf(account)));
+    setEtag(reply, result.revision);
+    const created = addedCount(result);
+    return { created, skipped: candidates.length - created, status };
   }
 
   @Delete(':subscriptionId')
@@ -60,6 +66,7 @@ export class SubscriptionsController {
   ) {
     const pageId = requireId(statusPageId, 'Status page');
     const id = requireId(subscriptionId, 'Subscription');
-    await this.commands.execute(new RemoveSubscriptionCommand(account.accountId, pageId, id, actorOf(account), parseIfMatch(ifMatch)));
+    const command = { type: 'RemoveSubscription' as const, statusPageId: pageId, accountId: account.accountId, id };
+    await this.commands.execute(new RunSubscriptionsCommand(command, actorOf(account), parseIfMatch(ifMatch)));
   }
 }

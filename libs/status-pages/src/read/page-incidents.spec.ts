@@ -37,8 +37,9 @@ describe('page incidents', () => {
     registry.register(async (...args) => {
       calls.push(args);
       return [incident('i1', '2026-03-01T00:00:00.000Z', A)];
-    });
-    registry.register(async () => [incident('i1', '2026-03-01T00:00:00.000Z', A), incident('i2', '2026-03-02T00:00:00.000Z', B)]);
+    }, () => ['incidents_a']);
+    registry.register(async () => [incident('i1', '2026-03-01T00:00:00.000Z', A), incident('i2', '2026-03-02T00:00:00.000Z', B)], () => ['incidents_b']);
+    expect(registry.readFrom()).toEqual(['incidents_a', 'incidents_b']);
     const since = new Date('2026-02-22T00:00:00.000Z');
     expect((await registry.touching('acc', [A, B], since)).map((i) => i.id)).toEqual(['i1', 'i2']);
     expect(calls).toEqual([['acc', [A, B], since]]);

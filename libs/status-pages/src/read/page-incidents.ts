@@ -36,9 +36,17 @@ export type PageIncidentsSource = (accountId: string, serviceIds: string[], sinc
 @Injectable()
 export class PageIncidents {
   private readonly sources: PageIncidentsSource[] = [];
+  private readonly collections: (() => readonly string[])[] = [];
 
-  register(source: PageIncidentsSource): void {
+  /** `collections`: the read-model collections the source answers from now (for change tokens). */
+  register(source: PageIncidentsSource, collections: () => readonly string[]): void {
     this.sources.push(source);
+    this.collections.push(collections);
+  }
+
+  /** Every collection pages' incidents are read from, as the sources name them now. */
+  readFrom(): string[] {
+    return this.collections.flatMap((collections) => collections());
   }
 
   /** Until a source registers, pages have no incidents. */

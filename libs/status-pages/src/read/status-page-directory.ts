@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { Collection } from '../../../core/src/projection';
+import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { FindQuery, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
@@ -45,6 +46,7 @@ export class StatusPageDirectory {
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
     private readonly services: ServiceDirectory,
     private readonly incidents: PageIncidents,
   ) {}
@@ -164,6 +166,15 @@ export class StatusPageDirectory {
   /** The collection serviceIdsOf reads now: for change tokens of answers filtered by a page. */
   readFrom(): string[] {
     return [this.collection()];
+  }
+
+  /**
+   * Changes whenever a listed page may have (its document, services, checks, incidents); null: the store cannot
+   * tell. With the log's head in it, another process's write shows on the very next list, not a poll later.
+   */
+  async changeToken(): Promise<string | null> {
+    const token = this.store.changeToken([this.collection(), ...this.services.readFrom(), ...this.incidents.readFrom()]);
+    return token === null ? null : `${token}|${await this.events.headPosition()}`;
   }
 
   private collection(): Collection<StatusPageDoc> {

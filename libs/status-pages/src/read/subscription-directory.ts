@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
-import { SubscriptionStatus, SubscriptionType } from '../domain/subscriptions.decider';
+import { PENDING_EXPIRY_MS, SubscriptionStatus, SubscriptionType } from '../domain/subscriptions.decider';
 import { SubscriptionDoc, subscriptionsProjection } from './subscriptions.projection';
 
 export interface SubscriptionView {
@@ -24,8 +24,9 @@ export class SubscriptionDirectory {
     @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
   ) {}
 
-  /** Every subscription of the page, oldest first (the order they signed up in). */
-  async list(accountId: string, statusPageId: string): Promise<SubscriptionView[]> {
+  /** Every subscription of the page, oldest first (the order they signed up in), but PENDING ones expired at `now`. */
+  async list(accountId: string, statusPageId: string, now: Date): Promise<SubscriptionView[]> {
+    const expiredBefore = new Date(now.getTime() - PENDING_EXPIRY_MS).toISOString();
     const collection = this.engine.collection(subscriptionsProjection);
     const out: SubscriptionView[] = [];
     let after: { value: string; id: string } | undefined;
@@ -37,7 +38,7 @@ export class SubscriptionDirectory {
         after,
       });
       for (const doc of docs) {
-        if (doc.accountId === accountId) out.push(present(doc));
+        if (doc.accountId === accountId && !(doc.status === 'PENDING' && doc.updated_at <= expiredBefore)) out.push(present(doc));
       }
       if (docs.length < BATCH) return out;
       const last = docs[docs.length - 1];

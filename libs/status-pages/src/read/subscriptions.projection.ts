@@ -20,8 +20,10 @@ function touched(e: RecordedEvent<SubscriptionsEvent>): string[] {
       return e.data.subscriptions.map((s) => s.id);
     case 'StatusPageSubscriptionRemoved':
     case 'StatusPageSubscriptionVerified':
+    case 'StatusPageSubscriptionConfirmationRequested':
       return [e.data.id];
     case 'StatusPageSubscriptionsClosed':
+    case 'StatusPageSubscriptionsExpired':
       return e.data.ids;
     default:
       return [];
@@ -31,8 +33,15 @@ function touched(e: RecordedEvent<SubscriptionsEvent>): string[] {
 /** One document per subscription, all from their page's subscriptions stream. */
 export const subscriptionsProjection: Projection<SubscriptionDoc, SubscriptionsEvent> = {
   name: 'status_page_subscriptions',
-  version: 1,
-  handles: ['StatusPageSubscriptionsAdded', 'StatusPageSubscriptionRemoved', 'StatusPageSubscriptionsClosed', 'StatusPageSubscriptionVerified'],
+  version: 2,
+  handles: [
+    'StatusPageSubscriptionsAdded',
+    'StatusPageSubscriptionRemoved',
+    'StatusPageSubscriptionsClosed',
+    'StatusPageSubscriptionVerified',
+    'StatusPageSubscriptionConfirmationRequested',
+    'StatusPageSubscriptionsExpired',
+  ],
   indexes: [{ field: 'statusPageId' }, { field: 'created_at' }],
   sortField: 'created_at',
   ids: touched,
@@ -55,8 +64,12 @@ export const subscriptionsProjection: Projection<SubscriptionDoc, SubscriptionsE
       }
       case 'StatusPageSubscriptionVerified':
         return doc && { ...doc, status: 'VERIFIED', updated_at: at };
+      // A PENDING one's updated_at is its last confirmation request: what its expiry counts from.
+      case 'StatusPageSubscriptionConfirmationRequested':
+        return doc && doc.status === 'PENDING' ? { ...doc, updated_at: at } : doc;
       case 'StatusPageSubscriptionRemoved':
       case 'StatusPageSubscriptionsClosed':
+      case 'StatusPageSubscriptionsExpired':
         return null;
       default:
         return doc;

@@ -1,6 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { PreconditionFailedError } from '../../../core/src/errors';
+import { AggregateCommand } from '../../../event-store/src/aggregate-command';
 import { Actor, CommandRunner } from '../../../event-store/src/command-runner';
 import { COMMAND_RUNNER } from '../../../platform/src/tokens';
 import { AddressClaimCommand, addressClaimDecider, addressClaimStream, AddressKind } from '../domain/address-claim.decider';
@@ -23,6 +25,11 @@ function sameAddress(kind: AddressKind, a: string | null, b: string): boolean {
   return kind === 'url' ? a === b : a.toLowerCase() === b.toLowerCase();
 }
 
+/** A claim or release as its caller asks it; whether the holder still shows the address is read here. */
+export type AddressClaimRequest = AddressClaimCommand extends infer C ? (C extends AddressClaimCommand ? Omit<C, 'holderUsesIt' | 'now'> : never) : never;
+
+export class RunAddressClaimCommand extends AggregateCommand<AddressClaimRequest, void> {}
+
 /**
  * Keeps `url` and `customDomain` unique across all accounts. Each value has a claim stream, written
  * through the command runner with the revision just read, so of two writers racing for one value exactly
@@ -30,12 +37,18 @@ function sameAddress(kind: AddressKind, a: string | null, b: string): boolean {
  * address it shows: claims are taken before the page changes and released after, and a claim whose
  * holder does not show the address is taken over once it is stale (see the decider).
  */
-@Injectable()
-export class AddressReservations {
+@CommandHandler(RunAddressClaimCommand)
+export class AddressClaimCommandHandler implements ICommandHandler<RunAddressClaimCommand, void> {
   constructor(
     @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
+
+  async execute({ command, actor }: RunAddressClaimCommand): Promise<void> {
+    const address = { kind: command.kind, value: command.value };
+    if (command.type === 'ClaimAddress') return this.claim(address, command.statusPageId, command.accountId, actor);
+    return this.release(address, command.statusPageId, actor);
+  }
 
   /** Claims the address for the page, or throws ConflictError when another page holds it. */
   async claim(address: Address, statusPageId: string, accountId: string, actor: Actor): Promise<void> {

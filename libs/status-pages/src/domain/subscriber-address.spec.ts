@@ -1,4 +1,4 @@
-import { isDeliverableAddress } from './subscription.commands';
+import { isDeliverableAddress } from './subscriber-address';
 
 describe('isDeliverableAddress', () => {
   it('takes ordinary addresses and refuses malformed ones', () => {

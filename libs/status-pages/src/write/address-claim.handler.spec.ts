@@ -4,7 +4,7 @@ import { CommandRunner } from '../../../event-store/src/command-runner';
 import { InMemoryEventStore } from '../../../event-store/src/in-memory.event-store';
 import { STALE_CLAIM_MS } from '../domain/address-claim.decider';
 import { PageInput, statusPageDecider, statusPageStream } from '../domain/status-page.decider';
-import { AddressReservations } from './address-reservations';
+import { AddressClaimCommandHandler } from './address-claim.handler';
 
 const ACCOUNT = '01900000-0000-7000-8000-000000000001';
 const OTHER = '01900000-0000-7000-8000-000000000002';
@@ -17,7 +17,7 @@ function setup() {
   const store = new InMemoryEventStore();
   const clock = new ManualClock('2026-03-01T00:00:00.000Z');
   const runner = new CommandRunner(store, clock, { applyAfterAppend: async () => undefined });
-  const reservations = new AddressReservations(runner, clock);
+  const reservations = new AddressClaimCommandHandler(runner, clock);
   const createPage = (id: string, settings: Partial<PageInput>) =>
     runner.run(
       statusPageStream(id),

@@ -1,0 +1,92 @@
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { CLOCK, Clock } from '../../../core/src/clock';
+import { CommandRunner } from '../../../event-store/src/command-runner';
+import { FindQuery, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
+import { ContextQuery } from '../../../read-store/src/context-query';
+import { ProjectionEngine } from '../../../read-store/src/projection-engine';
+import { COMMAND_RUNNER, PROJECTION_ENGINE } from '../../../platform/src/tokens';
+import { requireOwned, statusPageDecider, statusPageStream } from '../domain/status-page.decider';
+import { ServiceDirectory, ServiceView } from './service-directory';
+import { StatusPageDetailView, StatusPageDirectory, StatusPageView } from './status-page-directory';
+import { SubscriptionDirectory, SubscriptionView } from './subscription-directory';
+import { subscriptionsProjection } from './subscriptions.projection';
+
+type After = FindQuery['after'];
+
+/** What other contexts and this context's GETs ask of status pages, services and subscriptions. */
+export type StatusPagesQuestion =
+  | { type: 'GetStatusPage'; accountId: string; id: string }
+  /** One page newest first, one more than `limit` so the caller knows whether more follow. */
+  | { type: 'ListStatusPages'; accountId: string; limit: number; after: After }
+  | { type: 'GetService'; accountId: string; id: string }
+  | { type: 'ListServices'; accountId: string; limit: number; after: After }
+  /** Null when the account has no such page. */
+  | { type: 'ListSubscriptions'; accountId: string; statusPageId: string }
+  /** A subscription by its page and id, whichever account (subscriber links carry no key). */
+  | { type: 'GetSubscription'; statusPageId: string; id: string }
+  /** The page's name from the read model, else folded from its stream (a lagging read model); null when not the account's. */
+  | { type: 'GetPageName'; accountId: string; statusPageId: string }
+  /** Pages of the account whose cards show any of the services. */
+  | { type: 'PagesShowing'; accountId: string; serviceIds: string[] };
+
+export interface StatusPagesAnswers {
+  GetStatusPage: { page: StatusPageDetailView; revision: bigint } | null;
+  ListStatusPages: StatusPageView[];
+  GetService: { service: ServiceView; revision: bigint } | null;
+  ListServices: ServiceView[];
+  ListSubscriptions: SubscriptionView[] | null;
+  GetSubscription: (SubscriptionView & { accountId: string }) | null;
+  GetPageName: string | null;
+  PagesShowing: { id: string; name: string; url: string }[];
+}
+
+export class StatusPagesQuery<T extends StatusPagesQuestion['type']> extends ContextQuery<StatusPagesQuestion, StatusPagesAnswers, T> {}
+
+/** The one read entry of status pages: every answer comes from the read models (directories are its helpers). */
+@QueryHandler(StatusPagesQuery)
+export class StatusPagesQueryHandler implements IQueryHandler<StatusPagesQuery<StatusPagesQuestion['type']>> {
+  constructor(
+    private readonly pages: StatusPageDirectory,
+    private readonly services: ServiceDirectory,
+    private readonly subscriptions: SubscriptionDirectory,
+    @Inject(READ_STORE) private readonly store: ReadStore,
+    @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
+    @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ query }: StatusPagesQuery<StatusPagesQuestion['type']>): Promise<StatusPagesAnswers[StatusPagesQuestion['type']]> {
+    switch (query.type) {
+      case 'GetStatusPage':
+        return this.pages.get(query.accountId, query.id);
+      case 'ListStatusPages':
+        return this.pages.present(query.accountId, await this.pages.listDocs(query.accountId, query.limit, query.after));
+      case 'GetService':
+        return this.services.get(query.accountId, query.id);
+      case 'ListServices':
+        return this.services.list(query.accountId, query.limit, query.after);
+      case 'ListSubscriptions':
+        if (!(await this.pages.getDoc(query.accountId, query.statusPageId))) return null;
+        return this.subscriptions.list(query.accountId, query.statusPageId, this.clock.now());
+      case 'GetSubscription': {
+        const stored = await this.store.get(this.engine.collection(subscriptionsProjection), query.id);
+        if (!stored || stored.doc.statusPageId !== query.statusPageId) return null;
+        const { id, type, address, status, created_at, updated_at, accountId } = stored.doc;
+        return { id, type, address, status, created_at, updated_at, accountId };
+      }
+      case 'GetPageName': {
+        const page = await this.pages.getDoc(query.accountId, query.statusPageId);
+        if (page) return page.doc.name;
+        const { state } = await this.runner.load(statusPageStream(query.statusPageId), statusPageDecider);
+        try {
+          return requireOwned(state, query.accountId).name;
+        } catch {
+          return null;
+        }
+      }
+      case 'PagesShowing':
+        return this.pages.pagesShowing(query.accountId, query.serviceIds);
+    }
+  }
+}
