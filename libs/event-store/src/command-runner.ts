@@ -35,6 +35,20 @@ export function streamType(stream: string): string {
 /** A stored state and the stream revision it reflects (a read-model document), or null to fold the whole stream. */
 export type SnapshotLoader<State> = () => Promise<{ state: State; revision: bigint } | null>;
 
+/**
+ * A retry of a request that may already have written (an Idempotency-Key whose earlier attempts ended
+ * without an answer): the requests of those attempts, and how many commands this attempt ran per stream.
+ */
+export interface RetryScope {
+  priorRequestIds: ReadonlySet<string>;
+  runs: Map<string, number>;
+}
+
+/** The retry the current command belongs to, if any. */
+export interface RetryContext {
+  current(): RetryScope | undefined;
+}
+
 export interface RunOptions<State = unknown> {
   /** The client's If-Match: a mismatch is a 412 and nothing is written. */
   ifMatch?: bigint;
@@ -75,6 +89,7 @@ export class CommandRunner {
     private readonly clock: Clock,
     private readonly observer: AppendObserver,
     private readonly appended?: AppendCounter,
+    private readonly retries?: RetryContext,
   ) {}
 
   async run<State, Command, Event extends DomainEvent>(
@@ -84,7 +99,37 @@ export class CommandRunner {
     actor: Actor,
     options: RunOptions<State> = {},
   ): Promise<RunResult<State, Event>> {
-    return this.serialized(stream, () => this.attempt(stream, decider, command, actor, options));
+    const retry = this.retries?.current();
+    if (!retry) return this.serialized(stream, () => this.attempt(stream, decider, command, actor, options));
+    return this.serialized(stream, async () => (await this.replayed(stream, decider, retry)) ?? this.attempt(stream, decider, command, actor, { ...options, snapshot: undefined }));
+  }
+
+  /**
+   * The n-th command of a retried request on a stream answers with the n-th append an earlier attempt made
+   * there, if it made one (catching the read models up on it), instead of writing it again.
+   */
+  private async replayed<State, Event extends DomainEvent>(stream: string, decider: Pick<Decider<State, unknown, Event>, 'initialState' | 'evolve'>, retry: RetryScope): Promise<RunResult<State, Event> | null> {
+    const nth = retry.runs.get(stream) ?? 0;
+    retry.runs.set(stream, nth + 1);
+    const history = await this.store.readStream(stream);
+    const appends: { start: number; end: number }[] = [];
+    for (let i = 0; i < history.length; i++) {
+      const { requestId, occurredAt } = history[i].metadata;
+      if (requestId === null || requestId === undefined || !retry.priorRequestIds.has(requestId)) continue;
+      const last = appends[appends.length - 1];
+      const previous = i > 0 ? history[i - 1].metadata : null;
+      // One append's events are adjacent and share their metadata.
+      if (last?.end === i && previous?.requestId === requestId && previous.occurredAt === occurredAt) last.end = i + 1;
+      else appends.push({ start: i, end: i + 1 });
+    }
+    const found = appends[nth];
+    if (!found) return null;
+    const appended = history.slice(found.start, found.end);
+    await this.observer.applyAfterAppend(history.slice(0, found.start), appended);
+    let state = decider.initialState();
+    for (const event of history.slice(0, found.end)) state = decider.evolve(state, asDecided<Event>(event));
+    const typed = appended.map((event) => asDecided<RecordedEvent<Event>>(event));
+    return { state, revision: appended[appended.length - 1].revision, appended: typed, decided: appended.map((event) => asDecided<Event>(event)) };
   }
 
   private serialized<T>(stream: string, work: () => Promise<T>): Promise<T> {
