@@ -31,7 +31,7 @@ describeOnSharedStores('store calls per request', (real) => {
 
   beforeAll(async () => {
     stores = await openSharedStores(real);
-    server = await startTestServer({ openStores: stores.openStores, env: { VIGIL_DAEMON: 'off' } });
+    server = await startTestServer({ openStores: stores.openStores, env: { VIGIL_DAEMON: 'off', VIGIL_READY_MAX_LAG: '0' } });
     account = await server.account();
     const check = await server.http.post('/v1/checks/heartbeat', { name: 'nightly', heartbeat: { period: 1, periodUnit: 'hours', grace: 10, graceUnit: 'minutes' } }, { key: account.key });
     pingToken = check.body.heartbeat.pingToken;
@@ -73,5 +73,18 @@ describeOnSharedStores('store calls per request', (real) => {
   it('a public page GET: no event-store call and at most 8 read-store calls (target: 4)', async () => {
     await createIncident(server, account, serviceIds);
     expectWithin(await measure(() => server.http.get(`/status/${pageUrl}`), 200), { event: 0, read: 8 });
+  });
+
+  it('/readyz on an API instance: 2 store calls, and ready while the worker lags behind the log', async () => {
+    // An event no read model here has applied: the worker's work, not this instance's.
+    const occurredAt = new Date().toISOString();
+    await stores.eventStore.appendToStream(`service-${Date.now()}`, [{ type: 'ServiceCreated', data: { id: 'x', accountId: account.id, name: 'lag' }, metadata: { accountId: account.id, occurredAt } }]);
+    const calls = await measure(() => server.http.get('/readyz'), 200);
+    expectWithin(calls, { event: 1, read: 1 });
+  });
+
+  it('/readyz says unavailable when a store does not answer', async () => {
+    stores.probe.failNext('read', 'getMeta');
+    expect((await server.http.get('/readyz')).status).toBe(503);
   });
 });
