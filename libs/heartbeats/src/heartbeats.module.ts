@@ -22,6 +22,7 @@ import { CheckAlertLinks } from './write/check-alert-links';
 import { CheckSlugClaims } from './write/check-slug-claims';
 import { SlugPings } from './write/slug-pings';
 import { EventRetention } from './write/event-retention';
+import { RollupHistory } from './write/rollup-history';
 import { HeartbeatBackground } from './write/heartbeat-background';
 import { HeartbeatCommands } from './write/heartbeat.commands';
 import { HeartbeatWatchdog } from './write/heartbeat-watchdog';
@@ -48,6 +49,7 @@ import { PingTokenClaims } from './write/ping-token-claims';
     CheckAlertLinks,
     HeartbeatWatchdog,
     EventRetention,
+    RollupHistory,
     HeartbeatIncidentTriggers,
     IncidentsBridge,
     IncidentReactor,
