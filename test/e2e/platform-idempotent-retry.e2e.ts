@@ -29,16 +29,16 @@ describeOnSharedStores('a retry with the same Idempotency-Key', (real) => {
     await stores?.close();
   });
 
-  /** Every ServiceCreated of the account in the log, by service name. */
-  async function created(name: string): Promise<string[]> {
+  /** Every ServiceCreated (or `type`) of the account in the log with this name: the ids. */
+  async function created(name: string, type = 'ServiceCreated'): Promise<string[]> {
     const ids: string[] = [];
     for (let after: bigint | undefined; ; ) {
       const page = await stores.eventStore.readAll({ after, maxCount: 500 });
       if (page.length === 0) return ids;
       after = page[page.length - 1].position;
       for (const event of page) {
-        const data = event.data as { id: string; name: string };
-        if (event.type === 'ServiceCreated' && event.metadata.accountId === account.id && data.name === name) ids.push(data.id);
+        const data = event.data as { id?: string; incidentId?: string; name: string };
+        if (event.type === type && event.metadata.accountId === account.id && data.name === name) ids.push(data.id ?? data.incidentId ?? '');
       }
     }
   }
@@ -62,6 +62,21 @@ describeOnSharedStores('a retry with the same Idempotency-Key', (real) => {
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
     expect(replayed.text).toBe(retried.text);
     expect(await created('after-commit')).toHaveLength(1);
+  });
+
+  it('an incident create (a stream and its updates, ids made by the server) retried after a failure: one incident', async () => {
+    const service = await servers[0].http.post(SERVICES, { name: 'incident service' }, { key: account.key });
+    const body = { name: 'Retried outage', severity: 'MAJOR', services: [{ id: service.body.id }], incidentUpdates: [{ description: 'Looking into it.' }] };
+    const send = (server: TestServer) =>
+      server.http.post('/v1/status-pages/incidents', body, { headers: { authorization: `Bearer ${account.key}`, 'idempotency-key': 'retry-incident' } });
+    stores.probe.failNext('read', 'writeMany');
+    const failed = await send(servers[0]);
+    expect(failed.text).toContain('"statusCode":503');
+    const retried = await send(servers[1]);
+    expect(retried.status).toBe(201);
+    expect(retried.body.incidentUpdates).toHaveLength(1);
+    expect(await created('Retried outage', 'IncidentCreated')).toEqual([retried.body.id]);
+    expect((await servers[0].http.get(`/v1/status-pages/incidents/${retried.body.id}`, { key: account.key })).body).toEqual(retried.body);
   });
 
   it('the retry on another instance finds the first attempt too', async () => {
