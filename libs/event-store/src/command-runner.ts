@@ -37,7 +37,8 @@ export type SnapshotLoader<State> = () => Promise<{ state: State; revision: bigi
 
 /**
  * A retry of a request that may already have written (an Idempotency-Key whose earlier attempts ended
- * without an answer): the requests of those attempts, and how many commands this attempt ran per stream.
+ * without an answer): the requests of those attempts, and per stream how many of their events this
+ * attempt's commands found as theirs.
  */
 export interface RetryScope {
   priorRequestIds: ReadonlySet<string>;
@@ -101,33 +102,35 @@ export class CommandRunner {
   ): Promise<RunResult<State, Event>> {
     const retry = this.retries?.current();
     if (!retry) return this.serialized(stream, () => this.attempt(stream, decider, command, actor, options));
-    return this.serialized(stream, async () => (await this.replayed(stream, decider, retry)) ?? this.attempt(stream, decider, command, actor, { ...options, snapshot: undefined }));
+    return this.serialized(stream, async () => (await this.replayed(stream, decider, command, retry)) ?? this.attempt(stream, decider, command, actor, { ...options, snapshot: undefined }));
   }
 
   /**
-   * The n-th command of a retried request on a stream answers with the n-th append an earlier attempt made
-   * there, if it made one (catching the read models up on it), instead of writing it again.
+   * A command of a retried request finds what an earlier attempt appended for it, instead of writing it
+   * again: the earlier attempts' events on the stream not yet claimed by this attempt's previous commands,
+   * as many as the command decides on the state before them, if their types match. The read models are
+   * caught up on them.
    */
-  private async replayed<State, Event extends DomainEvent>(stream: string, decider: Pick<Decider<State, unknown, Event>, 'initialState' | 'evolve'>, retry: RetryScope): Promise<RunResult<State, Event> | null> {
-    const nth = retry.runs.get(stream) ?? 0;
-    retry.runs.set(stream, nth + 1);
+  private async replayed<State, Command, Event extends DomainEvent>(stream: string, decider: Decider<State, Command, Event>, command: Command, retry: RetryScope): Promise<RunResult<State, Event> | null> {
+    const claimed = retry.runs.get(stream) ?? 0;
     const history = await this.store.readStream(stream);
-    const appends: { start: number; end: number }[] = [];
-    for (let i = 0; i < history.length; i++) {
-      const { requestId, occurredAt } = history[i].metadata;
-      if (requestId === null || requestId === undefined || !retry.priorRequestIds.has(requestId)) continue;
-      const last = appends[appends.length - 1];
-      const previous = i > 0 ? history[i - 1].metadata : null;
-      // One append's events are adjacent and share their metadata.
-      if (last?.end === i && previous?.requestId === requestId && previous.occurredAt === occurredAt) last.end = i + 1;
-      else appends.push({ start: i, end: i + 1 });
-    }
-    const found = appends[nth];
-    if (!found) return null;
-    const appended = history.slice(found.start, found.end);
-    await this.observer.applyAfterAppend(history.slice(0, found.start), appended);
+    const prior = history.flatMap((event, index) => (event.metadata.requestId && retry.priorRequestIds.has(event.metadata.requestId) ? [index] : []));
+    if (claimed >= prior.length) return null;
+    const start = prior[claimed];
     let state = decider.initialState();
-    for (const event of history.slice(0, found.end)) state = decider.evolve(state, asDecided<Event>(event));
+    for (const event of history.slice(0, start)) state = decider.evolve(state, asDecided<Event>(event));
+    let decided: Event[];
+    try {
+      decided = decider.decide(command, state);
+    } catch {
+      return null;
+    }
+    const appended = history.slice(start, start + decided.length);
+    const same = decided.length > 0 && appended.length === decided.length && appended.every((event, i) => prior[claimed + i] === start + i && event.type === decided[i].type);
+    if (!same) return null;
+    retry.runs.set(stream, claimed + decided.length);
+    await this.observer.applyAfterAppend(history.slice(0, start), appended);
+    for (const event of appended) state = decider.evolve(state, asDecided<Event>(event));
     const typed = appended.map((event) => asDecided<RecordedEvent<Event>>(event));
     return { state, revision: appended[appended.length - 1].revision, appended: typed, decided: appended.map((event) => asDecided<Event>(event)) };
   }
