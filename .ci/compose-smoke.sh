@@ -12,6 +12,7 @@ export VIGIL_PORT="${VIGIL_PORT:-3000}"
 BASE="http://127.0.0.1:${VIGIL_PORT}"
 AUTH=(-H "Authorization: Bearer ${VIGIL_BOOTSTRAP_API_KEY}")
 
+# shellcheck disable=SC2317 # run by the EXIT trap
 cleanup() {
   status=$?
   if [ "$status" -ne 0 ]; then docker compose ps; docker compose logs --no-color --tail=200; fi
@@ -37,7 +38,21 @@ token=$(node -e 'console.log(JSON.parse(process.argv[1]).heartbeat.pingToken)' "
 curl -fsS "${BASE}/ping/${token}"; echo
 # Read-your-writes across instances: the proxy spreads these over both API instances.
 for _ in 1 2 3 4; do curl -fsS "${AUTH[@]}" "${BASE}/v1/checks/${check_id}" >/dev/null; done
-curl -fsS -H "Authorization: Bearer ${VIGIL_METRICS_TOKEN}" "${BASE}/metrics" | grep -q '^vigil_pings_total{outcome="accepted"'
+# Metrics from every API instance, each scraped inside its own container (the proxy would pick one):
+# each answers, and the accepted pings they count add up to the one ping sent.
+instances=$(docker compose ps --quiet api)
+test "$(echo "$instances" | wc -l)" -eq 2
+accepted=0
+for container in $instances; do
+  docker exec --env VIGIL_METRICS_TOKEN "$container" node -e \
+    "fetch('http://127.0.0.1:3000/metrics', { headers: { authorization: 'Bearer ' + process.env.VIGIL_METRICS_TOKEN } }).then(async (r) => { if (!r.ok) process.exit(1); process.stdout.write(await r.text()); }, () => process.exit(1))" \
+    >"/tmp/smoke-metrics-${container}"
+  grep -q '^vigil_store_call_duration_seconds_count{store="read"' "/tmp/smoke-metrics-${container}"
+  count=$(awk '/^vigil_pings_total\{outcome="accepted"/ { sum += $2 } END { print sum + 0 }' "/tmp/smoke-metrics-${container}")
+  echo "instance ${container:0:12}: ${count} accepted pings"
+  accepted=$(( accepted + count ))
+done
+test "$accepted" -eq 1
 
 # A MongoDB that stops answering (paused: connections stay open, nothing comes back).
 docker compose pause mongo

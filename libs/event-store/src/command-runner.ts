@@ -35,6 +35,21 @@ export function streamType(stream: string): string {
 /** A stored state and the stream revision it reflects (a read-model document), or null to fold the whole stream. */
 export type SnapshotLoader<State> = () => Promise<{ state: State; revision: bigint } | null>;
 
+/**
+ * A retry of a request that may already have written (an Idempotency-Key whose earlier attempts ended
+ * without an answer): the requests of those attempts, and per stream how many of their events this
+ * attempt's commands found as theirs.
+ */
+export interface RetryScope {
+  priorRequestIds: ReadonlySet<string>;
+  runs: Map<string, number>;
+}
+
+/** The retry the current command belongs to, if any. */
+export interface RetryContext {
+  current(): RetryScope | undefined;
+}
+
 export interface RunOptions<State = unknown> {
   /** The client's If-Match: a mismatch is a 412 and nothing is written. */
   ifMatch?: bigint;
@@ -75,6 +90,7 @@ export class CommandRunner {
     private readonly clock: Clock,
     private readonly observer: AppendObserver,
     private readonly appended?: AppendCounter,
+    private readonly retries?: RetryContext,
   ) {}
 
   async run<State, Command, Event extends DomainEvent>(
@@ -84,7 +100,39 @@ export class CommandRunner {
     actor: Actor,
     options: RunOptions<State> = {},
   ): Promise<RunResult<State, Event>> {
-    return this.serialized(stream, () => this.attempt(stream, decider, command, actor, options));
+    const retry = this.retries?.current();
+    if (!retry) return this.serialized(stream, () => this.attempt(stream, decider, command, actor, options));
+    return this.serialized(stream, async () => (await this.replayed(stream, decider, command, retry)) ?? this.attempt(stream, decider, command, actor, { ...options, snapshot: undefined }));
+  }
+
+  /**
+   * A command of a retried request finds what an earlier attempt appended for it, instead of writing it
+   * again: the earlier attempts' events on the stream not yet claimed by this attempt's previous commands,
+   * as many as the command decides on the state before them, if their types match. The read models are
+   * caught up on them.
+   */
+  private async replayed<State, Command, Event extends DomainEvent>(stream: string, decider: Decider<State, Command, Event>, command: Command, retry: RetryScope): Promise<RunResult<State, Event> | null> {
+    const claimed = retry.runs.get(stream) ?? 0;
+    const history = await this.store.readStream(stream);
+    const prior = history.flatMap((event, index) => (event.metadata.requestId && retry.priorRequestIds.has(event.metadata.requestId) ? [index] : []));
+    if (claimed >= prior.length) return null;
+    const start = prior[claimed];
+    let state = decider.initialState();
+    for (const event of history.slice(0, start)) state = decider.evolve(state, asDecided<Event>(event));
+    let decided: Event[];
+    try {
+      decided = decider.decide(command, state);
+    } catch {
+      return null;
+    }
+    const appended = history.slice(start, start + decided.length);
+    const same = decided.length > 0 && appended.length === decided.length && appended.every((event, i) => prior[claimed + i] === start + i && event.type === decided[i].type);
+    if (!same) return null;
+    retry.runs.set(stream, claimed + decided.length);
+    await this.observer.applyAfterAppend(history.slice(0, start), appended);
+    for (const event of appended) state = decider.evolve(state, asDecided<Event>(event));
+    const typed = appended.map((event) => asDecided<RecordedEvent<Event>>(event));
+    return { state, revision: appended[appended.length - 1].revision, appended: typed, decided: appended.map((event) => asDecided<Event>(event)) };
   }
 
   private serialized<T>(stream: string, work: () => Promise<T>): Promise<T> {

@@ -23,6 +23,8 @@ import { heartbeatRollupsProjection, heartbeatTimersProjection } from './read/he
 import { CheckAlertLinks } from './write/check-alert-links';
 import { SlugPings } from './write/slug-pings';
 import { EventRetention } from './write/event-retention';
+import { RollupHistory } from './write/rollup-history';
+import { RollupHistoryCommandHandler } from './write/rollup-history.handler';
 import { HeartbeatBackground } from './write/heartbeat-background';
 import { HeartbeatCheckCommandHandler } from './write/heartbeat-check.handler';
 import { HeartbeatCommandHandler } from './write/heartbeat.handler';
@@ -47,6 +49,8 @@ import { OutageIncidents } from './write/outage-incidents';
     HeartbeatWatchdog,
     EventRetention,
     OutageIncidents,
+    RollupHistory,
+    RollupHistoryCommandHandler,
     IncidentReactor,
     HeartbeatBackground,
     {

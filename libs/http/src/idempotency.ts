@@ -1,29 +1,20 @@
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CLOCK, Clock } from '../../core/src/clock';
 import { ConflictError, ValidationError } from '../../core/src/errors';
-import { collectionOf } from '../../core/src/projection';
 import { READ_STORE, ReadStore } from '../../read-store/src/read-store.port';
+import { IdempotencyRecord, IdempotencyRecords } from './idempotency-records';
+import { IdempotentAttempt, newAttempt, runInAttempt } from './idempotent-attempt';
 
-const COLLECTION = collectionOf<StoredResponse>('idempotency_keys');
-const TTL_MS = 24 * 60 * 60 * 1000;
 const REPLAYED_HEADERS = ['content-type', 'etag', 'location'];
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
-
-interface StoredResponse {
-  id: string;
-  bodyHash: string;
-  statusCode: number;
-  headers: Record<string, string>;
-  payload: string;
-  expiresAt: number;
-  [field: string]: unknown;
-}
+const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotency?: { scope: string; bodyHash: string };
+    idempotency?: { record: IdempotencyRecord; revision: bigint };
+    idempotentAttempt?: IdempotentAttempt;
   }
 }
 
@@ -37,22 +28,37 @@ export class IdempotentReplay extends Error {
 }
 
 /**
- * Idempotency-Key on POST: the first 2xx answer is kept for 24 h under (API key, account, path, key);
- * a retry with the same body gets it back without writing anything, another body is a 409. Stored in
- * the read store so every instance sees it. The lookup is a guard registered after the API key guard
- * (a revoked key gets its 401, never a replay) — a guard, not an interceptor, because Nest wraps every
- * route of a global interceptor in async-context bindings that cost GETs a quarter of their time.
- * Answers are kept by the onSend hook from `installIdempotencyHooks`, which sees them serialized.
+ * Idempotency-Key on POST: the first 2xx answer is kept for 24 h under (API key id, account, path, key);
+ * a retry with the same body gets it back without writing anything, another body is a 409, and a retry
+ * while an attempt holds the key is a 409. A retry of attempts that ended without an answer runs again,
+ * making the same ids, and the command runner answers it from what they appended: one write, whatever
+ * failed after it. Records live in the shared read store and are claimed by compare-and-set, so every
+ * instance sees them and one attempt at a time holds a key (idempotency-records.ts).
+ * The lookup is a guard registered after the API key guard (a revoked key gets its 401, never a replay)
+ * — a guard, not an interceptor, because Nest wraps every route of a global interceptor in async-context
+ * bindings that cost GETs a quarter of their time. Answers are kept by the onSend hook from
+ * `installIdempotencyHooks`, which sees them serialized.
  */
 @Injectable()
-export class IdempotencyGuard implements CanActivate {
-  private readonly inFlight = new Set<string>();
-  private ready: Promise<void> | null = null;
+export class IdempotencyGuard implements CanActivate, OnApplicationBootstrap, OnApplicationShutdown {
+  readonly records: IdempotencyRecords;
+  private pruner: NodeJS.Timeout | null = null;
 
   constructor(
-    @Inject(READ_STORE) private readonly store: ReadStore,
+    @Inject(READ_STORE) store: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+  ) {
+    this.records = new IdempotencyRecords(store);
+  }
+
+  onApplicationBootstrap(): void {
+    this.pruner = setInterval(() => void this.records.prune(this.clock.now().getTime()).catch(() => undefined), PRUNE_INTERVAL_MS);
+    this.pruner.unref();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.pruner) clearInterval(this.pruner);
+  }
 
   /** Synchronous unless the request is a POST with a key: every other request pays no promise here. */
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
@@ -68,63 +74,68 @@ export class IdempotencyGuard implements CanActivate {
     if (typeof key !== 'string' || !KEY_SHAPE.test(key)) {
       throw ValidationError.of([{ path: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }]);
     }
-    await this.ensureCollection();
-    const account = request.headers['x-service-account'] ?? request.headers['x-checkly-account'] ?? '';
-    const scope = sha256([request.headers.authorization ?? '', String(account), request.url.split('?')[0], key].join('\n'));
+    // Who is calling as the API key guard resolved it, never the header's spelling.
+    const caller = request.account ? `key:${request.account.keyId}\naccount:${request.account.accountId}` : 'public';
+    const scope = sha256([caller, request.url.split('?')[0], key].join('\n'));
     const bodyHash = sha256(JSON.stringify(request.body ?? null));
-    const stored = await this.store.get(COLLECTION, scope);
-    if (stored && stored.doc.expiresAt > this.clock.now().getTime()) {
-      if (stored.doc.bodyHash !== bodyHash) throw new ConflictError('Idempotency-Key was already used with a different body');
-      throw new IdempotentReplay(stored.doc);
+    const claim = await this.records.claim(scope, bodyHash, request.id, this.clock.now().getTime());
+    switch (claim.outcome) {
+      case 'answered':
+        throw new IdempotentReplay(claim.answer);
+      case 'other-body':
+        throw new ConflictError('Idempotency-Key was already used with a different body');
+      case 'in-progress':
+        throw new ConflictError('A request with this Idempotency-Key is still in progress');
     }
-    if (this.inFlight.has(scope)) throw new ConflictError('A request with this Idempotency-Key is still in progress');
-    this.inFlight.add(scope);
-    request.idempotency = { scope, bodyHash };
+    request.idempotency = { record: claim.record, revision: claim.revision };
+    const attempt = request.idempotentAttempt;
+    if (attempt) {
+      attempt.seed = claim.record.seed;
+      attempt.createdAt = claim.record.createdAt;
+      attempt.priorRequestIds = new Set(claim.priorRequestIds);
+    }
     return true;
   }
 
-  /** onSend: keeps a 2xx answer of a request that carried a key; always frees the key. */
+  /** onSend: keeps a 2xx answer of a request that holds a key, or releases the key for a retry. */
   async remember(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<void> {
-    const pending = request.idempotency;
-    if (!pending) return;
-    try {
-      if (reply.statusCode >= 200 && reply.statusCode < 300 && (typeof payload === 'string' || payload === undefined || payload === null)) {
-        const headers: Record<string, string> = {};
-        for (const name of REPLAYED_HEADERS) {
-          const value = reply.getHeader(name);
-          if (value !== undefined) headers[name] = String(value);
-        }
-        const now = this.clock.now().getTime();
-        const doc: StoredResponse = {
-          id: pending.scope,
-          bodyHash: pending.bodyHash,
-          statusCode: reply.statusCode,
-          headers,
-          payload: typeof payload === 'string' ? payload : '',
-          expiresAt: now + TTL_MS,
-        };
-        await this.store.put(COLLECTION, doc, BigInt(now));
-      }
-    } finally {
-      this.release(request);
-    }
-  }
-
-  /** A request that failed before onSend still frees its key. */
-  release(request: FastifyRequest): void {
-    if (!request.idempotency) return;
-    this.inFlight.delete(request.idempotency.scope);
+    const claimed = request.idempotency;
+    if (!claimed) return;
     request.idempotency = undefined;
+    let answer: IdempotencyRecord['answer'] = null;
+    if (reply.statusCode >= 200 && reply.statusCode < 300 && (typeof payload === 'string' || payload === undefined || payload === null)) {
+      const headers: Record<string, string> = {};
+      for (const name of REPLAYED_HEADERS) {
+        const value = reply.getHeader(name);
+        if (value !== undefined) headers[name] = String(value);
+      }
+      answer = { statusCode: reply.statusCode, headers, payload: typeof payload === 'string' ? payload : '' };
+    }
+    // The request's outcome stands whatever happens here: a record left pending is taken over once its lease ends.
+    await this.records.finish(claimed, answer, reply.statusCode).catch((error: unknown) => request.log.warn({ err: error }, 'idempotency record not updated'));
   }
 
-  private ensureCollection(): Promise<void> {
-    this.ready ??= this.store.ensureCollection({ name: COLLECTION, indexes: [] });
-    return this.ready;
+  /** A request that ended without onSend (the client went away) releases its key for a retry. */
+  release(request: FastifyRequest): void {
+    const claimed = request.idempotency;
+    if (!claimed) return;
+    request.idempotency = undefined;
+    void this.records.finish(claimed, null, 500).catch(() => undefined);
   }
 }
 
-/** Callback-style hooks: nearly every request has no Idempotency-Key, and pays no promise for it. */
+/**
+ * Callback-style hooks: nearly every request has no Idempotency-Key, and pays nothing for it. A POST
+ * with one runs its handler inside an attempt (idempotent-attempt.ts), entered in preHandler, after the
+ * body is read, from where Fastify calls the route in the same turn.
+ */
 export function installIdempotencyHooks(fastify: FastifyInstance, guard: IdempotencyGuard): void {
+  fastify.addHook('preHandler', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+    if (request.method !== 'POST' || request.headers['idempotency-key'] === undefined) return done();
+    const attempt = newAttempt();
+    request.idempotentAttempt = attempt;
+    runInAttempt(attempt, () => done());
+  });
   fastify.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
     if (!request.idempotency) return done(null, payload);
     guard.remember(request, reply, payload).then(

@@ -4,6 +4,7 @@ import { CLOCK, Clock, SystemClock } from '../../core/src/clock';
 import { ID_GENERATOR, UuidV7Generator } from '../../core/src/ids';
 import { EVENT_STORE } from '../../event-store/src/event-store.port';
 import { CommandRunner } from '../../event-store/src/command-runner';
+import { idempotentRetries, RetryStableIds } from '../../http/src/idempotent-attempt';
 import { CURSOR_CODEC, CursorCodec } from '../../http/src/pagination';
 import { AnswerCache } from '../../http/src/response-cache';
 import { ProjectionEngine } from '../../read-store/src/projection-engine';
@@ -73,7 +74,8 @@ export class PlatformModule {
       providers: [
         { provide: VIGIL_CONFIG, useValue: options.config },
         { provide: CLOCK, useValue: clock },
-        { provide: ID_GENERATOR, useValue: options.ids ?? new UuidV7Generator() },
+        // Attempts of one idempotent request make the same ids, so a retried create lands where the first did.
+        { provide: ID_GENERATOR, useValue: new RetryStableIds(options.ids ?? new UuidV7Generator()) },
         { provide: LOGGER, useValue: logger },
         { provide: DAEMON_ENABLED, useValue: options.daemon ?? options.config.daemon },
         { provide: Metrics, useValue: options.metrics ?? new Metrics() },
@@ -101,7 +103,13 @@ export class PlatformModule {
         {
           provide: COMMAND_RUNNER,
           useFactory: (s: Stores, c: Clock, m: Metrics) =>
-            new CommandRunner(s.eventStore, c, s.engine, m.counter('vigil_events_appended_total', 'Events appended to the event store, by stream type', ['stream_type'])),
+            new CommandRunner(
+              s.eventStore,
+              c,
+              s.engine,
+              m.counter('vigil_events_appended_total', 'Events appended to the event store, by stream type', ['stream_type']),
+              idempotentRetries,
+            ),
           inject: [STORES, CLOCK, Metrics],
         },
         {

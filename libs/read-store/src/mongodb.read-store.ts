@@ -84,13 +84,20 @@ export class MongoReadStore implements ReadStore {
         partialFilterExpression: { deleted: false },
       }));
       const records = this.records(schema.name);
-      if (indexes.length > 0) await records.createIndexes(indexes, { maxTimeMS: this.timeoutMs });
       // An index the spec no longer names would still be rewritten on every write (26: no collection yet).
       const wanted = new Set(indexes.map((index) => JSON.stringify(index.key)));
       const existing = await records
         .listIndexes({ maxTimeMS: this.timeoutMs })
         .toArray()
         .catch((error: unknown) => ((error as { code?: unknown }).code === 26 ? [] : Promise.reject(error)));
+      // Only missing indexes are built, without maxTimeMS (which would abort a build on a large collection):
+      // waited for up to half the deadline, then left to finish on the server while queries run unindexed.
+      const have = new Set(existing.map((index) => JSON.stringify(index.key)));
+      const missing = indexes.filter((index) => !have.has(JSON.stringify(index.key)));
+      if (missing.length > 0) {
+        const build = records.createIndexes(missing).then(() => undefined, () => undefined);
+        await Promise.race([build, new Promise<void>((resolve) => setTimeout(resolve, this.timeoutMs / 2).unref())]);
+      }
       for (const index of existing) {
         if (index.name !== '_id_' && !wanted.has(JSON.stringify(index.key))) await records.dropIndex(index.name as string, { maxTimeMS: this.timeoutMs });
       }

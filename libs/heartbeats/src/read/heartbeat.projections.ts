@@ -2,6 +2,7 @@ import { Projection } from '../../../core/src/projection';
 import type { SnapshotLoader } from '../../../event-store/src/command-runner';
 import type { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import type { ReadStore } from '../../../read-store/src/read-store.port';
+import { ROLLUPS_KEPT, RollupsKept } from '../domain/rollup-history.decider';
 import { deadlineOf, evolveTimer, initialTimer, TimerState } from '../domain/heartbeat-timer';
 import { HEARTBEAT_EVENT_TYPES, HeartbeatEvent, HeartbeatState, isCounted, occurrenceOf } from '../domain/heartbeat.events';
 
@@ -110,18 +111,21 @@ const emptyCounts = (): Record<HeartbeatState, number> => ({ EARLY: 0, RECEIVED:
  * documents per event. The revision guard makes a replayed event count once; availability reads these
  * instead of the raw events.
  */
-export const heartbeatRollupsProjection: Projection<RollupDoc, HeartbeatEvent> = {
+export const heartbeatRollupsProjection: Projection<RollupDoc, HeartbeatEvent | RollupsKept> = {
   name: 'heartbeat_rollups',
   // 4: the hour's counts and its minutes in one document (was two), ids with the bucket start in ms.
   version: 4,
-  handles: ['HeartbeatPingReceived', 'HeartbeatFailed'],
+  // A day's rollups kept before its raw events were pruned come back from HeartbeatRollupsKept (rollup-history.decider.ts).
+  handles: ['HeartbeatPingReceived', 'HeartbeatFailed', ROLLUPS_KEPT],
   indexes: [],
   ids: (event) => {
+    if (event.type === ROLLUPS_KEPT) return event.data.docs.map((doc) => doc.id);
     const e = occurrenceOf(event);
     if (!e) return [];
     return [rollupId(e.checkId, 'h', bucketStart(e.ms, 'h')), rollupId(e.checkId, 'd', bucketStart(e.ms, 'd'))];
   },
   evolve(doc, event, id) {
+    if (event.type === ROLLUPS_KEPT) return doc ?? ((event.data.docs.find((kept) => kept.id === id) as RollupDoc | undefined) ?? null);
     const e = occurrenceOf(event);
     if (!e || !isCounted(e.state)) return doc;
     const granularity = id[id.indexOf('|') + 1] as Granularity;

@@ -6,13 +6,15 @@ import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { heartbeatStream } from '../domain/heartbeat.decider';
-import { DAY_MS, heartbeatTimersProjection, TimerDoc } from '../read/heartbeat.projections';
+import { bucketStart, DAY_MS, heartbeatTimersProjection, TimerDoc } from '../read/heartbeat.projections';
+import { RollupHistory } from './rollup-history';
 
 const PAGE = 500;
 
 /**
  * Raw heartbeat events older than `eventRetentionDays` leave the event store (pruneStream), and with
- * it the events list, which reads the log; a rebuild cannot bring them back. Rollups stay for good.
+ * it the events list, which reads the log; a rebuild cannot bring them back. Rollups stay for good: whole
+ * days are pruned, each kept first as an event a rebuild folds back (rollup-history.ts).
  */
 @Injectable()
 export class EventRetention {
@@ -22,11 +24,12 @@ export class EventRetention {
     @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(VIGIL_CONFIG) private readonly config: VigilConfig,
+    private readonly history: RollupHistory,
   ) {}
 
   /** Returns how many events were removed. */
   async runOnce(): Promise<number> {
-    const cutoff = this.clock.now().getTime() - this.config.eventRetentionDays * DAY_MS;
+    const cutoff = bucketStart(this.clock.now().getTime() - this.config.eventRetentionDays * DAY_MS, 'd');
     const timers = this.engine.collection(heartbeatTimersProjection);
     let removed = 0;
     let after: string | undefined;
@@ -39,6 +42,8 @@ export class EventRetention {
   }
 
   private async pruneCheck(checkId: string, cutoff: number): Promise<number> {
+    if (!this.events.pruneStream) return 0;
+    await this.history.keepBefore(checkId, cutoff);
     return (await this.events.pruneStream?.(heartbeatStream(checkId), new Date(cutoff))) ?? 0;
   }
 }
