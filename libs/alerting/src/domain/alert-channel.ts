@@ -1,8 +1,8 @@
 import { isUuid } from '../../../core/src/ids';
-import Handlebars from 'handlebars';
 import { ViolationDetail } from '../../../core/src/errors';
 import { isDeliverableAddress } from '../../../status-pages/src/write/subscription.commands';
 import { outboundUrlProblem } from '../../../core/src/outbound-address';
+import { templateProblem } from '../send/template-renderer';
 
 export const CHANNEL_TYPES = ['EMAIL', 'SLACK', 'WEBHOOK', 'PAGERDUTY', 'OPSGENIE'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
@@ -140,16 +140,6 @@ class Collector {
 
 /** Why a URL may not be a delivery target, or null. */
 export const urlProblem = outboundUrlProblem;
-
-/** A template that does not compile is refused when saved, never discovered at send time. */
-function templateProblem(template: string): string | null {
-  try {
-    Handlebars.precompile(template, { strict: false });
-    return null;
-  } catch (error) {
-    return `template is not valid Handlebars: ${String((error as Error).message).split('\n')[0].slice(0, 200)}`;
-  }
-}
 
 function parseConfig(type: ChannelType, raw: unknown, c: Collector, options: ValidationOptions): ChannelConfig | null {
   if (!isObject(raw)) {
