@@ -6,12 +6,14 @@ import { installBodyDrain } from '../../../libs/http/src/body-drain';
 import { clientError, routerError, VigilExceptionFilter } from '../../../libs/http/src/error-filter';
 import { IdempotencyGuard, installIdempotencyHooks } from '../../../libs/http/src/idempotency';
 import { MAX_BODY_BYTES, registerJsonParser } from '../../../libs/http/src/json-body';
-import { installRateLimit } from '../../../libs/http/src/rate-limit';
+import { capConnectionsPerAddress, connectionDeadlines } from '../../../libs/http/src/connection-limits';
+import { installRateLimit, RateLimiter } from '../../../libs/http/src/rate-limit';
 import { requestIdFor } from '../../../libs/http/src/request-id';
 import { logRequest } from '../../../libs/http/src/request-log';
 import { BodyValidationPipe } from '../../../libs/http/src/validation';
 import { installKeptAnswers, ResponseCache } from '../../../libs/http/src/response-cache';
 import { ApiKeyGuard } from '../../../libs/accounts/src/http/api-key.guard';
+import { ApiKeyLookup } from '../../../libs/accounts/src/read/api-key-lookup';
 import { createLogger, NestPinoLogger, VigilLogger } from '../../../libs/platform/src/logger';
 import { PlatformOptions } from '../../../libs/platform/src/platform.options';
 import { RequestMetrics } from '../../../libs/platform/src/request-metrics';
@@ -52,6 +54,7 @@ export async function createApp(options: PlatformOptions): Promise<NestFastifyAp
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
     frameworkErrors: routerError,
     clientErrorHandler: clientError,
+    ...connectionDeadlines(options.config.traffic),
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ ...options, logger }), adapter, {
     bodyParser: false,
@@ -62,7 +65,9 @@ export async function createApp(options: PlatformOptions): Promise<NestFastifyAp
   registerJsonParser(fastify);
   installBodyDrain(fastify);
   installRequestLog(fastify, logger, app.get(RequestMetrics));
-  await installRateLimit(fastify, options.config.rateLimitPerMinute);
+  capConnectionsPerAddress(fastify.server, options.config.traffic);
+  const { anonymousPerMinute, publicPerMinute } = options.config.traffic;
+  installRateLimit(fastify, new RateLimiter({ perKeyPerMinute: options.config.rateLimitPerMinute, anonymousPerMinute, publicPerMinute }, app.get(ApiKeyLookup)));
   installIdempotencyHooks(fastify, app.get(IdempotencyGuard));
   const apiKeys = app.get(ApiKeyGuard);
   installKeptAnswers(fastify, app.get(ResponseCache), (request) => apiKeys.accountOfCachedKey(request));
