@@ -8,6 +8,7 @@ import { COMMAND_RUNNER } from '../../../platform/src/tokens';
 import { CheckDirectory } from '../../../heartbeats/src/read/check-directory';
 import { SetAlertChannelSubscriptionCommand } from '../../../heartbeats/src/write/check.commands';
 import { parseChannelBody } from '../domain/alert-channel';
+import { resolvedTargetProblems } from '../send/target-check';
 import { alertChannelDecider, alertChannelStream, requireChannel } from '../domain/alert-channel.decider';
 import { ChannelDirectory } from '../read/channel-directory';
 
@@ -29,6 +30,7 @@ export class AlertChannelCommands {
   async create(accountId: string, body: unknown, actor: Actor): Promise<string> {
     const parsed = parseChannelBody(body, { allowPrivate: this.config.outboundAllowPrivate });
     if (!parsed.settings) throw ValidationError.of(parsed.details);
+    await this.requirePublicTarget(parsed.settings.config);
     if (parsed.subscriptions) await this.requireChecks(accountId, parsed.subscriptions.map((s) => s.checkId));
     const id = this.ids.next();
     await this.runner.run(alertChannelStream(id), alertChannelDecider, { type: 'CreateAlertChannel', id, accountId, settings: parsed.settings }, actor);
@@ -41,6 +43,7 @@ export class AlertChannelCommands {
     const stored = requireChannel(state, accountId);
     const parsed = parseChannelBody(body, { allowPrivate: this.config.outboundAllowPrivate }, stored);
     if (!parsed.settings) throw ValidationError.of(parsed.details);
+    await this.requirePublicTarget(parsed.settings.config);
     if (parsed.subscriptions) await this.requireChecks(accountId, parsed.subscriptions.map((s) => s.checkId));
     await this.runner.run(alertChannelStream(id), alertChannelDecider, { type: 'UpdateAlertChannel', id, accountId, settings: parsed.settings }, actor, { ifMatch });
     if (!parsed.subscriptions) return;
@@ -73,6 +76,12 @@ export class AlertChannelCommands {
     const notificationId = this.ids.next();
     await this.runner.run(alertChannelStream(id), alertChannelDecider, { type: 'RequestAlertChannelTest', id, accountId, notificationId }, actor);
     return notificationId;
+  }
+
+  /** A URL whose name resolves to a private address is refused as its address would be. */
+  private async requirePublicTarget(config: unknown): Promise<void> {
+    const problems = await resolvedTargetProblems(config, { allowPrivate: this.config.outboundAllowPrivate });
+    if (problems.length > 0) throw ValidationError.of(problems);
   }
 
   private subscribe(accountId: string, channelId: string, checkId: string, activated: boolean | null, actor: Actor): Promise<void> {
