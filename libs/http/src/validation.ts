@@ -29,12 +29,21 @@ function onlyNestedValidation(error: ClassValidationError): boolean {
   return names.length === 1 && names[0] === 'nestedValidation' && !error.children?.length;
 }
 
+/** A named property that is absent or null: one "x is required", whatever rules its value would break. */
+function missing(error: ClassValidationError): boolean {
+  return (error.value === undefined || error.value === null) && !/^\d+$/.test(error.property) && Object.keys(error.constraints ?? {}).length > 0;
+}
+
 /** Flattens class-validator's tree into `details` with paths such as `services[0].id`. */
 export function toDetails(errors: ClassValidationError[], parent = ''): ViolationDetail[] {
   const out: ViolationDetail[] = [];
   for (const error of errors) {
     const path = joinPath(parent, error.property);
     const constraints = error.constraints ?? {};
+    if (missing(error)) {
+      out.push({ path, message: constraints.isDefined ?? `${error.property} is required` });
+      continue;
+    }
     for (const message of messagesOf(constraints)) out.push({ path: message === constraints.eachObject ? entryPath(path, message) : path, message });
     // EachObject has named the entry that is not an object; class-validator's own word on it is noise.
     const children = constraints.eachObject ? error.children?.filter((child) => !onlyNestedValidation(child)) : error.children;
@@ -101,7 +110,7 @@ export class BodyValidationPipe implements PipeTransform {
       throw new ValidationError('Body must be a JSON object', [{ path: '', message: 'expected a JSON object' }]);
     }
     const instance = toDto(metatype, value);
-    const errors = await validate(instance, { whitelist: true, forbidUnknownValues: false, validationError: { target: false, value: false } });
+    const errors = await validate(instance, { whitelist: true, forbidUnknownValues: false, validationError: { target: false, value: true } });
     if (errors.length > 0) throw ValidationError.of(toDetails(errors));
     return instance;
   }
