@@ -83,6 +83,12 @@ describe('deadlines on every connection', () => {
     expect(body.data()).toMatch(/^HTTP\/1\.1 408 /);
   });
 
+  it('closes a connection that never sends a byte', async () => {
+    const silent = await open('127.0.0.8', port(), '');
+    await silent.closed;
+    expect(silent.data()).not.toMatch(/^HTTP\/1\.1 200/);
+  });
+
   it('closes an idle keep-alive connection', async () => {
     const idle = await open('127.0.0.7', port(), 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
     await idle.closed;
