@@ -56,7 +56,7 @@ describe('loadConfig', () => {
         connectionsPerAddress: 256,
         headersTimeoutMs: 10_000,
         requestTimeoutMs: 30_000,
-        keepAliveTimeoutMs: 5_000,
+        keepAliveTimeoutMs: 65_000,
       },
     });
   });

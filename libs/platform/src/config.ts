@@ -162,7 +162,7 @@ function trafficLimits(env: Env): TrafficLimits {
     connectionsPerAddress: integer(env, 'VIGIL_CONNECTIONS_PER_ADDRESS', 256, 1, 1_000_000),
     headersTimeoutMs,
     requestTimeoutMs,
-    keepAliveTimeoutMs: integer(env, 'VIGIL_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+    keepAliveTimeoutMs: integer(env, 'VIGIL_KEEP_ALIVE_TIMEOUT_MS', 65_000, 100, 600_000),
   };
 }
 
