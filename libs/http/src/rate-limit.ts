@@ -55,11 +55,11 @@ export class RateLimiter {
     if (EXEMPT.test(request.url)) return null;
     const now = this.now();
     const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
-    const address = addressBucket(request.ip);
-    if (!token) return (API.test(request.url) ? this.anonymous : this.public).take(address, now);
+    if (!token) return (API.test(request.url) ? this.anonymous : this.public).take(addressBucket(request.ip), now);
     const hash = bearerTokenHash(request, token);
     const cached = this.check.cached(hash);
     if (this.keys.has(hash, now) || (cached && !cached.revoked)) return this.keys.take(hash, now);
+    const address = addressBucket(request.ip);
     const taken = this.anonymous.take(address, now);
     if (!taken.ok) return taken;
     return this.check.byHash(hash).then(
