@@ -57,18 +57,19 @@ async function hostileLoad() {
   // Pings are probes here, not a flood: their per-token budget is off.
   const vigil = await startVigil({ VIGIL_OUTBOUND_ALLOW_PRIVATE: 'true', VIGIL_PING_RATE_BURST: '0' });
   try {
-    const [token] = await createChecks(vigil.url, 1, vigil.headers);
+    // Pings rotate over 100 checks: one check pinged 20 times a second would measure its own stream's queue.
+    const tokens = await createChecks(vigil.url, 100, vigil.headers);
     const channel = await json(`${vigil.url}/v1/alert-channels`, 'POST', vigil.headers, { type: 'WEBHOOK', config: { name: 'worst', url: hook.url, template: WORST_TEMPLATE } });
     const service = await json(`${vigil.url}/v1/status-pages/services`, 'POST', vigil.headers, { name: 'API' });
     const page = await json(`${vigil.url}/v1/status-pages`, 'POST', vigil.headers, { name: 'Acme', url: 'acme-hostile', cards: [{ name: 'Core', services: [{ id: service.id }] }] });
 
     // Quiet baseline first.
-    const quiet = await probes(vigil.url, token, 5);
+    const quiet = await probes(vigil.url, tokens, 5);
     const end = Date.now() + SECONDS * 1000;
     const until = () => Date.now() > end;
     const [health, ping, renders, subs1, subs2] = await Promise.all([
       paced({ url: vigil.url, rate: PROBE_RATE, duration: SECONDS, connections: 4, path: () => '/healthz' }),
-      paced({ url: vigil.url, rate: PROBE_RATE, duration: SECONDS, connections: 4, path: () => `/ping/${token}` }),
+      paced({ url: vigil.url, rate: PROBE_RATE, duration: SECONDS, connections: 4, path: (i) => `/ping/${tokens[i % tokens.length]}` }),
       LOAD === 'subscriptions' ? { done: 0, failed: 0 } : loop(until, () => json(`${vigil.url}/v1/alert-channels/${channel.id}/test`, 'POST', vigil.headers)),
       LOAD === 'renders' ? { done: 0, failed: 0 } : loop(until, (i) => json(`${vigil.url}/v1/status-pages/${page.id}/subscriptions/bulk`, 'POST', vigil.headers, { subscriptions: [{ type: 'EMAIL', config: `a${i}@example.com` }] })),
       LOAD === 'renders' ? { done: 0, failed: 0 } : loop(until, (i) => json(`${vigil.url}/v1/status-pages/${page.id}/subscriptions/bulk`, 'POST', vigil.headers, { subscriptions: [{ type: 'EMAIL', config: `b${i}@example.com` }] })),
@@ -81,10 +82,10 @@ async function hostileLoad() {
   }
 }
 
-async function probes(url, token, seconds) {
+async function probes(url, tokens, seconds) {
   const [health, ping] = await Promise.all([
     paced({ url, rate: PROBE_RATE, duration: seconds, connections: 4, path: () => '/healthz' }),
-    paced({ url, rate: PROBE_RATE, duration: seconds, connections: 4, path: () => `/ping/${token}` }),
+    paced({ url, rate: PROBE_RATE, duration: seconds, connections: 4, path: (i) => `/ping/${tokens[i % tokens.length]}` }),
   ]);
   return { health, ping };
 }
