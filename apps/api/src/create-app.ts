@@ -6,11 +6,12 @@ import { installBodyDrain } from '../../../libs/http/src/body-drain';
 import { clientError, routerError, VigilExceptionFilter } from '../../../libs/http/src/error-filter';
 import { IdempotencyGuard, installIdempotencyHooks } from '../../../libs/http/src/idempotency';
 import { MAX_BODY_BYTES, registerJsonParser } from '../../../libs/http/src/json-body';
-import { installRateLimit } from '../../../libs/http/src/rate-limit';
+import { capConnectionsPerAddress, connectionDeadlines } from '../../../libs/http/src/connection-limits';
+import { installRateLimit, RateLimiter } from '../../../libs/http/src/rate-limit';
 import { requestIdFor } from '../../../libs/http/src/request-id';
 import { logRequest } from '../../../libs/http/src/request-log';
 import { BodyValidationPipe } from '../../../libs/http/src/validation';
-import { ApiKeyGuard } from '../../../libs/accounts/src/accounts.api';
+import { ApiKeyGuard, ApiKeyLookup } from '../../../libs/accounts/src/accounts.api';
 import { createLogger, NestPinoLogger, VigilLogger } from '../../../libs/platform/src/logger';
 import { PlatformOptions } from '../../../libs/platform/src/platform.options';
 import { RequestMetrics } from '../../../libs/platform/src/request-metrics';
@@ -51,6 +52,7 @@ export async function createApp(options: PlatformOptions): Promise<NestFastifyAp
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
     frameworkErrors: routerError,
     clientErrorHandler: clientError,
+    ...connectionDeadlines(options.config.traffic),
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ ...options, logger }), adapter, {
     bodyParser: false,
@@ -61,7 +63,9 @@ export async function createApp(options: PlatformOptions): Promise<NestFastifyAp
   registerJsonParser(fastify);
   installBodyDrain(fastify);
   installRequestLog(fastify, logger, app.get(RequestMetrics));
-  await installRateLimit(fastify, options.config.rateLimitPerMinute);
+  capConnectionsPerAddress(fastify.server, options.config.traffic);
+  const { anonymousPerMinute, publicPerMinute } = options.config.traffic;
+  installRateLimit(fastify, new RateLimiter({ perKeyPerMinute: options.config.rateLimitPerMinute, anonymousPerMinute, publicPerMinute }, app.get(ApiKeyLookup)));
   installIdempotencyHooks(fastify, app.get(IdempotencyGuard));
   app.useGlobalFilters(new VigilExceptionFilter(fastify));
   app.useGlobalPipes(new BodyValidationPipe());

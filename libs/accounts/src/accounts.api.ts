@@ -11,3 +11,4 @@ export type { AccountsAnswers, AccountsQuestion, ApiKeySummary } from './read/ac
 export type { AccountDoc } from './read/accounts.projection';
 /** Resolves `/ping/{pingKey}/…` to its account, for the ping routes. */
 export { PingKeys } from './read/ping-keys';
+export { ApiKeyLookup } from './read/api-key-lookup';

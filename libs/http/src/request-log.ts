@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 export interface RequestLogLine {
   reqId: string;
   method: string;
-  /** The request's URL; logged without its query and with any ping token replaced. */
+  /** The request's URL; logged without its query and with any token replaced. */
   url: string;
   status: number;
   /** Time to answer, in ms. */
@@ -13,10 +13,17 @@ export interface RequestLogLine {
   keyId?: string;
 }
 
-/** Paths whose last segment is a secret (ping tokens) are logged without it. */
+/** Path segments that are secrets: ping tokens and ping keys, subscriber confirm and unsubscribe tokens. */
+const SECRET_SEGMENTS: [RegExp, string][] = [
+  [/^\/(heartbeats\/)?ping\/[^/]+/, '/$1ping/:token'],
+  [/^\/subscriptions\/(confirm|unsubscribe)\/[^/]+/, '/subscriptions/$1/:token'],
+];
+
+/** The path as logged: no query (tokens travel there too), and every secret segment replaced. */
 export function loggedPath(url: string): string {
-  const path = url.split('?')[0];
-  return path.replace(/^\/(heartbeats\/)?ping\/[^/]+/, '/$1ping/:token');
+  let path = url.split('?')[0];
+  for (const [pattern, replacement] of SECRET_SEGMENTS) path = path.replace(pattern, replacement);
+  return path;
 }
 
 /** Writes the request's line at info level, if that level is on. */

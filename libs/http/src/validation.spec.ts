@@ -85,6 +85,19 @@ describe('BodyValidationPipe', () => {
     expect(details.find((d) => d.path === 'name')?.message).toMatch(/255/);
   });
 
+  // Issue 33, item 11: a missing field named once, not once per rule its absent value breaks.
+  it('reports a missing or null required field once, as "x is required", at any depth', async () => {
+    expect(await violations({ cards: [{ services: [{}] }] })).toEqual([
+      { path: 'name', message: 'name is required' },
+      { path: 'cards[0].name', message: 'name is required' },
+      { path: 'cards[0].services[0].id', message: 'id is required' },
+    ]);
+    expect(await violations({ name: null, cards: null })).toEqual([
+      { path: 'name', message: 'name is required' },
+      { path: 'cards', message: 'cards is required' },
+    ]);
+  });
+
   it.each([undefined, null, 'text', 42, true, []])('refuses a body that is not an object (%j)', async (value) => {
     const details = await violations(value);
     expect(details).toEqual([{ path: '', message: 'expected a JSON object' }]);

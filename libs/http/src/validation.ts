@@ -29,16 +29,31 @@ function onlyNestedValidation(error: ClassValidationError): boolean {
   return names.length === 1 && names[0] === 'nestedValidation' && !error.children?.length;
 }
 
-/** Flattens class-validator's tree into `details` with paths such as `services[0].id`. */
-export function toDetails(errors: ClassValidationError[], parent = ''): ViolationDetail[] {
+/** A named property the body does not carry (absent or null): one "x is required", whatever rules it breaks. */
+function missing(error: ClassValidationError, raw: unknown): boolean {
+  if (raw === null || typeof raw !== 'object' || /^\d+$/.test(error.property)) return false;
+  const value = (raw as Record<string, unknown>)[error.property];
+  return (value === undefined || value === null) && Object.keys(error.constraints ?? {}).length > 0;
+}
+
+/**
+ * Flattens class-validator's tree into `details` with paths such as `services[0].id`. `raw` is the body as
+ * received at this level (when given, a field it lacks is reported only as required).
+ */
+export function toDetails(errors: ClassValidationError[], parent = '', raw?: unknown): ViolationDetail[] {
   const out: ViolationDetail[] = [];
   for (const error of errors) {
     const path = joinPath(parent, error.property);
     const constraints = error.constraints ?? {};
+    if (missing(error, raw)) {
+      out.push({ path, message: constraints.isDefined ?? `${error.property} is required` });
+      continue;
+    }
     for (const message of messagesOf(constraints)) out.push({ path: message === constraints.eachObject ? entryPath(path, message) : path, message });
     // EachObject has named the entry that is not an object; class-validator's own word on it is noise.
     const children = constraints.eachObject ? error.children?.filter((child) => !onlyNestedValidation(child)) : error.children;
-    if (children?.length) out.push(...toDetails(children, path));
+    const inner = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>)[error.property] : undefined;
+    if (children?.length) out.push(...toDetails(children, path, inner));
   }
   return out;
 }
@@ -102,7 +117,7 @@ export class BodyValidationPipe implements PipeTransform {
     }
     const instance = toDto(metatype, value);
     const errors = await validate(instance, { whitelist: true, forbidUnknownValues: false, validationError: { target: false, value: false } });
-    if (errors.length > 0) throw ValidationError.of(toDetails(errors));
+    if (errors.length > 0) throw ValidationError.of(toDetails(errors, '', value));
     return instance;
   }
 }

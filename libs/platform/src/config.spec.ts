@@ -49,7 +49,40 @@ describe('loadConfig', () => {
       pagerdutyUrl: 'https://events.pagerduty.com',
       opsgenieUsUrl: 'https://api.opsgenie.com',
       opsgenieEuUrl: 'https://api.eu.opsgenie.com',
+      traffic: {
+        anonymousPerMinute: 120,
+        publicPerMinute: 1200,
+        trustedProxies: [],
+        connectionsPerAddress: 256,
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        keepAliveTimeoutMs: 65_000,
+      },
     });
+  });
+
+  it('reads the traffic limits and refuses a trusted proxy that is not an address or range', () => {
+    const config = loadConfig({
+      VIGIL_RATE_LIMIT_ANONYMOUS_PER_MINUTE: '10',
+      VIGIL_RATE_LIMIT_PUBLIC_PER_MINUTE: '20',
+      VIGIL_TRUSTED_PROXY: '10.0.0.1, 172.16.0.0/12,::1',
+      VIGIL_CONNECTIONS_PER_ADDRESS: '30',
+      VIGIL_HEADERS_TIMEOUT_MS: '1000',
+      VIGIL_REQUEST_TIMEOUT_MS: '2000',
+      VIGIL_KEEP_ALIVE_TIMEOUT_MS: '3000',
+    });
+    expect(config.traffic).toEqual({
+      anonymousPerMinute: 10,
+      publicPerMinute: 20,
+      trustedProxies: ['10.0.0.1', '172.16.0.0/12', '::1'],
+      connectionsPerAddress: 30,
+      headersTimeoutMs: 1000,
+      requestTimeoutMs: 2000,
+      keepAliveTimeoutMs: 3000,
+    });
+    expectConfigError({ VIGIL_TRUSTED_PROXY: 'proxy.internal' }, 'VIGIL_TRUSTED_PROXY');
+    expectConfigError({ VIGIL_TRUSTED_PROXY: '10.0.0.0/33' }, 'VIGIL_TRUSTED_PROXY');
+    expectConfigError({ VIGIL_HEADERS_TIMEOUT_MS: '5000', VIGIL_REQUEST_TIMEOUT_MS: '1000' }, 'VIGIL_REQUEST_TIMEOUT_MS');
   });
 
   it('reads every variable', () => {
@@ -115,6 +148,7 @@ describe('loadConfig', () => {
       pagerdutyUrl: 'http://127.0.0.1:9000',
       opsgenieUsUrl: 'http://127.0.0.1:9001',
       opsgenieEuUrl: 'http://127.0.0.1:9002',
+      traffic: expect.objectContaining({ anonymousPerMinute: 120 }),
     });
   });
 

@@ -51,6 +51,25 @@ export interface VigilConfig {
   pagerdutyUrl: string;
   opsgenieUsUrl: string;
   opsgenieEuUrl: string;
+  /** Rate limits per client address and connection deadlines (docs/api-conventions.md). */
+  traffic: TrafficLimits;
+}
+
+/** What no client may exceed, whoever it is: budgets per client address, and deadlines per connection. */
+export interface TrafficLimits {
+  /** API requests per minute, per client address, without a valid key (none, unknown, revoked). */
+  anonymousPerMinute: number;
+  /** Public pages, feeds, badges, subscribe and subscriber links: requests per minute, per client address. */
+  publicPerMinute: number;
+  /** Proxies whose X-Forwarded-For names the real client (addresses or CIDR ranges); empty: none. */
+  trustedProxies: string[];
+  /** Open connections per client address; more are closed at once. */
+  connectionsPerAddress: number;
+  /** Headers must have arrived within this many ms, the whole request (body too) within requestTimeoutMs: else 408. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this many ms. */
+  keepAliveTimeoutMs: number;
 }
 
 export const VIGIL_CONFIG = Symbol('VIGIL_CONFIG');
@@ -115,6 +134,36 @@ function connectionString(env: Env, name: string, check: (value: string) => void
     throw new ConfigError(name, `must be a connection string the official client accepts (${expected})`);
   }
   return raw;
+}
+
+function addressList(env: Env, name: string): string[] {
+  const raw = text(env, name);
+  if (raw === null) return [];
+  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const version = isIP(address);
+    const max = version === 4 ? 32 : 128;
+    if (version === 0 || extra !== undefined || (bits !== undefined && (!/^\d{1,3}$/.test(bits) || Number(bits) > max))) {
+      throw new ConfigError(name, `must be IP addresses or CIDR ranges separated by commas, got "${entry}"`);
+    }
+  }
+  return entries;
+}
+
+function trafficLimits(env: Env): TrafficLimits {
+  const headersTimeoutMs = integer(env, 'VIGIL_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000);
+  const requestTimeoutMs = integer(env, 'VIGIL_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
+  if (requestTimeoutMs < headersTimeoutMs) throw new ConfigError('VIGIL_REQUEST_TIMEOUT_MS', 'must not be less than VIGIL_HEADERS_TIMEOUT_MS');
+  return {
+    anonymousPerMinute: integer(env, 'VIGIL_RATE_LIMIT_ANONYMOUS_PER_MINUTE', 120, 1, 1_000_000_000),
+    publicPerMinute: integer(env, 'VIGIL_RATE_LIMIT_PUBLIC_PER_MINUTE', 1200, 1, 1_000_000_000),
+    trustedProxies: addressList(env, 'VIGIL_TRUSTED_PROXY'),
+    connectionsPerAddress: integer(env, 'VIGIL_CONNECTIONS_PER_ADDRESS', 256, 1, 1_000_000),
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: integer(env, 'VIGIL_KEEP_ALIVE_TIMEOUT_MS', 65_000, 100, 600_000),
+  };
 }
 
 /** Reads and validates the environment once; the only place that looks at process.env. */
@@ -204,6 +253,7 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     pagerdutyUrl: vendor('VIGIL_PAGERDUTY_URL', 'https://events.pagerduty.com'),
     opsgenieUsUrl: vendor('VIGIL_OPSGENIE_US_URL', 'https://api.opsgenie.com'),
     opsgenieEuUrl: vendor('VIGIL_OPSGENIE_EU_URL', 'https://api.eu.opsgenie.com'),
+    traffic: trafficLimits(env),
   };
 }
 

@@ -67,7 +67,9 @@ export interface TestServerOptions {
 /** The real server on a fresh temp SQLite file, listening on 127.0.0.1 at a free port. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'vigil-test-'));
-  const config = loadConfig({ VIGIL_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...options.env });
+  // Every test client is 127.0.0.1: the per-address budgets apply where a test sets them.
+  const perAddress = { VIGIL_RATE_LIMIT_ANONYMOUS_PER_MINUTE: '1000000', VIGIL_RATE_LIMIT_PUBLIC_PER_MINUTE: '1000000' };
+  const config = loadConfig({ VIGIL_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...perAddress, ...options.env });
   const app = await createApp({ config, clock: options.clock, openStores: options.openStores });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');

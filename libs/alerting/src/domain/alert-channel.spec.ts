@@ -55,6 +55,56 @@ describe('alert channel bodies', () => {
     expect(parseChannelBody({ type: 'WEBHOOK', config: shown }, strict, stored).settings!.config).toEqual(stored.config);
   });
 
+  describe('masked secrets never travel to a new place', () => {
+    const stored = parseChannelBody(
+      {
+        type: 'WEBHOOK',
+        config: {
+          name: 'n',
+          url: 'https://discord.com/api/webhooks/123/secret-token',
+          webhookSecret: 'whsec_c2VjcmV0LXNpZ25pbmcta2V5LTEyMzQ=',
+          webhookType: 'WEBHOOK_DISCORD',
+          headers: [{ key: 'Authorization', value: 'Bearer very-secret-bearer-token' }],
+        },
+      },
+      strict,
+    ).settings!;
+    const shown = maskedConfig(stored.type, stored.config) as WebhookConfig;
+
+    it('refuses the masks when the URL changes, and takes newly entered secrets or none', () => {
+      const moved = parseChannelBody({ type: 'WEBHOOK', config: { ...shown, url: 'https://attacker.example/collect' } }, strict, stored);
+      expect(moved.settings).toBeNull();
+      expect(moved.details.map((d) => d.path).sort()).toEqual(['config.headers[0].value', 'config.webhookSecret']);
+      expect(moved.details[0].message).toMatch(/masked stored value/);
+      const fresh = parseChannelBody({ type: 'WEBHOOK', config: { ...shown, url: 'https://attacker.example/collect', webhookSecret: 'a-new-secret', headers: [] } }, strict, stored);
+      expect(fresh.details).toEqual([]);
+      expect(JSON.stringify(fresh.settings)).not.toMatch(/secret-token|c2VjcmV0|very-secret/);
+      const none = parseChannelBody({ type: 'WEBHOOK', config: { name: 'n', url: 'https://attacker.example/collect', webhookType: 'WEBHOOK_DISCORD' } }, strict, stored);
+      expect((none.settings!.config as WebhookConfig).webhookSecret).toBeNull();
+    });
+
+    it('never lets a change of webhookType or type turn a masked URL into one a GET shows', () => {
+      for (const body of [
+        { type: 'WEBHOOK', config: { ...shown, webhookType: 'WEBHOOK' } },
+        { type: 'WEBHOOK', config: { name: 'n', url: shown.url, webhookType: 'WEBHOOK' } },
+        { type: 'SLACK', config: { url: shown.url } },
+      ]) {
+        const parsed = parseChannelBody(body, strict, stored);
+        expect(parsed.settings).toBeNull();
+        expect(parsed.details.map((d) => d.path)).toContain('config.url');
+      }
+      const opsgenie = parseChannelBody({ type: 'OPSGENIE', config: { apiKey: 'og-key-0123456789abcdef', name: 'o', region: 'US' } }, strict).settings!;
+      const ogShown = maskedConfig(opsgenie.type, opsgenie.config) as Record<string, unknown>;
+      expect(parseChannelBody({ type: 'OPSGENIE', config: { ...ogShown, region: 'EU' } }, strict, opsgenie).details.map((d) => d.path)).toEqual(['config.apiKey']);
+      expect(parseChannelBody({ type: 'OPSGENIE', config: { ...ogShown, priority: 'P1' } }, strict, opsgenie).settings!.config).toMatchObject({ apiKey: 'og-key-0123456789abcdef', priority: 'P1' });
+    });
+
+    it('keeps the masked values when the target stays the same', () => {
+      const again = parseChannelBody({ type: 'WEBHOOK', config: { ...shown, name: 'renamed' } }, strict, stored).settings!;
+      expect(again.config).toEqual({ ...stored.config, name: 'renamed' });
+    });
+  });
+
   it('refuses non-http URLs and literal private addresses unless allowed', () => {
     for (const url of ['javascript:alert(1)', 'ftp://example.com/', 'file:///etc/passwd', 'http://169.254.169.254/', 'http://[fe80::1]/', 'http://[::ffff:127.0.0.1]/', 'http://192.168.1.1/']) {
       expect(urlProblem(url, strict)).not.toBeNull();

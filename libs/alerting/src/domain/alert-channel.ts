@@ -1,8 +1,9 @@
 import { isUuid } from '../../../core/src/ids';
-import Handlebars from 'handlebars';
 import { ViolationDetail } from '../../../core/src/errors';
 import { isDeliverableAddress } from '../../../status-pages/src/status-pages.api';
 import { outboundUrlProblem } from '../../../core/src/outbound-address';
+import { targetUrlProblem } from '../send/target-check';
+import { templateProblem } from '../send/template-renderer';
 
 export const CHANNEL_TYPES = ['EMAIL', 'SLACK', 'WEBHOOK', 'PAGERDUTY', 'OPSGENIE'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
@@ -139,17 +140,7 @@ class Collector {
 }
 
 /** Why a URL may not be a delivery target, or null. */
-export const urlProblem = outboundUrlProblem;
-
-/** A template that does not compile is refused when saved, never discovered at send time. */
-function templateProblem(template: string): string | null {
-  try {
-    Handlebars.precompile(template, { strict: false });
-    return null;
-  } catch (error) {
-    return `template is not valid Handlebars: ${String((error as Error).message).split('\n')[0].slice(0, 200)}`;
-  }
-}
+export const urlProblem = targetUrlProblem;
 
 function parseConfig(type: ChannelType, raw: unknown, c: Collector, options: ValidationOptions): ChannelConfig | null {
   if (!isObject(raw)) {
@@ -227,7 +218,13 @@ export function parseChannelBody(body: unknown, options: ValidationOptions, stor
   let type: ChannelType | null = null;
   if (body.type === 'SMS' || body.type === 'CALL') c.add('type', `${body.type} channels are not supported`);
   else type = c.oneOf(body, 'type', 'type', CHANNEL_TYPES);
-  const config = type ? parseConfig(type, stored && stored.type === type ? unmask(type, body.config, stored.config) : body.config, c, options) : null;
+  let raw = body.config;
+  if (type && stored) {
+    // Stored secrets go back only to where they were sent; a new target needs them typed again, or none.
+    if (!movesTarget(type, raw, stored)) raw = unmask(type, raw, stored.config);
+    else for (const path of maskedEchoes(raw, stored)) c.add(path, `${path.split('.').pop()} is the masked stored value: the channel's target changes, so enter the secret again or leave it out`);
+  }
+  const config = type ? parseConfig(type, raw, c, options) : null;
   const flags = {
     sendRecovery: c.bool(body, 'sendRecovery', true),
     sendFailure: c.bool(body, 'sendFailure', true),
@@ -325,6 +322,45 @@ function unmask(type: ChannelType, raw: unknown, stored: ChannelConfig): unknown
     if (Array.isArray(kept[field])) out[field] = unmaskedPairs(out[field], kept[field] as KeyValue[]);
   }
   return out;
+}
+
+/** Whether a PUT sends elsewhere than the stored channel: another type, webhook kind, URL or Opsgenie region. */
+function movesTarget(type: ChannelType, raw: unknown, stored: ChannelSettings): boolean {
+  if (type !== stored.type) return true;
+  if (!isObject(raw)) return false;
+  const kept = stored.config as Record<string, unknown>;
+  if (typeof kept.url === 'string') {
+    const shown = (maskedConfig(stored.type, stored.config) as Record<string, unknown>).url;
+    const url = raw.url === shown ? kept.url : raw.url;
+    if (url !== kept.url) return true;
+  }
+  if (type === 'WEBHOOK' && (raw.webhookType ?? 'WEBHOOK') !== kept.webhookType) return true;
+  if (type === 'OPSGENIE' && (raw.region ?? 'US') !== kept.region) return true;
+  return false;
+}
+
+/** Paths of a body's config whose value is one of the masks the stored channel is shown with. */
+function maskedEchoes(raw: unknown, stored: ChannelSettings): string[] {
+  if (!isObject(raw)) return [];
+  const shown = maskedConfig(stored.type, stored.config) as Record<string, unknown>;
+  const kept = stored.config as Record<string, unknown>;
+  const masks = new Set<string>();
+  for (const field of ['webhookSecret', 'serviceKey', 'apiKey', 'url']) {
+    if (typeof shown[field] === 'string' && shown[field] !== kept[field]) masks.add(shown[field] as string);
+  }
+  for (const field of ['headers', 'queryParameters']) {
+    const pairs = (shown[field] ?? []) as KeyValue[];
+    pairs.forEach((pair, i) => pair.value !== (kept[field] as KeyValue[])[i].value && masks.add(pair.value));
+  }
+  const echoes: string[] = [];
+  for (const field of ['webhookSecret', 'serviceKey', 'apiKey', 'url']) {
+    if (typeof raw[field] === 'string' && masks.has(raw[field] as string)) echoes.push(`config.${field}`);
+  }
+  for (const field of ['headers', 'queryParameters']) {
+    const pairs = raw[field];
+    if (Array.isArray(pairs)) pairs.forEach((pair, i) => isObject(pair) && typeof pair.value === 'string' && masks.has(pair.value) && echoes.push(`config.${field}[${i}].value`));
+  }
+  return echoes;
 }
 
 /** The recipient as the delivery log shows it: enough to recognise, never a secret. */

@@ -12,6 +12,7 @@ import { parseIfMatch, setEtag } from '../../../http/src/etag';
 import { CURSOR_CODEC, CursorCodec, parseLimit } from '../../../http/src/pagination';
 import { actorOf, requireId } from '../../../http/src/params';
 import { ChannelSettings, parseChannelBody } from '../domain/alert-channel';
+import { resolvedTargetProblems } from '../send/target-check';
 import { AlertingQuery } from '../read/alerting.queries';
 import { ChannelView } from '../read/channel-directory';
 import { RunAlertChannelCommand } from '../write/alert-channel.handler';
@@ -123,6 +124,9 @@ export class AlertChannelsController {
   private async parse(accountId: string, body: unknown, stored?: ChannelSettings) {
     const parsed = parseChannelBody(body, { allowPrivate: this.config.outboundAllowPrivate }, stored);
     if (!parsed.settings) throw ValidationError.of(parsed.details);
+    // A URL whose name resolves to a private address is refused as its address would be.
+    const targetProblems = await resolvedTargetProblems(parsed.settings.config, { allowPrivate: this.config.outboundAllowPrivate });
+    if (targetProblems.length > 0) throw ValidationError.of(targetProblems);
     if (parsed.subscriptions) await this.subscriptions.requireChecks(accountId, parsed.subscriptions.map((s) => s.checkId));
     return { settings: parsed.settings, subscriptions: parsed.subscriptions };
   }

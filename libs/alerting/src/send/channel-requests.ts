@@ -1,13 +1,14 @@
 import { createHmac } from 'node:crypto';
-import Handlebars from 'handlebars';
 import { VigilConfig } from '../../../platform/src/config';
 import { ChannelDoc } from '../read/alert-channels.projection';
 import { OpsgenieConfig, PagerDutyConfig, SlackConfig, WebhookConfig } from '../domain/alert-channel';
 import { alertSummary, alertTitle, CheckAlert } from '../domain/alert-message';
+import { DeliveryError } from './delivery-error';
 import { OutboundRequest } from './outbound-http';
+import { isJsonTemplate, renderBounded, TEMPLATE_VARIABLES, TemplateError } from './template-renderer';
 
 /** Checkly's template variable names (plus DOWNTIME_SECONDS), as strings. */
-export function templateVariables(alert: CheckAlert, config: Pick<VigilConfig, 'publicUrl'>): Record<string, string> {
+export function templateVariables(alert: CheckAlert, config: Pick<VigilConfig, 'publicUrl'>): Record<(typeof TEMPLATE_VARIABLES)[number], string> {
   return {
     ALERT_TITLE: alertTitle(alert),
     ALERT_TYPE: alert.alertType,
@@ -27,19 +28,14 @@ export function templateVariables(alert: CheckAlert, config: Pick<VigilConfig, '
   };
 }
 
-const compiled = new Map<string, HandlebarsTemplateDelegate>();
-
-/** A custom template, rendered without HTML escaping; for a JSON body every value is JSON-escaped instead. */
+/** A custom template, rendered within its bounds; one that exceeds them fails the delivery for good. */
 export function renderTemplate(template: string, variables: Record<string, string>): string {
-  const json = /^\s*[{[]/.test(template);
-  let fn = compiled.get(template);
-  if (!fn) {
-    fn = Handlebars.compile(template, { noEscape: true, strict: false });
-    if (compiled.size > 500) compiled.clear();
-    compiled.set(template, fn);
+  try {
+    return renderBounded(template, variables);
+  } catch (error) {
+    if (error instanceof TemplateError) throw new DeliveryError(error.message, false);
+    throw error;
   }
-  const values = json ? Object.fromEntries(Object.entries(variables).map(([k, v]) => [k, JSON.stringify(v).slice(1, -1)])) : variables;
-  return fn(values);
 }
 
 function signingKey(secret: string): Buffer {
@@ -137,7 +133,7 @@ export function channelRequest(channel: ChannelDoc, alert: CheckAlert, deliveryI
     }
     case 'WEBHOOK': {
       const c = channel.config as WebhookConfig;
-      const built = c.template ? { body: renderTemplate(c.template, vars), contentType: /^\s*[{[]/.test(c.template) ? 'application/json' : 'text/plain; charset=utf-8' } : builtInWebhookBody(c.webhookType, alert, vars);
+      const built = c.template ? { body: renderTemplate(c.template, vars), contentType: isJsonTemplate(c.template) ? 'application/json' : 'text/plain; charset=utf-8' } : builtInWebhookBody(c.webhookType, alert, vars);
       const bodyless = c.method === 'GET' || c.method === 'HEAD';
       const body = bodyless ? '' : built.body;
       const headers: Record<string, string> = { ...(bodyless ? {} : { 'content-type': built.contentType }), ...('headers' in built ? built.headers : {}) };

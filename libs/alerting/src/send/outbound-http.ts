@@ -18,6 +18,7 @@ export interface OutboundResponse {
 }
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
+export const UNREACHABLE_NAME = 'target host has no public address';
 const MAX_RETRY_AFTER_MS = 3_600_000;
 
 /** Refuses every resolved address that is not public unicast, so DNS rebinding cannot reach inside. */
@@ -72,7 +73,14 @@ export function sendOutbound(request: OutboundRequest, timeoutMs: number, allowP
       if (error) reject(error);
       else resolve(response!);
     };
-    const req = client.request(url, { method: request.method, headers, lookup: guardedLookup(allowPrivate), agent: false }, (res) => {
+    let req: http.ClientRequest;
+    try {
+      req = client.request(url, { method: request.method, headers, lookup: guardedLookup(allowPrivate), agent: false }, onResponse);
+    } catch (error) {
+      // An invalid header name or value, or method: no retry can fix it.
+      return reject(new DeliveryError(`request refused before sending: ${String((error as NodeJS.ErrnoException).code ?? (error as Error).message)}`, false));
+    }
+    function onResponse(res: http.IncomingMessage) {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
@@ -92,13 +100,14 @@ export function sendOutbound(request: OutboundRequest, timeoutMs: number, allowP
       res.on('end', done);
       res.on('close', done);
       res.on('error', () => finish(new DeliveryError('response interrupted', true)));
-    });
+    }
     const timer = setTimeout(() => {
       finish(new DeliveryError(`timed out after ${timeoutMs} ms`, true));
       req.destroy();
     }, timeoutMs);
     req.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EVIGILPRIVATE') return finish(new DeliveryError('target resolves to a private or reserved address', false));
+      // A name that does not exist and one that resolves inside read the same: the log must not map a private network.
+      if (error.code === 'EVIGILPRIVATE' || error.code === 'ENOTFOUND') return finish(new DeliveryError(UNREACHABLE_NAME, false));
       finish(new DeliveryError(`connection failed: ${error.code ?? error.message}`, true));
     });
     req.end(request.body ?? undefined);

@@ -95,7 +95,7 @@ export class IncidentBodies {
     }
     const value = toDto(dto, raw);
     const errors = await validate(value, { whitelist: true, forbidUnknownValues: false, stopAtFirstError: true, validationError: { target: false, value: false } });
-    return { value, details: toDetails(errors) };
+    return { value, details: toDetails(errors, '', raw) };
   }
 
   /** Ids that are well formed are looked up together; each bad one is reported at its own path. */
