@@ -113,7 +113,7 @@ describe('check alerts over real SMTP and HTTP (manual clock)', () => {
     expect(payload).toMatchObject({ alertType: 'ALERT_FAILURE', check: { id: check.id, name: 'nightly <backup>', tags: ['db'] } });
     expect(hook.headers['x-checkly-signature']).toBe(createHmac('sha256', Buffer.from(SECRET_KEY, 'base64')).update(hook.body).digest('hex'));
     expect(hook.headers['x-team']).toBe('ops');
-    expect(JSON.parse(at('/slack')[0].body)).toMatchObject({ channel: '#alerts', text: expect.stringContaining('nightly <backup> is failing') });
+    expect(JSON.parse(at('/slack')[0].body)).toMatchObject({ channel: '#alerts', text: expect.stringContaining('nightly &lt;backup&gt; missed its deadline') });
     const pd = JSON.parse(at('/pagerduty')[0].body);
     expect(at('/pagerduty')[0].path).toBe('/pagerduty/v2/enqueue');
     expect(pd).toMatchObject({ routing_key: 'pd-routing-key-0123456789abcdef', event_action: 'trigger', payload: { severity: 'critical' } });

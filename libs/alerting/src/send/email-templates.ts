@@ -20,8 +20,17 @@ ${body}
 
 const TEMPLATES = {
   checkAlert: {
-    text: textOf('{{title}}\n\n{{summary}}\n\nCheck: {{checkName}}\n{{#if link}}{{link}}\n{{/if}}'),
-    html: htmlOf(layout('<h2>{{title}}</h2><p>{{summary}}</p><p>Check: <strong>{{checkName}}</strong></p>{{#if link}}<p><a href="{{link}}">{{link}}</a></p>{{/if}}')),
+    text: textOf(
+      '{{title}}\n\n{{summary}}\n\n{{#if output}}Output (first lines):\n{{output}}\n\n{{/if}}Check: {{checkName}}{{#if checkId}} ({{checkId}}){{/if}}\n{{#if link}}How to look it up: {{link}}\n{{/if}}',
+    ),
+    html: htmlOf(
+      layout(
+        '<h2>{{title}}</h2><p>{{summary}}</p>' +
+          '{{#if output}}<p style="margin-bottom:4px">Output (first lines):</p><pre style="background:#f4f4f5;padding:8px 12px;border-radius:4px;white-space:pre-wrap;word-break:break-word;font-size:13px">{{output}}</pre>{{/if}}' +
+          '<p>Check: <strong>{{checkName}}</strong>{{#if checkId}} <span style="color:#666">({{checkId}})</span>{{/if}}</p>' +
+          '{{#if link}}<p><a href="{{link}}">How to look it up</a></p>{{/if}}',
+      ),
+    ),
   },
   confirm: {
     text: textOf('Confirm your subscription to {{pageName}}\n\nSomeone (hopefully you) asked to receive incident updates from {{pageName}} at this address.\nConfirm within 48 hours: open this link and press its button.\n\n{{confirmUrl}}\n\nIf you did not ask for this, ignore this email.\n'),
@@ -35,6 +44,6 @@ const TEMPLATES = {
 
 export function renderEmail(kind: keyof typeof TEMPLATES, subject: string, context: Record<string, unknown>): RenderedEmail {
   const t = TEMPLATES[kind];
-  const full = { unsubscribeUrl: null, link: null, ...context, subject };
+  const full = { unsubscribeUrl: null, link: null, output: null, checkId: null, ...context, subject };
   return { subject, text: t.text(full), html: t.html(full) };
 }

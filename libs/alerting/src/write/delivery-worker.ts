@@ -9,7 +9,7 @@ import { Metrics } from '../../../platform/src/metrics';
 import { Counter } from 'prom-client';
 import { CheckDirectory } from '../../../heartbeats/src/read/check-directory';
 import { EmailConfig } from '../domain/alert-channel';
-import { alertSummary, alertTitle } from '../domain/alert-message';
+import { alertOutput, alertSummary, alertTitle, checkLink } from '../domain/alert-message';
 import { ChannelDirectory } from '../read/channel-directory';
 import { channelRequest, signatureHeaders } from '../send/channel-requests';
 import { CommandBus } from '@nestjs/cqrs';
@@ -256,8 +256,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         const alert = target.alert;
         if (channel.type === 'EMAIL') {
           const title = alertTitle(alert);
-          const link = alert.checkId ? `${this.config.publicUrl}/v1/checks/${alert.checkId}` : null;
-          const rendered = renderEmail('checkAlert', title, { title, summary: alertSummary(alert), checkName: alert.checkName, link });
+          const link = alert.checkId ? checkLink(this.config.publicUrl, alert.checkId) : null;
+          const rendered = renderEmail('checkAlert', title, { title, summary: alertSummary(alert), checkName: alert.checkName, checkId: alert.checkId, output: alertOutput(alert), link });
           return this.email.send({ ...rendered, to: (channel.config as EmailConfig).address, messageId: doc.id });
         }
         // webhook-timestamp is checked by receivers against their own clock: it is the wall clock's.

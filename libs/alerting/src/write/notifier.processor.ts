@@ -12,7 +12,7 @@ import { CheckDoc } from '../../../heartbeats/src/read/heartbeat-checks.projecti
 import { FailedData, HeartbeatEvent, PingReceivedData } from '../../../heartbeats/src/domain/heartbeat.decider';
 import { maskedRecipient } from '../domain/alert-channel';
 import { AlertChannelEvent } from '../domain/alert-channel.decider';
-import { CheckAlert } from '../domain/alert-message';
+import { CheckAlert, failureCause } from '../domain/alert-message';
 import { alertPolicy } from '../domain/alert-settings';
 import { ChannelDoc } from '../read/alert-channels.projection';
 import { ChannelDirectory } from '../read/channel-directory';
@@ -150,6 +150,7 @@ export class Notifier implements Processor<NotifierEvent> {
       startedAt: outage.startedAt,
       at: data.deadline,
       downtimeSeconds: null,
+      cause: failureCause(data),
     };
     const delayed = policy.escalationType === 'TIME_BASED';
     await this.fanOut(check, { ...base, alertType: 'ALERT_FAILURE' }, data.eventId, alertAt, delayed ? outage.outageId : null);

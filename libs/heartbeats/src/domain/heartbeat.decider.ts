@@ -113,6 +113,8 @@ export interface FailedData extends SignalExtras {
   nextDueAt?: string | null;
   /** Set on a FAILING a ping signalled (`/fail`, `/{1–255}`): the request's, not "watchdog". */
   signal?: true;
+  /** Set when the deadline that passed was a started run's: when that run started (a start with no finish). */
+  runStartedAt?: string;
   source?: string | null;
   userAgent?: string | null;
 }
@@ -473,6 +475,8 @@ export const heartbeatDecider: Decider<TimerState, HeartbeatCommand, HeartbeatEv
         if (timer.checkId === null || deadlineOf(timer) !== command.deadline) return [];
         const deadline = new Date(command.deadline).toISOString();
         const data: FailedData = { eventId: command.eventId, checkId: timer.checkId, deadline, first: !timer.failing };
+        const run = timer.runs.find((r) => r.at + timer.graceMs === command.deadline);
+        if (run) data.runStartedAt = new Date(run.at).toISOString();
         // A schedule check then waits for the first occurrence after the deadline.
         if (timer.schedule !== null) data.nextDueAt = nextDueAfter(timer, command.deadline, false);
         return [{ type: 'HeartbeatFailed', data }];
