@@ -28,6 +28,7 @@ import { HeartbeatWatchdog } from './write/heartbeat-watchdog';
 import { HeartbeatIncidentTriggers } from './write/incident-trigger';
 import { IncidentReactor } from './write/incident-reactor';
 import { IncidentsBridge } from './write/incidents-bridge';
+import { RecentCheckIncidents } from './write/recent-check-incidents';
 import { PingTokenClaims } from './write/ping-token-claims';
 
 @Module({
@@ -50,6 +51,7 @@ import { PingTokenClaims } from './write/ping-token-claims';
     EventRetention,
     HeartbeatIncidentTriggers,
     IncidentsBridge,
+    RecentCheckIncidents,
     IncidentReactor,
     HeartbeatBackground,
     {
