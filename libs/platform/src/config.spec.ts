@@ -44,6 +44,7 @@ describe('loadConfig', () => {
       aiModel: null,
       smtpUrl: null,
       mailFrom: 'Vigil <vigil@localhost>',
+      mailInbound: null,
       outboundAllowPrivate: false,
       deliveryTimeoutMs: 10_000,
       pagerdutyUrl: 'https://events.pagerduty.com',
@@ -83,6 +84,7 @@ describe('loadConfig', () => {
       VIGIL_OPSGENIE_US_URL: 'http://127.0.0.1:9001',
       VIGIL_OPSGENIE_EU_URL: 'http://127.0.0.1:9002',
       VIGIL_READY_MAX_LAG: '7',
+      VIGIL_MAIL_INBOUND: 'unsubscribe@example.com',
     });
     expect(config).toEqual({
       port: 8080,
@@ -110,6 +112,7 @@ describe('loadConfig', () => {
       aiModel: 'llama3.1',
       smtpUrl: 'smtps://user:pw@smtp.example.com:465',
       mailFrom: 'Status <status@example.com>',
+      mailInbound: 'unsubscribe@example.com',
       outboundAllowPrivate: true,
       deliveryTimeoutMs: 2500,
       pagerdutyUrl: 'http://127.0.0.1:9000',

@@ -37,8 +37,16 @@ const TEMPLATES = {
     html: htmlOf(layout('<h2>Confirm your subscription to {{pageName}}</h2><p>Someone (hopefully you) asked to receive incident updates from <strong>{{pageName}}</strong> at this address.</p><p><a href="{{confirmUrl}}">Confirm the subscription</a> (the link is valid for 48 hours; it opens a page with a button).</p><p>If you did not ask for this, ignore this email.</p>')),
   },
   incident: {
-    text: textOf('{{pageName}}: {{incidentName}}\n\nStatus: {{status}}\n\n{{description}}\n\nUnsubscribe: {{unsubscribeUrl}}\n'),
-    html: htmlOf(layout('<p style="color:#666">{{pageName}}</p><h2>{{incidentName}}</h2><p>Status: <strong>{{status}}</strong></p><p style="white-space:pre-wrap">{{description}}</p>')),
+    text: textOf(
+      '{{pageName}}: {{incidentName}}\n\nStatus: {{status}}\n\n{{body}}\n\n{{#if incidentUrl}}Follow the incident: {{incidentUrl}}\n{{/if}}{{#if pageUrl}}Status page: {{pageUrl}}\n{{/if}}\nUnsubscribe: {{unsubscribeUrl}}\n',
+    ),
+    // bodyHtml is markdown-it's output (raw HTML in the update escaped by it), hence the triple braces.
+    html: htmlOf(
+      layout(
+        '<p style="color:#666">{{#if pageUrl}}<a href="{{pageUrl}}" style="color:#666">{{pageName}}</a>{{else}}{{pageName}}{{/if}}</p><h2>{{incidentName}}</h2><p>Status: <strong>{{status}}</strong></p><div>{{{bodyHtml}}}</div>' +
+          '{{#if incidentUrl}}<p><a href="{{incidentUrl}}">Follow the incident</a></p>{{/if}}',
+      ),
+    ),
   },
 };
 

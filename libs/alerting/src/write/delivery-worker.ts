@@ -16,6 +16,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { VerifySubscriptionCommand } from '../../../status-pages/src/write/subscription.commands';
 import { DeliveryError } from '../send/delivery-error';
 import { EmailSender } from '../send/email-sender';
+import { markdownHtml, markdownText, statusWord } from '../send/email-markdown';
 import { renderEmail } from '../send/email-templates';
 import { sendOutbound } from '../send/outbound-http';
 import { alertable, OUTAGES } from './notifier.processor';
@@ -311,7 +312,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       while (next < todo.length) {
         const recipient = todo[next++];
         try {
-          await this.sendIncidentEmail(target, recipient);
+          await this.sendIncidentEmail(target, recipient, doc.incidentId);
           recipient.state = 'SENT';
           recipient.lastError = null;
         } catch (e) {
@@ -334,23 +335,29 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     return updated;
   }
 
-  private async sendIncidentEmail(target: Extract<DeliveryDoc['target'], { kind: 'incident-emails' }>, recipient: SubscriberRecipient): Promise<void> {
+  private async sendIncidentEmail(target: Extract<DeliveryDoc['target'], { kind: 'incident-emails' }>, recipient: SubscriberRecipient, incidentId: string | null): Promise<void> {
     const token = await this.tokens.sign({ purpose: 'unsubscribe', subscriptionId: recipient.subscriptionId, statusPageId: recipient.statusPageId, expiresAt: 0 });
     const unsubscribeUrl = `${this.config.publicUrl}/subscriptions/unsubscribe/${token}`;
-    const mailbox = this.config.mailFrom.match(/<([^>]+)>/)?.[1] ?? this.config.mailFrom;
-    const rendered = renderEmail('incident', `[${recipient.pageName}] ${target.incidentName}: ${target.status}`, {
+    const pageUrl = recipient.pageUrl ? `${this.config.publicUrl}/status/${encodeURIComponent(recipient.pageUrl)}` : null;
+    const status = statusWord(target.status);
+    const rendered = renderEmail('incident', `[${recipient.pageName}] ${target.incidentName}: ${status}`, {
       pageName: recipient.pageName,
       incidentName: target.incidentName,
-      status: target.status,
-      description: target.description,
+      status,
+      body: markdownText(target.description),
+      bodyHtml: markdownHtml(target.description),
+      pageUrl,
+      incidentUrl: pageUrl && incidentId ? `${pageUrl}/incidents/${incidentId}` : null,
       unsubscribeUrl,
     });
+    // The mailto: form only where someone reads that mailbox.
+    const mailto = this.config.mailInbound ? `, <mailto:${this.config.mailInbound}?subject=unsubscribe%20${token}>` : '';
     return this.email.send({
       ...rendered,
       to: recipient.address,
       messageId: recipient.messageId,
       headers: {
-        'List-Unsubscribe': `<${unsubscribeUrl}>, <mailto:${mailbox}?subject=unsubscribe%20${token}>`,
+        'List-Unsubscribe': `<${unsubscribeUrl}>${mailto}`,
         'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
       },
     });

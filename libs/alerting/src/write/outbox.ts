@@ -33,6 +33,8 @@ export interface SubscriberRecipient {
   subscriptionId: string;
   statusPageId: string;
   pageName: string;
+  /** The page's slug, for links to it and its incidents (absent on batches stored before links were sent). */
+  pageUrl?: string;
   /** The email's Message-ID: stable for this event and address. */
   messageId: string;
   /** SENT, or FAILED for good (a permanent refusal); PENDING ones are sent on the batch's next attempt. */
