@@ -126,3 +126,53 @@ describe('alerts name the real cause, over real SMTP and HTTP receivers', () => 
     await server.http.delete(`/v1/checks/${check.id}`, { key: account.key });
   });
 });
+
+describe('alerts silenced by muting or maintenance are in the delivery log as suppressed (real HTTP receiver)', () => {
+  const clock = new ManualClock('2026-07-01T12:00:00.000Z');
+  let server: TestServer;
+  let account: TestAccount;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    server = await startTestServer({ clock, env: { VIGIL_DAEMON: 'on', VIGIL_OUTBOUND_ALLOW_PRIVATE: 'true' } });
+    account = await server.account();
+  });
+  afterAll(async () => {
+    await server.close();
+    await receiver.close();
+  });
+
+  it('records each silenced alert with its reason, sends it nowhere, and filters the log by SUPPRESSED', async () => {
+    const hook = (await server.http.post('/v1/alert-channels', { type: 'WEBHOOK', config: { name: 'hook', url: `${receiver.url}/hook` } }, { key: account.key })).body.id;
+    const make = async (name: string, extra: object) =>
+      (
+        await server.http.post(
+          '/v1/checks/heartbeat',
+          { name, heartbeat: { period: 1, periodUnit: 'days', grace: 1, graceUnit: 'hours' }, alertChannelSubscriptions: [{ alertChannelId: hook, activated: true }], ...extra },
+          { key: account.key },
+        )
+      ).body as { id: string; heartbeat: { pingToken: string } };
+    const muted = await make('muted job', { muted: true });
+    const upgrading = await make('db job', { tags: ['db'] });
+    const loud = await make('web job', { tags: ['web'] });
+    const window = await server.http.post('/v1/maintenance-windows', { name: 'db upgrade', tags: ['db'], startsAt: '2026-07-01T11:00:00.000Z', endsAt: '2026-07-01T13:00:00.000Z' }, { key: account.key });
+    expect(window.status).toBe(201);
+    for (const check of [muted, upgrading, loud]) expect((await server.http.get(`/ping/${check.heartbeat.pingToken}/fail`)).status).toBe(200);
+
+    const log = async (query: string) => (await server.http.get(`/v1/alert-notifications?limit=100${query}`, { key: account.key })).body.entries as any[];
+    const suppressed = await eventually(() => log('&status=SUPPRESSED'), (list) => list.length >= 2);
+    await eventually(() => receiver.requests.length, (n) => n >= 1);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(receiver.requests.map((r) => JSON.parse(r.body).check.id)).toEqual([loud.id]);
+    const byCheck = Object.fromEntries(suppressed.map((n) => [n.checkId, n]));
+    expect(Object.keys(byCheck).sort()).toEqual([muted.id, upgrading.id].sort());
+    expect(byCheck[muted.id]).toMatchObject({ alertType: 'ALERT_FAILURE', status: 'SUPPRESSED', suppressedReason: 'the check is muted', attempts: 0, sentAt: null, nextAttemptAt: null });
+    expect(byCheck[upgrading.id]).toMatchObject({ status: 'SUPPRESSED', suppressedReason: 'a maintenance window of its tags, until 2026-07-01T13:00:00.000Z' });
+    expect((await log(`&checkId=${loud.id}`)).map((n) => [n.status, n.suppressedReason])).toEqual([['SENT', null]]);
+    // A suppressed alert is not a failed one: retry leaves it as it is.
+    const retried = await server.http.post(`/v1/alert-notifications/${byCheck[muted.id].id}/retry`, undefined, { key: account.key });
+    expect(retried.body.status).toBe('SUPPRESSED');
+    expect((await server.http.get('/v1/alert-notifications?status=MUTED', { key: account.key })).status).toBe(400);
+  });
+});

@@ -4,7 +4,8 @@ import { collectionOf } from '../../../core/src/projection';
 import { Filter, READ_STORE, ReadStore, StoredDoc } from '../../../read-store/src/read-store.port';
 import { AlertType, CheckAlert } from '../domain/alert-message';
 
-export type DeliveryStatus = 'PENDING' | 'SENT' | 'FAILED';
+/** SUPPRESSED: an alert muting or a maintenance window silenced, kept in the log with its reason and never sent. */
+export type DeliveryStatus = 'PENDING' | 'SENT' | 'FAILED' | 'SUPPRESSED';
 
 /** Who receives a delivery: a channel (its current settings at send time) or a status page subscriber. */
 export type DeliveryTarget =
@@ -70,6 +71,8 @@ export interface DeliveryDoc {
   whileOutage: string | null;
   target: DeliveryTarget;
   attemptLog: AttemptRecord[];
+  /** Why a SUPPRESSED delivery was not sent ("the check is muted", "a maintenance window until …"). */
+  suppressedReason?: string | null;
   [field: string]: unknown;
 }
 
