@@ -45,6 +45,8 @@ describe('loadConfig', () => {
       smtpUrl: null,
       mailFrom: 'Vigil <vigil@localhost>',
       mailInbound: null,
+      emailConfirmationsPerHour: 200,
+      emailsPerHour: 20_000,
       outboundAllowPrivate: false,
       deliveryTimeoutMs: 10_000,
       pagerdutyUrl: 'https://events.pagerduty.com',
@@ -85,6 +87,8 @@ describe('loadConfig', () => {
       VIGIL_OPSGENIE_EU_URL: 'http://127.0.0.1:9002',
       VIGIL_READY_MAX_LAG: '7',
       VIGIL_MAIL_INBOUND: 'unsubscribe@example.com',
+      VIGIL_EMAIL_CONFIRMATIONS_PER_HOUR: '5',
+      VIGIL_EMAILS_PER_HOUR: '50',
     });
     expect(config).toEqual({
       port: 8080,
@@ -113,6 +117,8 @@ describe('loadConfig', () => {
       smtpUrl: 'smtps://user:pw@smtp.example.com:465',
       mailFrom: 'Status <status@example.com>',
       mailInbound: 'unsubscribe@example.com',
+      emailConfirmationsPerHour: 5,
+      emailsPerHour: 50,
       outboundAllowPrivate: true,
       deliveryTimeoutMs: 2500,
       pagerdutyUrl: 'http://127.0.0.1:9000',

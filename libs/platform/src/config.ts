@@ -46,6 +46,9 @@ export interface VigilConfig {
   mailFrom: string;
   /** An address whose mail reaches the operator: offered as the mailto: of List-Unsubscribe only when set. */
   mailInbound: string | null;
+  /** Per account and hour: confirmation emails to unverified addresses, and emails of every kind (429 beyond). */
+  emailConfirmationsPerHour: number;
+  emailsPerHour: number;
   /** Outbound requests may reach private, loopback and link-local addresses (tests, closed networks). */
   outboundAllowPrivate: boolean;
   /** Per delivery attempt. */
@@ -208,6 +211,8 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom,
     mailInbound: mailbox(env, 'VIGIL_MAIL_INBOUND'),
+    emailConfirmationsPerHour: integer(env, 'VIGIL_EMAIL_CONFIRMATIONS_PER_HOUR', 200, 1, 1_000_000),
+    emailsPerHour: integer(env, 'VIGIL_EMAILS_PER_HOUR', 20_000, 1, 100_000_000),
     outboundAllowPrivate: allowPrivateRaw === 'true',
     deliveryTimeoutMs: integer(env, 'VIGIL_DELIVERY_TIMEOUT_MS', 10_000, 100, 120_000),
     pagerdutyUrl: vendor('VIGIL_PAGERDUTY_URL', 'https://events.pagerduty.com'),

@@ -50,8 +50,18 @@ const TEMPLATES = {
   },
 };
 
-export function renderEmail(kind: keyof typeof TEMPLATES, subject: string, context: Record<string, unknown>): RenderedEmail {
+/** Subjects carry user text (page, check and incident names): one line, at most this many characters. */
+export const MAX_SUBJECT_CHARS = 200;
+
+export function boundedSubject(subject: string): string {
+  // eslint-disable-next-line no-control-regex
+  const line = subject.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return line.length > MAX_SUBJECT_CHARS ? `${line.slice(0, MAX_SUBJECT_CHARS - 1)}…` : line;
+}
+
+export function renderEmail(kind: keyof typeof TEMPLATES, rawSubject: string, context: Record<string, unknown>): RenderedEmail {
   const t = TEMPLATES[kind];
+  const subject = boundedSubject(rawSubject);
   const full = { unsubscribeUrl: null, link: null, output: null, checkId: null, ...context, subject };
   return { subject, text: t.text(full), html: t.html(full) };
 }

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Res, Use
 import { FastifyReply } from 'fastify';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { NotFoundError } from '../../../core/src/errors';
+import { ForbiddenError, NotFoundError } from '../../../core/src/errors';
 import { Account, AccountContext } from '../../../http/src/account-context';
 import { parseIfMatch, setEtag } from '../../../http/src/etag';
 import { actorOf, requireId } from '../../../http/src/params';
@@ -41,6 +41,7 @@ export class SubscriptionsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<BulkResult> {
     const pageId = requireId(statusPageId, 'Status page');
+    if (body.autoVerify === true && account.role !== 'ADMIN') throw new ForbiddenError('autoVerify (adding subscribers without double opt-in) needs an ADMIN key');
     const addresses = body.subscriptions.map((entry) => entry.config);
     const { result, revision } = await this.commands.execute<AddSubscriptionsCommand, BulkOutcome>(
       new AddSubscriptionsCommand(account.accountId, pageId, addresses, body.autoVerify === true, actorOf(account), body.subscriptions.map((entry) => entry.type)),

@@ -9,6 +9,8 @@ import { requireOwned, statusPageDecider, statusPageStream } from '../domain/sta
 import { SubscriptionData, subscriptionsDecider, SubscriptionStatus, subscriptionsStream, SubscriptionType } from '../domain/subscriptions.decider';
 import { outboundUrlProblem } from '../../../core/src/outbound-address';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
+import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
+import { EmailQuota } from './email-quota';
 
 export class AddSubscriptionsCommand {
   constructor(
@@ -72,15 +74,21 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(VIGIL_CONFIG) private readonly config: VigilConfig,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(READ_STORE) private readonly store: ReadStore,
   ) {}
 
   async execute({ accountId, statusPageId, addresses, autoVerify, actor, types }: AddSubscriptionsCommand): Promise<BulkOutcome> {
     await requirePage(this.runner, accountId, statusPageId);
     const status: SubscriptionStatus = autoVerify ? 'VERIFIED' : 'PENDING';
+    // Skipping double opt-in is recorded with the key that did it.
+    const verifiedBy = autoVerify ? { autoVerifiedBy: actor.keyId ?? actor.keyName ?? 'unknown' } : {};
     const candidates: SubscriptionData[] = addresses
       .map((address, i) => ({ address: address.trim(), type: types[i] ?? ('EMAIL' as const) }))
       .filter(({ address, type }) => (type === 'EMAIL' ? isDeliverableAddress(address) : this.isWebhookTarget(address)))
-      .map(({ address, type }) => ({ id: this.ids.next(), type, address, status }));
+      .map(({ address, type }) => ({ id: this.ids.next(), type, address, status, ...verifiedBy }));
+    // Each new unverified address may cost a confirmation email: counted (at most) before any is written.
+    const confirmations = autoVerify ? 0 : candidates.filter((c) => c.type === 'EMAIL').length;
+    await new EmailQuota(this.store, { confirmationsPerHour: this.config.emailConfirmationsPerHour, emailsPerHour: this.config.emailsPerHour }).take(accountId, this.clock.now(), confirmations);
     const { appended, revision } = await this.runner.run(
       subscriptionsStream(statusPageId),
       subscriptionsDecider,
