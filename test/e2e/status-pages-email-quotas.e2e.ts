@@ -65,4 +65,29 @@ describe('email quotas and autoVerify (real SMTP)', () => {
       expect.objectContaining({ address: 'g@example.com', status: 'VERIFIED', autoVerifiedBy: account.keyId }),
     ]);
   });
+
+  it('emails past the hourly quota wait for the next hour instead of being sent or lost', async () => {
+    // This hour: f's confirmation (1 email). Four verified subscribers now: one incident email each would make 5 > 4.
+    for (const email of ['h@example.com', 'i@example.com', 'j@example.com']) expect((await bulk([email], account.key, true)).status).toBe(201);
+    // The confirmations so far (a, b, c, then e and f the next hour) have all arrived.
+    const before = (await eventually(() => smtp.mails.length, (n) => n >= 5)) as number;
+    expect(before).toBe(5);
+    const serviceId = (await server.http.get(`/v1/status-pages/${pageId}`, { key: account.key })).body.cards[0].services[0].id;
+    const incident = await server.http.post(
+      '/v1/status-pages/incidents',
+      { name: 'Slow API', severity: 'MINOR', services: [{ id: serviceId }], incidentUpdates: [{ description: 'Looking into it.', status: 'INVESTIGATING', notifySubscribers: true }] },
+      { key: account.key },
+    );
+    expect(incident.status).toBe(201);
+    const log = async () => ((await server.http.get(`/v1/alert-notifications?limit=100`, { key: account.key })).body.entries as any[]).filter((n) => n.incidentId === incident.body.id);
+    const waiting = await eventually(log, (list) => list.some((n) => n.lastError !== null));
+    expect(waiting).toEqual([expect.objectContaining({ status: 'PENDING', attempts: 0, lastError: "waiting for the account's hourly email quota" })]);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(smtp.mails.length).toBe(before);
+
+    clock.advance(60 * 60_000);
+    await eventually(() => smtp.mails.length - before, (n) => n >= 4);
+    expect(smtp.mails.slice(before).map((m) => m.to[0]).sort()).toEqual(['g@example.com', 'h@example.com', 'i@example.com', 'j@example.com']);
+    expect((await eventually(log, (list) => list[0]?.status === 'SENT'))[0]).toMatchObject({ status: 'SENT', attempts: 1 });
+  });
 });

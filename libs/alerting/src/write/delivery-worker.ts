@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CLOCK, Clock } from '../../../core/src/clock';
-import { NotFoundError } from '../../../core/src/errors';
+import { NotFoundError, TooManyRequestsError } from '../../../core/src/errors';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { LOGGER, VigilLogger } from '../../../platform/src/logger';
@@ -14,6 +14,7 @@ import { ChannelDirectory } from '../read/channel-directory';
 import { channelRequest, signatureHeaders } from '../send/channel-requests';
 import { CommandBus } from '@nestjs/cqrs';
 import { VerifySubscriptionCommand } from '../../../status-pages/src/write/subscription.commands';
+import { EmailQuota } from '../../../status-pages/src/write/email-quota';
 import { DeliveryError } from '../send/delivery-error';
 import { EmailSender } from '../send/email-sender';
 import { markdownHtml, markdownText, statusWord } from '../send/email-markdown';
@@ -213,6 +214,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       await this.outbox.remove(doc.id, revision);
       return;
     }
+    const quotaFrees = await this.overEmailQuota(doc);
+    if (quotaFrees !== null) {
+      // Not an attempt: sent once the account's hourly email quota frees.
+      await this.outbox.replace({ ...doc, nextAttemptAt: quotaFrees, leaseUntil: 0, lastError: "waiting for the account's hourly email quota" }, revision);
+      return;
+    }
     let error: DeliveryError | null = null;
     try {
       if (doc.target.kind === 'incident-emails') doc = { ...doc, target: await this.sendBatch(doc, doc.target) };
@@ -239,6 +246,24 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       { deliveryId: doc.id, accountId: doc.accountId, alertType: doc.alertType, alertChannelId: doc.alertChannelId, attempts, status: next.status, error: error?.message },
       error ? 'notification attempt failed' : 'notification sent',
     );
+  }
+
+  /** Counts the emails this delivery sends against the account's hourly quota; when it is used up, when it frees (ms). */
+  private async overEmailQuota(doc: DeliveryDoc): Promise<number | null> {
+    let emails = 0;
+    if (doc.target.kind === 'incident-emails') emails = doc.target.recipients.filter((r) => r.state === 'PENDING').length;
+    else if (doc.target.kind === 'channel' && doc.alertChannelId && doc.attempts === 0) emails = (await this.channels.anyDoc(doc.alertChannelId))?.type === 'EMAIL' ? 1 : 0;
+    // Confirmations were counted when the subscription was asked for; a batch's retry counts only what is left.
+    if (emails === 0 || (doc.target.kind === 'incident-emails' && doc.attempts > 0)) return null;
+    const now = this.clock.now();
+    try {
+      // A batch larger than the whole quota goes out at the start of an hour rather than never.
+      await new EmailQuota(this.store, { confirmationsPerHour: this.config.emailConfirmationsPerHour, emailsPerHour: this.config.emailsPerHour }).take(doc.accountId, now, 0, Math.min(emails, this.config.emailsPerHour));
+      return null;
+    } catch (error) {
+      if (error instanceof TooManyRequestsError) return now.getTime() + error.retryAfterSeconds * 1000;
+      throw error;
+    }
   }
 
   private async outageLasts(doc: DeliveryDoc): Promise<boolean> {
