@@ -166,7 +166,7 @@ describe('AI agent stream, openai-compatible provider against a local chat-compl
     expect(calls[0].body).toMatchObject({ model: 'vigil-test-model', stream: true });
     expect(calls[0].body.tool_choice).toBeUndefined();
     expect(calls[0].body.tools.map((t) => t.function.name).sort()).toEqual(
-      ['check_availability', 'draft_incident_update', 'get_incident', 'list_checks', 'list_open_incidents', 'recent_heartbeat_events', 'status_page_summary', 'whats_down'].sort(),
+      ['check_availability', 'draft_incident_update', 'failures_in_window', 'get_incident', 'list_checks', 'list_incidents', 'list_open_incidents', 'recent_heartbeat_events', 'status_page_summary', 'whats_down'].sort(),
     );
     expect(calls[0].body.messages.map((m) => m.role)).toEqual(['system', 'user']);
     expect(calls[0].body.messages[0].content).toContain('read-only');

@@ -113,7 +113,7 @@ describe('check alerts over real SMTP and HTTP (manual clock)', () => {
     expect(payload).toMatchObject({ alertType: 'ALERT_FAILURE', check: { id: check.id, name: 'nightly <backup>', tags: ['db'] } });
     expect(hook.headers['x-checkly-signature']).toBe(createHmac('sha256', Buffer.from(SECRET_KEY, 'base64')).update(hook.body).digest('hex'));
     expect(hook.headers['x-team']).toBe('ops');
-    expect(JSON.parse(at('/slack')[0].body)).toMatchObject({ channel: '#alerts', text: expect.stringContaining('nightly <backup> is failing') });
+    expect(JSON.parse(at('/slack')[0].body)).toMatchObject({ channel: '#alerts', text: expect.stringContaining('nightly &lt;backup&gt; missed its deadline') });
     const pd = JSON.parse(at('/pagerduty')[0].body);
     expect(at('/pagerduty')[0].path).toBe('/pagerduty/v2/enqueue');
     expect(pd).toMatchObject({ routing_key: 'pd-routing-key-0123456789abcdef', event_action: 'trigger', payload: { severity: 'critical' } });
@@ -130,7 +130,9 @@ describe('check alerts over real SMTP and HTTP (manual clock)', () => {
     // Reminders wait in the log as PENDING with their due time.
     expect(log.filter((n) => n.alertType === 'ALERT_REMINDER' && n.status === 'PENDING')).toHaveLength(8);
     expect(log.find((n) => n.alertChannelId === channels.email).recipient).toBe('o***@example.com');
-    expect(await notifications(`&checkId=${muted.id}`)).toEqual([]);
+    // The muted check's alerts are in the log, suppressed with the reason, and were never sent.
+    const silenced = await notifications(`&checkId=${muted.id}`);
+    expect(silenced.map((n) => [n.alertType, n.status, n.suppressedReason, n.attempts])).toEqual(Object.values(channels).map(() => ['ALERT_FAILURE', 'SUPPRESSED', 'the check is muted', 0]));
 
     // Reminders: the first after 5 minutes, once per channel.
     clock.advance(5 * 60_000);
@@ -161,7 +163,7 @@ describe('check alerts over real SMTP and HTTP (manual clock)', () => {
     const final = await notifications(`&checkId=${check.id}`);
     expect(final.filter((n) => n.alertType === 'ALERT_REMINDER')).toHaveLength(4); // the unsent second reminders are gone
     expect(final.every((n) => n.status === 'SENT')).toBe(true);
-    expect(await notifications(`&checkId=${muted.id}`)).toEqual([]);
+    expect((await notifications(`&checkId=${muted.id}`)).every((n) => n.status === 'SUPPRESSED')).toBe(true);
   });
 
   it('escalates RUN_BASED after N consecutive FAILINGs and TIME_BASED after N minutes; outages shorter than that alert no one', async () => {

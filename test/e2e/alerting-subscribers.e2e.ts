@@ -16,7 +16,7 @@ describe('subscribers: double opt-in, incident emails, one-click unsubscribe (re
 
   beforeAll(async () => {
     smtp = await startSmtpSink();
-    server = await startTestServer({ clock, env: { VIGIL_DAEMON: 'on', SMTP_URL: smtp.url, VIGIL_MAIL_FROM: 'Status <status@vigil.test>' } });
+    server = await startTestServer({ clock, env: { VIGIL_DAEMON: 'on', SMTP_URL: smtp.url, VIGIL_MAIL_FROM: 'Status <status@vigil.test>', VIGIL_MAIL_INBOUND: 'status@vigil.test' } });
     account = await server.account();
     serviceId = (await server.http.post('/v1/status-pages/services', { name: 'API' }, { key: account.key })).body.id;
     const page = async (url: string) =>
@@ -177,7 +177,7 @@ describe('subscribers: double opt-in, incident emails, one-click unsubscribe (re
     expect(decodedMail(smtp.mails[before].raw)).toContain('API down');
     await server.http.get(`/ping/${check.heartbeat.pingToken}`);
     await eventually(() => smtp.mails.length - before, (n) => n >= 4);
-    expect(decodedMail(smtp.mails[before + 2].raw)).toContain('RESOLVED');
+    expect(decodedMail(smtp.mails[before + 2].raw)).toContain('Resolved');
   });
 });
 

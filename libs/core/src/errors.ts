@@ -48,6 +48,18 @@ export class ConflictError extends VigilError {
   readonly statusCode = 409;
 }
 
+/** A quota or limit is used up: 429 with Retry-After (seconds until it frees). */
+export class TooManyRequestsError extends VigilError {
+  readonly statusCode = 429;
+
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
 export class PreconditionFailedError extends VigilError {
   readonly statusCode = 412;
 

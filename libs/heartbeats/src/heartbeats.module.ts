@@ -32,6 +32,7 @@ import { HeartbeatWatchdog } from './write/heartbeat-watchdog';
 import { NameClaimCommandHandler } from './write/name-claim.handler';
 import { IncidentReactor } from './write/incident-reactor';
 import { OutageIncidents } from './write/outage-incidents';
+import { RecentCheckIncidents } from './write/recent-check-incidents';
 
 @Module({
   imports: [StatusPagesModule, AccountsModule, MaintenanceModule],
@@ -51,6 +52,7 @@ import { OutageIncidents } from './write/outage-incidents';
     OutageIncidents,
     RollupHistory,
     RollupHistoryCommandHandler,
+    RecentCheckIncidents,
     IncidentReactor,
     HeartbeatBackground,
     {

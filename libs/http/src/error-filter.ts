@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import { Duplex } from 'node:stream';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
 import { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { NotFoundError, ValidationError, VigilError } from '../../core/src/errors';
+import { NotFoundError, TooManyRequestsError, ValidationError, VigilError } from '../../core/src/errors';
 import { ErrorBody, errorBody } from './error-body';
 import { IdempotentReplay } from './idempotency';
 
@@ -38,6 +38,7 @@ function mapError(error: unknown, request: ErrorRequest, fastify: FastifyInstanc
   }
   if (error instanceof VigilError && error.statusCode < 500) {
     if (error.statusCode === 401) headers['www-authenticate'] = 'Bearer';
+    if (error instanceof TooManyRequestsError) headers['retry-after'] = String(Math.max(1, Math.ceil(error.retryAfterSeconds)));
     return { body: errorBody(error.statusCode, error.message), headers };
   }
   if (error instanceof HttpException) {

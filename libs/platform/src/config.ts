@@ -44,6 +44,11 @@ export interface VigilConfig {
   /** Alerting (docs/alerting.md): SMTP for email channels and subscribers; null refuses email deliveries. */
   smtpUrl: string | null;
   mailFrom: string;
+  /** An address whose mail reaches the operator: offered as the mailto: of List-Unsubscribe only when set. */
+  mailInbound: string | null;
+  /** Per account and hour: confirmation emails to unverified addresses, and emails of every kind (429 beyond). */
+  emailConfirmationsPerHour: number;
+  emailsPerHour: number;
   /** Outbound requests may reach private, loopback and link-local addresses (tests, closed networks). */
   outboundAllowPrivate: boolean;
   /** Per delivery attempt. */
@@ -94,6 +99,12 @@ type Env = Record<string, string | undefined>;
 function text(env: Env, name: string): string | null {
   const value = env[name];
   return value === undefined || value.trim() === '' ? null : value.trim();
+}
+
+function mailbox(env: Env, name: string): string | null {
+  const value = text(env, name);
+  if (value !== null && !/^[^\s@<>"]+@[^\s@<>"]+$/.test(value)) throw new ConfigError(name, 'must be a bare address such as unsubscribe@example.com');
+  return value;
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -248,6 +259,9 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     aiModel,
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom,
+    mailInbound: mailbox(env, 'VIGIL_MAIL_INBOUND'),
+    emailConfirmationsPerHour: integer(env, 'VIGIL_EMAIL_CONFIRMATIONS_PER_HOUR', 200, 1, 1_000_000),
+    emailsPerHour: integer(env, 'VIGIL_EMAILS_PER_HOUR', 20_000, 1, 100_000_000),
     outboundAllowPrivate: allowPrivateRaw === 'true',
     deliveryTimeoutMs: integer(env, 'VIGIL_DELIVERY_TIMEOUT_MS', 10_000, 100, 120_000),
     pagerdutyUrl: vendor('VIGIL_PAGERDUTY_URL', 'https://events.pagerduty.com'),

@@ -18,3 +18,4 @@ export { StatusPageDirectory } from './read/status-page-directory';
 export { ServiceDirectory } from './read/service-directory';
 export { ServiceLinks, CheckRef, ChecksSource, UsageSource } from './read/service-links';
 export { PageIncidents, PageIncident, PageIncidentsSource } from './read/page-incidents';
+export { EmailQuota } from './write/email-quota';

@@ -1,29 +1,36 @@
-import { parseIsoDate } from '../../../core/src/time';
 import {
   AgentDataSource,
   CheckSummary,
-  HeartbeatEventSummary,
   IncidentDetails,
   IncidentStatus,
-  IncidentSummary,
-  NamedRef,
-  StatusPageSummary,
 } from './agent-data-source';
 import { AgentEvent } from './agent-events';
+import { HISTORY_TOOLS } from './agent-history-tools';
+import { DAY_MS, findByRef, MAX_WINDOW_DAYS, optionalInteger, optionalString, pickOne, requiredString, ToolInputError, WINDOW_PARAMS, windowOf } from './agent-tool-inputs';
+import {
+  AvailabilityOutput,
+  checkState,
+  ChecksOutput,
+  DraftOutput,
+  EventsOutput,
+  incidentBrief,
+  IncidentOutput,
+  OpenIncidentsOutput,
+  PagesOutput,
+  summarizePage,
+  WhatsDownOutput,
+} from './agent-tool-outputs';
 import { draftIncidentUpdate } from './incident-update-draft';
-import { ServiceStatus, statusOfService, statusOfSeverity, worst } from './service-status';
+import { ServiceStatus, statusOfSeverity, worst } from './service-status';
 
-const HOUR_MS = 3_600_000;
-export const DAY_MS = 24 * HOUR_MS;
-export const MAX_WINDOW_DAYS = 400;
+export * from './agent-tool-outputs';
+export { DAY_MS, findByRef, MAX_WINDOW_DAYS, ToolInputError } from './agent-tool-inputs';
+
 /** How many of each thing a tool looks at; an account with more is told the list was cut. */
 export const MAX_CHECKS = 200;
 export const MAX_PAGES = 50;
 export const MAX_INCIDENTS = 50;
 const INCIDENT_STATUSES: IncidentStatus[] = ['INVESTIGATING', 'IDENTIFIED', 'MONITORING', 'RESOLVED'];
-
-/** A tool's input was unusable or named nothing of the account: told to the model, never a crash. */
-export class ToolInputError extends Error {}
 
 /** JSON Schema of a tool's parameters, as chat-completions servers take it. */
 export interface ToolParameters {
@@ -46,148 +53,6 @@ export interface AgentToolDefinition {
   run(context: ToolContext, input: Record<string, unknown>): Promise<unknown>;
 }
 
-// ---- input helpers
-
-function optionalString(input: Record<string, unknown>, name: string, max = 500): string | null {
-  const value = input[name];
-  if (value === undefined || value === null || value === '') return null;
-  if (typeof value !== 'string') throw new ToolInputError(`${name} must be a string`);
-  return value.trim().slice(0, max);
-}
-
-function requiredString(input: Record<string, unknown>, name: string): string {
-  const value = optionalString(input, name);
-  if (value === null) throw new ToolInputError(`${name} is required`);
-  return value;
-}
-
-function optionalInteger(input: Record<string, unknown>, name: string, min: number, max: number, fallback: number): number {
-  const value = input[name];
-  if (value === undefined || value === null) return fallback;
-  const number = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
-  if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
-    throw new ToolInputError(`${name} must be a whole number from ${min} to ${max}`);
-  }
-  return number;
-}
-
-const norm = (text: string) => text.trim().toLowerCase();
-
-/** By id, then exact name, then a single name containing the reference; all case-insensitive. */
-export function findByRef<T extends { id: string; name: string }>(items: T[], ref: string, extraKeys: (item: T) => string[] = () => []): T[] {
-  const wanted = norm(ref);
-  const byId = items.filter((item) => item.id.toLowerCase() === wanted);
-  if (byId.length > 0) return byId;
-  const exact = items.filter((item) => norm(item.name) === wanted || extraKeys(item).some((key) => norm(key) === wanted));
-  if (exact.length > 0) return exact;
-  return items.filter((item) => norm(item.name).includes(wanted));
-}
-
-function pickOne<T extends { id: string; name: string }>(matches: T[], ref: string, what: string, all: T[]): T {
-  if (matches.length === 1) return matches[0];
-  const names = (matches.length > 1 ? matches : all).slice(0, 20).map((item) => `"${item.name}" (${item.id})`);
-  if (matches.length > 1) throw new ToolInputError(`"${ref}" matches several ${what}s: ${names.join(', ')}; name one exactly or give its id`);
-  throw new ToolInputError(
-    all.length === 0 ? `This account has no ${what}s` : `No ${what} of this account matches "${ref}". Its ${what}s: ${names.join(', ')}`,
-  );
-}
-
-// ---- shared shapes
-
-export type CheckState = 'up' | 'failing' | 'waiting for first ping' | 'paused';
-
-export function checkState(check: CheckSummary): CheckState {
-  if (!check.activated) return 'paused';
-  if (!check.lastEvent) return 'waiting for first ping';
-  return check.lastEvent.state === 'FAILING' ? 'failing' : 'up';
-}
-
-export type IncidentBrief = ReturnType<typeof incidentBrief>;
-
-const incidentBrief = (incident: IncidentSummary) => ({
-  id: incident.id,
-  name: incident.name,
-  severity: incident.severity,
-  status: incident.status,
-  services: incident.services.map((s) => s.name),
-  created_at: incident.created_at,
-  updated_at: incident.updated_at,
-  latestUpdate: incident.latestUpdate,
-});
-
-export interface PageSummaryOutput {
-  id: string;
-  name: string;
-  url: string;
-  overallStatus: ServiceStatus;
-  services: (NamedRef & { status: ServiceStatus })[];
-  openIncidents: IncidentBrief[];
-  recentlyResolved: IncidentBrief[];
-}
-
-export interface WhatsDownOutput {
-  failingChecks: { id: string; name: string; muted: boolean; lastFailingAt: string }[];
-  degradedServices: (NamedRef & { status: ServiceStatus; incidents: IncidentBrief[] })[];
-  openIncidents: number;
-  activatedChecks: number;
-  checksCut: boolean;
-  incidentsCut: boolean;
-}
-export interface OpenIncidentsOutput {
-  incidents: IncidentBrief[];
-  more: boolean;
-}
-export interface IncidentOutput {
-  incident: IncidentDetails;
-}
-export interface PagesOutput {
-  pages: PageSummaryOutput[];
-  more: boolean;
-}
-export interface ChecksOutput {
-  checks: { id: string; name: string; state: CheckState; muted: boolean; periodSeconds: number | null; graceSeconds: number; lastEvent: CheckSummary['lastEvent'] }[];
-  more: boolean;
-}
-export interface AvailabilityOutput {
-  check: NamedRef;
-  window: { startTime: string; endTime: string };
-  totalEvents: number;
-  failingEvents: number;
-  successRatio: { previousPeriod?: number; currentPeriod?: number };
-}
-export interface EventsOutput {
-  check: NamedRef & { state: CheckState };
-  events: HeartbeatEventSummary[];
-}
-export interface DraftOutput {
-  incident: { id: string; name: string; severity: IncidentSummary['severity']; status: IncidentStatus };
-  status: IncidentStatus;
-  draft: string;
-  posted: false;
-}
-
-export function summarizePage(page: StatusPageSummary): PageSummaryOutput {
-  const open = page.incidents.filter((incident) => incident.status !== 'RESOLVED');
-  const seen = new Set<string>();
-  const services: PageSummaryOutput['services'] = [];
-  for (const card of page.cards) {
-    for (const service of card.services) {
-      if (seen.has(service.id)) continue;
-      seen.add(service.id);
-      services.push({ id: service.id, name: service.name, status: statusOfService(service.id, open) });
-    }
-  }
-  return {
-    id: page.id,
-    name: page.name,
-    url: page.url,
-    overallStatus: services.reduce<ServiceStatus>((status, service) => worst(status, service.status), 'operational'),
-    services,
-    openIncidents: open.map(incidentBrief),
-    recentlyResolved: page.incidents.filter((incident) => incident.status === 'RESOLVED').map(incidentBrief),
-  };
-}
-
 async function resolveCheck(context: ToolContext, ref: string): Promise<CheckSummary> {
   const { items } = await context.data.checks(context.accountId, MAX_CHECKS);
   return pickOne(findByRef(items, ref), ref, 'check', items);
@@ -204,25 +69,6 @@ async function resolveIncident(context: ToolContext, ref: string): Promise<Incid
   const details = await context.data.incident(context.accountId, chosen.id);
   if (!details) throw new ToolInputError(`Incident "${ref}" was not found`);
   return details;
-}
-
-/** [start, end] from ISO times or a number of hours back from now; the last 24 hours by default. */
-function windowOf(input: Record<string, unknown>, now: Date): { start: number; end: number } {
-  const endRaw = optionalString(input, 'endTime');
-  const startRaw = optionalString(input, 'startTime');
-  const end = endRaw === null ? now.getTime() : parseIsoDate(endRaw)?.getTime();
-  if (end === undefined) throw new ToolInputError('endTime must be an ISO 8601 date or date-time');
-  let start: number;
-  if (startRaw !== null) {
-    const parsed = parseIsoDate(startRaw);
-    if (!parsed) throw new ToolInputError('startTime must be an ISO 8601 date or date-time');
-    start = parsed.getTime();
-  } else {
-    start = end - optionalInteger(input, 'hours', 1, MAX_WINDOW_DAYS * 24, 24) * HOUR_MS;
-  }
-  if (start >= end) throw new ToolInputError('startTime must be before endTime');
-  if (end - start > MAX_WINDOW_DAYS * DAY_MS) throw new ToolInputError(`the window may span at most ${MAX_WINDOW_DAYS} days`);
-  return { start, end };
 }
 
 const CHECK_PARAM = { type: 'string', description: 'The heartbeat check: its id or its name' };
@@ -332,9 +178,7 @@ export const AGENT_TOOLS: AgentToolDefinition[] = [
       type: 'object',
       properties: {
         check: CHECK_PARAM,
-        hours: { type: 'integer', minimum: 1, maximum: MAX_WINDOW_DAYS * 24, description: 'Window length back from now, in hours' },
-        startTime: { type: 'string', description: 'ISO 8601 start, instead of hours' },
-        endTime: { type: 'string', description: 'ISO 8601 end, default now' },
+        ...WINDOW_PARAMS,
       },
       required: ['check'],
       additionalProperties: false,
@@ -407,6 +251,7 @@ export const AGENT_TOOLS: AgentToolDefinition[] = [
       };
     },
   },
+  ...HISTORY_TOOLS,
 ];
 
 export type ToolOutcome = { ok: true; output: unknown } | { ok: false; errorText: string };

@@ -14,7 +14,9 @@ import {
 /** What the builtin provider can answer, said whenever it cannot answer something. */
 export const CAPABILITIES = [
   'what is down right now (failing heartbeat checks, services hit by open incidents)',
-  'which incidents are open, and the details of one',
+  'which incidents are open, and the details of one by its name or id (its timeline, and what caused it)',
+  'incidents opened, resolved or open in a window ("resolved in the last 7 days", "incidents last week", "in February")',
+  'what failed in a window ("what failed yesterday?")',
   'a summary of your status pages',
   'the availability of a heartbeat check over a window (e.g. "availability of nightly-backup over the last 7 days")',
   'the recent heartbeat events of a check',

@@ -1,10 +1,14 @@
 import { IncidentStatus } from './agent-data-source';
+import type { IncidentFilter } from './agent-tool-outputs';
+import { timeReference, TimeReference } from './builtin-time';
 import { statusMentioned } from './incident-update-draft';
 
 /** The questions the builtin provider answers, in the order its answer takes them. */
 export const INTENT_KINDS = [
   'whats_down',
+  'failures_in_window',
   'open_incidents',
+  'incident_history',
   'incident_details',
   'status_page',
   'list_checks',
@@ -31,6 +35,12 @@ export interface Question {
   /** Text in double quotes or backticks: names of checks, pages or incidents. */
   quoted: string[];
   window: TimeWindowHint;
+  /** The window of time the question names, if any (calendar days and months too). */
+  time: TimeReference;
+  /** Which incidents of that window: "resolved in…", "opened in…", or open at any time in it. */
+  incidentFilter: IncidentFilter;
+  /** "What caused X", "root cause of X", "why did X happen": answered from X's timeline. */
+  asksCause: boolean;
   /** An incident status named in the text, for drafts. */
   status: IncidentStatus | null;
   /** The question, lowercased with plain apostrophes and single spaces: for matching names. */
@@ -102,19 +112,35 @@ export function understand(question: string, now: Date): Question {
   const incidentWord = has(t, /\bincidents?\b/);
   const checkWord = has(t, /\b(checks?|monitors?|heartbeats?|cron ?jobs?|jobs?)\b/);
 
+  const time = timeReference(t, now);
+  const past = time.kind !== 'none';
+  const asksCause = has(t, /\b(caused?|causes|root cause|reason (for|behind)|why (did|was|were|is|has))\b/);
+  const aboutOne =
+    ids.length > 0 ||
+    quoted.length > 0 ||
+    asksCause ||
+    has(t, /\b(details?|tell me about|more about|how long did|what happened (with|to|in|during|at)|timeline|explain|describe|latest update (on|for|of)|post-?mortem)\b/);
+  const resolvedWord = has(t, /\b(resolved|closed|fixed|recovered|ended)\b/);
+  const openedWord = has(t, /\b(opened|started|began|created|reported|new)\b/);
+
   const intents = new Set<IntentKind>();
   if (
-    has(t, /\b(down|outages?|failing|failed|fails|failures?|broken|degraded|unhealthy|offline|not working|problems?|issues?|healthy|health|alerts?|alerting|erroring)\b/) ||
+    has(t, /\b(down|outages?|fail|failing|failed|fails|failures?|broken|broke|degraded|unhealthy|offline|not working|problems?|issues?|healthy|health|alerts?|alerting|erroring)\b/) ||
     has(t, /\b(everything|all|things|systems?|services?)\b[^.?!]*\b(ok|okay|fine|good|up|working|green|operational|running)\b/) ||
     has(t, /\b(anything|something) (wrong|off)\b/) ||
     has(t, /\bwhat'?s (wrong|going on|happening)\b/) ||
     has(t, /\b(current|overall) (status|state)\b/)
   ) {
-    intents.add('whats_down');
+    // Asked about a past window, "what failed" is a question about that window, not about now.
+    intents.add(past && !has(t, /\b(now|currently|right now|at the moment)\b/) ? 'failures_in_window' : 'whats_down');
   }
   if (incidentWord) {
-    const specific = ids.length > 0 || quoted.length > 0 || has(t, /\b(details?|about|timeline|history|tell me|what happened|explain|describe|latest update)\b/);
-    intents.add(specific ? 'incident_details' : 'open_incidents');
+    if (aboutOne) intents.add('incident_details');
+    else if (past || resolvedWord || (openedWord && !has(t, /\bopen\b/))) intents.add('incident_history');
+    else intents.add('open_incidents');
+  } else if (aboutOne && !checkWord && !has(t, /\b(status[- ]?pages?|availability|uptime|events?|pings?)\b/) && !has(t, /\bdraft\b/)) {
+    // "What caused the checkout errors?": the name of an incident, without the word.
+    intents.add('incident_details');
   }
   if (
     has(t, /\bstatus[- ]?pages?\b/) ||
@@ -135,10 +161,23 @@ export function understand(question: string, now: Date): Question {
   if (intents.has('draft_update')) {
     intents.delete('incident_details');
     intents.delete('open_incidents');
+    intents.delete('incident_history');
   }
+  if (intents.has('incident_details')) {
+    intents.delete('whats_down');
+    intents.delete('failures_in_window');
+    intents.delete('status_page');
+  }
+  if (intents.has('failures_in_window') && !resolvedWord && !openedWord) intents.delete('incident_history');
   if (intents.has('whats_down') || intents.has('availability') || intents.has('heartbeat_events')) intents.delete('list_checks');
   if (intents.has('availability') && !has(t, /\b(down|outages?|broken|degraded)\b/)) intents.delete('whats_down');
   if (intents.has('heartbeat_events') && !has(t, /\b(down|outages?|broken|degraded)\b/)) intents.delete('whats_down');
+  if (intents.has('availability') || intents.has('heartbeat_events')) intents.delete('failures_in_window');
+
+  // Questions about people, money or derived metrics: no tool answers them, and no other answer may stand in.
+  if (has(t, /\b(who|whom|on[- ]?call|mttr|mtta|mttd|mean time|average|cost|revenue|how many customers|which customers)\b/) && !intents.has('capabilities')) {
+    intents.clear();
+  }
 
   let status = statusMentioned(t);
   if (status === null && has(t, /\b(resolve|close)\b/)) status = 'RESOLVED';
@@ -148,6 +187,9 @@ export function understand(question: string, now: Date): Question {
     ids,
     quoted,
     window: parseWindow(t, now),
+    time,
+    incidentFilter: resolvedWord ? 'resolved' : openedWord && !has(t, /\b(open|active|ongoing)\b/) ? 'opened' : 'active',
+    asksCause,
     status,
     normalized,
   };

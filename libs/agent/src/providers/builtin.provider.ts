@@ -13,14 +13,20 @@ import {
   whatsDownAnswer,
   whichOne,
 } from '../domain/builtin-answers';
+import { causeAnswer, failuresAnswer, incidentChoices, incidentHistoryAnswer, noIncidentNamed, unknownTimeAnswer } from '../domain/builtin-history-answers';
 import { IntentKind, mentionedName, Question, understand } from '../domain/builtin-intents';
+import { distinctiveWords, pickNamed } from '../domain/builtin-names';
+import { TimeSpan } from '../domain/builtin-time';
 import {
   AgentToolbox,
   AvailabilityOutput,
   ChecksOutput,
   DraftOutput,
   EventsOutput,
+  FailuresOutput,
   IncidentOutput,
+  IncidentsOutput,
+  MAX_WINDOW_DAYS,
   OpenIncidentsOutput,
   PagesOutput,
   ToolOutcome,
@@ -29,6 +35,9 @@ import {
 import { AgentProvider, AgentRunInput } from './agent-provider.port';
 
 type Events = AsyncGenerator<AgentEvent, string | null>;
+
+/** Answers that depend on the window the question names: with time words not understood, they are not guessed. */
+const WINDOWED = new Set<IntentKind>(['failures_in_window', 'incident_history', 'availability', 'open_incidents', 'whats_down']);
 
 /** Lines as separate deltas: the answer streams as it would from a model, without waiting on anything. */
 export function* textDeltas(text: string): Generator<AgentEvent> {
@@ -51,6 +60,7 @@ class BuiltinRun {
   constructor(
     private readonly tools: AgentToolbox,
     private readonly question: Question,
+    private readonly now: Date,
   ) {}
 
   private async *tool<T>(name: string, input: Record<string, unknown>): AsyncGenerator<AgentEvent, { ok: true; output: T } | { ok: false; errorText: string }> {
@@ -88,6 +98,45 @@ class BuiltinRun {
     return { answer: whichOne('check', names, what) };
   }
 
+  /** The tool input for a window: hours back from now when rolling, else its start and end. */
+  private windowInput(span: TimeSpan): Record<string, unknown> {
+    return span.rolling ? { hours: span.hours } : { startTime: new Date(span.start).toISOString(), endTime: new Date(span.end).toISOString() };
+  }
+
+  /** The window the question names, or a default one said plainly. */
+  private span(fallbackHours: number, fallbackLabel: string): TimeSpan {
+    if (this.question.time.kind === 'span') return this.question.time.span;
+    const end = this.now.getTime();
+    return { start: end - fallbackHours * 3_600_000, end, label: fallbackLabel, rolling: true, hours: fallbackHours };
+  }
+
+  /**
+   * "Tell me about the Elevated API error rates incident", "what caused the checkout errors?": the
+   * incident named by an id, a quoted name or the words of the question (small typos allowed). Several
+   * candidates become a list to choose from; nothing found is said, never replaced by a guess.
+   */
+  private async *namedIncident(): AsyncGenerator<AgentEvent, { ref: string } | { answer: string } | { unnamed: true }> {
+    const q = this.question;
+    if (q.ids[0]) return { ref: q.ids[0] };
+    const text = q.quoted[0] ?? q.normalized;
+    const asked = q.quoted[0] ? `"${q.quoted[0]}"` : 'your question';
+    const span = q.time.kind === 'span' ? q.time.span : null;
+    const input = span ? { ...this.windowInput(span), filter: 'active' } : { hours: MAX_WINDOW_DAYS * 24, filter: 'active' };
+    const result = yield* this.tool<IncidentsOutput>('list_incidents', input);
+    if (!result.ok) return { answer: `I could not list the incidents: ${result.errorText}` };
+    const incidents = result.output.incidents;
+    if (distinctiveWords(text).length === 0) {
+      // No name given: within a named window, the only incident of it is the one meant.
+      if (span && incidents.length === 1) return { ref: incidents[0].id };
+      if (span) return { answer: incidents.length === 0 ? incidentHistoryAnswer(result.output, span.label) : incidentChoices(incidents.slice(0, 10), `meant in ${span.label}`) };
+      return { unnamed: true };
+    }
+    const pick = pickNamed(text, incidents);
+    if (pick.kind === 'one') return { ref: pick.item.id };
+    if (pick.kind === 'several') return { answer: incidentChoices(pick.items, `the one in ${asked}`) };
+    return { answer: noIncidentNamed(q.quoted[0] ? `"${q.quoted[0]}"` : 'the name in your question', incidents) };
+  }
+
   /** The incident a question names, or null for "the newest open one". */
   private async *incidentRef(): AsyncGenerator<AgentEvent, { ref: string | null } | { answer: string }> {
     const explicit = this.question.ids[0] ?? null;
@@ -114,20 +163,34 @@ class BuiltinRun {
         return typeof open === 'string' ? open : openIncidentsAnswer(open);
       }
       case 'incident_details': {
-        const found = yield* this.incidentRef();
-        if ('answer' in found) return found.answer;
-        let ref = found.ref;
-        if (ref === null) {
-          const open = this.openIncidents!;
+        const named = yield* this.namedIncident();
+        if ('answer' in named) return named.answer;
+        let ref: string;
+        if ('ref' in named) ref = named.ref;
+        else {
+          const open = yield* this.listOpenIncidents();
+          if (typeof open === 'string') return open;
           if (open.incidents.length !== 1) {
             return open.incidents.length === 0
-              ? 'There are no open incidents. Give the id or the name (in quotes) of the incident you mean.'
+              ? 'There are no open incidents. Give the id or the name of the incident you mean.'
               : whichOne('open incident', open.incidents.map((i) => i.name), 'that');
           }
           ref = open.incidents[0].id;
         }
         const result = yield* this.tool<IncidentOutput>('get_incident', { incident: ref });
-        return result.ok ? incidentDetailsAnswer(result.output.incident) : result.errorText;
+        if (!result.ok) return result.errorText;
+        const details = incidentDetailsAnswer(result.output.incident);
+        return q.asksCause ? `${causeAnswer(result.output.incident)}\n\n${details}` : details;
+      }
+      case 'incident_history': {
+        const span = this.span(24 * 7, 'the last 7 days');
+        const result = yield* this.tool<IncidentsOutput>('list_incidents', { ...this.windowInput(span), filter: q.incidentFilter });
+        return result.ok ? incidentHistoryAnswer(result.output, span.label) : `I could not list the incidents: ${result.errorText}`;
+      }
+      case 'failures_in_window': {
+        const span = this.span(24, 'the last 24 hours');
+        const result = yield* this.tool<FailuresOutput>('failures_in_window', this.windowInput(span));
+        return result.ok ? failuresAnswer(result.output, span.label) : `I could not tell what failed: ${result.errorText}`;
       }
       case 'status_page': {
         const explicit = q.ids[0] ?? null;
@@ -145,8 +208,10 @@ class BuiltinRun {
       case 'availability': {
         const found = yield* this.checkRef('the availability question');
         if ('answer' in found) return found.answer;
-        const result = yield* this.tool<AvailabilityOutput>('check_availability', { check: found.ref, hours: q.window.hours });
-        return result.ok ? availabilityAnswer(result.output, q.window.label) : result.errorText;
+        const span = q.time.kind === 'span' && !q.time.span.rolling ? q.time.span : null;
+        const window = span ? this.windowInput(span) : { hours: q.window.hours };
+        const result = yield* this.tool<AvailabilityOutput>('check_availability', { check: found.ref, ...window });
+        return result.ok ? availabilityAnswer(result.output, span ? span.label : q.window.label) : result.errorText;
       }
       case 'heartbeat_events': {
         const found = yield* this.checkRef('the question about events');
@@ -185,12 +250,17 @@ export class BuiltinProvider implements AgentProvider {
   async *run(input: AgentRunInput): AsyncGenerator<AgentEvent> {
     const last = input.messages[input.messages.length - 1];
     const question = understand(last.text, input.now);
-    const run = new BuiltinRun(input.tools, question);
+    const run = new BuiltinRun(input.tools, question, input.now);
     yield { type: 'step-start' };
 
     const sections: string[] = [];
     if (question.writeRequest) sections.push(READ_ONLY_NOTE);
+    const unknownTime = question.time.kind === 'unknown' ? question.time.words : null;
     for (const kind of question.intents) {
+      if (unknownTime !== null && WINDOWED.has(kind)) {
+        sections.push(unknownTimeAnswer(unknownTime));
+        continue;
+      }
       if (input.signal.aborted) return;
       const section = yield* run.answer(kind);
       if (section) sections.push(section);

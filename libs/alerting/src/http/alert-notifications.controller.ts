@@ -23,6 +23,8 @@ export interface NotificationView {
   created_at: string;
   sentAt: string | null;
   nextAttemptAt: string | null;
+  /** Set on SUPPRESSED notifications: why the alert was not sent. */
+  suppressedReason: string | null;
 }
 
 export function presentDelivery(doc: DeliveryDoc): NotificationView {
@@ -39,10 +41,11 @@ export function presentDelivery(doc: DeliveryDoc): NotificationView {
     created_at: doc.created_at,
     sentAt: doc.sentAt,
     nextAttemptAt: doc.status === 'PENDING' && doc.nextAttemptAt !== null ? new Date(doc.nextAttemptAt).toISOString() : null,
+    suppressedReason: doc.suppressedReason ?? null,
   };
 }
 
-const STATUSES: DeliveryStatus[] = ['PENDING', 'SENT', 'FAILED'];
+const STATUSES: DeliveryStatus[] = ['PENDING', 'SENT', 'FAILED', 'SUPPRESSED'];
 
 function isoOrProblem(value: unknown, name: string, details: ViolationDetail[]): string | undefined {
   if (value === undefined) return undefined;
@@ -81,7 +84,7 @@ export class AlertNotificationsController {
     for (const name of ['checkId', 'alertChannelId'] as const) {
       if (query[name] !== undefined && !isUuid(query[name])) details.push({ path: name, message: `${name} must be a UUID` });
     }
-    if (query.status !== undefined && !STATUSES.includes(query.status as DeliveryStatus)) details.push({ path: 'status', message: 'status must be PENDING, SENT or FAILED' });
+    if (query.status !== undefined && !STATUSES.includes(query.status as DeliveryStatus)) details.push({ path: 'status', message: 'status must be PENDING, SENT, FAILED or SUPPRESSED' });
     if (details.length > 0) throw ValidationError.of(details);
     const filter = {
       from,

@@ -59,8 +59,8 @@ describe('channel requests', () => {
   it('builds each built-in template', () => {
     const teams = JSON.parse(channelRequest(webhook({ webhookType: 'WEBHOOK_MSTEAMS' }), alert, 'm', NOW, config).body!);
     expect(teams.attachments[0]).toMatchObject({ contentType: 'application/vnd.microsoft.card.adaptive', content: { type: 'AdaptiveCard' } });
-    expect(JSON.parse(channelRequest(webhook({ webhookType: 'WEBHOOK_TELEGRAM' }), alert, 'm', NOW, config).body!).text).toContain('is failing');
-    expect(JSON.parse(channelRequest(webhook({ webhookType: 'WEBHOOK_DISCORD' }), alert, 'm', NOW, config).body!)).toMatchObject({ content: expect.stringContaining('failing'), embeds: [expect.any(Object)] });
+    expect(JSON.parse(channelRequest(webhook({ webhookType: 'WEBHOOK_TELEGRAM' }), alert, 'm', NOW, config).body!).text).toContain('missed its deadline');
+    expect(JSON.parse(channelRequest(webhook({ webhookType: 'WEBHOOK_DISCORD' }), alert, 'm', NOW, config).body!)).toMatchObject({ content: expect.stringContaining('missed its deadline'), embeds: [expect.any(Object)] });
     const ntfy = channelRequest(webhook({ webhookType: 'WEBHOOK_NTFY' }), alert, 'm', NOW, config);
     expect(ntfy.headers).toMatchObject({ priority: 'high', tags: 'rotating_light' });
     expect(ntfy.headers.title).not.toMatch(/[\r\n]/);

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { VigilConfig } from '../../../platform/src/config';
 import { ChannelDoc } from '../read/alert-channels.projection';
 import { OpsgenieConfig, PagerDutyConfig, SlackConfig, WebhookConfig } from '../domain/alert-channel';
-import { alertSummary, alertTitle, CheckAlert } from '../domain/alert-message';
+import { alertText, alertTitle, CheckAlert, checkLink, slackText } from '../domain/alert-message';
 import { DeliveryError } from './delivery-error';
 import { OutboundRequest } from './outbound-http';
 import { isJsonTemplate, renderBounded, TEMPLATE_VARIABLES, TemplateError } from './template-renderer';
@@ -16,7 +16,7 @@ export function templateVariables(alert: CheckAlert, config: Pick<VigilConfig, '
     CHECK_ID: alert.checkId ?? '',
     CHECK_TYPE: 'HEARTBEAT',
     CHECK_RESULT_ID: alert.outageId ?? '',
-    RESULT_LINK: alert.checkId ? `${config.publicUrl}/v1/checks/${alert.checkId}` : config.publicUrl,
+    RESULT_LINK: checkLink(config.publicUrl, alert.checkId),
     STARTED_AT: alert.startedAt ?? alert.at,
     TAGS: alert.tags.join(','),
     DOWNTIME_SECONDS: alert.downtimeSeconds === null ? '' : String(alert.downtimeSeconds),
@@ -62,7 +62,7 @@ const json = (value: unknown) => JSON.stringify(value);
 
 function builtInWebhookBody(type: WebhookConfig['webhookType'], alert: CheckAlert, vars: Record<string, string>): { body: string; contentType: string; headers?: Record<string, string> } {
   const title = vars.ALERT_TITLE;
-  const text = alertSummary(alert);
+  const text = alertText(alert);
   switch (type) {
     case 'WEBHOOK_MSTEAMS':
       return {
@@ -129,7 +129,7 @@ export function channelRequest(channel: ChannelDoc, alert: CheckAlert, deliveryI
   switch (channel.type) {
     case 'SLACK': {
       const c = channel.config as SlackConfig;
-      return { url: c.url, method: 'POST', headers: { 'content-type': 'application/json' }, body: json({ text: `*${vars.ALERT_TITLE}*\n${alertSummary(alert)}`, ...(c.channel ? { channel: c.channel } : {}) }) };
+      return { url: c.url, method: 'POST', headers: { 'content-type': 'application/json' }, body: json({ text: slackText(alert), ...(c.channel ? { channel: c.channel } : {}) }) };
     }
     case 'WEBHOOK': {
       const c = channel.config as WebhookConfig;
@@ -162,7 +162,7 @@ export function channelRequest(channel: ChannelDoc, alert: CheckAlert, deliveryI
                   source: 'vigil',
                   severity: alert.alertType === 'ALERT_TEST' ? 'info' : 'critical',
                   timestamp: alert.startedAt ?? alert.at,
-                  custom_details: { text: alertSummary(alert), checkId: alert.checkId, tags: alert.tags },
+                  custom_details: { text: alertText(alert), checkId: alert.checkId, tags: alert.tags },
                 },
                 links: [{ href: vars.RESULT_LINK, text: 'Check' }],
               }),
@@ -175,13 +175,13 @@ export function channelRequest(channel: ChannelDoc, alert: CheckAlert, deliveryI
       const alias = `vigil-${alert.checkId ?? 'test'}-${alert.outageId ?? deliveryId}`;
       const headers = { 'content-type': 'application/json', authorization: `GenieKey ${c.apiKey}` };
       if (alert.alertType === 'ALERT_RECOVERY') {
-        return { url: `${base}/v2/alerts/${encodeURIComponent(alias)}/close?identifierType=alias`, method: 'POST', headers, body: json({ source: 'vigil', note: alertSummary(alert) }) };
+        return { url: `${base}/v2/alerts/${encodeURIComponent(alias)}/close?identifierType=alias`, method: 'POST', headers, body: json({ source: 'vigil', note: alertText(alert) }) };
       }
       return {
         url: `${base}/v2/alerts`,
         method: 'POST',
         headers,
-        body: json({ message: vars.ALERT_TITLE.slice(0, 130), alias, description: alertSummary(alert), priority: c.priority, tags: alert.tags, source: 'vigil', entity: c.name }),
+        body: json({ message: vars.ALERT_TITLE.slice(0, 130), alias, description: alertText(alert), priority: c.priority, tags: alert.tags, source: 'vigil', entity: c.name }),
       };
     }
     default:

@@ -1,7 +1,7 @@
 import { QueryBus } from '@nestjs/cqrs';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CLOCK, Clock } from '../../../core/src/clock';
-import { NotFoundError } from '../../../core/src/errors';
+import { NotFoundError, TooManyRequestsError } from '../../../core/src/errors';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { LOGGER, VigilLogger } from '../../../platform/src/logger';
@@ -10,13 +10,15 @@ import { Metrics } from '../../../platform/src/metrics';
 import { Counter } from 'prom-client';
 import { HeartbeatsQuery } from '../../../heartbeats/src/heartbeats.api';
 import { EmailConfig } from '../domain/alert-channel';
-import { alertSummary, alertTitle } from '../domain/alert-message';
+import { alertOutput, alertSummary, alertTitle, checkLink } from '../domain/alert-message';
 import { ChannelDirectory } from '../read/channel-directory';
 import { channelRequest, signatureHeaders } from '../send/channel-requests';
 import { CommandBus } from '@nestjs/cqrs';
 import { RunSubscriptionsCommand } from '../../../status-pages/src/status-pages.api';
+import { EmailQuota } from '../../../status-pages/src/status-pages.api';
 import { DeliveryError } from '../send/delivery-error';
 import { EmailSender } from '../send/email-sender';
+import { markdownHtml, markdownText, statusWord } from '../send/email-markdown';
 import { renderEmail } from '../send/email-templates';
 import { sendOutbound } from '../send/outbound-http';
 import { alertable, OUTAGES } from './notifier.processor';
@@ -213,6 +215,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       await this.outbox.remove(doc.id, revision);
       return;
     }
+    const quotaFrees = await this.overEmailQuota(doc);
+    if (quotaFrees !== null) {
+      // Not an attempt: sent once the account's hourly email quota frees.
+      await this.outbox.replace({ ...doc, nextAttemptAt: quotaFrees, leaseUntil: 0, lastError: "waiting for the account's hourly email quota" }, revision);
+      return;
+    }
     let error: DeliveryError | null = null;
     try {
       if (doc.target.kind === 'incident-emails') doc = { ...doc, target: await this.sendBatch(doc, doc.target) };
@@ -241,6 +249,24 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     );
   }
 
+  /** Counts the emails this delivery sends against the account's hourly quota; when it is used up, when it frees (ms). */
+  private async overEmailQuota(doc: DeliveryDoc): Promise<number | null> {
+    let emails = 0;
+    if (doc.target.kind === 'incident-emails') emails = doc.target.recipients.filter((r) => r.state === 'PENDING').length;
+    else if (doc.target.kind === 'channel' && doc.alertChannelId && doc.attempts === 0) emails = (await this.channels.anyDoc(doc.alertChannelId))?.type === 'EMAIL' ? 1 : 0;
+    // Confirmations were counted when the subscription was asked for; a batch's retry counts only what is left.
+    if (emails === 0 || (doc.target.kind === 'incident-emails' && doc.attempts > 0)) return null;
+    const now = this.clock.now();
+    try {
+      // A batch larger than the whole quota goes out at the start of an hour rather than never.
+      await new EmailQuota(this.store, { confirmationsPerHour: this.config.emailConfirmationsPerHour, emailsPerHour: this.config.emailsPerHour }).take(doc.accountId, now, 0, Math.min(emails, this.config.emailsPerHour));
+      return null;
+    } catch (error) {
+      if (error instanceof TooManyRequestsError) return now.getTime() + error.retryAfterSeconds * 1000;
+      throw error;
+    }
+  }
+
   private async outageLasts(doc: DeliveryDoc): Promise<boolean> {
     if (!doc.checkId) return false;
     const outage = await this.store.get(OUTAGES, doc.checkId);
@@ -257,8 +283,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         const alert = target.alert;
         if (channel.type === 'EMAIL') {
           const title = alertTitle(alert);
-          const link = alert.checkId ? `${this.config.publicUrl}/v1/checks/${alert.checkId}` : null;
-          const rendered = renderEmail('checkAlert', title, { title, summary: alertSummary(alert), checkName: alert.checkName, link });
+          const link = alert.checkId ? checkLink(this.config.publicUrl, alert.checkId) : null;
+          const rendered = renderEmail('checkAlert', title, { title, summary: alertSummary(alert), checkName: alert.checkName, checkId: alert.checkId, output: alertOutput(alert), link });
           return this.email.send({ ...rendered, to: (channel.config as EmailConfig).address, messageId: doc.id });
         }
         // webhook-timestamp is checked by receivers against their own clock: it is the wall clock's.
@@ -312,7 +338,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       while (next < todo.length) {
         const recipient = todo[next++];
         try {
-          await this.sendIncidentEmail(target, recipient);
+          await this.sendIncidentEmail(target, recipient, doc.incidentId);
           recipient.state = 'SENT';
           recipient.lastError = null;
         } catch (e) {
@@ -335,23 +361,29 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     return updated;
   }
 
-  private async sendIncidentEmail(target: Extract<DeliveryDoc['target'], { kind: 'incident-emails' }>, recipient: SubscriberRecipient): Promise<void> {
+  private async sendIncidentEmail(target: Extract<DeliveryDoc['target'], { kind: 'incident-emails' }>, recipient: SubscriberRecipient, incidentId: string | null): Promise<void> {
     const token = await this.tokens.sign({ purpose: 'unsubscribe', subscriptionId: recipient.subscriptionId, statusPageId: recipient.statusPageId, expiresAt: 0 });
     const unsubscribeUrl = `${this.config.publicUrl}/subscriptions/unsubscribe/${token}`;
-    const mailbox = this.config.mailFrom.match(/<([^>]+)>/)?.[1] ?? this.config.mailFrom;
-    const rendered = renderEmail('incident', `[${recipient.pageName}] ${target.incidentName}: ${target.status}`, {
+    const pageUrl = recipient.pageUrl ? `${this.config.publicUrl}/status/${encodeURIComponent(recipient.pageUrl)}` : null;
+    const status = statusWord(target.status);
+    const rendered = renderEmail('incident', `[${recipient.pageName}] ${target.incidentName}: ${status}`, {
       pageName: recipient.pageName,
       incidentName: target.incidentName,
-      status: target.status,
-      description: target.description,
+      status,
+      body: markdownText(target.description),
+      bodyHtml: markdownHtml(target.description),
+      pageUrl,
+      incidentUrl: pageUrl && incidentId ? `${pageUrl}/incidents/${incidentId}` : null,
       unsubscribeUrl,
     });
+    // The mailto: form only where someone reads that mailbox.
+    const mailto = this.config.mailInbound ? `, <mailto:${this.config.mailInbound}?subject=unsubscribe%20${token}>` : '';
     return this.email.send({
       ...rendered,
       to: recipient.address,
       messageId: recipient.messageId,
       headers: {
-        'List-Unsubscribe': `<${unsubscribeUrl}>, <mailto:${mailbox}?subject=unsubscribe%20${token}>`,
+        'List-Unsubscribe': `<${unsubscribeUrl}>${mailto}`,
         'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
       },
     });

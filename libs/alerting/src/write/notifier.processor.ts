@@ -8,7 +8,7 @@ import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { CheckDoc, FailedData, HeartbeatEvent, HeartbeatsQuery, PingReceivedData } from '../../../heartbeats/src/heartbeats.api';
 import { maskedRecipient } from '../domain/alert-channel';
 import { AlertChannelEvent } from '../domain/alert-channel.decider';
-import { CheckAlert } from '../domain/alert-message';
+import { CheckAlert, failureCause } from '../domain/alert-message';
 import { alertPolicy } from '../domain/alert-settings';
 import { ChannelDoc } from '../read/alert-channels.projection';
 import { ChannelDirectory } from '../read/channel-directory';
@@ -68,10 +68,12 @@ export class Notifier implements Processor<NotifierEvent> {
     private readonly maintenance: MaintenanceDirectory,
   ) {}
 
-  /** alertable(), and not inside a maintenance window of one of the check's tags at `at` (contract §4.1). */
-  private async alertableAt(check: CheckDoc | null, at: number): Promise<boolean> {
-    if (!alertable(check)) return false;
-    return (await this.maintenance.maintenanceEnd(check.accountId, new Date(at), { tags: check.tags })) === null;
+  /** Why an alert of the check at `at` is silenced (muted, deactivated, a maintenance window of its tags), or null. */
+  private async silencedAt(check: CheckDoc, at: number): Promise<string | null> {
+    if (check.muted) return 'the check is muted';
+    if (!check.activated) return 'the check is deactivated';
+    const end = await this.maintenance.maintenanceEnd(check.accountId, new Date(at), { tags: check.tags });
+    return end === null ? null : `a maintenance window of its tags, until ${end.toISOString()}`;
   }
 
   async handle(event: RecordedEvent<NotifierEvent>): Promise<void> {
@@ -134,7 +136,7 @@ export class Notifier implements Processor<NotifierEvent> {
       if (outage.failedRuns !== policy.failedRunThreshold) return;
       alertAt = Date.parse(data.deadline);
     }
-    if (!(await this.alertableAt(check, Date.parse(data.deadline)))) return;
+    const silenced = await this.silencedAt(check, Date.parse(data.deadline));
     const base: Omit<CheckAlert, 'alertType'> = {
       checkId: check.id,
       checkName: check.name,
@@ -143,7 +145,10 @@ export class Notifier implements Processor<NotifierEvent> {
       startedAt: outage.startedAt,
       at: data.deadline,
       downtimeSeconds: null,
+      cause: failureCause(data),
     };
+    // Recorded, not sent: the log says which alert was silenced and why.
+    if (silenced !== null) return this.fanOut(check, { ...base, alertType: 'ALERT_FAILURE' }, data.eventId, alertAt, null, silenced);
     const delayed = policy.escalationType === 'TIME_BASED';
     await this.fanOut(check, { ...base, alertType: 'ALERT_FAILURE' }, data.eventId, alertAt, delayed ? outage.outageId : null);
     for (let i = 1; i <= policy.reminders.amount; i++) {
@@ -162,7 +167,8 @@ export class Notifier implements Processor<NotifierEvent> {
     const policy = alertPolicy(check.alertSettings);
     const downtimeMs = Date.parse(outage.recoveredAt) - Date.parse(outage.startedAt);
     const alerted = policy.escalationType === 'TIME_BASED' ? downtimeMs >= policy.minutesFailingThreshold * 60_000 : outage.failedRuns >= policy.failedRunThreshold;
-    if (!alerted || !(await this.alertableAt(check, Date.parse(data.at)))) return;
+    if (!alerted) return;
+    const silenced = await this.silencedAt(check, Date.parse(data.at));
     const alert: CheckAlert = {
       alertType: 'ALERT_RECOVERY',
       checkId: check.id,
@@ -173,11 +179,11 @@ export class Notifier implements Processor<NotifierEvent> {
       at: outage.recoveredAt,
       downtimeSeconds: Math.max(0, Math.round(downtimeMs / 1000)),
     };
-    await this.fanOut(check, alert, data.eventId, this.clock.now().getTime(), null);
+    await this.fanOut(check, alert, data.eventId, this.clock.now().getTime(), null, silenced);
   }
 
   /** One delivery per activated subscription of the check to a channel of its account that wants this kind of alert. */
-  private async fanOut(check: CheckDoc, alert: CheckAlert, trigger: string, dueAt: number, whileOutage: string | null): Promise<void> {
+  private async fanOut(check: CheckDoc, alert: CheckAlert, trigger: string, dueAt: number, whileOutage: string | null, silenced: string | null = null): Promise<void> {
     const now = this.clock.now();
     for (const subscription of check.alertChannelSubscriptions ?? []) {
       if (!subscription.activated) continue;
@@ -190,6 +196,7 @@ export class Notifier implements Processor<NotifierEvent> {
         alertType: alert.alertType,
         whileOutage,
         target: { kind: 'channel', alert },
+        ...(silenced === null ? {} : { status: 'SUPPRESSED' as const, nextAttemptAt: null, suppressedReason: silenced }),
       });
     }
   }

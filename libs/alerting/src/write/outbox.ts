@@ -5,7 +5,8 @@ import { Filter, READ_STORE, ReadStore } from '../../../read-store/src/read-stor
 import { VersionedRecord, VersionedRecords } from '../../../read-store/src/versioned-records';
 import { AlertType, CheckAlert } from '../domain/alert-message';
 
-export type DeliveryStatus = 'PENDING' | 'SENT' | 'FAILED';
+/** SUPPRESSED: an alert muting or a maintenance window silenced, kept in the log with its reason and never sent. */
+export type DeliveryStatus = 'PENDING' | 'SENT' | 'FAILED' | 'SUPPRESSED';
 
 /** Who receives a delivery: a channel (its current settings at send time) or a status page subscriber. */
 export type DeliveryTarget =
@@ -34,6 +35,8 @@ export interface SubscriberRecipient {
   subscriptionId: string;
   statusPageId: string;
   pageName: string;
+  /** The page's slug, for links to it and its incidents (absent on batches stored before links were sent). */
+  pageUrl?: string;
   /** The email's Message-ID: stable for this event and address. */
   messageId: string;
   /** SENT, or FAILED for good (a permanent refusal); PENDING ones are sent on the batch's next attempt. */
@@ -69,6 +72,8 @@ export interface DeliveryDoc {
   whileOutage: string | null;
   target: DeliveryTarget;
   attemptLog: AttemptRecord[];
+  /** Why a SUPPRESSED delivery was not sent ("the check is muted", "a maintenance window until …"). */
+  suppressedReason?: string | null;
   [field: string]: unknown;
 }
 

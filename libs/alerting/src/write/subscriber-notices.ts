@@ -110,6 +110,7 @@ export class SubscriberNotices {
           subscriptionId: s.id,
           statusPageId: page.id,
           pageName: page.name,
+          pageUrl: page.url,
           messageId: deliveryId(trigger, key),
           state: 'PENDING',
           lastError: null,

@@ -88,6 +88,8 @@ export const heartbeatDecider: Decider<TimerState, HeartbeatCommand, HeartbeatEv
         if (timer.checkId === null || deadlineOf(timer) !== command.deadline) return [];
         const deadline = new Date(command.deadline).toISOString();
         const data: FailedData = { eventId: command.eventId, checkId: timer.checkId, deadline, first: !timer.failing };
+        const run = timer.runs.find((r) => r.at + timer.graceMs === command.deadline);
+        if (run) data.runStartedAt = new Date(run.at).toISOString();
         // A schedule check then waits for the first occurrence after the deadline.
         if (timer.schedule !== null) data.nextDueAt = nextDueAfter(timer, command.deadline, false);
         return [{ type: 'HeartbeatFailed', data }];

@@ -110,6 +110,8 @@ export interface FailedData extends SignalExtras {
   nextDueAt?: string | null;
   /** Set on a FAILING a ping signalled (`/fail`, `/{1–255}`): the request's, not "watchdog". */
   signal?: true;
+  /** Set when the deadline that passed was a started run's: when that run started (a start with no finish). */
+  runStartedAt?: string;
   source?: string | null;
   userAgent?: string | null;
 }

@@ -5,21 +5,29 @@ import { CLOCK, Clock } from '../../../core/src/clock';
 import { ConflictError, NotFoundError } from '../../../core/src/errors';
 import { Actor, CommandRunner } from '../../../event-store/src/command-runner';
 import { COMMAND_RUNNER } from '../../../platform/src/tokens';
-import { RunIncidentCommand } from '../../../incidents/src/incidents.api';
+import { NewUpdate, RunIncidentCommand } from '../../../incidents/src/incidents.api';
+import { ServiceDirectory } from '../../../status-pages/src/status-pages.api';
+import { openedWords, reopenedWords, resolvedWords } from '../domain/incident-wording';
 import { legacyOutage, legacyOutageStream } from '../domain/legacy-outage';
 import { CheckDoc } from '../read/heartbeat-checks.projection';
+import { RecentCheckIncidents } from './recent-check-incidents';
 
 const NAMESPACE = '6d1c2a4e-8f0b-4b7e-9a51-3c2f7e0d9b14';
 /** The incident an outage opens: the same id for every attempt, so a retry after a crash finds it instead of opening a second. */
 export const outageIncidentId = (outageKey: string) => uuidv5(`incident|${outageKey}`, NAMESPACE);
-const resolvedUpdateId = (outageKey: string) => uuidv5(`resolved|${outageKey}`, NAMESPACE);
+const updateIdOf = (kind: 'investigating' | 'reopened' | 'resolved', outageKey: string) => uuidv5(`${kind}|${outageKey}`, NAMESPACE);
 
 const actorFor = (accountId: string): Actor => ({ accountId, keyId: null, keyName: 'heartbeat watchdog', requestId: null });
 
 /**
  * Opens and resolves the incident of a check's outage (its `triggerIncident`) through the incidents context's
- * commands. Both are idempotent by the outage key (the eventId of its first FAILING): the incident's id and
- * its RESOLVED update's id derive from it, and a create or post that finds them already there changes nothing.
+ * commands, in words a customer reads. Every step is idempotent by the outage key (the eventId of its first
+ * FAILING): the incident's id and its updates' ids derive from it, and a create or post that finds them
+ * already there changes nothing, so the reactor re-handling an event after a crash opens nothing twice.
+ * 1. A check failing again within the flap window of its last incident's resolution reopens that incident
+ *    (an INVESTIGATING update, not emailed) instead of opening a new one.
+ * 2. Otherwise it opens a new incident.
+ * 3. A recovery resolves the outage's incident; a reopened one's resolution is not emailed either.
  */
 @Injectable()
 export class OutageIncidents {
@@ -27,29 +35,57 @@ export class OutageIncidents {
     private readonly commands: CommandBus,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
+    private readonly services: ServiceDirectory,
+    private readonly recent: RecentCheckIncidents,
   ) {}
 
   async open(check: CheckDoc, outageKey: string, failedAt: string): Promise<void> {
     const trigger = check.triggerIncident!;
-    const description = trigger.description.trim() || `Heartbeat check "${check.name}" missed its deadline at ${failedAt}.`;
+    const serviceName = await this.serviceName(check.accountId, trigger.serviceId);
+    const reopenable = await this.recent.reopenable(check.id, failedAt);
+    if (reopenable && reopenable !== outageIncidentId(outageKey)) {
+      const update = this.update(updateIdOf('reopened', outageKey), reopenedWords(serviceName, failedAt), 'INVESTIGATING', false);
+      const posted = await this.post(check.accountId, reopenable, update);
+      if (posted) return this.recent.opened(check.accountId, check.id, reopenable, failedAt, true, outageKey);
+    }
     const id = outageIncidentId(outageKey);
-    const update = { id: uuidv5(`investigating|${outageKey}`, NAMESPACE), description, status: 'INVESTIGATING' as const, publicIncidentUpdateDate: this.clock.now().toISOString(), notifySubscribers: trigger.notifySubscribers };
+    const description = trigger.description.trim() || openedWords(serviceName, failedAt);
+    const update = this.update(updateIdOf('investigating', outageKey), description, 'INVESTIGATING', trigger.notifySubscribers);
     const command = { type: 'CreateIncident' as const, id, accountId: check.accountId, name: trigger.name, severity: trigger.severity, serviceIds: [trigger.serviceId], updates: [update] };
     await this.commands.execute(new RunIncidentCommand(command, actorFor(check.accountId))).catch(ignore(ConflictError));
+    await this.recent.opened(check.accountId, check.id, id, failedAt, false, outageKey);
   }
 
   async resolve(check: CheckDoc, outageKey: string, recoveredAt: string): Promise<void> {
-    const incidentId = await this.incidentOf(outageKey);
-    const update = {
-      id: resolvedUpdateId(outageKey),
-      description: `Heartbeat check "${check.name}" is receiving pings again (${recoveredAt}).`,
-      status: 'RESOLVED' as const,
-      publicIncidentUpdateDate: this.clock.now().toISOString(),
-      notifySubscribers: check.triggerIncident!.notifySubscribers,
-    };
-    const command = new RunIncidentCommand({ type: 'PostIncidentUpdate', id: incidentId, accountId: check.accountId, update }, actorFor(check.accountId));
+    const recent = await this.recent.get(check.id);
+    const ours = recent?.outageKey === outageKey ? recent : null;
+    const incidentId = ours?.incidentId ?? (await this.incidentOf(outageKey));
+    const serviceName = await this.serviceName(check.accountId, check.triggerIncident!.serviceId);
+    const notify = check.triggerIncident!.notifySubscribers && !ours?.reopened;
+    const update = this.update(updateIdOf('resolved', outageKey), resolvedWords(serviceName, recoveredAt), 'RESOLVED', notify);
     // No incident (none was opened, or it was deleted), or this outage's RESOLVED is already posted.
-    await this.commands.execute(command).catch(ignore(NotFoundError, ConflictError));
+    await this.post(check.accountId, incidentId, update);
+    if (ours) await this.recent.resolved(ours, recoveredAt);
+  }
+
+  private update(id: string, description: string, status: 'INVESTIGATING' | 'RESOLVED', notifySubscribers: boolean): NewUpdate {
+    return { id, description, status, publicIncidentUpdateDate: this.clock.now().toISOString(), notifySubscribers };
+  }
+
+  /** False when the incident is gone; an update already posted counts as posted. */
+  private async post(accountId: string, incidentId: string, update: NewUpdate): Promise<boolean> {
+    try {
+      await this.commands.execute(new RunIncidentCommand({ type: 'PostIncidentUpdate', id: incidentId, accountId, update }, actorFor(accountId)));
+      return true;
+    } catch (error) {
+      if (error instanceof ConflictError) return true;
+      if (error instanceof NotFoundError) return false;
+      throw error;
+    }
+  }
+
+  private async serviceName(accountId: string, serviceId: string): Promise<string | null> {
+    return (await this.services.get(accountId, serviceId))?.service.name ?? null;
   }
 
   /** Outages opened before incident ids derived from the outage key recorded theirs in `heartbeat-outage-<key>`. */

@@ -10,6 +10,8 @@ export interface SubscriptionData {
   type: SubscriptionType;
   address: string;
   status: SubscriptionStatus;
+  /** Added VERIFIED without double opt-in (`autoVerify`): the id (or name) of the ADMIN key that did it. */
+  autoVerifiedBy?: string;
 }
 
 /**

@@ -4,7 +4,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { NotFoundError } from '../../../core/src/errors';
+import { ForbiddenError, NotFoundError } from '../../../core/src/errors';
 import { Account, AccountContext } from '../../../http/src/account-context';
 import { parseIfMatch, setEtag } from '../../../http/src/etag';
 import { actorOf, requireId } from '../../../http/src/params';
@@ -46,8 +46,11 @@ export class SubscriptionsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<{ created: number; skipped: number; status: SubscriptionStatus }> {
     const pageId = requireId(statusPageId, 'Status page');
+    if (body.autoVerify === true && account.role !== 'ADMIN') throw new ForbiddenError('autoVerify (adding subscribers without double opt-in) needs an ADMIN key');
     const status: SubscriptionStatus = body.autoVerify === true ? 'VERIFIED' : 'PENDING';
-    const candidates = body.subscriptions.map((entry) => ({ id: this.ids.next(), type: entry.type ?? ('EMAIL' as const), address: entry.config.trim(), status }));
+    // Skipping double opt-in is recorded with the key that did it.
+    const verifiedBy = body.autoVerify === true ? { autoVerifiedBy: account.keyId ?? 'unknown' } : {};
+    const candidates = body.subscriptions.map((entry) => ({ id: this.ids.next(), type: entry.type ?? ('EMAIL' as const), address: entry.config.trim(), status, ...verifiedBy }));
     const command = { type: 'AddSubscriptions' as const, statusPageId: pageId, accountId: account.accountId, candidates, requestedAt: this.clock.now().toISOString() };
     const result = await this.commands.execute(new RunSubscriptionsCommand(command, actorOf(account)));
     setEtag(reply, result.revision);

@@ -11,6 +11,7 @@ import { requireOwned, statusPageDecider, statusPageStream } from '../domain/sta
 import { isDeliverableAddress } from '../domain/subscriber-address';
 import { SubscriptionData, SubscriptionsCommand, subscriptionsDecider, SubscriptionsEvent, SubscriptionsState, subscriptionsStream } from '../domain/subscriptions.decider';
 import { subscriptionStatesProjection, toSubscriptionsState } from '../read/subscription-states.projection';
+import { EmailQuota } from './email-quota';
 
 export class RunSubscriptionsCommand extends AggregateCommand<SubscriptionsCommand, RunResult<SubscriptionsState, SubscriptionsEvent>> {}
 
@@ -35,6 +36,11 @@ export class SubscriptionsCommandHandler implements ICommandHandler<RunSubscript
       requireOwned(state, command.accountId);
     }
     const decided: SubscriptionsCommand = command.type === 'AddSubscriptions' ? { ...command, candidates: command.candidates.filter((c) => this.deliverable(c)) } : command;
+    if (decided.type === 'AddSubscriptions') {
+      // Each new unverified address may cost a confirmation email: counted (at most) before any is written.
+      const confirmations = decided.candidates.filter((c) => c.type === 'EMAIL' && c.status === 'PENDING').length;
+      await new EmailQuota(this.store, { confirmationsPerHour: this.config.emailConfirmationsPerHour, emailsPerHour: this.config.emailsPerHour }).take(decided.accountId, new Date(decided.requestedAt), confirmations);
+    }
     return this.runner.run(subscriptionsStream(command.statusPageId), subscriptionsDecider, decided, actor, { ifMatch, snapshot: this.snapshot(command.statusPageId) });
   }
 

@@ -1,0 +1,89 @@
+import { parseWindow } from './builtin-intents';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+/** A window of time a question names, with the words the answer uses for it. */
+export interface TimeSpan {
+  start: number;
+  end: number;
+  /** "yesterday (Mon, 9 Mar 2026, UTC)", "the last 7 days". */
+  label: string;
+  /** Counted back from now (hours fit the tools' `hours` input); false for calendar days and months. */
+  rolling: boolean;
+  hours: number;
+}
+
+/** What a question says about time: nothing, a window understood, or words about time not understood. */
+export type TimeReference = { kind: 'none' } | { kind: 'span'; span: TimeSpan } | { kind: 'unknown'; words: string };
+
+const DAY_FORMAT = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+export const dayName = (ms: number) => DAY_FORMAT.format(new Date(ms));
+
+const utcMidnight = (now: Date) => Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+
+function calendarDay(start: number, label: string): TimeSpan {
+  return { start, end: start + DAY_MS - 1, label: `${label} (${dayName(start)}, UTC)`, rolling: false, hours: 24 };
+}
+
+const ROLLING = /\b(?:(?:last|past|previous|over|in|for|within)\s+(?:the\s+)?(?:\d+|a|an|one|two|three|four|five|six|seven|ten|fourteen|thirty|ninety)?\s*(?:m|mins?|minutes?|h|hrs?|hours?|d|days?|w|wks?|weeks?|months?|y|years?)|\d+\s?[mhdwy])\b/;
+const NUMBER_WORDS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7 };
+
+/** Time words the builtin assistant does not turn into a window: it says so rather than guess. */
+const UNKNOWN_TIME =
+  /\b(quarter|q[1-4]|weekend|tonight|last night|overnight|this morning|this afternoon|this evening|since|until|between|before|after|ago|monday|tuesday|wednesday|thursday|friday|saturday|sunday|(?:19|20)\d\d|\d{1,2}(?:st|nd|rd|th)|\d{4}-\d{2}-\d{2})\b/;
+
+/**
+ * The window a question names, from the injected clock: rolling ("last 7 days", "past 24h", "last week"),
+ * calendar days ("today", "yesterday", "3 days ago") and months ("in February", "last month" is rolling).
+ */
+export function timeReference(text: string, now: Date): TimeReference {
+  const nowMs = now.getTime();
+  const midnight = utcMidnight(now);
+  if (/\byesterday\b/.test(text)) return { kind: 'span', span: calendarDay(midnight - DAY_MS, 'yesterday') };
+  const ago = /\b(\d+|one|two|three|four|five|six|seven) days? ago\b/.exec(text);
+  if (ago) {
+    const days = NUMBER_WORDS[ago[1]] ?? Number(ago[1]);
+    if (days >= 1 && days <= 400) return { kind: 'span', span: calendarDay(midnight - days * DAY_MS, ago[0]) };
+  }
+  const month = new RegExp(`\\b(?:in|during|for|of|over)\\s+(${MONTHS.join('|')})\\b`).exec(text);
+  if (month) {
+    const index = MONTHS.indexOf(month[1]);
+    // A month not yet reached this year is last year's.
+    const year = index > now.getUTCMonth() ? now.getUTCFullYear() - 1 : now.getUTCFullYear();
+    const start = Date.UTC(year, index, 1);
+    const end = Math.min(Date.UTC(year, index + 1, 1) - 1, nowMs);
+    const name = `${month[1][0].toUpperCase()}${month[1].slice(1)} ${year}`;
+    return { kind: 'span', span: { start, end, label: `${name} (UTC)`, rolling: false, hours: Math.ceil((end - start) / HOUR_MS) } };
+  }
+  const unknown = UNKNOWN_TIME.exec(text);
+  if (unknown) return { kind: 'unknown', words: unknown[0] };
+  if (ROLLING.test(text) || /\b(today|this week|this month|this year|last week|last month|last year)\b/.test(text)) {
+    const { hours, label } = parseWindow(text, now);
+    return { kind: 'span', span: { start: nowMs - hours * HOUR_MS, end: nowMs, label, rolling: true, hours } };
+  }
+  return { kind: 'none' };
+}
+
+const TIME_FORMAT = new Intl.DateTimeFormat('en-GB', {
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+  timeZone: 'UTC',
+});
+
+/** "Mon, 9 Mar 2026, 14:05 UTC": how the answers say a moment. */
+export function humanTime(iso: string): string {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? iso : `${TIME_FORMAT.format(new Date(ms))} UTC`;
+}
+
+/** "Mon, 2 Mar 2026, 15:30 to Mon, 9 Mar 2026, 15:30 UTC". */
+export function humanSpan(start: string, end: string): string {
+  return `${humanTime(start).replace(/ UTC$/, '')} to ${humanTime(end)}`;
+}

@@ -1,0 +1,68 @@
+import { TooManyRequestsError } from '../../../core/src/errors';
+import { collectionOf } from '../../../core/src/projection';
+import { ReadStore } from '../../../read-store/src/read-store.port';
+
+/** Per account, for the current clock hour: confirmation emails to unverified addresses, and every email. */
+export interface EmailQuotaDoc {
+  id: string;
+  accountId: string;
+  hour: number;
+  confirmations: number;
+  emails: number;
+  [field: string]: unknown;
+}
+
+export const EMAIL_QUOTAS = collectionOf<EmailQuotaDoc>('email_quotas');
+
+const HOUR_MS = 3_600_000;
+
+export interface EmailLimits {
+  /** Confirmation emails to unverified addresses an account may cause per hour. */
+  confirmationsPerHour: number;
+  /** Emails of every kind an account may cause per hour. */
+  emailsPerHour: number;
+}
+
+/**
+ * Counts an account's emails per clock hour in the read store (shared by every instance), with
+ * revision-guarded increments; a request that would pass a limit is refused with 429 and Retry-After.
+ */
+export class EmailQuota {
+  private static ready = new WeakMap<ReadStore, Promise<void>>();
+
+  constructor(
+    private readonly store: ReadStore,
+    private readonly limits: EmailLimits,
+  ) {}
+
+  private async ensure(): Promise<void> {
+    let ready = EmailQuota.ready.get(this.store);
+    if (!ready) {
+      ready = this.store.ensureCollection({ name: EMAIL_QUOTAS, indexes: [] });
+      EmailQuota.ready.set(this.store, ready);
+    }
+    await ready;
+  }
+
+  /** Takes `confirmations` confirmation emails (each also an email) and `emails` other emails, or throws 429 taking nothing. */
+  async take(accountId: string, now: Date, confirmations: number, emails = 0): Promise<void> {
+    if (confirmations + emails === 0) return;
+    await this.ensure();
+    const hour = Math.floor(now.getTime() / HOUR_MS);
+    // One document per account, reset when the hour turns: nothing piles up.
+    const id = accountId;
+    const retryAfter = ((hour + 1) * HOUR_MS - now.getTime()) / 1000;
+    for (;;) {
+      const stored = await this.store.get(EMAIL_QUOTAS, id);
+      const doc = stored && stored.doc.hour === hour ? stored.doc : { id, accountId, hour, confirmations: 0, emails: 0 };
+      if (doc.confirmations + confirmations > this.limits.confirmationsPerHour) {
+        throw new TooManyRequestsError(`This account may send ${this.limits.confirmationsPerHour} confirmation emails an hour; try again later`, retryAfter);
+      }
+      if (doc.emails + confirmations + emails > this.limits.emailsPerHour) {
+        throw new TooManyRequestsError(`This account may send ${this.limits.emailsPerHour} emails an hour; try again later`, retryAfter);
+      }
+      const next = { ...doc, confirmations: doc.confirmations + confirmations, emails: doc.emails + confirmations + emails };
+      if (await this.store.put(EMAIL_QUOTAS, next, (stored?.revision ?? 0n) + 1n)) return;
+    }
+  }
+}
