@@ -12,6 +12,7 @@ import { ServiceLinks } from '../../status-pages/src/read/service-links';
 import { StatusPagesModule } from '../../status-pages/src/status-pages.module';
 import { AccountsModule } from '../../accounts/src/accounts.module';
 import { MaintenanceModule } from '../../maintenance/src/maintenance.module';
+import { CheckStatusesController } from './http/check-statuses.controller';
 import { ChecksController } from './http/checks.controller';
 import { PingRateLimiter } from './http/ping-rate-limiter';
 import { PING_PATHS, registerPingRoutes, SLUG_CREATE_BURST, SLUG_CREATES_PER_SECOND } from './http/ping.routes';
@@ -34,7 +35,7 @@ import { OutageIncidents } from './write/outage-incidents';
 
 @Module({
   imports: [StatusPagesModule, AccountsModule, MaintenanceModule],
-  controllers: [ChecksController],
+  controllers: [ChecksController, CheckStatusesController],
   providers: [
     CheckDirectory,
     HeartbeatStats,
