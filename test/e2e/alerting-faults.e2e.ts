@@ -1,5 +1,5 @@
 import { freePort } from '../../libs/testing/src/child-server';
-import { DeliveryWorker } from '../../libs/alerting/src/alerting.api';
+import { DeliveryLogRetention } from '../../libs/alerting/src/alerting.api';
 import { ManualClock } from '../../libs/core/src/clock';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 import { eventually, Receiver, SmtpSink, startReceiver, startSmtpSink } from './alerting-receivers';
@@ -115,11 +115,11 @@ describe('delivery faults: retries, Retry-After, timeouts, refused connections, 
     const count = async () => ((await server.http.get('/v1/alert-notifications?limit=100', { key: account.key })).body.entries as any[]).length;
     const before = await count();
     expect(before).toBeGreaterThan(0);
-    const worker = server.app.get(DeliveryWorker);
+    const retention = server.app.get(DeliveryLogRetention);
     clock.advance(89 * 86_400_000);
-    expect(await worker.pruneOnce()).toBe(0);
+    expect(await retention.pruneOnce()).toBe(0);
     clock.advance(2 * 86_400_000);
-    expect(await worker.pruneOnce()).toBe(before);
+    expect(await retention.pruneOnce()).toBe(before);
     expect(await count()).toBe(0);
   });
 });

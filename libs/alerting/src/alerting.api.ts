@@ -8,4 +8,5 @@ export type { DeliveryDoc, DeliveryStatus } from './write/outbox';
 /** The delivery log and its worker, for the CLI and the fault-injection tests. */
 export { Outbox } from './write/outbox';
 export { DeliveryWorker } from './write/delivery-worker';
+export { DeliveryLogRetention } from './write/delivery-log-retention';
 export { presentDelivery, retryDelivery, type NotificationView } from './http/alert-notifications.controller';

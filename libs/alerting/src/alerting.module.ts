@@ -21,6 +21,7 @@ import { EmailSender } from './send/email-sender';
 import { AlertingQueryHandler } from './read/alerting.queries';
 import { AlertChannelCommandHandler } from './write/alert-channel.handler';
 import { ChannelSubscriptions } from './write/channel-subscriptions';
+import { DeliveryLogRetention } from './write/delivery-log-retention';
 import { DeliveryWorker } from './write/delivery-worker';
 import { Notifier } from './write/notifier.processor';
 import { Outbox } from './write/outbox';
@@ -34,7 +35,7 @@ import { SubscriberTokens } from './write/subscriber-tokens';
 @Module({
   imports: [HeartbeatsModule, StatusPagesModule, MaintenanceModule, PublicWebModule],
   controllers: [AlertChannelsController, AlertNotificationsController],
-  providers: [ChannelDirectory, AlertingQueryHandler, AlertChannelCommandHandler, ChannelSubscriptions, Outbox, Notifier, SubscriberNotices, SubscriberTokens, EmailSender, DeliveryWorker],
+  providers: [ChannelDirectory, AlertingQueryHandler, AlertChannelCommandHandler, ChannelSubscriptions, Outbox, Notifier, SubscriberNotices, SubscriberTokens, EmailSender, DeliveryWorker, DeliveryLogRetention],
   exports: [Outbox, DeliveryWorker],
 })
 export class AlertingModule implements OnModuleInit {

@@ -6,7 +6,8 @@ export type { AlertChannelSubscription, CheckConfig, CheckInput, HeartbeatCheckC
 export type { HeartbeatCommand } from './domain/heartbeat.decider';
 export type { FailedData, HeartbeatEvent, PingReceivedData } from './domain/heartbeat.events';
 export { HeartbeatsQuery, type HeartbeatsAnswers, type HeartbeatsQuestion } from './read/heartbeats.queries';
-export type { CheckView } from './read/check-directory';
+export type { CheckStatusView, CheckView } from './read/check-directory';
+export { CHECK_STATES, type CheckState } from './read/check-state';
 export type { CheckDoc } from './read/heartbeat-checks.projection';
 export type { Availability, HeartbeatEventView } from './read/heartbeat-stats';
 export type { TimeWindow } from './read/heartbeat-window';

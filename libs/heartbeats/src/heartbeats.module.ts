@@ -11,6 +11,7 @@ import { RequestMetrics } from '../../platform/src/request-metrics';
 import { ServiceLinks, StatusPagesModule } from '../../status-pages/src/status-pages.api';
 import { AccountsModule } from '../../accounts/src/accounts.api';
 import { MaintenanceModule } from '../../maintenance/src/maintenance.api';
+import { CheckStatusesController } from './http/check-statuses.controller';
 import { ChecksController } from './http/checks.controller';
 import { PingRateLimiter } from './http/ping-rate-limiter';
 import { PING_PATHS, registerPingRoutes, SLUG_CREATE_BURST, SLUG_CREATES_PER_SECOND } from './http/ping.routes';
@@ -36,7 +37,7 @@ import { RecentCheckIncidents } from './write/recent-check-incidents';
 
 @Module({
   imports: [StatusPagesModule, AccountsModule, MaintenanceModule],
-  controllers: [ChecksController],
+  controllers: [ChecksController, CheckStatusesController],
   providers: [
     CheckDirectory,
     HeartbeatStats,

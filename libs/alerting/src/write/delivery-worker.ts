@@ -1,6 +1,7 @@
 import { QueryBus } from '@nestjs/cqrs';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CLOCK, Clock } from '../../../core/src/clock';
+import { sleep } from '../../../core/src/sleep';
 import { NotFoundError, TooManyRequestsError } from '../../../core/src/errors';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
@@ -28,7 +29,6 @@ import { CONFIRM_VALID_MS, SubscriberTokens } from './subscriber-tokens';
 /** Real-time cadence of the outbox poll; due times themselves follow the injected clock. */
 export const DELIVERY_POLL_MS = 200;
 export const MAX_ATTEMPTS = 8;
-const PRUNE_INTERVAL_MS = 3_600_000;
 const FIRST_RETRY_MS = 30_000;
 const IN_FLIGHT = 50;
 /** Emails of one subscriber batch sent at once. */
@@ -52,7 +52,6 @@ export function backoffMs(attempts: number, random = Math.random): number {
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly abort = new AbortController();
   private loop: Promise<void> | null = null;
-  private pruning: Promise<void> | null = null;
   private readonly inFlight = new Map<string, Promise<void>>();
 
   constructor(
@@ -96,48 +95,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     await this.outbox.ensure();
     if (!this.email.configured) this.logger.warn('SMTP_URL is not set: email notifications will fail with "SMTP not configured"');
     this.loop = this.run();
-    this.pruning = this.prune();
-  }
-
-  private async prune(): Promise<void> {
-    const signal = this.abort.signal;
-    while (!signal.aborted) {
-      try {
-        const removed = await this.pruneOnce();
-        if (removed > 0) this.logger.info({ removed }, 'old notifications removed from the delivery log');
-      } catch (error) {
-        this.logger.error({ err: error }, 'delivery log retention failed');
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, PRUNE_INTERVAL_MS);
-        function done() {
-          clearTimeout(timer);
-          signal.removeEventListener('abort', done);
-          resolve();
-        }
-        signal.addEventListener('abort', done, { once: true });
-      });
-    }
-  }
-
-  /**
-   * The delivery log keeps finished deliveries as long as heartbeat events are kept
-   * (VIGIL_EVENT_RETENTION_DAYS); returns how many it removed.
-   */
-  async pruneOnce(): Promise<number> {
-    const before = new Date(this.clock.now().getTime() - this.config.eventRetentionDays * 86_400_000).toISOString();
-    let removed = 0;
-    for (;;) {
-      const batch = await this.outbox.finishedBefore(before, 500);
-      for (const stored of batch) if (await this.outbox.remove(stored.doc.id, stored.version)) removed++;
-      if (batch.length < 500) return removed;
-    }
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.abort.abort();
     await this.loop;
-    await this.pruning;
     await Promise.allSettled([...this.inFlight.values()]);
   }
 
@@ -156,15 +118,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         continue;
       }
       if (started > 0) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, DELIVERY_POLL_MS);
-        function done() {
-          clearTimeout(timer);
-          signal.removeEventListener('abort', done);
-          resolve();
-        }
-        signal.addEventListener('abort', done, { once: true });
-      });
+      await sleep(DELIVERY_POLL_MS, signal);
     }
   }
 

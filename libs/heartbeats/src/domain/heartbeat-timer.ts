@@ -37,6 +37,8 @@ export interface TimerState {
   /** eventId of the first FAILING of the current outage. */
   failingSince: string | null;
   lastPingAt: number | null;
+  /** When the check last failed (a missed deadline, a reported failure); null when it never did. */
+  lastFailedAt: number | null;
   /** A schedule check's cron expression and zone; null for a period check. */
   schedule: string | null;
   timezone: string | null;
@@ -61,6 +63,7 @@ export const initialTimer = (): TimerState => ({
   failing: false,
   failingSince: null,
   lastPingAt: null,
+  lastFailedAt: null,
   schedule: null,
   timezone: null,
   nextDueAt: null,
@@ -164,6 +167,7 @@ export function evolveTimer(timer: TimerState, e: { type: string; data: unknown 
         timerStart: at,
         failing: true,
         failingSince: timer.failing ? timer.failingSince : e.data.eventId,
+        lastFailedAt: at,
         nextDueAt: timer.schedule !== null ? parseOrNull(e.data.nextDueAt) : null,
       };
       // The watchdog's FAILING ends every open run; a signalled one is a finished run, like a ping.

@@ -1,3 +1,4 @@
+import { CHECK_STATES } from '../read/check-state';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
@@ -189,8 +190,32 @@ export class CheckDto {
   @ApiProperty({ type: TriggerIncidentDto, nullable: true }) triggerIncident!: TriggerIncidentDto | null;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) alertSettings!: Record<string, unknown> | null;
   @ApiProperty({ type: [AlertChannelSubscriptionDto] }) alertChannelSubscriptions!: AlertChannelSubscriptionDto[];
+  @ApiProperty({
+    enum: CHECK_STATES,
+    description:
+      'NEW: never pinged. UP: pinged on time. LATE: past its expected time, within its grace. FAILING: its deadline passed, or the job reported a failure. PAUSED: paused until its next ping, or deactivated.',
+  })
+  state!: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'the last ping (a reported failure counts)' }) lastPingAt!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'the last missed deadline or reported failure' }) lastFailedAt!: string | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
+}
+
+/** Checkly's check status; a heartbeat has no runs, run locations or certificate, so those are null. */
+export class CheckStatusDto {
+  @ApiProperty() name!: string;
+  @ApiProperty({ format: 'uuid' }) checkId!: string;
+  @ApiProperty({ description: 'the check is FAILING' }) hasFailures!: boolean;
+  @ApiProperty({ description: 'always false for heartbeats' }) hasErrors!: boolean;
+  @ApiProperty({ description: 'the check is LATE: past its expected time, within its grace' }) isDegraded!: boolean;
+  @ApiProperty({ type: Number, nullable: true }) longestRun!: number | null;
+  @ApiProperty({ type: Number, nullable: true }) shortestRun!: number | null;
+  @ApiProperty({ type: String, nullable: true }) lastRunLocation!: string | null;
+  @ApiProperty({ type: String, nullable: true }) lastCheckRunId!: string | null;
+  @ApiProperty({ type: Number, nullable: true }) sslDaysRemaining!: number | null;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'the last ping or failure' }) updated_at!: string | null;
 }
 
 export class CheckPageDto {

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, Clock } from '../../../core/src/clock';
 import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
 import { Collection } from '../../../core/src/projection';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
@@ -8,8 +9,9 @@ import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { CheckRef } from '../../../status-pages/src/status-pages.api';
 import { CheckConfig } from '../domain/heartbeat-check.decider';
 import { CheckDoc, heartbeatChecksProjection } from './heartbeat-checks.projection';
-import { heartbeatTimersProjection, TimerDoc } from './heartbeat.projections';
-import { nextDueAt, TimerFacts } from './next-due';
+import { CheckState, checkState } from './check-state';
+import { heartbeatTimersProjection, TimerDoc, toTimerState } from './heartbeat.projections';
+import { nextDueAt } from './next-due';
 
 /** A heartbeat check as every response shows it. */
 export interface CheckView extends Omit<CheckConfig, 'heartbeat' | 'slug'> {
@@ -17,9 +19,30 @@ export interface CheckView extends Omit<CheckConfig, 'heartbeat' | 'slug'> {
   checkType: 'HEARTBEAT';
   slug: string | null;
   heartbeat: CheckConfig['heartbeat'] & { schedule: string | null; timezone: string | null; pingUrl: string; nextDueAt: string | null };
+  state: CheckState;
+  lastPingAt: string | null;
+  lastFailedAt: string | null;
   created_at: string;
   updated_at: string;
 }
+
+/** A check's status in Checkly's shape (`GET /v1/check-statuses`): a heartbeat has no runs, locations or certificate. */
+export interface CheckStatusView {
+  name: string;
+  checkId: string;
+  hasFailures: boolean;
+  hasErrors: boolean;
+  isDegraded: boolean;
+  longestRun: number | null;
+  shortestRun: number | null;
+  lastRunLocation: string | null;
+  lastCheckRunId: string | null;
+  sslDaysRemaining: number | null;
+  created_at: string;
+  updated_at: string | null;
+}
+
+const isoOrNull = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
 
 /** The checks read model: the check API's queries, and a service's `checks` for status pages. */
 @Injectable()
@@ -31,6 +54,7 @@ export class CheckDirectory {
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
     @Inject(VIGIL_CONFIG) private readonly config: VigilConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async get(accountId: string, id: string): Promise<{ check: CheckView; revision: bigint } | null> {
@@ -75,8 +99,43 @@ export class CheckDirectory {
     return docs.map((doc) => this.present(doc, timers.get(doc.id) ?? null));
   }
 
-  /** The timers of these checks (for `nextDueAt`), read from the timers read model in one query. */
-  private async timersOf(ids: string[]): Promise<Map<string, TimerFacts>> {
+  /** Every check of the account with its status, oldest first. */
+  async statuses(accountId: string): Promise<CheckStatusView[]> {
+    const docs = await this.store.find(this.collection(), {
+      filters: [{ field: 'accountId', op: 'eq', value: accountId }],
+      sort: { field: 'created_at', direction: 'asc' },
+      limit: 100_000,
+    });
+    const timers = await this.timersOf(docs.map((doc) => doc.id));
+    return docs.map((doc) => this.status(this.present(doc, timers.get(doc.id) ?? null)));
+  }
+
+  /** One check's status, or null when it is not the account's. */
+  async statusOf(accountId: string, id: string): Promise<CheckStatusView | null> {
+    const found = await this.get(accountId, id);
+    return found ? this.status(found.check) : null;
+  }
+
+  private status(check: CheckView): CheckStatusView {
+    const changes = [check.lastPingAt, check.lastFailedAt].filter((at): at is string => at !== null).sort();
+    return {
+      name: check.name,
+      checkId: check.id,
+      hasFailures: check.state === 'FAILING',
+      hasErrors: false,
+      isDegraded: check.state === 'LATE',
+      longestRun: null,
+      shortestRun: null,
+      lastRunLocation: null,
+      lastCheckRunId: null,
+      sslDaysRemaining: null,
+      created_at: check.created_at,
+      updated_at: changes[changes.length - 1] ?? null,
+    };
+  }
+
+  /** The timers of these checks, read from the timers read model in one query. */
+  private async timersOf(ids: string[]): Promise<Map<string, TimerDoc>> {
     if (ids.length === 0) return new Map();
     const docs = await this.store.find(this.engine.collection(heartbeatTimersProjection), {
       filters: [{ field: 'id', op: 'in', value: ids }],
@@ -124,7 +183,8 @@ export class CheckDirectory {
     return out;
   }
 
-  present(doc: CheckDoc, timer: TimerFacts | null): CheckView {
+  present(doc: CheckDoc, stored: TimerDoc | null): CheckView {
+    const timer = stored && !stored.deleted ? toTimerState(stored) : null;
     const due = nextDueAt(doc, doc.created_at, timer);
     return {
       id: doc.id,
@@ -142,6 +202,9 @@ export class CheckDirectory {
         pingUrl: `${this.config.publicUrl}/ping/${doc.heartbeat.pingToken}`,
         nextDueAt: due ? due.toISOString() : null,
       },
+      state: checkState(doc.activated, timer, this.clock.now().getTime()),
+      lastPingAt: isoOrNull(timer?.lastPingAt),
+      lastFailedAt: isoOrNull(timer?.lastFailedAt),
       triggerIncident: doc.triggerIncident,
       alertSettings: doc.alertSettings,
       alertChannelSubscriptions: doc.alertChannelSubscriptions,

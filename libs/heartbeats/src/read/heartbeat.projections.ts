@@ -45,6 +45,7 @@ export function toTimerState(doc: TimerDoc | null): TimerState {
     failing: doc.failing,
     failingSince: doc.failingSince,
     lastPingAt: doc.lastPingAt,
+    lastFailedAt: doc.lastFailedAt ?? null,
     schedule: doc.schedule ?? null,
     timezone: doc.timezone ?? null,
     nextDueAt: doc.nextDueAt ?? null,
@@ -56,7 +57,7 @@ export function toTimerState(doc: TimerDoc | null): TimerState {
 /** One document per check: its timer, folded from `heartbeat-<id>`; its revision is the stream's. */
 export const heartbeatTimersProjection: Projection<TimerDoc, HeartbeatEvent> = {
   name: 'heartbeat_timers',
-  version: 1,
+  version: 2,
   handles: [...HEARTBEAT_EVENT_TYPES],
   // Not pingToken: every ping rewrites the timer, and an index entry more per ping costs a page; pings find checks by token.
   indexes: [{ field: 'deadline' }],

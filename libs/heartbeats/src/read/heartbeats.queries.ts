@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { FindQuery } from '../../../read-store/src/read-store.port';
 import { ContextQuery } from '../../../read-store/src/context-query';
-import { CheckDirectory, CheckView } from './check-directory';
+import { CheckDirectory, CheckStatusView, CheckView } from './check-directory';
 import { CheckDoc } from './heartbeat-checks.projection';
 import { Availability, HeartbeatEventView, HeartbeatStats } from './heartbeat-stats';
 import { TimeWindow } from './heartbeat-window';
@@ -15,6 +15,9 @@ export type HeartbeatsQuestion =
   | { type: 'CheckEvents'; accountId: string; checkId: string; window: TimeWindow; limit: number }
   | { type: 'CheckEvent'; accountId: string; checkId: string; eventId: string }
   | { type: 'CheckAvailability'; accountId: string; checkId: string; window: TimeWindow }
+  /** Every check's status in Checkly's shape. */
+  | { type: 'CheckStatuses'; accountId: string }
+  | { type: 'CheckStatus'; accountId: string; checkId: string }
   /** A check of any account, for background work that acts for the account of its event. */
   | { type: 'AnyCheck'; id: string };
 
@@ -26,6 +29,8 @@ export interface HeartbeatsAnswers {
   /** `event` null: the check is there, the event is not. */
   CheckEvent: { event: HeartbeatEventView; stats: Stats } | { event: null } | null;
   CheckAvailability: Availability | null;
+  CheckStatuses: CheckStatusView[];
+  CheckStatus: CheckStatusView | null;
   AnyCheck: CheckDoc | null;
 }
 
@@ -57,6 +62,10 @@ export class HeartbeatsQueryHandler implements IQueryHandler<HeartbeatsQuery<Hea
       }
       case 'CheckAvailability':
         return (await this.checks.owns(q.accountId, q.checkId)) ? this.stats.availability(q.checkId, q.window) : null;
+      case 'CheckStatuses':
+        return this.checks.statuses(q.accountId);
+      case 'CheckStatus':
+        return this.checks.statusOf(q.accountId, q.checkId);
       case 'AnyCheck':
         return this.checks.byId(q.id);
     }

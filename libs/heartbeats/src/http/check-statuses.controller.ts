@@ -1,0 +1,32 @@
+import { Controller, Get, Param } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { NotFoundError } from '../../../core/src/errors';
+import { Account, AccountContext } from '../../../http/src/account-context';
+import { requireId } from '../../../http/src/params';
+import { HeartbeatsQuery } from '../read/heartbeats.queries';
+import { CheckStatusDto } from './check.dto';
+
+/** Checkly's `GET /v1/check-statuses` (what `checkly checks list` reads), for every check of the account. */
+@ApiTags('heartbeat checks')
+@ApiBearerAuth()
+@Controller('v1/check-statuses')
+export class CheckStatusesController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get()
+  @ApiOperation({ summary: "Every check's status, in Checkly's shape", description: 'All checks of the account, oldest first, unpaged as Checkly answers it.' })
+  @ApiOkResponse({ type: [CheckStatusDto] })
+  list(@Account() account: AccountContext) {
+    return this.queries.execute(new HeartbeatsQuery({ type: 'CheckStatuses', accountId: account.accountId }));
+  }
+
+  @Get(':checkId')
+  @ApiOperation({ summary: "One check's status, in Checkly's shape" })
+  @ApiOkResponse({ type: CheckStatusDto })
+  async get(@Account() account: AccountContext, @Param('checkId') checkId: string) {
+    const status = await this.queries.execute(new HeartbeatsQuery({ type: 'CheckStatus', accountId: account.accountId, checkId: requireId(checkId, 'Check') }));
+    if (!status) throw new NotFoundError('Check not found');
+    return status;
+  }
+}
