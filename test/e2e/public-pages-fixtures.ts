@@ -54,3 +54,27 @@ export function postForm(server: TestServer, path: string, fields: Record<string
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
   });
 }
+
+/**
+ * Proves the page's custom domain the way an owner would with the HTTP method: a real HTTP server answers
+ * the token at the well-known path, and the check (connected to it instead of the domain's port 80) runs now.
+ */
+export async function proveDomain(server: TestServer, account: TestAccount, pageId: string, serve: (token: string) => string | null = (token) => token): Promise<{ status: number; body: any }> {
+  const page = await server.http.get(`/v1/status-pages/${pageId}`, { key: account.key });
+  const token: string = page.body.customDomainVerification.http.body;
+  const { createServer } = await import('node:http');
+  const receiver = createServer((request, response) => {
+    const body = request.url === '/.well-known/vigil-domain-verification' ? serve(token) : null;
+    response.writeHead(body === null ? 404 : 200, { 'content-type': 'text/plain' }).end(body ?? 'not here');
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const { CustomDomainChecks } = await import('../../libs/status-pages/src/write/custom-domain-checks');
+  const checks = server.app.get(CustomDomainChecks);
+  const port = (receiver.address() as { port: number }).port;
+  checks.httpTarget = () => ({ host: '127.0.0.1', port });
+  try {
+    return await server.http.post(`/v1/status-pages/${pageId}/custom-domain/check`, {}, { key: account.key });
+  } finally {
+    await new Promise((resolve) => receiver.close(resolve));
+  }
+}

@@ -17,7 +17,8 @@ describe('the subscribe form and cross-site posts', () => {
   it('refuses a cross-site post by Sec-Fetch-Site or Origin with 403 and subscribes nobody', async () => {
     const page = await createPage(server, account, 'origins');
     const path = `/status/${page.url}/subscribe`;
-    for (const headers of <Record<string, string>[]>[{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'https://evil.example' }, { origin: 'null' }]) {
+    const crossSite: Record<string, string>[] = [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'https://evil.example' }, { origin: 'null' }];
+    for (const headers of crossSite) {
       const response = await postForm(server, path, { email: 'victim@example.com' }, headers);
       expect([headers, response.status]).toEqual([headers, 403]);
       expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');

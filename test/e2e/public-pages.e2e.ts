@@ -3,7 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import { ManualClock } from '../../libs/core/src/clock';
 import { HttpResponse } from '../../libs/testing/src/http-client';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
-import { createIncident, createPage, postForm } from './public-pages-fixtures';
+import { createIncident, createPage, postForm, proveDomain } from './public-pages-fixtures';
 import { ROUTES, violations } from './statuspage-v2.schema';
 
 const NOW = '2026-11-20T12:00:00.000Z';
@@ -192,6 +192,8 @@ describe('public status pages: routes', () => {
 
   it('serves a page on its custom domain by Host, without the /status prefix', async () => {
     const page = await createPage(server, account, slug(), { customDomain: 'Status.Example.org' });
+    expect((await get('/', { host: 'status.example.org' })).status).toBe(404);
+    expect((await proveDomain(server, account, page.pageId)).body.customDomainVerification.status).toBe('VERIFIED');
     const incidentId = await createIncident(server, account, [page.serviceIds[0]], { name: 'Slow checkout' });
     for (const host of ['status.example.org', 'STATUS.example.org:8080']) {
       const home = await get('/', { host });
@@ -344,6 +346,7 @@ describe('public status pages: subscribe form', () => {
 
   it('works on the custom domain too', async () => {
     const page = await createPage(server, account, slug(), { customDomain: 'news.example.org' });
+    await proveDomain(server, account, page.pageId);
     const response = await rawRequest('POST', '/subscribe', { host: 'news.example.org', 'content-type': 'application/x-www-form-urlencoded' }, 'email=domain%40example.com');
     expect(response.status).toBe(200);
     const subscriptions = await server.http.get(`/v1/status-pages/${page.pageId}/subscriptions`, key());

@@ -159,6 +159,12 @@ describe('POST /v1/status-pages', () => {
       incidents: [],
       created_at: '2026-03-01T11:00:00.000Z',
       updated_at: '2026-03-01T11:00:00.000Z',
+      // Issue 32, item 6: the custom domain answers once proven; how to prove it.
+      customDomainVerification: {
+        status: 'PENDING',
+        dns: { type: 'TXT', name: `_vigil-challenge.${customDomain.toLowerCase()}`, value: expect.stringMatching(/^vigil-domain-verification=[\w-]{43}$/) },
+        http: { url: `http://${customDomain.toLowerCase()}/.well-known/vigil-domain-verification`, body: expect.stringMatching(/^[\w-]{43}$/) },
+      },
     });
     expect(web).toEqual({ id: web.id, accountId: account.id, name: 'Web', created_at: T0, updated_at: T0, checks: [] });
     const ids = response.body.cards.map((c: { id: string }) => c.id);

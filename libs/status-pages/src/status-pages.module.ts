@@ -15,6 +15,7 @@ import { subscriptionsProjection } from './read/subscriptions.projection';
 import { subscriptionStatesProjection } from './read/subscription-states.projection';
 import { StatusPagesQueryHandler } from './read/status-pages.queries';
 import { AddressClaimCommandHandler } from './write/address-claim.handler';
+import { CustomDomainChecks } from './write/custom-domain-checks';
 import { ServiceCommandHandler } from './write/service.handler';
 import { StatusPageCommandHandler } from './write/status-page.handler';
 import { SubscriptionsCommandHandler } from './write/subscriptions.handler';
@@ -35,6 +36,7 @@ import { SubscriptionsCommandHandler } from './write/subscriptions.handler';
     SubscriptionDirectory,
     StatusPagesQueryHandler,
     AddressClaimCommandHandler,
+    CustomDomainChecks,
     ServiceCommandHandler,
     StatusPageCommandHandler,
     SubscriptionsCommandHandler,

@@ -28,7 +28,11 @@ export interface PageSettings {
 export type StatusPageEvent =
   | { type: 'StatusPageCreated'; data: { id: string; accountId: string; page: PageSettings } }
   | { type: 'StatusPageUpdated'; data: { id: string; page: PageSettings } }
-  | { type: 'StatusPageDeleted'; data: { id: string } };
+  | { type: 'StatusPageDeleted'; data: { id: string } }
+  /** Vigil found the owner's proof at the custom domain (DNS TXT record or HTTP token): the page may answer there. */
+  | { type: 'StatusPageDomainVerified'; data: { id: string; domain: string; method: 'dns' | 'http' } }
+  /** A re-check found the proof gone: the page answers only at /status/{url} again. */
+  | { type: 'StatusPageDomainVerificationLost'; data: { id: string; domain: string } };
 
 /** A card as a command brings it: `ref` names an existing card to keep its id, `newId` is used otherwise. */
 export interface CardInput {
@@ -43,12 +47,16 @@ export type PageInput = Omit<PageSettings, 'cards'> & { cards: CardInput[] };
 export type StatusPageCommand =
   | { type: 'CreateStatusPage'; id: string; accountId: string; page: PageInput }
   | { type: 'UpdateStatusPage'; id: string; accountId: string; page: PageInput }
-  | { type: 'DeleteStatusPage'; id: string; accountId: string };
+  | { type: 'DeleteStatusPage'; id: string; accountId: string }
+  /** The outcome of a check of the custom domain `domain`; a check of a domain the page no longer shows changes nothing. */
+  | { type: 'RecordDomainCheck'; id: string; domain: string; proof: 'dns' | 'http' | null };
 
 export interface StatusPageState {
   status: 'absent' | 'active' | 'deleted';
   accountId: string | null;
   page: PageSettings | null;
+  /** Whether the page's current custom domain was proven to be its owner's. */
+  domainVerified: boolean;
 }
 
 export function requireOwned(state: StatusPageState, accountId: string): PageSettings {
@@ -75,7 +83,7 @@ function settle(input: PageInput, current: PageSettings | null): PageSettings {
 }
 
 export const statusPageDecider: Decider<StatusPageState, StatusPageCommand, StatusPageEvent> = {
-  initialState: () => ({ status: 'absent', accountId: null, page: null }),
+  initialState: () => ({ status: 'absent', accountId: null, page: null, domainVerified: false }),
   decide(command, state) {
     switch (command.type) {
       case 'CreateStatusPage':
@@ -89,14 +97,24 @@ export const statusPageDecider: Decider<StatusPageState, StatusPageCommand, Stat
       case 'DeleteStatusPage':
         requireOwned(state, command.accountId);
         return [{ type: 'StatusPageDeleted', data: { id: command.id } }];
+      case 'RecordDomainCheck': {
+        const shown = state.status === 'active' ? state.page?.customDomain : null;
+        if (!shown || shown.toLowerCase() !== command.domain.toLowerCase()) return [];
+        if (command.proof !== null) return state.domainVerified ? [] : [{ type: 'StatusPageDomainVerified', data: { id: command.id, domain: shown, method: command.proof } }];
+        return state.domainVerified ? [{ type: 'StatusPageDomainVerificationLost', data: { id: command.id, domain: shown } }] : [];
+      }
     }
   },
   evolve(state, event) {
     switch (event.type) {
       case 'StatusPageCreated':
-        return { status: 'active', accountId: event.data.accountId, page: event.data.page };
+        return { status: 'active', accountId: event.data.accountId, page: event.data.page, domainVerified: false };
       case 'StatusPageUpdated':
-        return { ...state, page: event.data.page };
+        return { ...state, page: event.data.page, domainVerified: state.domainVerified && sameDomain(state.page?.customDomain ?? null, event.data.page.customDomain) };
+      case 'StatusPageDomainVerified':
+        return { ...state, domainVerified: true };
+      case 'StatusPageDomainVerificationLost':
+        return { ...state, domainVerified: false };
       case 'StatusPageDeleted':
         // The page is kept so that what it held (url, custom domain) can be released after the fact.
         return { ...state, status: 'deleted' };
@@ -105,5 +123,10 @@ export const statusPageDecider: Decider<StatusPageState, StatusPageCommand, Stat
     }
   },
 };
+
+/** Domains compare without regard to case. */
+export function sameDomain(a: string | null, b: string | null): boolean {
+  return a !== null && b !== null && a.toLowerCase() === b.toLowerCase();
+}
 
 export const statusPageStream = (id: string) => `statuspage-${id}`;

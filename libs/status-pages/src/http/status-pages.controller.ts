@@ -3,7 +3,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import { CLOCK, Clock } from '../../../core/src/clock';
-import { NotFoundError } from '../../../core/src/errors';
+import { NotFoundError, ValidationError } from '../../../core/src/errors';
 import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
 import { Account, AccountContext } from '../../../http/src/account-context';
 import { parseIfMatch, setEtag } from '../../../http/src/etag';
@@ -15,6 +15,7 @@ import { THEME_COLOR_KEYS, ThemeColors, ThemeColorSet } from '../domain/theme';
 import { shownUntil } from '../read/page-incidents';
 import { StatusPageDetailView, StatusPageDirectory, StatusPageView } from '../read/status-page-directory';
 import { StatusPagesQuery } from '../read/status-pages.queries';
+import { CustomDomainChecks, DomainProofInstructions } from '../write/custom-domain-checks';
 import { RunStatusPageCommand } from '../write/status-page.handler';
 import { PageIdGuard } from './page-id.guard';
 import { StatusPageBodyDto, StatusPageDetailDto, StatusPagePageDto, ThemeColorsDto } from './status-page.dto';
@@ -63,6 +64,7 @@ export class StatusPagesController {
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly answers: AnswerCache,
     private readonly pages: StatusPageDirectory,
+    private readonly domains: CustomDomainChecks,
   ) {}
 
   @Get()
@@ -132,10 +134,32 @@ export class StatusPagesController {
     await this.commands.execute(new RunStatusPageCommand({ type: 'DeleteStatusPage', id, accountId: account.accountId }, actorOf(account), parseIfMatch(ifMatch)));
   }
 
-  private async read(account: AccountContext, id: string, reply: FastifyReply): Promise<StatusPageDetailView> {
+  @Post(':statusPageId/custom-domain/check')
+  @UseGuards(PageIdGuard)
+  @HttpCode(200)
+  @ApiOperation({ summary: "Check the custom domain's proof now (a DNS TXT record or an HTTP token); the page answers there once verified" })
+  @ApiOkResponse({ type: StatusPageDetailDto })
+  async checkDomain(@Account() account: AccountContext, @Param('statusPageId') statusPageId: string, @Res({ passthrough: true }) reply: FastifyReply) {
+    const id = requireId(statusPageId, 'Status page');
+    const found = await this.queries.execute(new StatusPagesQuery({ type: 'GetStatusPage', accountId: account.accountId, id }));
+    if (!found) throw new NotFoundError('Status page not found');
+    if (!found.page.customDomain) throw new ValidationError('This status page has no customDomain to check');
+    await this.domains.check(id, found.page.customDomain);
+    return this.read(account, id, reply);
+  }
+
+  private async read(
+    account: AccountContext,
+    id: string,
+    reply: FastifyReply,
+  ): Promise<StatusPageDetailView & { customDomainVerification?: DomainProofInstructions & { status: 'VERIFIED' | 'PENDING' } }> {
     const found = await this.queries.execute(new StatusPagesQuery({ type: 'GetStatusPage', accountId: account.accountId, id }));
     if (!found) throw new NotFoundError('Status page not found');
     setEtag(reply, found.revision);
-    return found.page;
+    const { customDomainVerified, ...page } = found.page;
+    if (!page.customDomain) return page;
+    // Until verified, the page answers only at /status/{url}; these say how to prove the domain.
+    const instructions = await this.domains.instructions(id, page.customDomain);
+    return { ...page, customDomainVerification: { status: customDomainVerified ? 'VERIFIED' : 'PENDING', ...instructions } };
   }
 }

@@ -36,8 +36,8 @@ export interface StatusPageView {
   updated_at: string;
 }
 
-/** A single page (create, get, update): the list entry plus the two fields only the contract adds. */
-export type StatusPageDetailView = StatusPageView & { description: string | null; logoDark: string | null };
+/** A single page (create, get, update): the list entry plus the fields only the contract adds, and whether its custom domain is proven. */
+export type StatusPageDetailView = StatusPageView & { description: string | null; logoDark: string | null; customDomainVerified?: boolean };
 
 /** The status pages read model, for this context's queries and for other contexts (incidents). */
 @Injectable()
@@ -79,6 +79,7 @@ export class StatusPageDirectory {
       incidents: entry.incidents,
       created_at: entry.created_at,
       updated_at: entry.updated_at,
+      ...(doc.customDomain ? { customDomainVerified: doc.customDomainVerified === true } : {}),
     };
     return { page, revision: stored.revision };
   }

@@ -1,5 +1,5 @@
 import { Projection } from '../../../core/src/projection';
-import { PageSettings, StatusPageEvent } from '../domain/status-page.decider';
+import { PageSettings, sameDomain, StatusPageEvent } from '../domain/status-page.decider';
 
 export interface CardDoc {
   id: string;
@@ -18,6 +18,8 @@ export interface StatusPageDoc extends Omit<PageSettings, 'cards'> {
   serviceIds: string[];
   created_at: string;
   updated_at: string;
+  /** Set while the custom domain is proven to be the owner's (absent otherwise). */
+  customDomainVerified?: true;
   [field: string]: unknown;
 }
 
@@ -60,8 +62,8 @@ function docOf(id: string, accountId: string, page: PageSettings, cards: CardDoc
 
 export const statusPagesProjection: Projection<StatusPageDoc, StatusPageEvent> = {
   name: 'status_pages',
-  version: 1,
-  handles: ['StatusPageCreated', 'StatusPageUpdated', 'StatusPageDeleted'],
+  version: 2,
+  handles: ['StatusPageCreated', 'StatusPageUpdated', 'StatusPageDeleted', 'StatusPageDomainVerified', 'StatusPageDomainVerificationLost'],
   indexes: [{ field: 'accountId' }, { field: 'created_at' }, { field: 'serviceIds', array: true }],
   sortField: 'created_at',
   ids: (event) => [event.data.id],
@@ -70,8 +72,18 @@ export const statusPagesProjection: Projection<StatusPageDoc, StatusPageEvent> =
     switch (e.type) {
       case 'StatusPageCreated':
         return docOf(e.data.id, e.data.accountId, e.data.page, cardsOf(e.data.page, [], at), at, at);
-      case 'StatusPageUpdated':
-        return doc && docOf(doc.id, doc.accountId, e.data.page, cardsOf(e.data.page, doc.cards, at), doc.created_at, at);
+      case 'StatusPageUpdated': {
+        if (!doc) return doc;
+        const updated = docOf(doc.id, doc.accountId, e.data.page, cardsOf(e.data.page, doc.cards, at), doc.created_at, at);
+        return doc.customDomainVerified && sameDomain(doc.customDomain, e.data.page.customDomain) ? { ...updated, customDomainVerified: true } : updated;
+      }
+      case 'StatusPageDomainVerified':
+        return doc && sameDomain(doc.customDomain, e.data.domain) ? { ...doc, customDomainVerified: true } : doc;
+      case 'StatusPageDomainVerificationLost': {
+        if (!doc) return doc;
+        const { customDomainVerified: _dropped, ...rest } = doc;
+        return rest as StatusPageDoc;
+      }
       case 'StatusPageDeleted':
         return null;
       default:

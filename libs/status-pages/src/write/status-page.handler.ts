@@ -3,8 +3,9 @@ import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { PreconditionFailedError, ValidationError, ViolationDetail } from '../../../core/src/errors';
 import { AggregateCommand } from '../../../event-store/src/aggregate-command';
 import { Actor, CommandRunner, RunResult } from '../../../event-store/src/command-runner';
+import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { COMMAND_RUNNER } from '../../../platform/src/tokens';
-import { PageInput, requireOwned, StatusPageCommand, statusPageDecider, StatusPageState, statusPageStream } from '../domain/status-page.decider';
+import { PageInput, requireOwned, sameDomain, StatusPageCommand, statusPageDecider, StatusPageState, statusPageStream } from '../domain/status-page.decider';
 import { ServiceDirectory } from '../read/service-directory';
 import { Address, AddressClaimCommandHandler, RunAddressClaimCommand } from './address-claim.handler';
 import { RunSubscriptionsCommand } from './subscriptions.handler';
@@ -29,10 +30,12 @@ export class StatusPageCommandHandler implements ICommandHandler<RunStatusPageCo
     private readonly commands: CommandBus,
     private readonly services: ServiceDirectory,
     private readonly claims: AddressClaimCommandHandler,
+    @Inject(VIGIL_CONFIG) private readonly config: VigilConfig,
   ) {}
 
   async execute({ command, actor, ifMatch }: RunStatusPageCommand): Promise<RunResult<StatusPageState>> {
     const stream = statusPageStream(command.id);
+    if (command.type === 'RecordDomainCheck') return this.runner.run(stream, statusPageDecider, command, actor);
     if (command.type === 'DeleteStatusPage') {
       const result = await this.runner.run(stream, statusPageDecider, command, actor, { ifMatch });
       if (result.state.page) await this.releaseAll(addressesOf(result.state.page), command.id, actor);
@@ -47,6 +50,9 @@ export class StatusPageCommandHandler implements ICommandHandler<RunStatusPageCo
       requireOwned(loaded.state, command.accountId);
       if (ifMatch !== undefined && ifMatch !== loaded.revision) throw new PreconditionFailedError();
       before = loaded.state;
+    }
+    if (sameDomain(command.page.customDomain, new URL(this.config.publicUrl).hostname)) {
+      throw ValidationError.of([{ path: 'customDomain', message: "customDomain cannot be this Vigil's own host (VIGIL_PUBLIC_URL)" }]);
     }
     await this.checkServices(command.accountId, command.page);
     const wanted = addressesOf(command.page);

@@ -1,0 +1,79 @@
+import { request } from 'node:http';
+import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
+import { createPage, proveDomain } from './public-pages-fixtures';
+
+/**
+ * Issue 32, item 6: a custom domain serves its page only once the owner has proven it (here the HTTP token,
+ * served by a real HTTP server), loses it when a re-check finds the proof gone, and is never Vigil's own host.
+ */
+let server: TestServer;
+let account: TestAccount;
+
+beforeAll(async () => {
+  server = await startTestServer({ env: { VIGIL_RATE_LIMIT_PER_MINUTE: '100000', VIGIL_PUBLIC_URL: 'https://vigil.example.com' } });
+  account = await server.account('Domains');
+});
+afterAll(() => server?.close());
+
+/** GET / with this Host header (fetch would not send one of its own choosing). */
+function byHost(host: string): Promise<{ status: number }> {
+  const target = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: target.hostname, port: target.port, path: '/', headers: { host } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('custom domains', () => {
+  it('answer only after the owner proves the domain, and stop when the proof is gone', async () => {
+    const page = await createPage(server, account, 'proven', { customDomain: 'Status.Proven.test' });
+    const created = await server.http.get(`/v1/status-pages/${page.pageId}`, { key: account.key });
+    const verification = created.body.customDomainVerification;
+    expect(verification.status).toBe('PENDING');
+    expect(verification.dns).toEqual({ type: 'TXT', name: '_vigil-challenge.status.proven.test', value: `vigil-domain-verification=${verification.http.body}` });
+    expect(verification.http.url).toBe('http://status.proven.test/.well-known/vigil-domain-verification');
+    expect(verification.http.body).toMatch(/^[\w-]{43}$/);
+    expect((await byHost('status.proven.test')).status).toBe(404);
+    expect((await server.http.get('/status/proven', { headers: {} })).status).toBe(200);
+
+    // A wrong token proves nothing.
+    expect((await proveDomain(server, account, page.pageId, () => 'not-the-token')).body.customDomainVerification.status).toBe('PENDING');
+    expect((await byHost('status.proven.test')).status).toBe(404);
+
+    const proven = await proveDomain(server, account, page.pageId);
+    expect(proven.status).toBe(200);
+    expect(proven.body.customDomainVerification.status).toBe('VERIFIED');
+    expect((await byHost('status.proven.test')).status).toBe(200);
+
+    // A re-check that no longer finds the proof takes the domain away.
+    expect((await proveDomain(server, account, page.pageId, () => null)).body.customDomainVerification.status).toBe('PENDING');
+    expect((await byHost('status.proven.test')).status).toBe(404);
+  });
+
+  it('a changed domain needs its own proof; the token belongs to the page and the domain', async () => {
+    const page = await createPage(server, account, 'moving', { customDomain: 'old.moving.test' });
+    const oldToken = (await proveDomain(server, account, page.pageId)).body.customDomainVerification.http.body;
+    expect((await byHost('old.moving.test')).status).toBe(200);
+    const current = (await server.http.get(`/v1/status-pages/${page.pageId}`, { key: account.key })).body;
+    const moved = await server.http.put(
+      `/v1/status-pages/${page.pageId}`,
+      { name: current.name, url: current.url, customDomain: 'new.moving.test', cards: current.cards.map((c: { name: string; services: { id: string }[] }) => ({ name: c.name, services: c.services.map((s) => ({ id: s.id })) })) },
+      { key: account.key },
+    );
+    expect(moved.status).toBe(200);
+    expect(moved.body.customDomainVerification.status).toBe('PENDING');
+    expect(moved.body.customDomainVerification.http.body).not.toBe(oldToken);
+    expect((await byHost('new.moving.test')).status).toBe(404);
+    expect((await byHost('old.moving.test')).status).toBe(404);
+  });
+
+  it("refuses Vigil's own host as a custom domain", async () => {
+    const response = await server.http.post('/v1/status-pages', { name: 'Mine', url: 'own-host', customDomain: 'VIGIL.example.com', cards: [] }, { key: account.key });
+    expect(response.status).toBe(400);
+    expect(response.body.details).toEqual([expect.objectContaining({ path: 'customDomain' })]);
+  });
+});
