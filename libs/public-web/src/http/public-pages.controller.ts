@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { isUuid } from '../../../core/src/ids';
 import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
@@ -263,11 +264,17 @@ export class PublicPagesController {
     if (kept) return this.send(request, reply, kept);
     const ref = await this.resolve(request);
     const answer = ref ? await build(ref) : null;
-    // The instance's own root (no page's domain) leads to the API documentation rather than a 404.
-    if (!ref && request.routeOptions.url === '/') return reply.code(302).header('location', '/docs').header('cache-control', 'no-store').send();
+    // The instance's own root leads to the API documentation rather than a 404; an unknown domain stays nobody's page.
+    if (!ref && request.routeOptions.url === '/' && this.isOwnHost(request.hostname)) return reply.code(302).header('location', '/docs').header('cache-control', 'no-store').send();
     if (!answer) return this.send(request, reply, this.notFound(kind));
     if (answer.status === 200) this.cache.set(key, token, answer);
     return this.send(request, reply, answer);
+  }
+
+  /** VIGIL_PUBLIC_URL's host, localhost or an IP address: the instance itself, not a status page's domain. */
+  private isOwnHost(hostname: string): boolean {
+    const name = hostname.replace(/:\d+$/, '').replace(/^\[|\]$/g, '').toLowerCase();
+    return name === new URL(this.config.publicUrl).hostname.toLowerCase() || name === 'localhost' || isIP(name) !== 0;
   }
 
   private resolve(request: FastifyRequest): Promise<PageRef | null> {
