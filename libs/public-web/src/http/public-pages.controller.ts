@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { ID_GENERATOR, IdGenerator, isUuid } from '../../../core/src/ids';
 import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
@@ -286,8 +287,8 @@ export class PublicPagesController {
    */
   private async respond(request: FastifyRequest, reply: FastifyReply, kind: NotFoundKind, params: unknown[], build: (ref: PageRef) => Promise<PublicAnswer | null>) {
     const url = (request.params as { url?: string }).url;
-    // The instance's own root (no page's domain) leads to the API documentation rather than a 404.
-    if (url === undefined && request.routeOptions.url === '/' && !(await this.resolve(request))) {
+    // The instance's own root leads to the API documentation rather than a 404; an unknown domain stays nobody's page.
+    if (url === undefined && request.routeOptions.url === '/' && this.isOwnHost(request.hostname) && !(await this.resolve(request))) {
       return reply.code(302).header('location', '/docs').header('cache-control', 'no-store').send();
     }
     const key = JSON.stringify([request.routeOptions.url, url ?? hostName(request.headers.host), ...params]);
@@ -298,6 +299,12 @@ export class PublicPagesController {
       return { value: built, bytes: built.body.length, keep: built.status === 200 };
     });
     return this.send(request, reply, answer);
+  }
+
+  /** VIGIL_PUBLIC_URL's host, localhost or an IP address: the instance itself, not a status page's domain. */
+  private isOwnHost(hostname: string): boolean {
+    const name = hostname.replace(/:\d+$/, '').replace(/^\[|\]$/g, '').toLowerCase();
+    return name === new URL(this.config.publicUrl).hostname.toLowerCase() || name === 'localhost' || isIP(name) !== 0;
   }
 
   private resolve(request: FastifyRequest): Promise<PageRef | null> {
