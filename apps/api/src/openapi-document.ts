@@ -4,6 +4,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { MAX_BODY_BYTES } from '../../../libs/http/src/json-body';
 import { MAX_PING_BODY_BYTES, PING_PATHS } from '../../../libs/heartbeats/src/http/ping.routes';
 import { PING_BODY_LIMIT } from '../../../libs/heartbeats/src/http/ping.routes';
+import { consoleOpenApiPaths } from '../../../libs/people/src/people.api';
 
 type Json = Record<string, any>;
 
@@ -291,7 +292,7 @@ function finishOperation(path: string, method: string, operation: Json): void {
  */
 export function finishDocument(document: OpenAPIObject): OpenAPIObject {
   const doc = document as unknown as Json;
-  doc.paths = { ...doc.paths, ...pingPaths(), ...publicPagePaths(), ...subscriberLinkPaths() };
+  doc.paths = { ...doc.paths, ...pingPaths(), ...publicPagePaths(), ...subscriberLinkPaths(), ...consoleOpenApiPaths() };
   doc.components ??= {};
   doc.components.schemas = { ...doc.components.schemas, Error: ERROR_SCHEMA };
   doc.components.headers = {

@@ -14,3 +14,5 @@ export { PeopleActions, SIGN_IN_LINK_MS, INVITATION_MS } from './write/people-ac
 export { ConsoleSessions } from './http/console-sessions';
 export type { SignedIn } from './http/console-sessions';
 export { isEmailAddress, normalizeEmail } from './domain/secrets';
+/** The console's HTML routes, for the OpenAPI document. */
+export { consoleOpenApiPaths } from './http/console.openapi';
