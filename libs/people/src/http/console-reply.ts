@@ -4,7 +4,8 @@ import { FastifyReply } from 'fastify';
 export const CONSOLE_HEADERS = {
   'content-security-policy': "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
+  // same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on this site's own forms.
+  'referrer-policy': 'same-origin',
   'cache-control': 'no-store',
   'x-robots-tag': 'noindex',
 };

@@ -134,11 +134,12 @@ export class ConsoleController {
 
   /** A state-changing request of a signed-in person: same origin, the session's form token, then the action. */
   private async act(request: FastifyRequest, reply: FastifyReply, body: unknown, action: (me: SignedIn) => Promise<FastifyReply>) {
+    const refused = () =>
+      sendHtml(reply, 403, this.renderer.message({ heading: 'Request refused', paragraphs: ['This form was sent from another site, or from a page that is out of date. Go back, reload the page and try again.'], link: { href: '/console', text: 'Open the console' } }));
+    if (!isSameOriginRequest(request)) return refused();
     const me = await this.sessions.resolve(request);
     if (!me) return redirect(reply, '/console/sign-in');
-    if (!isSameOriginRequest(request) || field(body, 'csrf') !== me.csrf) {
-      return sendHtml(reply, 403, this.renderer.message({ heading: 'Request refused', paragraphs: ['This form was sent from another site, or from a page that is out of date. Go back, reload the page and try again.'], link: { href: '/console', text: 'Open the console' } }, { csrf: me.csrf }));
-    }
+    if (field(body, 'csrf') !== me.csrf) return refused();
     try {
       return await action(me);
     } catch (error) {

@@ -43,8 +43,11 @@ export class SignInController {
 
   @Get('assets/:file')
   asset(@Param('file') file: string, @Res() reply: FastifyReply) {
-    if (`/console/assets/${file}` !== this.renderer.stylesheetHref) return sendHtml(reply, 404, this.renderer.message({ heading: 'Not found', paragraphs: ['There is nothing at this address.'] }));
-    return reply.status(200).header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff').type('text/css; charset=utf-8').send(this.renderer.stylesheet);
+    const path = `/console/assets/${file}`;
+    const asset =
+      path === this.renderer.stylesheetHref ? { type: 'text/css; charset=utf-8', body: this.renderer.stylesheet } : path === this.renderer.faviconHref ? { type: 'image/svg+xml; charset=utf-8', body: this.renderer.favicon } : null;
+    if (!asset) return sendHtml(reply, 404, this.renderer.message({ heading: 'Not found', paragraphs: ['There is nothing at this address.'] }));
+    return reply.status(200).header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff').type(asset.type).send(asset.body);
   }
 
   @Get('sign-in')

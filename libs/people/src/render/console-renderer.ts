@@ -6,6 +6,11 @@ import { CONSOLE, LAYOUT, MESSAGE, SIGN_IN } from './console-templates';
 
 export const CONSOLE_ASSETS = '/console/assets';
 
+/** A shield: Vigil's mark in the browser's tab. */
+const CONSOLE_FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><path fill="#1d4ed8" d="M16 2 4 7v8c0 7.5 5.1 13.4 12 15 6.9-1.6 12-7.5 12-15V7z"/><path fill="#fff" d="m14 20.6-5-5 2.1-2.1 2.9 2.9 6.9-6.9 2.1 2.1z"/></svg>`;
+
+const shortHash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 12);
+
 /** A button that POSTs (with hidden fields): what a link's page offers, so that fetching the link does nothing. */
 export interface MessageForm {
   action: string;
@@ -35,7 +40,9 @@ export interface SessionChrome {
 @Injectable()
 export class ConsoleRenderer {
   readonly stylesheet = CONSOLE_STYLESHEET;
-  readonly stylesheetHref = `${CONSOLE_ASSETS}/console.${createHash('sha256').update(CONSOLE_STYLESHEET).digest('hex').slice(0, 12)}.css`;
+  readonly stylesheetHref = `${CONSOLE_ASSETS}/console.${shortHash(CONSOLE_STYLESHEET)}.css`;
+  readonly favicon = CONSOLE_FAVICON;
+  readonly faviconHref = `${CONSOLE_ASSETS}/favicon.${shortHash(CONSOLE_FAVICON)}.svg`;
   private readonly templates: Record<'message' | 'signIn' | 'console', Handlebars.TemplateDelegate>;
 
   constructor() {
@@ -58,6 +65,6 @@ export class ConsoleRenderer {
   }
 
   private layout(title: string, chrome?: SessionChrome) {
-    return { title, cssHref: this.stylesheetHref, signedIn: chrome !== undefined, csrf: chrome?.csrf };
+    return { title, cssHref: this.stylesheetHref, faviconHref: this.faviconHref, signedIn: chrome !== undefined, csrf: chrome?.csrf };
   }
 }

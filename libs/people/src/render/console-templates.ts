@@ -4,10 +4,11 @@ export const LAYOUT = `<!doctype html>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>{{title}} – Vigil</title>
 <meta name="color-scheme" content="light dark">
 <link rel="stylesheet" href="{{cssHref}}">
+<link rel="icon" href="{{faviconHref}}">
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
