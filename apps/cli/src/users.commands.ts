@@ -39,7 +39,7 @@ export async function runUsersCommand(action: string, flags: UsersFlags, app: IN
     }
     case 'login-link': {
       const link = await app.get(PeopleActions).signInLink(email(), ACTOR);
-      return { json: { url: link.url, expiresAt: link.expiresAt }, text: `Sign-in link, valid once until ${link.expiresAt}:\n\n  ${link.url}` };
+      return { json: { url: link.url }, text: `Sign-in link, valid once until ${link.expiresAt}:\n\n  ${link.url}` };
     }
     default:
       return usage(`Unknown command "users ${action}"`);
