@@ -194,3 +194,24 @@ describe('members, invitations and sessions', () => {
     expect((await consoleRequest(server, 'GET', '/console', { cookie: admin })).status).toBe(303);
   });
 });
+
+describe('behind https', () => {
+  it('the session cookie is Secure with the __Host- prefix when VIGIL_PUBLIC_URL is https', async () => {
+    const secure = await startTestServer({ env: { VIGIL_PUBLIC_URL: 'https://vigil.example.com' } });
+    try {
+      const acme = await secure.account('Acme');
+      const actions = secure.app.get(PeopleActions);
+      await actions.addMember('ada@example.com', acme.id, 'ADMIN', ACTOR);
+      const { url } = await actions.signInLink('ada@example.com', ACTOR);
+      expect(url.startsWith('https://vigil.example.com/console/sign-in/link?token=')).toBe(true);
+      const used = await consoleRequest(secure, 'POST', '/console/sign-in/link', { form: { token: new URL(url).searchParams.get('token')! } });
+      expect(used.setCookie).toMatch(/^__Host-vigil_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=2592000; Secure$/);
+      expect((await consoleRequest(secure, 'GET', '/console', { cookie: used.cookie })).status).toBe(200);
+      // The same secret under the plain name is not a session there.
+      const plain = used.cookie!.replace('__Host-vigil_session', 'vigil_session');
+      expect((await consoleRequest(secure, 'GET', '/console', { cookie: plain })).status).toBe(303);
+    } finally {
+      await secure.close();
+    }
+  });
+});
