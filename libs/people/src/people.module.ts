@@ -14,7 +14,7 @@ import { TeamCommandHandler } from './write/team.handler';
 import { UserCommandHandler } from './write/user.handler';
 
 /**
- * People (docs/people.md): users, memberships of accounts, invitations, sign-in links and console
+ * People (README, "How a team signs in"): users, memberships of accounts, invitations, sign-in links and console
  * sessions, all event-sourced. Sessions drive `/console`; API keys alone drive `/v1`.
  */
 @Module({
