@@ -5,6 +5,8 @@ import { EmailSender } from '../../alerting/src/send/email-sender';
 import { ConsoleController } from './http/console.controller';
 import { ConsoleSessions } from './http/console-sessions';
 import { SignInController } from './http/sign-in.controller';
+import { PasskeysController } from './http/passkeys.controller';
+import { PasskeyCeremonies } from './http/passkey-ceremonies';
 import { PEOPLE_PROJECTIONS } from './read/people.projections';
 import { PeopleQueryHandler } from './read/people.queries';
 import { ConsoleRenderer } from './render/console-renderer';
@@ -18,8 +20,8 @@ import { UserCommandHandler } from './write/user.handler';
  * sessions, all event-sourced. Sessions drive `/console`; API keys alone drive `/v1`.
  */
 @Module({
-  controllers: [SignInController, ConsoleController],
-  providers: [UserCommandHandler, TeamCommandHandler, PeopleQueryHandler, PeopleActions, ConsoleSessions, ConsoleRenderer, PeopleMail, EmailSender],
+  controllers: [SignInController, ConsoleController, PasskeysController],
+  providers: [PasskeyCeremonies, UserCommandHandler, TeamCommandHandler, PeopleQueryHandler, PeopleActions, ConsoleSessions, ConsoleRenderer, PeopleMail, EmailSender],
   exports: [PeopleActions, ConsoleSessions],
 })
 export class PeopleModule {

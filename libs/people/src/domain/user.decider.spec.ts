@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError } from '../../../core/src/errors';
 import { specFor } from '../../../testing/src/given-when-then';
-import { LinkNotValidError, SessionData, userDecider, UserEvent } from './user.decider';
+import { LinkNotValidError, PasskeyNotValidError, SessionData, userDecider, UserEvent } from './user.decider';
 
 const spec = specFor(userDecider);
 const userId = 'u1';
@@ -58,5 +58,36 @@ describe('user decider', () => {
         { type: 'SessionEnded', data: { userId, sessionId: 's2', reason: 'removed-from-account' } },
       ]);
     spec.given([registered]).when({ type: 'EndAllSessions', userId, reason: 'signed-out-everywhere' }).then([]);
+  });
+});
+
+describe('user decider: passkeys', () => {
+  const passkey = { credentialId: 'c1', publicKey: 'pk', counter: 0, transports: ['internal'], name: 'Laptop' };
+  const passkeyRegistered: UserEvent = { type: 'PasskeyRegistered', data: { userId, ...passkey } };
+  const signIn = { type: 'SignInWithPasskey' as const, userId, credentialId: 'c1', counter: 0, session: { ...session, method: 'passkey' as const } };
+
+  it('registers a passkey once', () => {
+    spec.given([registered]).when({ type: 'RegisterPasskey', userId, passkey }).then([passkeyRegistered]);
+    spec.given([registered, passkeyRegistered]).when({ type: 'RegisterPasskey', userId, passkey }).thenThrows(ConflictError);
+  });
+
+  it('signs in with a registered passkey whose counter grows (or that keeps none)', () => {
+    spec.given([registered, passkeyRegistered]).when(signIn).then([
+      { type: 'PasskeyUsed', data: { userId, credentialId: 'c1', counter: 0 } },
+      { type: 'SessionStarted', data: { userId, ...signIn.session } },
+    ]);
+    const used: UserEvent = { type: 'PasskeyUsed', data: { userId, credentialId: 'c1', counter: 5 } };
+    spec.given([registered, passkeyRegistered, used]).when({ ...signIn, counter: 5 }).thenThrows(PasskeyNotValidError);
+    spec.given([registered, passkeyRegistered, used]).when({ ...signIn, counter: 6 }).then([
+      { type: 'PasskeyUsed', data: { userId, credentialId: 'c1', counter: 6 } },
+      { type: 'SessionStarted', data: { userId, ...signIn.session } },
+    ]);
+  });
+
+  it('a removed or unknown passkey signs no one in', () => {
+    const removed: UserEvent = { type: 'PasskeyRemoved', data: { userId, credentialId: 'c1' } };
+    spec.given([registered, passkeyRegistered]).when({ type: 'RemovePasskey', userId, credentialId: 'c1' }).then([removed]);
+    spec.given([registered, passkeyRegistered, removed]).when(signIn).thenThrows(PasskeyNotValidError);
+    spec.given([registered]).when({ type: 'RemovePasskey', userId, credentialId: 'c1' }).thenThrows(NotFoundError);
   });
 });

@@ -2,7 +2,7 @@ import { Decider } from '../../../core/src/decider';
 import { ConflictError, NotFoundError, ValidationError } from '../../../core/src/errors';
 
 /** How a session began: the audit trail says so. */
-export type SignInMethod = 'email-link' | 'invitation';
+export type SignInMethod = 'email-link' | 'invitation' | 'passkey';
 
 export interface SessionData {
   id: string;
@@ -26,7 +26,19 @@ export type UserEvent =
   | { type: 'SignInLinkUsed'; data: { userId: string; linkId: string } }
   | { type: 'SessionStarted'; data: { userId: string } & SessionData }
   | { type: 'SessionRefreshed'; data: { userId: string; sessionId: string; idleExpiresAt: string } }
-  | { type: 'SessionEnded'; data: { userId: string; sessionId: string; reason: SessionEndReason } };
+  | { type: 'SessionEnded'; data: { userId: string; sessionId: string; reason: SessionEndReason } }
+  | { type: 'PasskeyRegistered'; data: { userId: string } & PasskeyData }
+  | { type: 'PasskeyUsed'; data: { userId: string; credentialId: string; counter: number } }
+  | { type: 'PasskeyRemoved'; data: { userId: string; credentialId: string } };
+
+/** A WebAuthn credential: its id and COSE public key (base64url), signature counter, transports and the person's name for it. */
+export interface PasskeyData {
+  credentialId: string;
+  publicKey: string;
+  counter: number;
+  transports: string[];
+  name: string;
+}
 
 export type UserCommand =
   | { type: 'RegisterUser'; userId: string; email: string }
@@ -35,7 +47,10 @@ export type UserCommand =
   | { type: 'StartSession'; userId: string; session: SessionData }
   | { type: 'RefreshSession'; userId: string; sessionId: string; now: string; idleExpiresAt: string }
   | { type: 'EndSession'; userId: string; sessionId: string; reason: SessionEndReason }
-  | { type: 'EndAllSessions'; userId: string; reason: SessionEndReason };
+  | { type: 'EndAllSessions'; userId: string; reason: SessionEndReason }
+  | { type: 'RegisterPasskey'; userId: string; passkey: PasskeyData }
+  | { type: 'SignInWithPasskey'; userId: string; credentialId: string; counter: number; session: SessionData }
+  | { type: 'RemovePasskey'; userId: string; credentialId: string };
 
 interface LinkState {
   expiresAt: string;
@@ -51,6 +66,15 @@ export interface UserState {
   links: Record<string, LinkState>;
   /** Open sessions only. */
   sessions: Record<string, SessionState>;
+  /** Signature counters of registered passkeys, by credential id. */
+  passkeys: Record<string, number>;
+}
+
+/** A passkey assertion that is not this person's, or whose counter went back (a replay or a cloned key). */
+export class PasskeyNotValidError extends ValidationError {
+  constructor() {
+    super('This passkey could not sign you in');
+  }
 }
 
 /** Refused sign-in links: one message for expired, used and unknown, so a link tells nothing about others. */
@@ -67,7 +91,7 @@ function requireUser(state: UserState, userId: string): void {
 }
 
 export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
-  initialState: () => ({ email: null, links: {}, sessions: {} }),
+  initialState: () => ({ email: null, links: {}, sessions: {}, passkeys: {} }),
   decide(command, state) {
     const userId = command.userId;
     switch (command.type) {
@@ -103,6 +127,23 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
       case 'EndSession':
         if (!state.sessions[command.sessionId]) throw new NotFoundError('Session not found or ended');
         return [{ type: 'SessionEnded', data: { userId, sessionId: command.sessionId, reason: command.reason } }];
+      case 'RegisterPasskey':
+        requireUser(state, userId);
+        if (state.passkeys[command.passkey.credentialId] !== undefined) throw new ConflictError('This passkey is registered already');
+        return [{ type: 'PasskeyRegistered', data: { userId, ...command.passkey } }];
+      case 'SignInWithPasskey': {
+        requireUser(state, userId);
+        const stored = state.passkeys[command.credentialId];
+        // Counters only grow; authenticators that keep none report 0 every time.
+        if (stored === undefined || ((stored > 0 || command.counter > 0) && command.counter <= stored)) throw new PasskeyNotValidError();
+        return [
+          { type: 'PasskeyUsed', data: { userId, credentialId: command.credentialId, counter: command.counter } },
+          { type: 'SessionStarted', data: { userId, ...command.session } },
+        ];
+      }
+      case 'RemovePasskey':
+        if (state.passkeys[command.credentialId] === undefined) throw new NotFoundError('No such passkey');
+        return [{ type: 'PasskeyRemoved', data: { userId, credentialId: command.credentialId } }];
       case 'EndAllSessions':
         return Object.keys(state.sessions).map((sessionId) => ({ type: 'SessionEnded', data: { userId, sessionId, reason: command.reason } }));
     }
@@ -129,6 +170,14 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         const sessions = { ...state.sessions };
         delete sessions[event.data.sessionId];
         return { ...state, sessions };
+      }
+      case 'PasskeyRegistered':
+      case 'PasskeyUsed':
+        return { ...state, passkeys: { ...state.passkeys, [event.data.credentialId]: event.data.counter } };
+      case 'PasskeyRemoved': {
+        const passkeys = { ...state.passkeys };
+        delete passkeys[event.data.credentialId];
+        return { ...state, passkeys };
       }
       default:
         return state;

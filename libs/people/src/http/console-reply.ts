@@ -2,7 +2,7 @@ import { FastifyReply } from 'fastify';
 
 /** Console pages: Vigil's own stylesheet, forms posting back here only, never framed, never kept by caches. */
 export const CONSOLE_HEADERS = {
-  'content-security-policy': "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  'content-security-policy': "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   // same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on this site's own forms.
   'referrer-policy': 'same-origin',

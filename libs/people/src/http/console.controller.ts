@@ -25,6 +25,8 @@ const NOTICES: Record<string, string> = {
   removed: 'Member removed; their sessions have ended.',
   revoked: 'Invitation revoked.',
   'session-ended': 'That session has been signed out.',
+  passkey: 'Passkey added: you can sign in with it alone.',
+  'passkey-removed': 'Passkey removed.',
 };
 
 const when = (iso: string) => iso.slice(0, 16).replace('T', ' ') + ' UTC';
@@ -176,8 +178,10 @@ export class ConsoleController {
     const invitations = current && admin ? await this.queries.execute(new PeopleQuery({ type: 'InvitationsOfAccount', accountId: current.accountId })) : [];
     const now = this.clock.now().toISOString();
     const sessions = (await this.queries.execute(new PeopleQuery({ type: 'SessionsOfUser', userId: me.user.id }))).filter((s) => now < s.expiresAt && now < s.idleExpiresAt);
+    const passkeys = await this.queries.execute(new PeopleQuery({ type: 'PasskeysOfUser', userId: me.user.id }));
     const view = {
       email: me.user.email,
+      passkeyList: passkeys.map((p) => ({ id: p.id, name: p.name, created_at: p.created_at, createdText: when(p.created_at) })),
       notice: extras.notice,
       error: extras.error,
       accounts: me.memberships.map((m) => ({ id: m.accountId, name: names.get(m.accountId), role: m.role, current: m.accountId === current?.accountId })),

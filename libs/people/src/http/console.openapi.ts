@@ -11,7 +11,7 @@ const text = (maxLength: number): Json => ({ type: 'string', maxLength });
 const token = text(64);
 const csrf = { csrf: text(64) };
 const role = { type: 'string', enum: ['READ_ONLY', 'READ_WRITE', 'ADMIN'] };
-const pathParam = (name: string): Json => ({ name, in: 'path', required: true, schema: { type: 'string', format: 'uuid' } });
+const pathParam = (name: string): Json => ({ name, in: 'path', required: true, schema: name === 'id' ? { type: 'string', maxLength: 1024 } : { type: 'string', format: 'uuid' } });
 const queryToken: Json = { name: 'token', in: 'query', required: true, schema: token, description: 'The secret of the emailed or printed link' };
 
 function operation(summary: string, responses: Json, extra: Json = {}): Json {
@@ -28,8 +28,29 @@ function sessionForm(summary: string, fields: Record<string, Json>, required: st
   };
 }
 
+const json = (description: string, properties: Record<string, Json>): Json => ({ description, content: { 'application/json': { schema: { type: 'object', properties, additionalProperties: true } } } });
+const jsonError = (description: string): Json => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+/** A WebAuthn JSON object of the browser (PublicKeyCredential as JSON): its fields are the W3C's, checked by the ceremony. */
+const credential: Json = { type: 'object', properties: { id: text(1024), type: text(32) }, required: ['id'], additionalProperties: true };
+const options = (description: string) => json(description, { challenge: text(128) });
+const jsonBody = (properties: Record<string, Json>, required: string[]): Json => ({ required: true, content: { 'application/json': { schema: { type: 'object', properties, required } } } });
+const ceremony = (summary: string, ok: Json, extra: Json = {}): Json => ({
+  post: operation(summary, { 200: ok, 401: jsonError('Not signed in (registration steps)'), 403: jsonError('Cross-site request or missing x-csrf-token') }, extra),
+});
+
 export function consoleOpenApiPaths(): Json {
   return {
+    '/console/passkeys/registration-options': ceremony('WebAuthn registration options for the signed-in person (x-csrf-token header)', options('PublicKeyCredentialCreationOptionsJSON')),
+    '/console/passkeys': ceremony('Register a passkey from the browser’s attestation', json('Registered', { registered: { type: 'boolean' } }), {
+      requestBody: jsonBody({ name: text(60), response: credential }, ['name', 'response']),
+      responses: { 201: json('Registered', { registered: { type: 'boolean' } }), 400: jsonError('Not a valid registration'), 401: jsonError('Not signed in'), 403: jsonError('Cross-site request or missing x-csrf-token') },
+    }),
+    '/console/passkeys/{id}/remove': sessionForm('Remove one of the person’s passkeys', {}, [], ['id']),
+    '/console/sign-in/passkey-options': ceremony('WebAuthn authentication options (discoverable credentials)', options('PublicKeyCredentialRequestOptionsJSON')),
+    '/console/sign-in/passkey': ceremony('Sign in with a passkey assertion: sets the session cookie', json('Where to go', { location: text(64) }), {
+      requestBody: jsonBody({ response: credential }, ['response']),
+      responses: { 200: json('Signed in: where to go', { location: text(64) }), 400: jsonError('The passkey could not sign in (unknown, tampered or replayed)'), 403: jsonError('Cross-site request') },
+    }),
     '/console': { get: operation('The console: the person, their accounts, members and sessions', { 200: page('The console'), 303: redirect('Not signed in: to /console/sign-in') }) },
     '/console/assets/{file}': { get: operation("The console's stylesheet", { 200: { description: 'CSS', content: { 'text/css': { schema: { type: 'string' } } } }, 404: page('No such file') }, { parameters: [{ name: 'file', in: 'path', required: true, schema: text(64) }] }) },
     '/console/sign-in': {

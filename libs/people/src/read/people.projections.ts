@@ -137,4 +137,40 @@ export const invitationsProjection: Projection<InvitationDoc, EventOf<TeamEvent,
   },
 };
 
-export const PEOPLE_PROJECTIONS = [usersProjection, signInLinksProjection, sessionsProjection, membersProjection, invitationsProjection];
+/** Registered passkeys, by credential id: what a passkey sign-in is verified against. */
+export interface PasskeyDoc {
+  id: string;
+  userId: string;
+  publicKey: string;
+  counter: number;
+  transports: string[];
+  name: string;
+  created_at: string;
+  lastUsedAt: string | null;
+  [field: string]: unknown;
+}
+
+export const passkeysProjection: Projection<PasskeyDoc, EventOf<UserEvent, 'PasskeyRegistered' | 'PasskeyUsed' | 'PasskeyRemoved'>> = {
+  name: 'people_passkeys',
+  version: 1,
+  handles: ['PasskeyRegistered', 'PasskeyUsed', 'PasskeyRemoved'],
+  indexes: [{ field: 'userId' }, { field: 'created_at' }],
+  sortField: 'created_at',
+  ids: (event) => [event.data.credentialId],
+  evolve(doc, event) {
+    switch (event.type) {
+      case 'PasskeyRegistered': {
+        const { credentialId, userId, publicKey, counter, transports, name } = event.data;
+        return { id: credentialId, userId, publicKey, counter, transports, name, created_at: event.metadata.occurredAt, lastUsedAt: null };
+      }
+      case 'PasskeyUsed':
+        return doc && { ...doc, counter: event.data.counter, lastUsedAt: event.metadata.occurredAt };
+      case 'PasskeyRemoved':
+        return null;
+      default:
+        return doc;
+    }
+  },
+};
+
+export const PEOPLE_PROJECTIONS = [usersProjection, signInLinksProjection, sessionsProjection, membersProjection, invitationsProjection, passkeysProjection];

@@ -10,6 +10,8 @@ import {
   invitationsProjection,
   MemberDoc,
   membersProjection,
+  PasskeyDoc,
+  passkeysProjection,
   SessionDoc,
   sessionsProjection,
   SignInLinkDoc,
@@ -30,7 +32,9 @@ export type PeopleQuestion =
   | { type: 'InvitationByHash'; hash: string }
   | { type: 'SignInLinkByHash'; hash: string }
   | { type: 'SessionByHash'; hash: string }
-  | { type: 'SessionsOfUser'; userId: string };
+  | { type: 'SessionsOfUser'; userId: string }
+  | { type: 'PasskeyById'; credentialId: string }
+  | { type: 'PasskeysOfUser'; userId: string };
 
 /** Documents as shown to people: without the hashes of their secrets. */
 export type SessionView = Pick<SessionDoc, 'id' | 'userId' | 'method' | 'startedAt' | 'expiresAt' | 'idleExpiresAt' | 'lastSeenAt' | 'userAgent'>;
@@ -46,6 +50,8 @@ export interface PeopleAnswers {
   SignInLinkByHash: SignInLinkDoc | null;
   SessionByHash: SessionDoc | null;
   SessionsOfUser: SessionView[];
+  PasskeyById: PasskeyDoc | null;
+  PasskeysOfUser: PasskeyDoc[];
 }
 
 export class PeopleQuery<T extends PeopleQuestion['type']> extends ContextQuery<PeopleQuestion, PeopleAnswers, T> {}
@@ -93,6 +99,10 @@ export class PeopleQueryHandler implements IQueryHandler<PeopleQuery<PeopleQuest
         const docs = await this.list(this.engine.collection(sessionsProjection), [{ field: 'userId', op: 'eq', value: query.userId }], 'startedAt');
         return docs.map(sessionView);
       }
+      case 'PasskeyById':
+        return (await this.store.get(this.engine.collection(passkeysProjection), query.credentialId))?.doc ?? null;
+      case 'PasskeysOfUser':
+        return this.list(this.engine.collection(passkeysProjection), [{ field: 'userId', op: 'eq', value: query.userId }], 'created_at');
     }
   }
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import Handlebars from 'handlebars';
 import { CONSOLE_STYLESHEET } from './console-stylesheet';
+import { PASSKEYS_SCRIPT } from './passkeys-script';
 import { CONSOLE, LAYOUT, MESSAGE, SIGN_IN } from './console-templates';
 
 export const CONSOLE_ASSETS = '/console/assets';
@@ -42,6 +43,8 @@ export class ConsoleRenderer {
   readonly stylesheet = CONSOLE_STYLESHEET;
   readonly stylesheetHref = `${CONSOLE_ASSETS}/console.${shortHash(CONSOLE_STYLESHEET)}.css`;
   readonly favicon = CONSOLE_FAVICON;
+  readonly script = PASSKEYS_SCRIPT;
+  readonly scriptHref = `${CONSOLE_ASSETS}/passkeys.${shortHash(PASSKEYS_SCRIPT)}.js`;
   readonly faviconHref = `${CONSOLE_ASSETS}/favicon.${shortHash(CONSOLE_FAVICON)}.svg`;
   private readonly templates: Record<'message' | 'signIn' | 'console', Handlebars.TemplateDelegate>;
 
@@ -57,14 +60,14 @@ export class ConsoleRenderer {
   }
 
   signIn(view: SignInView): string {
-    return this.templates.signIn({ ...this.layout('Sign in'), ...view });
+    return this.templates.signIn({ ...this.layout('Sign in'), passkeys: true, ...view });
   }
 
   console(view: object, chrome: SessionChrome): string {
-    return this.templates.console({ ...this.layout('Console', chrome), ...view });
+    return this.templates.console({ ...this.layout('Console', chrome), passkeys: true, ...view });
   }
 
   private layout(title: string, chrome?: SessionChrome) {
-    return { title, cssHref: this.stylesheetHref, faviconHref: this.faviconHref, signedIn: chrome !== undefined, csrf: chrome?.csrf };
+    return { title, cssHref: this.stylesheetHref, faviconHref: this.faviconHref, scriptHref: this.scriptHref, signedIn: chrome !== undefined, csrf: chrome?.csrf };
   }
 }

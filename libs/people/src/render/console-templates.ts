@@ -9,6 +9,8 @@ export const LAYOUT = `<!doctype html>
 <meta name="color-scheme" content="light dark">
 <link rel="stylesheet" href="{{cssHref}}">
 <link rel="icon" href="{{faviconHref}}">
+{{#if signedIn}}<meta name="csrf-token" content="{{csrf}}">{{/if}}
+{{#if passkeys}}<script src="{{scriptHref}}" defer></script>{{/if}}
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
@@ -40,6 +42,8 @@ export const SIGN_IN = `{{#> layout}}
 <input id="email" type="email" name="email" required maxlength="254" autocomplete="email" value="{{email}}"{{#if error}} aria-invalid="true" aria-describedby="email-error"{{/if}}></div>
 <button class="btn" type="submit">Email me a sign-in link</button>
 </form>
+<div class="stack"><button class="btn quiet" type="button" id="passkey-sign-in" hidden>Sign in with a passkey</button>
+<p id="passkey-status" role="status"></p></div>
 <p class="muted">No password: we send a link that signs you in. An administrator can also give you a link made with the Vigil CLI.</p>
 {{/layout}}`;
 
@@ -65,6 +69,13 @@ export const CONSOLE = `{{#> layout}}
 <div><label for="invite-role">Role</label><select id="invite-role" name="role"><option value="READ_ONLY">READ_ONLY</option><option value="READ_WRITE">READ_WRITE</option><option value="ADMIN">ADMIN</option></select></div>
 <button class="btn" type="submit">Invite</button></form>{{/if}}
 </section>{{/if}}
+<section aria-labelledby="pk-h"><h2 id="pk-h">Your passkeys</h2>
+{{#if passkeyList}}<ul class="rows card">{{#each passkeyList}}<li><span class="who">{{name}} <span class="muted">added <time datetime="{{created_at}}">{{createdText}}</time></span></span>
+<form method="post" action="/console/passkeys/{{id}}/remove"><input type="hidden" name="csrf" value="{{../csrf}}"><button class="btn danger" type="submit">Remove passkey {{name}}</button></form></li>{{/each}}</ul>{{else}}<p class="muted">No passkeys yet. A passkey signs you in without an email.</p>{{/if}}
+<form id="passkey-register" class="card stack" hidden><div><label for="passkey-name">Name of the new passkey</label><input id="passkey-name" type="text" name="name" required maxlength="60" value="My passkey"></div>
+<button class="btn" type="submit">Add a passkey</button></form>
+<p id="passkey-status" role="status"></p>
+</section>
 <section aria-labelledby="ses-h"><h2 id="ses-h">Your sessions</h2>
 <ul class="rows card">{{#each sessions}}<li><span class="who">{{#if current}}<strong>This browser</strong>{{else}}{{agent}}{{/if}} <span class="muted">signed in <time datetime="{{startedAt}}">{{startedText}}</time> by {{method}}</span></span>
 {{#unless current}}<form method="post" action="/console/sessions/{{id}}/end"><input type="hidden" name="csrf" value="{{../csrf}}"><button class="btn quiet" type="submit">Sign out this session</button></form>{{/unless}}</li>{{/each}}</ul>

@@ -97,6 +97,13 @@ export class PeopleActions {
     return { ...started, accountId: invitation.accountId };
   }
 
+  /** Starts a session for a passkey the ceremony verified; the user's aggregate checks the counter. */
+  async signInWithPasskey(userId: string, credentialId: string, counter: number, userAgent: string | null, actor: Actor): Promise<StartedSession> {
+    const { session, started } = this.newSession('passkey', this.clock.now(), userAgent, userId);
+    await this.commands.execute(new RunUserCommand({ type: 'SignInWithPasskey', userId, credentialId, counter, session }, actor));
+    return started;
+  }
+
   private async register(email: string, actor: Actor): Promise<string> {
     const userId = userIdOf(email);
     await this.commands.execute(new RunUserCommand({ type: 'RegisterUser', userId, email }, actor));
