@@ -103,7 +103,7 @@ describeInBrowser('console sign-in in headless Chromium', () => {
     await page.getByLabel('Email address').fill('ada@example.com');
     await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
     await page.waitForLoadState('networkidle');
-    await expect(page.getByRole('status').textContent()).resolves.toContain('Check your inbox');
+    await expect(page.locator('p.notice').textContent()).resolves.toContain('Check your inbox');
     const mail = await eventually(() => smtp.mails.find((m) => m.to.includes('ada@example.com')), (m) => m !== undefined, 15_000);
     await signInWithLink(page, linkInMail(mail!.raw, '/console/sign-in/link'));
     await expect(page.locator('h1').textContent()).resolves.toBe('Signed in as ada@example.com');
@@ -136,7 +136,7 @@ describeInBrowser('console sign-in in headless Chromium', () => {
     await admin.page.goto(`${server.url}/console?account=${account.id}`, { waitUntil: 'networkidle' });
     await admin.page.getByRole('button', { name: 'Remove viewer@example.com' }).click();
     await admin.page.waitForLoadState('networkidle');
-    await expect(admin.page.getByRole('status').textContent()).resolves.toContain('Member removed');
+    await expect(admin.page.locator('p.notice').textContent()).resolves.toContain('Member removed');
     await viewer.page.reload({ waitUntil: 'networkidle' });
     expect(viewer.page.url()).toBe(`${server.url}/console/sign-in`);
     expect(viewer.problems).toEqual([]);
