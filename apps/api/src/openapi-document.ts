@@ -5,6 +5,7 @@ import { MAX_BODY_BYTES } from '../../../libs/http/src/json-body';
 import { MAX_PING_BODY_BYTES, PING_BODY_LIMIT, PING_PATHS } from '../../../libs/heartbeats/src/heartbeats.api';
 import { operationTexts } from './openapi-operations';
 import { EXTRA_SCHEMAS, REQUEST_EXAMPLES, RESPONSE_SCHEMAS, SCHEMA_EXAMPLES } from './openapi-schemas';
+import { consoleOpenApiPaths } from '../../../libs/people/src/people.api';
 
 type Json = Record<string, any>;
 
@@ -311,7 +312,7 @@ function finishOperation(path: string, method: string, operation: Json): void {
  */
 export function finishDocument(document: OpenAPIObject): OpenAPIObject {
   const doc = document as unknown as Json;
-  doc.paths = { ...doc.paths, ...pingPaths(), ...publicPagePaths(), ...subscriberLinkPaths() };
+  doc.paths = { ...doc.paths, ...pingPaths(), ...publicPagePaths(), ...subscriberLinkPaths(), ...consoleOpenApiPaths() };
   doc.components ??= {};
   doc.components.schemas = { ...doc.components.schemas, ...EXTRA_SCHEMAS, Error: ERROR_SCHEMA };
   for (const [name, example] of Object.entries(SCHEMA_EXAMPLES)) if (doc.components.schemas[name]) doc.components.schemas[name].examples = [example];

@@ -16,6 +16,7 @@ import { ProjectionEngine } from '../../../libs/read-store/src/projection-engine
 import { Outbox, presentDelivery, retryDelivery } from '../../../libs/alerting/src/alerting.api';
 import { CliModule } from './cli.module';
 import { MissingStoreError, requireStore, storeLine } from './store-notice';
+import { runUsersCommand } from './users.commands';
 
 const USAGE = `Usage: npm run --silent cli -- <command>
 
@@ -29,6 +30,9 @@ const USAGE = `Usage: npm run --silent cli -- <command>
   incidents history INCIDENT_ID [--json]
   notifications list --failed [--account ID] [--json]
   notifications retry NOTIFICATION_ID
+  users create --email EMAIL --account ID --role READ_ONLY|READ_WRITE|ADMIN [--json]
+  users list --account ID [--json]
+  users login-link --email EMAIL [--json]   (a one-time console sign-in URL, valid 15 minutes)
 
 Uses the same configuration as the server (VIGIL_DATA_DIR, or EVENTSTORE_URL and MONGODB_URL) and is
 safe to run while the server runs. Says on stderr which store it opened; only \`accounts create\` creates
@@ -58,6 +62,7 @@ async function main(argv: string[]): Promise<number> {
       id: { type: 'string' },
       account: { type: 'string', multiple: true },
       role: { type: 'string' },
+      email: { type: 'string' },
       json: { type: 'boolean', default: false },
       failed: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -82,6 +87,13 @@ async function main(argv: string[]): Promise<number> {
     const queries = app.get(QueryBus);
     const engine = app.get<ProjectionEngine>(PROJECTION_ENGINE);
     const ids = app.get<IdGenerator>(ID_GENERATOR);
+    if (group === 'users') {
+      const answer = await runUsersCommand(action ?? '', values, app, (message) => {
+        throw new UsageError(message);
+      });
+      out(answer.json, answer.text);
+      return 0;
+    }
     switch (command) {
       case 'accounts create': {
         const name = requireText(values.name, '--name');

@@ -43,6 +43,8 @@ describe('loadConfig', () => {
       aiApiKey: null,
       aiModel: null,
       smtpUrl: null,
+      sessionIdleDays: 7,
+      sessionMaxDays: 30,
       mailFrom: 'Vigil <vigil@localhost>',
       mailInbound: null,
       emailConfirmationsPerHour: 200,
@@ -148,6 +150,8 @@ describe('loadConfig', () => {
       aiApiKey: 'sk-local',
       aiModel: 'llama3.1',
       smtpUrl: 'smtps://user:pw@smtp.example.com:465',
+      sessionIdleDays: 7,
+      sessionMaxDays: 30,
       mailFrom: 'Status <status@example.com>',
       mailInbound: 'unsubscribe@example.com',
       emailConfirmationsPerHour: 5,
@@ -289,5 +293,12 @@ describe('loadConfig', () => {
       if (saved === undefined) delete process.env.PORT;
       else process.env.PORT = saved;
     }
+  });
+
+  it('reads the console session lifetimes (libs/people), the idle one no longer than the absolute one', () => {
+    expect(loadConfig({ VIGIL_SESSION_MAX_DAYS: '14', VIGIL_SESSION_IDLE_DAYS: '2' })).toMatchObject({ sessionMaxDays: 14, sessionIdleDays: 2 });
+    expect(loadConfig({ VIGIL_SESSION_MAX_DAYS: '3' })).toMatchObject({ sessionMaxDays: 3, sessionIdleDays: 3 });
+    expectConfigError({ VIGIL_SESSION_MAX_DAYS: '3', VIGIL_SESSION_IDLE_DAYS: '4' }, 'VIGIL_SESSION_IDLE_DAYS');
+    expectConfigError({ VIGIL_SESSION_MAX_DAYS: '0' }, 'VIGIL_SESSION_MAX_DAYS');
   });
 });

@@ -56,6 +56,9 @@ export interface VigilConfig {
   pagerdutyUrl: string;
   opsgenieUsUrl: string;
   opsgenieEuUrl: string;
+  /** People (libs/people): console sessions end after this long unused, and after sessionMaxDays in any case. */
+  sessionIdleDays: number;
+  sessionMaxDays: number;
   /** Rate limits per client address and connection deadlines (docs/api-conventions.md). */
   traffic: TrafficLimits;
 }
@@ -268,7 +271,16 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     opsgenieUsUrl: vendor('VIGIL_OPSGENIE_US_URL', 'https://api.opsgenie.com'),
     opsgenieEuUrl: vendor('VIGIL_OPSGENIE_EU_URL', 'https://api.eu.opsgenie.com'),
     traffic: trafficLimits(env),
+    ...peopleConfig(env),
   };
+}
+
+/** People (libs/people): session lifetimes; the idle one can be no longer than the absolute one. */
+function peopleConfig(env: Env): Pick<VigilConfig, 'sessionIdleDays' | 'sessionMaxDays'> {
+  const sessionMaxDays = integer(env, 'VIGIL_SESSION_MAX_DAYS', 30, 1, 365);
+  const sessionIdleDays = integer(env, 'VIGIL_SESSION_IDLE_DAYS', Math.min(7, sessionMaxDays), 1, 365);
+  if (sessionIdleDays > sessionMaxDays) throw new ConfigError('VIGIL_SESSION_IDLE_DAYS', `must be at most VIGIL_SESSION_MAX_DAYS (${sessionMaxDays})`);
+  return { sessionIdleDays, sessionMaxDays };
 }
 
 /** For a process entry point: the configuration, or exit 1 with the message naming the bad variable. */

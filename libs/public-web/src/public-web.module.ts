@@ -44,7 +44,9 @@ export class PublicWebModule implements OnModuleInit {
       'application/x-www-form-urlencoded',
       { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
       (request: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
-        if (!SUBSCRIBE_ROUTES.has(request.routeOptions.url ?? '')) {
+        // The console's forms (libs/people) post here too: Fastify allows one parser per type.
+        const route = request.routeOptions.url ?? '';
+        if (!SUBSCRIBE_ROUTES.has(route) && !route.startsWith('/console/')) {
           return done(Object.assign(new Error('Content-Type must be application/json'), { statusCode: 415 }));
         }
         const fields: Record<string, string> = Object.create(null);
