@@ -2,7 +2,7 @@ import { AccountsModule } from '../../../libs/accounts/src/accounts.api';
 import { StatusPagesModule } from '../../../libs/status-pages/src/status-pages.api';
 import { HeartbeatsModule } from '../../../libs/heartbeats/src/heartbeats.api';
 import { IncidentsModule } from '../../../libs/incidents/src/incidents.api';
-import { AgentModule } from '../../../libs/agent/src/agent.module';
+import { AgentModule } from '../../../libs/agent/src/agent.api';
 import { MaintenanceModule } from '../../../libs/maintenance/src/maintenance.api';
 import { PublicWebModule } from '../../../libs/public-web/src/public-web.api';
 import { AlertingModule } from '../../../libs/alerting/src/alerting.api';

@@ -10,3 +10,5 @@ export { Outbox } from './write/outbox';
 export { DeliveryWorker } from './write/delivery-worker';
 export { DeliveryLogRetention } from './write/delivery-log-retention';
 export { presentDelivery, retryDelivery, type NotificationView } from './http/alert-notifications.controller';
+/** Offered to people: sign-in links go out through the same SMTP settings as alerts. */
+export { EmailSender } from './send/email-sender';

@@ -1,7 +1,7 @@
 import { Inject, Module } from '@nestjs/common';
 import { ProjectionEngine } from '../../read-store/src/projection-engine';
 import { PROJECTION_ENGINE } from '../../platform/src/tokens';
-import { EmailSender } from '../../alerting/src/send/email-sender';
+import { EmailSender } from '../../alerting/src/alerting.api';
 import { ConsoleController } from './http/console.controller';
 import { ConsoleSessions } from './http/console-sessions';
 import { SignInController } from './http/sign-in.controller';

@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { isUuid } from '../../../core/src/ids';
-import { CheckDirectory, CheckView } from '../../../heartbeats/src/read/check-directory';
-import { HeartbeatStats } from '../../../heartbeats/src/read/heartbeat-stats';
+import { CheckDirectory, CheckView, HeartbeatStats } from '../../../heartbeats/src/heartbeats.api';
 import { IncidentDirectory, IncidentView } from '../../../incidents/src/incidents.api';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { StatusPageDirectory, StatusPageView } from '../../../status-pages/src/status-pages.api';

@@ -2,9 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { EventOf, RecordedEvent } from '../../../core/src/event';
-import { CommandRunner } from '../../../event-store/src/command-runner';
 import { COMMAND_RUNNER } from '../../../platform/src/tokens';
-import { incidentDecider, IncidentEvent, IncidentState, incidentStream, PostedUpdateData } from '../../../incidents/src/domain/incident.decider';
+import { IncidentEvent, IncidentsQuery, IncidentState, PostedUpdateData } from '../../../incidents/src/incidents.api';
 import { addressKey, StatusPagesQuery, SubscriptionData, SubscriptionsEvent } from '../../../status-pages/src/status-pages.api';
 import { maskEmail } from '../domain/alert-channel';
 import { deliveryId, Outbox, SUBSCRIBER_BATCH, SubscriberRecipient } from './outbox';
@@ -23,7 +22,6 @@ export type SubscriberNoticeEvent =
 export class SubscriberNotices {
   constructor(
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
     private readonly outbox: Outbox,
     private readonly queries: QueryBus,
   ) {}
@@ -82,7 +80,7 @@ export class SubscriberNotices {
     const accountId = event.metadata.accountId;
     if (!data.notifySubscribers || !accountId) return;
     // Folded from the log: the incident as of this event, whatever a read model shows by now.
-    const { state, events } = await this.runner.load(incidentStream(data.incidentId), incidentDecider, undefined);
+    const { state, events } = await this.queries.execute(new IncidentsQuery({ type: 'FoldIncident', id: data.incidentId }));
     if (state.status !== 'active' || !state.name) return;
     const pages = await this.queries.execute(new StatusPagesQuery({ type: 'PagesShowing', accountId, serviceIds: state.serviceIds }));
     const alertType = event.revision === 1n ? 'INCIDENT_CREATED' : 'INCIDENT_UPDATED';

@@ -6,7 +6,7 @@ import { PreconditionFailedError, ValidationError } from '../../../core/src/erro
 import { AggregateCommand } from '../../../event-store/src/aggregate-command';
 import { Actor, CommandRunner, RunResult } from '../../../event-store/src/command-runner';
 import { COMMAND_RUNNER } from '../../../platform/src/tokens';
-import { ServiceDirectory } from '../../../status-pages/src/read/service-directory';
+import { ServiceDirectory } from '../../../status-pages/src/status-pages.api';
 import {
   CheckConfig,
   HeartbeatCheckCommand,

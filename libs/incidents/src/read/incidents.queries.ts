@@ -1,10 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { EventOf, handledEvent } from '../../../core/src/event';
+import { asDecided, EventOf, handledEvent, RecordedEvent } from '../../../core/src/event';
 import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
 import { ContextQuery } from '../../../read-store/src/context-query';
 import { PageAfter } from '../../../read-store/src/read-store.port';
-import { IncidentEvent, incidentStream } from '../domain/incident.decider';
+import { incidentDecider, IncidentEvent, IncidentState, incidentStream } from '../domain/incident.decider';
 import { IncidentDirectory, IncidentListFilter, IncidentUpdateView, IncidentView, presentUpdate } from './incident-directory';
 
 export interface IncidentHistoryEntry {
@@ -34,7 +34,9 @@ export type IncidentsQuestion =
   /** Open incidents touching the services, and those resolved at or after `since` (a status page's). */
   | { type: 'IncidentsTouching'; accountId: string; serviceIds: string[]; since: Date }
   /** Every event of the incident; `includeDeleted` lets a deleted incident's trail be read. */
-  | { type: 'GetIncidentHistory'; accountId: string | null; id: string; includeDeleted: boolean };
+  | { type: 'GetIncidentHistory'; accountId: string | null; id: string; includeDeleted: boolean }
+  /** The incident folded from its log (not a read model): what a processor reacting to one of its events needs. */
+  | { type: 'FoldIncident'; id: string };
 
 export interface IncidentsAnswers {
   GetIncident: { incident: IncidentView; revision: bigint } | null;
@@ -43,6 +45,7 @@ export interface IncidentsAnswers {
   ListIncidents: IncidentView[];
   IncidentsTouching: IncidentView[];
   GetIncidentHistory: IncidentHistory | null;
+  FoldIncident: { state: IncidentState; events: RecordedEvent[] };
 }
 
 export class IncidentsQuery<T extends IncidentsQuestion['type']> extends ContextQuery<IncidentsQuestion, IncidentsAnswers, T> {}
@@ -70,6 +73,10 @@ export class IncidentsQueryHandler implements IQueryHandler<IncidentsQuery<Incid
         return this.incidents.touching(query.accountId, query.serviceIds, query.since);
       case 'GetIncidentHistory':
         return this.history(query.id, query.accountId, query.includeDeleted);
+      case 'FoldIncident': {
+        const events = await this.events.readStream(incidentStream(query.id));
+        return { state: events.reduce((state, event) => incidentDecider.evolve(state, asDecided<IncidentEvent>(event)), incidentDecider.initialState()), events };
+      }
     }
   }
 

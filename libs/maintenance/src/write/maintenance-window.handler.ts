@@ -4,7 +4,7 @@ import { ValidationError, ViolationDetail } from '../../../core/src/errors';
 import { AggregateCommand } from '../../../event-store/src/aggregate-command';
 import { CommandRunner, RunResult } from '../../../event-store/src/command-runner';
 import { COMMAND_RUNNER } from '../../../platform/src/tokens';
-import { ServiceDirectory } from '../../../status-pages/src/read/service-directory';
+import { ServiceDirectory } from '../../../status-pages/src/status-pages.api';
 import {
   MaintenanceWindowCommand,
   maintenanceWindowDecider,

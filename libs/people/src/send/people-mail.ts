@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { EmailSender } from '../../../alerting/src/send/email-sender';
+import { EmailSender } from '../../../alerting/src/alerting.api';
 
 /** Sign-in links and invitations by email, through alerting's SMTP sender (SMTP_URL). */
 @Injectable()

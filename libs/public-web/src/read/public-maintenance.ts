@@ -1,9 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { MaintenanceDirectory } from '../../../maintenance/src/read/maintenance-directory';
-import { maintenanceWindowsProjection } from '../../../maintenance/src/read/maintenance-windows.projection';
-import { ProjectionEngine } from '../../../read-store/src/projection-engine';
-import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
-import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
+import { Injectable } from '@nestjs/common';
+import { MaintenanceDirectory } from '../../../maintenance/src/maintenance.api';
 
 /** A maintenance window as public pages show it (contract §4.1). */
 export interface PublicMaintenance {
@@ -24,8 +20,6 @@ const UPCOMING_MS = 30 * 24 * 3_600_000;
 export class PublicMaintenanceWindows {
   constructor(
     private readonly windows: MaintenanceDirectory,
-    @Inject(READ_STORE) private readonly store: ReadStore,
-    @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
   ) {}
 
   async around(accountId: string, serviceIds: string[], now: Date): Promise<{ active: PublicMaintenance[]; upcoming: PublicMaintenance[] }> {
@@ -56,6 +50,6 @@ export class PublicMaintenanceWindows {
 
   /** Part of public answers' change token; null when the store cannot tell. */
   changeToken(): string | null {
-    return this.store.changeToken([this.engine.collection(maintenanceWindowsProjection)]);
+    return this.windows.changeToken();
   }
 }

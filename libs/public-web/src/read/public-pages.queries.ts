@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { ContextQuery } from '../../../read-store/src/context-query';
-import { IncidentView } from '../../../incidents/src/read/incident-directory';
+import { IncidentView } from '../../../incidents/src/incidents.api';
 import { PageRef, PublicPageModel, PublicPages } from './public-pages.query';
 
 /** What the public routes ask: a page by its address, then its model, an incident, a history page, the latest incidents. */

@@ -4,7 +4,7 @@ import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { incidentDate, IncidentDirectory, IncidentView } from '../../../incidents/src/incidents.api';
-import { StatusPageDetailView, StatusPageDirectory } from '../../../status-pages/src/read/status-page-directory';
+import { StatusPageDetailView, StatusPageDirectory } from '../../../status-pages/src/status-pages.api';
 import { BAR_DAYS, ComponentStatus, currentStatus, DayBar, indicatorOf, Indicator, overallUptime, uptimeBars } from './component-status';
 import { IncidentOutageDoc, incidentOutagesProjection } from './incident-outages.projection';
 import { pageAddressesProjection } from './page-addresses.projection';

@@ -1,6 +1,6 @@
 import { Feed } from 'feed';
 import { incidentDate, IncidentView } from '../../../incidents/src/incidents.api';
-import { StatusPageDetailView } from '../../../status-pages/src/read/status-page-directory';
+import { StatusPageDetailView } from '../../../status-pages/src/status-pages.api';
 import { timeText, statusWord } from './formatting';
 import { Markdown, plainText } from './markdown';
 import { xmlSafe } from './xml-text';

@@ -10,7 +10,7 @@ import { FAVICON_SVG, STYLESHEET } from './stylesheet';
 import { BADGE, HISTORY, INCIDENT_PAGE, INCIDENT_PARTIAL, LAYOUT, MAINTENANCE_PARTIAL, MESSAGE, PAGE, SUBSCRIBE_PARTIAL } from './templates';
 import { shortHash, themeStylesheet } from './theme-stylesheet';
 import { shortened, xmlSafe } from './xml-text';
-import { StatusPageDetailView } from '../../../status-pages/src/read/status-page-directory';
+import { StatusPageDetailView } from '../../../status-pages/src/status-pages.api';
 
 /** Where Vigil's own assets are served; outside /status/{url} so no page slug can shadow them. */
 export const ASSET_PREFIX = '/_vigil';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DEFAULT_THEME_COLORS, DefaultTheme, HEX_COLOR, ThemeColors, ThemeColorSet } from '../../../status-pages/src/domain/theme';
+import { DEFAULT_THEME_COLORS, DefaultTheme, HEX_COLOR, ThemeColors, ThemeColorSet } from '../../../status-pages/src/status-pages.api';
 
 const VARIABLES: [keyof ThemeColorSet, string][] = [
   ['bodyBackgroundColor', '--body-bg'],
