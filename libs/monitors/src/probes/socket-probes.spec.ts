@@ -48,7 +48,7 @@ describe('DNS probe against a real DNS server whose records change', () => {
         const [question] = request.questions;
         if (question.name === 'missing.test') response.header.rcode = 3;
         else if (question.type === dns2.Packet.TYPE.TXT) response.answers.push({ name: question.name, type: dns2.Packet.TYPE.TXT, class: dns2.Packet.CLASS.IN, ttl: 60, data: 'v=spf1 -all' } as never);
-        else response.answers.push({ name: question.name, type: dns2.Packet.TYPE.A, class: dns2.Packet.CLASS.IN, ttl: 60, address });
+        else response.answers.push({ name: question.name, type: dns2.Packet.TYPE.A, class: dns2.Packet.CLASS.IN, ttl: 60, address } as never);
         send(response);
       },
     });
