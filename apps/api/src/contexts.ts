@@ -6,6 +6,7 @@ import { AgentModule } from '../../../libs/agent/src/agent.module';
 import { MaintenanceModule } from '../../../libs/maintenance/src/maintenance.module';
 import { PublicWebModule } from '../../../libs/public-web/src/public-web.module';
 import { AlertingModule } from '../../../libs/alerting/src/alerting.module';
+import { MonitorsModule } from '../../../libs/monitors/src/monitors.api';
 
 /** Every bounded context; the API, the worker and the CLI load the same set so they share projections. */
 export const CONTEXT_MODULES = [
@@ -17,4 +18,5 @@ export const CONTEXT_MODULES = [
   AgentModule,
   PublicWebModule,
   AlertingModule,
+  MonitorsModule,
 ];

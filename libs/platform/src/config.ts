@@ -51,6 +51,12 @@ export interface VigilConfig {
   pagerdutyUrl: string;
   opsgenieUsUrl: string;
   opsgenieEuUrl: string;
+  /** Uptime monitors (docs/guide/monitors.md): probes run inside this process where background work runs. */
+  monitorsEmbedded: boolean;
+  /** The share of a monitor's locations that must fail for a round to be FAILING (0 < x ≤ 1). */
+  monitorsFailThreshold: number;
+  /** Rounds probing at once from the embedded location. */
+  monitorsConcurrency: number;
 }
 
 export const VIGIL_CONFIG = Symbol('VIGIL_CONFIG');
@@ -171,6 +177,11 @@ export function loadConfig(env: Env = process.env): VigilConfig {
   if (!['true', 'false'].includes(allowPrivateRaw)) throw new ConfigError('VIGIL_OUTBOUND_ALLOW_PRIVATE', 'must be "true" or "false"');
   const mailFrom = text(env, 'VIGIL_MAIL_FROM') ?? `Vigil <vigil@${new URL(publicUrl).hostname}>`;
   if (/[\r\n]/.test(mailFrom) || !/@/.test(mailFrom)) throw new ConfigError('VIGIL_MAIL_FROM', 'must be an address such as "Vigil <alerts@example.com>"');
+  // Uptime monitors: one block.
+  const monitorsEmbeddedRaw = (text(env, 'VIGIL_MONITORS_EMBEDDED') ?? 'on').toLowerCase();
+  if (!['on', 'off'].includes(monitorsEmbeddedRaw)) throw new ConfigError('VIGIL_MONITORS_EMBEDDED', 'must be "on" or "off"');
+  const monitorsFailPercent = integer(env, 'VIGIL_MONITORS_FAIL_THRESHOLD_PERCENT', 50, 1, 100);
+  const monitorsConcurrency = integer(env, 'VIGIL_MONITORS_CONCURRENCY', 200, 1, 10_000);
   const vendor = (name: string, fallback: string) => (url(env, name, ['http:', 'https:']) ?? fallback).replace(/\/+$/, '');
 
   return {
@@ -204,6 +215,9 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     pagerdutyUrl: vendor('VIGIL_PAGERDUTY_URL', 'https://events.pagerduty.com'),
     opsgenieUsUrl: vendor('VIGIL_OPSGENIE_US_URL', 'https://api.opsgenie.com'),
     opsgenieEuUrl: vendor('VIGIL_OPSGENIE_EU_URL', 'https://api.eu.opsgenie.com'),
+    monitorsEmbedded: monitorsEmbeddedRaw === 'on',
+    monitorsFailThreshold: monitorsFailPercent / 100,
+    monitorsConcurrency,
   };
 }
 
