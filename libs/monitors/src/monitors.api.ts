@@ -8,3 +8,4 @@ export type { MonitorRun, MonitorStatus, RunOutcome } from './domain/round';
 export { MonitorsQuery } from './read/monitors.queries';
 export type { MonitorsAnswers, MonitorsQuestion, MonitorView, RollupView } from './read/monitors.queries';
 export type { LocationView } from './read/locations';
+export type { CheckResultView } from './read/monitor-results';

@@ -6,7 +6,9 @@ import { PageAfter, READ_STORE, ReadStore } from '../../../read-store/src/read-s
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { CheckType, MonitorConfig, SslRequestConfig } from '../domain/monitor-config';
 import { MonitorRun, MonitorStatus } from '../domain/round';
+import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
 import { LOCATIONS, LocationView } from './locations';
+import { CheckResultView, readResults, ResultsFilter } from './monitor-results';
 import { monitorRollupsProjection, percentile } from './monitor-rollups.projection';
 import { MonitorDoc, monitorsProjection } from './monitors.projection';
 
@@ -14,7 +16,8 @@ export type MonitorsQuestion =
   | { type: 'GetMonitor'; accountId: string; id: string; checkType?: CheckType }
   | { type: 'ListMonitors'; accountId: string; checkType?: CheckType; limit: number; after?: PageAfter }
   | { type: 'GetMonitorRollups'; accountId: string; id: string; granularity: 'h' | 'd'; from: string; to: string }
-  | { type: 'ListLocations'; accountId: string };
+  | { type: 'ListLocations'; accountId: string }
+  | { type: 'ListMonitorResults'; accountId: string; id: string; filter: ResultsFilter };
 
 /** A monitor as every response shows it: its configuration in Checkly's shape, its state and its last run. */
 export type MonitorView = Omit<MonitorConfig, 'request'> & {
@@ -39,6 +42,7 @@ export interface MonitorsAnswers {
   ListMonitors: MonitorView[];
   GetMonitorRollups: RollupView[] | null;
   ListLocations: LocationView[];
+  ListMonitorResults: { entries: CheckResultView[]; nextId: string | null } | null;
 }
 
 export class MonitorsQuery<T extends MonitorsQuestion['type']> extends ContextQuery<MonitorsQuestion, MonitorsAnswers, T> {}
@@ -66,6 +70,7 @@ export class MonitorsQueryHandler implements IQueryHandler<MonitorsQuery<Monitor
   constructor(
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
 
   async execute({ query }: MonitorsQuery<MonitorsQuestion['type']>): Promise<MonitorsAnswers[MonitorsQuestion['type']]> {
@@ -109,6 +114,11 @@ export class MonitorsQueryHandler implements IQueryHandler<MonitorsQuery<Monitor
       }
       case 'ListLocations':
         return LOCATIONS;
+      case 'ListMonitorResults': {
+        const owner = await this.store.get(this.engine.collection(monitorsProjection), query.id);
+        if (!owner || owner.doc.accountId !== query.accountId || !owner.doc.state.config) return null;
+        return readResults(this.events, query.id, owner.doc.state.config, query.filter);
+      }
     }
   }
 }
