@@ -1,6 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { CHECK_RESULTS_SCHEMA } from './monitor.schemas';
 import { NotFoundError, ValidationError, ViolationDetail } from '../../../core/src/errors';
 import { Account, AccountContext } from '../../../http/src/account-context';
 import { parseLimit } from '../../../http/src/pagination';
@@ -25,6 +26,14 @@ export class CheckResultsController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get(':checkId')
+  @ApiOperation({ summary: 'A monitor’s runs', description: 'Every run of the monitor in Checkly’s check-result shape, newest first: FINAL runs and the ATTEMPT runs retried after them. from and to are UNIX seconds. Paged with limit and nextId.' })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
+  @ApiQuery({ name: 'nextId', required: false, type: String })
+  @ApiQuery({ name: 'from', required: false, type: Number })
+  @ApiQuery({ name: 'to', required: false, type: Number })
+  @ApiQuery({ name: 'resultType', required: false, schema: { type: 'string', enum: ['FINAL', 'ATTEMPT', 'ALL'] } })
+  @ApiQuery({ name: 'hasFailures', required: false, type: Boolean })
+  @ApiOkResponse({ schema: CHECK_RESULTS_SCHEMA })
   async list(
     @Account() account: AccountContext,
     @Param('checkId') checkId: string,

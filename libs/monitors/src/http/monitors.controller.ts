@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
@@ -14,6 +14,7 @@ import { CheckType, MonitorConfig } from '../domain/monitor-config';
 import { LOCATIONS } from '../read/locations';
 import { MonitorsQuery, MonitorView } from '../read/monitors.queries';
 import { RunMonitorCommand } from '../write/monitor.handler';
+import { LOCATIONS_SCHEMA, MONITOR_BODY_SCHEMA, MONITOR_PAGE_SCHEMA, MONITOR_SCHEMA, ROLLUPS_SCHEMA } from './monitor.schemas';
 
 const TYPES: Record<string, CheckType> = { url: 'URL', api: 'API', tcp: 'TCP', dns: 'DNS', ssl: 'SSL' };
 const PATHS = Object.keys(TYPES);
@@ -54,6 +55,9 @@ export class MonitorsController {
 
   @Post(PATHS.map((p) => `checks/${p}`))
   @HttpCode(201)
+  @ApiOperation({ summary: 'Create a monitor', description: 'A URL, API, TCP, DNS or SSL monitor (the type is the path) in the body Checkly’s constructs send. Its first run starts at once; every field is checked (400 with details).' })
+  @ApiBody({ schema: MONITOR_BODY_SCHEMA })
+  @ApiCreatedResponse({ schema: MONITOR_SCHEMA })
   async create(@Account() account: AccountContext, @Req() req: FastifyRequest, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<MonitorView> {
     const type = typeOf(req);
     const id = this.ids.next();
@@ -62,6 +66,10 @@ export class MonitorsController {
   }
 
   @Get(PATHS.map((p) => `checks/${p}`))
+  @ApiOperation({ summary: 'List monitors of a type', description: 'The account’s monitors of the path’s type with their state and last run, newest first. Paged with limit and nextId.' })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
+  @ApiQuery({ name: 'nextId', required: false, type: String })
+  @ApiOkResponse({ schema: MONITOR_PAGE_SCHEMA })
   async list(@Account() account: AccountContext, @Req() req: FastifyRequest, @Query('limit') limit?: string, @Query('nextId') nextId?: string) {
     const checkType = typeOf(req);
     const scope = `monitors:${checkType}:${account.accountId}`;
@@ -71,11 +79,16 @@ export class MonitorsController {
   }
 
   @Get(ITEM_PATHS.map((p) => `checks/${p}`))
+  @ApiOperation({ summary: 'Get a monitor', description: 'The monitor with status.state (PASSING, DEGRADED or FAILING), since when, its last run and its next round. The ETag is its revision.' })
+  @ApiOkResponse({ schema: MONITOR_SCHEMA })
   get(@Account() account: AccountContext, @Req() req: FastifyRequest, @Param('id') id: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<MonitorView> {
     return this.read(account, requireId(id, 'Monitor'), typeOf(req), reply);
   }
 
   @Put(ITEM_PATHS.map((p) => `checks/${p}`))
+  @ApiOperation({ summary: 'Replace a monitor', description: 'Replaces the whole configuration; the type cannot change. Send the ETag as If-Match to refuse overwriting someone else’s change.' })
+  @ApiBody({ schema: MONITOR_BODY_SCHEMA })
+  @ApiOkResponse({ schema: MONITOR_SCHEMA })
   async update(
     @Account() account: AccountContext,
     @Req() req: FastifyRequest,
@@ -92,6 +105,8 @@ export class MonitorsController {
 
   @Delete(ITEM_PATHS.map((p) => `checks/${p}`))
   @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a monitor', description: 'Stops its runs; its history and rollups stay in the log.' })
+  @ApiNoContentResponse()
   async remove(@Account() account: AccountContext, @Req() req: FastifyRequest, @Param('id') rawId: string, @Headers('if-match') ifMatch: string | undefined): Promise<void> {
     const id = await this.owned(account, rawId, typeOf(req));
     await this.commands.execute(new RunMonitorCommand({ type: 'DeleteMonitor', id, accountId: account.accountId }, actorOf(account), parseIfMatch(ifMatch)));
@@ -99,6 +114,11 @@ export class MonitorsController {
 
   /** Hourly or daily availability and response-time percentiles, from the rollups. */
   @Get(ITEM_PATHS.map((p) => `checks/${p}/rollups`))
+  @ApiOperation({ summary: 'A monitor’s hourly or daily figures', description: 'Runs, failures, degraded runs, availability and average, p50, p95 and p99 response time per hour (default: the last day) or per day (default: the last 90 days).' })
+  @ApiQuery({ name: 'granularity', required: false, schema: { type: 'string', enum: ['hourly', 'daily'] } })
+  @ApiQuery({ name: 'from', required: false, schema: { type: 'string', format: 'date-time' } })
+  @ApiQuery({ name: 'to', required: false, schema: { type: 'string', format: 'date-time' } })
+  @ApiOkResponse({ schema: ROLLUPS_SCHEMA })
   async rollups(
     @Account() account: AccountContext,
     @Req() req: FastifyRequest,
@@ -119,6 +139,8 @@ export class MonitorsController {
   }
 
   @Get('locations')
+  @ApiOperation({ summary: 'List locations', description: 'The places monitors run from; the embedded location `local` runs probes inside the Vigil process.' })
+  @ApiOkResponse({ schema: LOCATIONS_SCHEMA })
   locations(@Account() account: AccountContext) {
     return this.queries.execute(new MonitorsQuery({ type: 'ListLocations', accountId: account.accountId }));
   }
