@@ -43,6 +43,14 @@ describe.each(HARNESS_ADAPTERS)('monitor projections (%s)', (adapter) => {
     expect((await harness.get(monitorRollupsProjection, rollupId(ID, 'h', '2026-01-01T10:00:00.000Z')))!.doc.runs).toBe(3);
   });
 
+  it('given a monitor, when a replaced config deactivates it, it is not due; reactivated, it is due at once', async () => {
+    await harness.append(monitorStream(ID), [{ type: 'MonitorCreated', data: { id: ID, accountId: 'acc', config } }], '2026-01-01T10:00:00.000Z', 'acc');
+    await harness.append(monitorStream(ID), [{ type: 'MonitorUpdated', data: { id: ID, config: { ...config, activated: false } } }], '2026-01-01T10:05:00.000Z');
+    expect((await harness.get(monitorsProjection, ID))!.doc.nextRunAt).toBeNull();
+    await harness.append(monitorStream(ID), [{ type: 'MonitorUpdated', data: { id: ID, config } }], '2026-01-01T10:07:00.000Z');
+    expect((await harness.get(monitorsProjection, ID))!.doc.nextRunAt).toBe(Date.parse('2026-01-01T10:07:00.000Z'));
+  });
+
   it('given a monitor, when deactivated it is not due; when deleted its document goes', async () => {
     await harness.append(monitorStream(ID), [{ type: 'MonitorCreated', data: { id: ID, accountId: 'acc', config } }], '2026-01-01T10:00:00.000Z', 'acc');
     await harness.append(monitorStream(ID), [{ type: 'MonitorActivationChanged', data: { id: ID, activated: false } }]);

@@ -51,8 +51,12 @@ export const monitorsProjection: Projection<MonitorDoc, MonitorEvent> = {
         return { ...doc, state };
       case 'MonitorActivationChanged':
         return { ...doc, state, updated_at: at, nextRunAt: event.data.activated ? Date.parse(at) : null };
-      default:
-        return { ...doc, state, updated_at: at, nextRunAt: doc.nextRunAt === null ? null : Math.min(doc.nextRunAt, nextRun(state, Date.parse(at)) ?? doc.nextRunAt) };
+      default: {
+        // A replaced config may deactivate (no next round), reactivate (a round at once) or shorten the wait.
+        const soonest = nextRun(state, Date.parse(at));
+        const nextRunAt = soonest === null ? null : doc.nextRunAt === null ? Date.parse(at) : Math.min(doc.nextRunAt, soonest);
+        return { ...doc, state, updated_at: at, nextRunAt };
+      }
     }
   },
 };
