@@ -13,7 +13,9 @@ import { LOCAL_LOCATION } from '../read/locations';
 import { MonitorDoc, monitorsProjection } from '../read/monitors.projection';
 import { RunMonitorCommand } from './monitor.handler';
 
+/** The longest wait between two looks at the due rounds; a round due sooner is waited for exactly. */
 const TICK_MS = 250;
+const MIN_WAIT_MS = 10;
 const DUE_BATCH = 500;
 
 /**
@@ -39,12 +41,35 @@ export class MonitorScheduler implements OnApplicationBootstrap, OnApplicationSh
 
   onApplicationBootstrap(): void {
     if (!this.daemon || !this.config.monitorsEmbedded) return;
-    this.timer = setInterval(() => void this.tick(), TICK_MS);
+    this.schedule(TICK_MS);
   }
 
   onApplicationShutdown(): void {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private schedule(waitMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(async () => {
+      await this.tick();
+      this.schedule(await this.untilNextRound());
+    }, waitMs);
+  }
+
+  /** Milliseconds until the earliest round not yet due, within [MIN_WAIT_MS, TICK_MS]. */
+  private async untilNextRound(): Promise<number> {
+    try {
+      const now = this.clock.now().getTime();
+      const [next] = await this.store.find(this.engine.collection(monitorsProjection), {
+        filters: [{ field: 'nextRunAt', op: 'gt', value: now }],
+        sort: { field: 'nextRunAt', direction: 'asc' },
+        limit: 1,
+      });
+      return next?.nextRunAt == null ? TICK_MS : Math.min(TICK_MS, Math.max(MIN_WAIT_MS, next.nextRunAt - now + 1));
+    } catch {
+      return TICK_MS;
+    }
   }
 
   /** Starts the rounds that are due; a round still running (or retrying) is not started twice. */
