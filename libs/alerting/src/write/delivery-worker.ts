@@ -34,7 +34,7 @@ export function backoffMs(attempts: number, random = Math.random): number {
 
 /**
  * Sends what the outbox holds, wherever background work runs. Several processes may poll the same
- * outbox: a delivery is claimed with a revision-guarded write that moves its due time past a lease,
+ * outbox: a delivery is claimed by a compare-and-set that moves its due time past a lease,
  * so one worker attempts it; a worker that dies mid-send leaves it due again when the lease ends.
  * Every attempt is recorded; failures are retried with backoff (Retry-After honoured) up to
  * MAX_ATTEMPTS, except permanent ones (4xx other than 429, refused targets), which fail at once.
@@ -126,7 +126,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       const claimed = await this.claim(candidate.id, now);
       if (!claimed) continue;
       started++;
-      const work = this.attempt(claimed.doc, claimed.revision)
+      const work = this.attempt(claimed.doc, claimed.version)
         .catch((error) => this.logger.error({ err: error, deliveryId: candidate.id }, 'delivery attempt failed unexpectedly'))
         .finally(() => this.inFlight.delete(candidate.id));
       this.inFlight.set(candidate.id, work);
@@ -139,13 +139,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
   }
 
-  private async claim(id: string, now: number): Promise<{ doc: DeliveryDoc; revision: bigint } | null> {
+  private async claim(id: string, now: number): Promise<{ doc: DeliveryDoc; version: bigint } | null> {
     const stored = await this.outbox.get(id);
     if (!stored || stored.doc.status !== 'PENDING' || stored.doc.nextAttemptAt === null || stored.doc.nextAttemptAt > now) return null;
     const leaseUntil = now + this.attemptBudgetMs(stored.doc) + leaseMarginMs(this.config.deliveryTimeoutMs);
     const doc = { ...stored.doc, nextAttemptAt: leaseUntil, leaseUntil };
     if (!(await this.outbox.replace(doc, stored.version))) return null;
-    return { doc, revision: stored.version + 1n };
+    return { doc, version: stored.version + 1n };
   }
 
   /** How long one attempt may take: a batch sends its emails BATCH_PARALLEL at a time, each within the timeout. */
@@ -154,16 +154,16 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     return this.config.deliveryTimeoutMs * Math.ceil(emails / BATCH_PARALLEL);
   }
 
-  private async attempt(doc: DeliveryDoc, revision: bigint): Promise<void> {
+  private async attempt(doc: DeliveryDoc, version: bigint): Promise<void> {
     if (doc.whileOutage !== null && !(await this.outageLasts(doc))) {
       // A reminder or delayed alert whose outage ended (or whose check went quiet) is dropped unsent.
-      await this.outbox.remove(doc.id, revision);
+      await this.outbox.remove(doc.id, version);
       return;
     }
     const quotaFrees = await this.overEmailQuota(doc);
     if (quotaFrees !== null) {
       // Not an attempt: sent once the account's hourly email quota frees.
-      await this.outbox.replace({ ...doc, nextAttemptAt: quotaFrees, leaseUntil: 0, lastError: "waiting for the account's hourly email quota" }, revision);
+      await this.outbox.replace({ ...doc, nextAttemptAt: quotaFrees, leaseUntil: 0, lastError: "waiting for the account's hourly email quota" }, version);
       return;
     }
     let error: DeliveryError | null = null;
@@ -185,7 +185,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     } else {
       next = { ...doc, status: 'FAILED', attempts, lastError: error.message, nextAttemptAt: null, leaseUntil: 0, attemptLog: log };
     }
-    await this.outbox.replace(next, revision);
+    await this.outbox.replace(next, version);
     const outcome = next.status === 'SENT' ? 'sent' : next.status === 'FAILED' ? 'failed' : 'retry';
     this.notifications.inc({ channel_type: await this.channelTypeOf(doc), alert_type: doc.alertType, outcome });
     this.logger.info(

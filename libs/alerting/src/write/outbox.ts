@@ -206,7 +206,7 @@ export class Outbox {
       sort: { field: 'created_at', direction: 'asc' },
       limit,
     });
-    return (await this.store.getMany(DELIVERIES, docs.map((d) => d.id))).map(({ doc, revision }) => ({ doc, version: revision }));
+    return this.records.getMany(docs.map((d) => d.id));
   }
 
   async count(filters: { field: string; op: 'eq'; value: string }[]): Promise<number> {
