@@ -2,7 +2,7 @@ import { Decider } from '../../../core/src/decider';
 import { ConflictError, NotFoundError, ValidationError } from '../../../core/src/errors';
 
 /** How a session began: the audit trail says so. */
-export type SignInMethod = 'email-link' | 'invitation' | 'passkey';
+export type SignInMethod = 'email-link' | 'invitation' | 'passkey' | 'sso';
 
 export interface SessionData {
   id: string;

@@ -44,6 +44,7 @@ export const SIGN_IN = `{{#> layout}}
 </form>
 <div class="stack"><button class="btn quiet" type="button" id="passkey-sign-in" hidden>Sign in with a passkey</button>
 <p id="passkey-status" role="status"></p></div>
+{{#if sso}}<p><a class="btn quiet" href="/console/oidc/start">Sign in with SSO</a></p>{{/if}}
 <p class="muted">No password: we send a link that signs you in. An administrator can also give you a link made with the Vigil CLI.</p>
 {{/layout}}`;
 
