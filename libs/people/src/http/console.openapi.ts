@@ -65,6 +65,23 @@ export function consoleOpenApiPaths(): Json {
       get: operation('A page with a button accepting an invitation (changes nothing)', { 200: page('The page'), 400: page('The invitation is expired, used, revoked or mistyped') }, { parameters: [queryToken] }),
       post: operation('Accept an invitation (once, within 7 days): become a member and sign in', { 303: redirect('Signed in'), 400: page('The invitation is not valid'), 403: page('Posted from another site') }, { requestBody: form({ token }, ['token']) }),
     },
+    '/console/oidc/start': {
+      get: operation('Single sign-on: to the OpenID provider (authorization code with PKCE), with a short-lived flow cookie', { 303: redirect('To the provider'), 404: page('Single sign-on is not set up'), 502: page('The provider cannot be reached') }),
+    },
+    '/console/oidc/callback': {
+      get: operation('Where the OpenID provider sends the person back: signs in a member or an invited address', {
+        303: redirect('Signed in: to /console'),
+        400: page('Wrong state or nonce, not started in this browser, or refused by the provider'),
+        403: page('An address with no membership or invitation, or one the provider does not call verified'),
+        404: page('Single sign-on is not set up'),
+        502: page('The provider cannot be reached'),
+      }, {
+        parameters: [
+          { name: 'code', in: 'query', required: false, schema: text(2048) },
+          { name: 'state', in: 'query', required: false, schema: text(256) },
+        ],
+      }),
+    },
     '/console/sign-out': sessionForm('Sign out this session', {}, [], []),
     '/console/sessions/end-all': sessionForm("Sign out all of the person's sessions", {}, [], []),
     '/console/sessions/{id}/end': sessionForm('Sign out one of the person’s sessions', {}, [], ['id']),
