@@ -46,6 +46,7 @@ export function consoleOpenApiPaths(): Json {
       responses: { 201: json('Registered', { registered: { type: 'boolean' } }), 400: jsonError('Not a valid registration'), 401: jsonError('Not signed in'), 403: jsonError('Cross-site request or missing x-csrf-token') },
     }),
     '/console/passkeys/{id}/remove': sessionForm('Remove one of the person’s passkeys', {}, [], ['id']),
+    '/console/passkeys/{id}/rename': sessionForm('Rename one of the person’s passkeys (1 to 60 characters)', { name: text(60) }, ['name'], ['id']),
     '/console/sign-in/passkey-options': ceremony('WebAuthn authentication options (discoverable credentials)', options('PublicKeyCredentialRequestOptionsJSON')),
     '/console/sign-in/passkey': ceremony('Sign in with a passkey assertion: sets the session cookie', json('Where to go', { location: text(64) }), {
       requestBody: jsonBody({ response: credential }, ['response']),
