@@ -1,4 +1,5 @@
 import { ManualClock } from '../../libs/core/src/clock';
+import { EVENT_STORE, EventStore } from '../../libs/event-store/src/event-store.port';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { PeopleActions, PeopleQuery, RunUserCommand } from '../../libs/people/src/people.api';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
@@ -220,6 +221,10 @@ describe('passkeys on the console page', () => {
     expect((await consoleRequest(server, 'POST', '/console/passkeys/nope/rename', { cookie, form: { csrf, name: 'X' } })).status).toBe(404);
     expect((await consoleRequest(server, 'POST', '/console/passkeys/cred-1/rename', { cookie, form: { name: 'X' } })).status).toBe(403);
     expect(await names()).toEqual(['Work laptop <b>']);
+
+    // The audit trail names the person who acted, not only their address.
+    const events = await server.app.get<EventStore>(EVENT_STORE).readStream(`user-${user.id}`);
+    expect(events.find((event) => event.type === 'PasskeyRenamed')?.metadata).toMatchObject({ userId: user.id, keyName: 'person:keys@example.com' });
   });
 });
 
