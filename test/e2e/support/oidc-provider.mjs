@@ -1,6 +1,7 @@
 // A real OpenID provider (oidc-provider) for the SSO tests, in its own process: it is ESM-only and jest is not.
 // OIDC_TEST_CLIENT = {"client_id","client_secret","redirect_uri"}; OIDC_TEST_ACCOUNTS = {"<id>": {email, email_verified}}.
-// The person's account is named by the `login_hint` of the authorization request: login and consent need no form.
+// The person's account is named by the `login_hint` of the authorization request, or typed in a one-field login
+// form (a browser's test); consent needs no form.
 // Prints `READY <issuer>` once listening on 127.0.0.1 at a free port.
 import { createServer } from 'node:http';
 import Provider from 'oidc-provider';
@@ -31,11 +32,25 @@ const provider = new Provider(issuer, {
   cookies: { keys: ['a-key-for-tests-only'] },
 });
 
+const LOGIN_FORM = (uid) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test provider</title></head><body><main><h1>Test provider</h1>` +
+  `<form method="post" action="/interaction/${uid}"><label for="login">Account</label><input id="login" name="login"><button type="submit">Continue</button></form></main></body></html>`;
+
 async function interaction(req, res) {
-  const { prompt, params, session } = await provider.interactionDetails(req, res);
+  const { uid, prompt, params, session } = await provider.interactionDetails(req, res);
   if (prompt.name === 'login') {
-    if (!accounts[params.login_hint]) return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'unknown account' });
-    return provider.interactionFinished(req, res, { login: { accountId: params.login_hint } }, { mergeWithLastSubmission: false });
+    let login = params.login_hint;
+    if (!login && req.method === 'POST') {
+      let body = '';
+      for await (const chunk of req) body += chunk;
+      login = new URLSearchParams(body).get('login');
+    }
+    if (!login) {
+      res.setHeader('content-type', 'text/html; charset=utf-8');
+      return res.end(LOGIN_FORM(uid));
+    }
+    if (!accounts[login]) return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'unknown account' });
+    return provider.interactionFinished(req, res, { login: { accountId: login } }, { mergeWithLastSubmission: false });
   }
   const grant = new provider.Grant({ accountId: session.accountId, clientId: params.client_id });
   grant.addOIDCScope('openid email');
