@@ -58,7 +58,7 @@ afterAll(async () => {
 async function signInAs(who: keyof typeof ACCOUNTS, tamper?: (url: URL) => void) {
   const start = await consoleRequest(server, 'GET', '/console/oidc/start');
   expect(start.status).toBe(303);
-  expect(start.setCookie).toMatch(/^vigil_oidc=[\w-]+\.[\w-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=600$/);
+  expect(start.setCookie).toMatch(/^vigil_oidc=[\w-]+\.[\w-]+\.[\w-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=600$/);
   const authorization = new URL(start.location!);
   expect(authorization.origin).toBe(issuer);
   expect(authorization.searchParams.get('code_challenge_method')).toBe('S256');
@@ -164,7 +164,7 @@ describe('single sign-on with OpenID Connect', () => {
     const bare = await consoleRequest(server, 'GET', '/console/oidc/callback?code=abc&state=xyz');
     expect(bare.status).toBe(400);
     expect(bare.text).toContain('This sign-in did not start here');
-    const forged = await consoleRequest(server, 'GET', '/console/oidc/callback?code=abc&state=xyz', { cookie: 'vigil_oidc=eyJzdGF0ZSI6Inh5eiJ9.forged' });
+    const forged = await consoleRequest(server, 'GET', '/console/oidc/callback?code=abc&state=xyz', { cookie: 'vigil_oidc=AAAAAAAAAAAAAAAA.eyJzdGF0ZSI6Inh5eiJ9.AAAAAAAAAAAAAAAAAAAAAA' });
     expect(forged.status).toBe(400);
   });
 });

@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import * as oidc from 'openid-client';
 import { CLOCK, Clock } from '../../../core/src/clock';
@@ -9,7 +9,7 @@ import { isEmailAddress } from '../domain/secrets';
 const FLOW_MS = 10 * 60_000;
 export const CALLBACK_PATH = '/console/oidc/callback';
 
-/** What one browser's sign-in needs at the callback: kept in a signed, HttpOnly cookie, never on the server. */
+/** What one browser's sign-in needs at the callback: kept in an encrypted, HttpOnly cookie, never on the server. */
 interface FlowChecks {
   state: string;
   nonce: string;
@@ -23,8 +23,8 @@ export type OidcOutcome =
   | { ok: false; reason: 'not-started' | 'state' | 'refused-by-provider' | 'rejected' | 'unverified' | 'unreachable'; detail?: string };
 
 /**
- * The OpenID Connect authorization code flow with PKCE, state and nonce (openid-client). The cookie is
- * signed with a key derived from the client secret, so every instance of Vigil accepts it and nobody else forges it.
+ * The OpenID Connect authorization code flow with PKCE, state and nonce (openid-client). The cookie is sealed
+ * (AES-256-GCM) with a key derived from the client secret: every instance of Vigil opens it, nobody reads or forges it.
  */
 @Injectable()
 export class OidcFlow {
@@ -127,25 +127,25 @@ export class OidcFlow {
   }
 
   private seal(checks: FlowChecks): string {
-    const body = Buffer.from(JSON.stringify(checks), 'utf8').toString('base64url');
-    return `${body}.${this.sign(body)}`;
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const body = Buffer.concat([cipher.update(JSON.stringify(checks), 'utf8'), cipher.final()]);
+    return [iv, body, cipher.getAuthTag()].map((part) => part.toString('base64url')).join('.');
   }
 
   private unseal(value: string | null): FlowChecks | null {
-    const [body, signature, extra] = (value ?? '').split('.');
-    if (!body || !signature || extra !== undefined) return null;
-    const expected = Buffer.from(this.sign(body));
-    const given = Buffer.from(signature);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    const parts = (value ?? '').split('.');
+    if (parts.length !== 3) return null;
+    const [iv, body, tag] = parts.map((part) => Buffer.from(part, 'base64url'));
+    if (iv.length !== 12 || tag.length !== 16) return null;
     try {
-      const checks = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as FlowChecks;
+      const decipher = createDecipheriv('aes-256-gcm', this.key, iv);
+      decipher.setAuthTag(tag);
+      const checks = JSON.parse(Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8')) as FlowChecks;
       return typeof checks.expiresAt === 'number' && checks.expiresAt > this.clock.now().getTime() ? checks : null;
     } catch {
+      // Tampered, sealed by another key, or not ours at all.
       return null;
     }
-  }
-
-  private sign(body: string): string {
-    return createHmac('sha256', this.key).update(body, 'utf8').digest('base64url');
   }
 }
