@@ -14,7 +14,7 @@ const swc = [
 ];
 
 // Node 20 has no require(esm) inside jest: the few ESM-only packages the app loads are compiled to CommonJS.
-const ESM_ONLY = ['feed', '@seriousme/openapi-schema-validator'];
+const ESM_ONLY = ['feed', '@seriousme/openapi-schema-validator', 'openid-client', 'oauth4webapi', 'jose'];
 
 const common = {
   transform: { '^.+\\.ts$': swc, [`node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: swc },

@@ -1,5 +1,7 @@
 import { ManualClock } from '../../libs/core/src/clock';
-import { PeopleActions } from '../../libs/people/src/people.api';
+import { EVENT_STORE, EventStore } from '../../libs/event-store/src/event-store.port';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { PeopleActions, PeopleQuery, RunUserCommand } from '../../libs/people/src/people.api';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 import { eventually, SmtpSink, startSmtpSink } from './alerting-receivers';
 import { consoleRequest, csrfOf, DAY, linkInMail, MINUTE, pathOf, signedInMember } from './people-fixtures';
@@ -192,6 +194,37 @@ describe('members, invitations and sessions', () => {
     clock.advance(8 * DAY);
     expect((await consoleRequest(server, 'GET', '/console', { cookie: first })).status).toBe(303);
     expect((await consoleRequest(server, 'GET', '/console', { cookie: admin })).status).toBe(303);
+  });
+});
+
+describe('passkeys on the console page', () => {
+  it('a person renames a passkey; an empty name, an unknown passkey or a missing token change nothing', async () => {
+    const cookie = await signedInMember(server, 'keys@example.com', account.id, 'READ_ONLY');
+    const user = (await server.app.get(QueryBus).execute(new PeopleQuery({ type: 'UserByEmail', email: 'keys@example.com' })))!;
+    const passkey = { credentialId: 'cred-1', publicKey: 'cHVibGlj', counter: 0, transports: ['internal'], name: 'My passkey' };
+    await server.app.get(CommandBus).execute(new RunUserCommand({ type: 'RegisterPasskey', userId: user.id, passkey }, ACTOR));
+    const names = async () => (await server.app.get(QueryBus).execute(new PeopleQuery({ type: 'PasskeysOfUser', userId: user.id }))).map((p) => p.name);
+    const page = await consoleRequest(server, 'GET', '/console', { cookie });
+    expect(page.text).toContain('action="/console/passkeys/cred-1/rename"');
+    const csrf = csrfOf(page.text);
+
+    const renamed = await consoleRequest(server, 'POST', '/console/passkeys/cred-1/rename', { cookie, form: { csrf, name: ' Work laptop <b> ' } });
+    expect(renamed).toMatchObject({ status: 303, location: '/console?notice=passkey-renamed' });
+    expect(await names()).toEqual(['Work laptop <b>']);
+    const after = await consoleRequest(server, 'GET', '/console?notice=passkey-renamed', { cookie });
+    expect(after.text).toContain('Passkey renamed.');
+    expect(after.text).toContain('Work laptop &lt;b&gt;');
+
+    const empty = await consoleRequest(server, 'POST', '/console/passkeys/cred-1/rename', { cookie, form: { csrf, name: '   ' } });
+    expect(empty.status).toBe(400);
+    expect(empty.text).toContain('Name the passkey (1 to 60 characters)');
+    expect((await consoleRequest(server, 'POST', '/console/passkeys/nope/rename', { cookie, form: { csrf, name: 'X' } })).status).toBe(404);
+    expect((await consoleRequest(server, 'POST', '/console/passkeys/cred-1/rename', { cookie, form: { name: 'X' } })).status).toBe(403);
+    expect(await names()).toEqual(['Work laptop <b>']);
+
+    // The audit trail names the person who acted, not only their address.
+    const events = await server.app.get<EventStore>(EVENT_STORE).readStream(`user-${user.id}`);
+    expect(events.find((event) => event.type === 'PasskeyRenamed')?.metadata).toMatchObject({ userId: user.id, keyName: 'person:keys@example.com' });
   });
 });
 

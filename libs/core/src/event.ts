@@ -4,6 +4,8 @@ export interface EventMetadata {
   keyId?: string | null;
   keyName?: string | null;
   requestId?: string | null;
+  /** Set when a signed-in person acted (console session), not a key. */
+  userId?: string | null;
   occurredAt: string;
   [key: string]: unknown;
 }

@@ -184,6 +184,14 @@ describe('CommandRunner on the in-memory store', () => {
     expect(observed[1].appended).toEqual(result.appended);
   });
 
+  it('names the person in the metadata when a signed-in person acts, and only then', async () => {
+    await runner.run('counter-p', counter, { by: 'a' }, { accountId: 'acc', keyName: 'person:ada@example.com', userId: 'u-1' });
+    await runner.run('counter-p', counter, { by: 'b' }, { accountId: 'acc', keyName: 'ci', userId: null });
+    const [byPerson, byKey] = await store.readStream('counter-p');
+    expect(byPerson.metadata).toEqual({ accountId: 'acc', keyId: null, keyName: 'person:ada@example.com', requestId: null, userId: 'u-1', occurredAt: '2026-05-01T12:00:00.000Z' });
+    expect(byKey.metadata).not.toHaveProperty('userId');
+  });
+
   it('appends nothing, and tells no observer, when decide returns no events', async () => {
     await runner.run('counter-1', counter, { by: 'a' }, { accountId: 'acc' });
     const idle: typeof counter = { ...counter, decide: () => [] };

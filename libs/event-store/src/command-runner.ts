@@ -10,6 +10,8 @@ export interface Actor {
   keyId?: string | null;
   keyName?: string | null;
   requestId?: string | null;
+  /** A signed-in person (console session), when a person rather than a key acts. */
+  userId?: string | null;
 }
 
 /**
@@ -188,6 +190,8 @@ export class CommandRunner {
         keyName: actor.keyName ?? null,
         requestId: actor.requestId ?? null,
         occurredAt: this.clock.now().toISOString(),
+        // Only when a person acts: events of keys and background work keep their shape.
+        ...(actor.userId ? { userId: actor.userId } : {}),
       };
       try {
         const result = await this.store.appendToStream(

@@ -7,6 +7,8 @@ import { ConsoleSessions } from './http/console-sessions';
 import { SignInController } from './http/sign-in.controller';
 import { PasskeysController } from './http/passkeys.controller';
 import { PasskeyCeremonies } from './http/passkey-ceremonies';
+import { OidcController } from './http/oidc.controller';
+import { OidcFlow } from './http/oidc-flow';
 import { PEOPLE_PROJECTIONS } from './read/people.projections';
 import { PeopleQueryHandler } from './read/people.queries';
 import { ConsoleRenderer } from './render/console-renderer';
@@ -20,8 +22,8 @@ import { UserCommandHandler } from './write/user.handler';
  * sessions, all event-sourced. Sessions drive `/console`; API keys alone drive `/v1`.
  */
 @Module({
-  controllers: [SignInController, ConsoleController, PasskeysController],
-  providers: [PasskeyCeremonies, UserCommandHandler, TeamCommandHandler, PeopleQueryHandler, PeopleActions, ConsoleSessions, ConsoleRenderer, PeopleMail, EmailSender],
+  controllers: [SignInController, ConsoleController, PasskeysController, OidcController],
+  providers: [PasskeyCeremonies, OidcFlow, UserCommandHandler, TeamCommandHandler, PeopleQueryHandler, PeopleActions, ConsoleSessions, ConsoleRenderer, PeopleMail, EmailSender],
   exports: [PeopleActions, ConsoleSessions],
 })
 export class PeopleModule {

@@ -45,6 +45,7 @@ describe('loadConfig', () => {
       smtpUrl: null,
       sessionIdleDays: 7,
       sessionMaxDays: 30,
+      oidc: null,
       mailFrom: 'Vigil <vigil@localhost>',
       mailInbound: null,
       emailConfirmationsPerHour: 200,
@@ -158,6 +159,7 @@ describe('loadConfig', () => {
       smtpUrl: 'smtps://user:pw@smtp.example.com:465',
       sessionIdleDays: 7,
       sessionMaxDays: 30,
+      oidc: null,
       mailFrom: 'Status <status@example.com>',
       mailInbound: 'unsubscribe@example.com',
       emailConfirmationsPerHour: 5,
@@ -312,5 +314,17 @@ describe('loadConfig', () => {
     expect(loadConfig({ VIGIL_SESSION_MAX_DAYS: '3' })).toMatchObject({ sessionMaxDays: 3, sessionIdleDays: 3 });
     expectConfigError({ VIGIL_SESSION_MAX_DAYS: '3', VIGIL_SESSION_IDLE_DAYS: '4' }, 'VIGIL_SESSION_IDLE_DAYS');
     expectConfigError({ VIGIL_SESSION_MAX_DAYS: '0' }, 'VIGIL_SESSION_MAX_DAYS');
+  });
+
+  it('turns single sign-on on with all three OIDC variables, refuses one or two, and http issuers beyond localhost', () => {
+    const sso = { VIGIL_OIDC_ISSUER: 'https://id.example.com', VIGIL_OIDC_CLIENT_ID: 'vigil', VIGIL_OIDC_CLIENT_SECRET: 's3cret' };
+    expect(loadConfig({}).oidc).toBeNull();
+    expect(loadConfig(sso).oidc).toEqual({ issuer: 'https://id.example.com', clientId: 'vigil', clientSecret: 's3cret' });
+    expect(loadConfig({ ...sso, VIGIL_OIDC_ISSUER: 'http://127.0.0.1:4000' }).oidc?.issuer).toBe('http://127.0.0.1:4000');
+    expectConfigError({ VIGIL_OIDC_ISSUER: 'https://id.example.com' }, 'VIGIL_OIDC_CLIENT_ID');
+    expectConfigError({ VIGIL_OIDC_ISSUER: 'https://id.example.com', VIGIL_OIDC_CLIENT_ID: 'vigil' }, 'VIGIL_OIDC_CLIENT_SECRET');
+    expectConfigError({ VIGIL_OIDC_CLIENT_SECRET: 's3cret' }, 'VIGIL_OIDC_ISSUER');
+    expectConfigError({ ...sso, VIGIL_OIDC_ISSUER: 'http://id.example.com' }, 'VIGIL_OIDC_ISSUER');
+    expectConfigError({ ...sso, VIGIL_OIDC_ISSUER: 'ftp://id.example.com' }, 'VIGIL_OIDC_ISSUER');
   });
 });

@@ -65,8 +65,16 @@ export interface VigilConfig {
   monitorsFailThreshold: number;
   /** Rounds probing at once from the embedded location. */
   monitorsConcurrency: number;
+  /** Single sign-on with OpenID Connect: set when VIGIL_OIDC_ISSUER, _CLIENT_ID and _CLIENT_SECRET all are. */
+  oidc: OidcConfig | null;
   /** Rate limits per client address and connection deadlines (docs/api-conventions.md). */
   traffic: TrafficLimits;
+}
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
 }
 
 /** What no client may exceed, whoever it is: budgets per client address, and deadlines per connection. */
@@ -286,6 +294,7 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     monitorsEmbedded: monitorsEmbeddedRaw === 'on',
     monitorsFailThreshold: monitorsFailPercent / 100,
     monitorsConcurrency,
+    oidc: oidcConfig(env),
   };
 }
 
@@ -295,6 +304,23 @@ function peopleConfig(env: Env): Pick<VigilConfig, 'sessionIdleDays' | 'sessionM
   const sessionIdleDays = integer(env, 'VIGIL_SESSION_IDLE_DAYS', Math.min(7, sessionMaxDays), 1, 365);
   if (sessionIdleDays > sessionMaxDays) throw new ConfigError('VIGIL_SESSION_IDLE_DAYS', `must be at most VIGIL_SESSION_MAX_DAYS (${sessionMaxDays})`);
   return { sessionIdleDays, sessionMaxDays };
+}
+
+/** All three or none; the issuer over https, or http on this machine only (a provider in a test or a lab). */
+function oidcConfig(env: Env): OidcConfig | null {
+  const issuer = url(env, 'VIGIL_OIDC_ISSUER', ['http:', 'https:']);
+  const clientId = text(env, 'VIGIL_OIDC_CLIENT_ID');
+  const clientSecret = text(env, 'VIGIL_OIDC_CLIENT_SECRET');
+  const set = [['VIGIL_OIDC_ISSUER', issuer], ['VIGIL_OIDC_CLIENT_ID', clientId], ['VIGIL_OIDC_CLIENT_SECRET', clientSecret]] as const;
+  const missing = set.find(([, value]) => value === null);
+  if (!missing) {
+    const { protocol, hostname } = new URL(issuer!);
+    if (protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(hostname)) throw new ConfigError('VIGIL_OIDC_ISSUER', 'must use https: (http: only for localhost)');
+    return { issuer: issuer!, clientId: clientId!, clientSecret: clientSecret! };
+  }
+  const given = set.find(([, value]) => value !== null);
+  if (given) throw new ConfigError(missing[0], `must be set too: single sign-on needs VIGIL_OIDC_ISSUER, VIGIL_OIDC_CLIENT_ID and VIGIL_OIDC_CLIENT_SECRET (${given[0]} is set)`);
+  return null;
 }
 
 /** For a process entry point: the configuration, or exit 1 with the message naming the bad variable. */

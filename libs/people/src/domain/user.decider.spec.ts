@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from '../../../core/src/errors';
+import { ConflictError, NotFoundError, ValidationError } from '../../../core/src/errors';
 import { specFor } from '../../../testing/src/given-when-then';
 import { LinkNotValidError, PasskeyNotValidError, SessionData, userDecider, UserEvent } from './user.decider';
 
@@ -89,5 +89,14 @@ describe('user decider: passkeys', () => {
     spec.given([registered, passkeyRegistered]).when({ type: 'RemovePasskey', userId, credentialId: 'c1' }).then([removed]);
     spec.given([registered, passkeyRegistered, removed]).when(signIn).thenThrows(PasskeyNotValidError);
     spec.given([registered]).when({ type: 'RemovePasskey', userId, credentialId: 'c1' }).thenThrows(NotFoundError);
+  });
+
+  it('renames a passkey of the person, trimmed; an empty, long or unknown one is refused', () => {
+    spec.given([registered, passkeyRegistered]).when({ type: 'RenamePasskey', userId, credentialId: 'c1', name: '  Work laptop ' }).then([
+      { type: 'PasskeyRenamed', data: { userId, credentialId: 'c1', name: 'Work laptop' } },
+    ]);
+    spec.given([registered, passkeyRegistered]).when({ type: 'RenamePasskey', userId, credentialId: 'c1', name: '   ' }).thenThrows(ValidationError);
+    spec.given([registered, passkeyRegistered]).when({ type: 'RenamePasskey', userId, credentialId: 'c1', name: 'x'.repeat(61) }).thenThrows(ValidationError);
+    spec.given([registered]).when({ type: 'RenamePasskey', userId, credentialId: 'c1', name: 'Phone' }).thenThrows(NotFoundError);
   });
 });

@@ -2,7 +2,7 @@ import { Decider } from '../../../core/src/decider';
 import { ConflictError, NotFoundError, ValidationError } from '../../../core/src/errors';
 
 /** How a session began: the audit trail says so. */
-export type SignInMethod = 'email-link' | 'invitation' | 'passkey';
+export type SignInMethod = 'email-link' | 'invitation' | 'passkey' | 'sso';
 
 export interface SessionData {
   id: string;
@@ -29,7 +29,8 @@ export type UserEvent =
   | { type: 'SessionEnded'; data: { userId: string; sessionId: string; reason: SessionEndReason } }
   | { type: 'PasskeyRegistered'; data: { userId: string } & PasskeyData }
   | { type: 'PasskeyUsed'; data: { userId: string; credentialId: string; counter: number } }
-  | { type: 'PasskeyRemoved'; data: { userId: string; credentialId: string } };
+  | { type: 'PasskeyRemoved'; data: { userId: string; credentialId: string } }
+  | { type: 'PasskeyRenamed'; data: { userId: string; credentialId: string; name: string } };
 
 /** A WebAuthn credential: its id and COSE public key (base64url), signature counter, transports and the person's name for it. */
 export interface PasskeyData {
@@ -50,7 +51,8 @@ export type UserCommand =
   | { type: 'EndAllSessions'; userId: string; reason: SessionEndReason }
   | { type: 'RegisterPasskey'; userId: string; passkey: PasskeyData }
   | { type: 'SignInWithPasskey'; userId: string; credentialId: string; counter: number; session: SessionData }
-  | { type: 'RemovePasskey'; userId: string; credentialId: string };
+  | { type: 'RemovePasskey'; userId: string; credentialId: string }
+  | { type: 'RenamePasskey'; userId: string; credentialId: string; name: string };
 
 interface LinkState {
   expiresAt: string;
@@ -71,6 +73,9 @@ export interface UserState {
 }
 
 /** A passkey assertion that is not this person's, or whose counter went back (a replay or a cloned key). */
+/** A passkey's name as people see it: 1 to 60 characters, no control characters. */
+export const PASSKEY_NAME = /^[^\u0000-\u001f\u007f]{1,60}$/;
+
 export class PasskeyNotValidError extends ValidationError {
   constructor() {
     super('This passkey could not sign you in');
@@ -144,6 +149,12 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
       case 'RemovePasskey':
         if (state.passkeys[command.credentialId] === undefined) throw new NotFoundError('No such passkey');
         return [{ type: 'PasskeyRemoved', data: { userId, credentialId: command.credentialId } }];
+      case 'RenamePasskey': {
+        if (state.passkeys[command.credentialId] === undefined) throw new NotFoundError('No such passkey');
+        const name = command.name.trim();
+        if (!PASSKEY_NAME.test(name)) throw new ValidationError('Name the passkey (1 to 60 characters)', [{ path: 'name', message: 'must be 1 to 60 characters' }]);
+        return [{ type: 'PasskeyRenamed', data: { userId, credentialId: command.credentialId, name } }];
+      }
       case 'EndAllSessions':
         return Object.keys(state.sessions).map((sessionId) => ({ type: 'SessionEnded', data: { userId, sessionId, reason: command.reason } }));
     }

@@ -63,6 +63,6 @@ export class ConsoleSessions {
 
   /** Who acts, for the events a signed-in person causes: the account, and the person by address. */
   actor(request: FastifyRequest, user: UserDoc | null, accountId: string | null = null): Actor {
-    return { accountId, keyId: null, keyName: user ? `person:${user.email}` : 'console', requestId: String(request.id) };
+    return { accountId, keyId: null, keyName: user ? `person:${user.email}` : 'console', requestId: String(request.id), ...(user ? { userId: user.id } : {}) };
   }
 }

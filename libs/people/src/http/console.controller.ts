@@ -27,6 +27,7 @@ const NOTICES: Record<string, string> = {
   'session-ended': 'That session has been signed out.',
   passkey: 'Passkey added: you can sign in with it alone.',
   'passkey-removed': 'Passkey removed.',
+  'passkey-renamed': 'Passkey renamed.',
 };
 
 const when = (iso: string) => iso.slice(0, 16).replace('T', ' ') + ' UTC';
@@ -71,6 +72,14 @@ export class ConsoleController {
     return this.act(request, reply, body, async (me) => {
       await this.sessions.endAll(request, me);
       return redirect(reply, '/console/sign-in');
+    });
+  }
+
+  @Post('passkeys/:id/rename')
+  async renamePasskey(@Param('id') id: string, @Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.act(request, reply, body, async (me) => {
+      await this.commands.execute(new RunUserCommand({ type: 'RenamePasskey', userId: me.user.id, credentialId: id.slice(0, 1024), name: field(body, 'name') }, this.sessions.actor(request, me.user)));
+      return redirect(reply, '/console?notice=passkey-renamed');
     });
   }
 

@@ -46,6 +46,7 @@ export function consoleOpenApiPaths(): Json {
       responses: { 201: json('Registered', { registered: { type: 'boolean' } }), 400: jsonError('Not a valid registration'), 401: jsonError('Not signed in'), 403: jsonError('Cross-site request or missing x-csrf-token') },
     }),
     '/console/passkeys/{id}/remove': sessionForm('Remove one of the person’s passkeys', {}, [], ['id']),
+    '/console/passkeys/{id}/rename': sessionForm('Rename one of the person’s passkeys (1 to 60 characters)', { name: text(60) }, ['name'], ['id']),
     '/console/sign-in/passkey-options': ceremony('WebAuthn authentication options (discoverable credentials)', options('PublicKeyCredentialRequestOptionsJSON')),
     '/console/sign-in/passkey': ceremony('Sign in with a passkey assertion: sets the session cookie', json('Where to go', { location: text(64) }), {
       requestBody: jsonBody({ response: credential }, ['response']),
@@ -64,6 +65,23 @@ export function consoleOpenApiPaths(): Json {
     '/console/invitations/accept': {
       get: operation('A page with a button accepting an invitation (changes nothing)', { 200: page('The page'), 400: page('The invitation is expired, used, revoked or mistyped') }, { parameters: [queryToken] }),
       post: operation('Accept an invitation (once, within 7 days): become a member and sign in', { 303: redirect('Signed in'), 400: page('The invitation is not valid'), 403: page('Posted from another site') }, { requestBody: form({ token }, ['token']) }),
+    },
+    '/console/oidc/start': {
+      get: operation('Single sign-on: to the OpenID provider (authorization code with PKCE), with a short-lived flow cookie', { 303: redirect('To the provider'), 404: page('Single sign-on is not set up'), 502: page('The provider cannot be reached') }),
+    },
+    '/console/oidc/callback': {
+      get: operation('Where the OpenID provider sends the person back: signs in a member or an invited address', {
+        303: redirect('Signed in: to /console'),
+        400: page('Wrong state or nonce, not started in this browser, or refused by the provider'),
+        403: page('An address with no membership or invitation, or one the provider does not call verified'),
+        404: page('Single sign-on is not set up'),
+        502: page('The provider cannot be reached'),
+      }, {
+        parameters: [
+          { name: 'code', in: 'query', required: false, schema: text(2048) },
+          { name: 'state', in: 'query', required: false, schema: text(256) },
+        ],
+      }),
     },
     '/console/sign-out': sessionForm('Sign out this session', {}, [], []),
     '/console/sessions/end-all': sessionForm("Sign out all of the person's sessions", {}, [], []),

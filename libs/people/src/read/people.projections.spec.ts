@@ -1,7 +1,7 @@
 import { project, recorded } from '../../../testing/src/given-when-then';
 import { TeamEvent } from '../domain/team.decider';
 import { UserEvent } from '../domain/user.decider';
-import { invitationsProjection, membersProjection, sessionsProjection, signInLinksProjection, usersProjection } from './people.projections';
+import { invitationsProjection, membersProjection, passkeysProjection, sessionsProjection, signInLinksProjection, usersProjection } from './people.projections';
 
 const userId = 'u1';
 const session = { id: 's1', hash: 'sh', method: 'email-link' as const, startedAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-01-31T00:00:00.000Z', idleExpiresAt: '2026-01-08T00:00:00.000Z', userAgent: 'Firefox' };
@@ -30,6 +30,20 @@ describe('people projections', () => {
   it('sessions: open ones, with their idle end moved by a refresh and the time it was seen', () => {
     expect([...project(sessionsProjection, events).values()]).toEqual([
       { ...session, userId, idleExpiresAt: '2026-01-09T00:00:00.000Z', lastSeenAt: events[6].metadata.occurredAt },
+    ]);
+  });
+
+  it('passkeys: registered, used, renamed; a removed one is gone', () => {
+    const passkey = { credentialId: 'c1', publicKey: 'pk', counter: 0, transports: ['internal'], name: 'My passkey' };
+    const log = recorded(`user-${userId}`, [
+      { type: 'PasskeyRegistered', data: { userId, ...passkey } },
+      { type: 'PasskeyRegistered', data: { userId, ...passkey, credentialId: 'c2' } },
+      { type: 'PasskeyUsed', data: { userId, credentialId: 'c1', counter: 3 } },
+      { type: 'PasskeyRenamed', data: { userId, credentialId: 'c1', name: 'Work laptop' } },
+      { type: 'PasskeyRemoved', data: { userId, credentialId: 'c2' } },
+    ] as UserEvent[]);
+    expect([...project(passkeysProjection, log).values()]).toEqual([
+      { id: 'c1', userId, publicKey: 'pk', counter: 3, transports: ['internal'], name: 'Work laptop', created_at: log[0].metadata.occurredAt, lastUsedAt: log[2].metadata.occurredAt },
     ]);
   });
 

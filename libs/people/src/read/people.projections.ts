@@ -150,10 +150,10 @@ export interface PasskeyDoc {
   [field: string]: unknown;
 }
 
-export const passkeysProjection: Projection<PasskeyDoc, EventOf<UserEvent, 'PasskeyRegistered' | 'PasskeyUsed' | 'PasskeyRemoved'>> = {
+export const passkeysProjection: Projection<PasskeyDoc, EventOf<UserEvent, 'PasskeyRegistered' | 'PasskeyUsed' | 'PasskeyRemoved' | 'PasskeyRenamed'>> = {
   name: 'people_passkeys',
   version: 1,
-  handles: ['PasskeyRegistered', 'PasskeyUsed', 'PasskeyRemoved'],
+  handles: ['PasskeyRegistered', 'PasskeyUsed', 'PasskeyRemoved', 'PasskeyRenamed'],
   indexes: [{ field: 'userId' }, { field: 'created_at' }],
   sortField: 'created_at',
   ids: (event) => [event.data.credentialId],
@@ -165,6 +165,8 @@ export const passkeysProjection: Projection<PasskeyDoc, EventOf<UserEvent, 'Pass
       }
       case 'PasskeyUsed':
         return doc && { ...doc, counter: event.data.counter, lastUsedAt: event.metadata.occurredAt };
+      case 'PasskeyRenamed':
+        return doc && { ...doc, name: event.data.name };
       case 'PasskeyRemoved':
         return null;
       default:

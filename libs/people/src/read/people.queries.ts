@@ -30,6 +30,7 @@ export type PeopleQuestion =
   | { type: 'MembershipsOfUser'; userId: string }
   | { type: 'InvitationsOfAccount'; accountId: string }
   | { type: 'InvitationByHash'; hash: string }
+  | { type: 'InvitationsByEmail'; email: string }
   | { type: 'SignInLinkByHash'; hash: string }
   | { type: 'SessionByHash'; hash: string }
   | { type: 'SessionsOfUser'; userId: string }
@@ -47,6 +48,7 @@ export interface PeopleAnswers {
   MembershipsOfUser: MemberDoc[];
   InvitationsOfAccount: InvitationView[];
   InvitationByHash: InvitationDoc | null;
+  InvitationsByEmail: InvitationDoc[];
   SignInLinkByHash: SignInLinkDoc | null;
   SessionByHash: SessionDoc | null;
   SessionsOfUser: SessionView[];
@@ -91,6 +93,8 @@ export class PeopleQueryHandler implements IQueryHandler<PeopleQuery<PeopleQuest
       }
       case 'InvitationByHash':
         return this.one(this.engine.collection(invitationsProjection), [{ field: 'hash', op: 'eq', value: query.hash }]);
+      case 'InvitationsByEmail':
+        return this.list(this.engine.collection(invitationsProjection), [{ field: 'email', op: 'eq', value: query.email }], 'created_at');
       case 'SignInLinkByHash':
         return this.one(this.engine.collection(signInLinksProjection), [{ field: 'hash', op: 'eq', value: query.hash }]);
       case 'SessionByHash':

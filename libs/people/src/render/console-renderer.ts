@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import Handlebars from 'handlebars';
 import { CONSOLE_STYLESHEET } from './console-stylesheet';
 import { PASSKEYS_SCRIPT } from './passkeys-script';
@@ -48,7 +49,7 @@ export class ConsoleRenderer {
   readonly faviconHref = `${CONSOLE_ASSETS}/favicon.${shortHash(CONSOLE_FAVICON)}.svg`;
   private readonly templates: Record<'message' | 'signIn' | 'console', Handlebars.TemplateDelegate>;
 
-  constructor() {
+  constructor(@Inject(VIGIL_CONFIG) private readonly config: VigilConfig) {
     const hbs = Handlebars.create();
     hbs.registerPartial('layout', LAYOUT);
     const compile = (source: string) => hbs.compile(source, { strict: false, noEscape: false });
@@ -60,7 +61,7 @@ export class ConsoleRenderer {
   }
 
   signIn(view: SignInView): string {
-    return this.templates.signIn({ ...this.layout('Sign in'), passkeys: true, ...view });
+    return this.templates.signIn({ ...this.layout('Sign in'), passkeys: true, sso: this.config.oidc !== null, ...view });
   }
 
   console(view: object, chrome: SessionChrome): string {

@@ -44,6 +44,7 @@ export const SIGN_IN = `{{#> layout}}
 </form>
 <div class="stack"><button class="btn quiet" type="button" id="passkey-sign-in" hidden>Sign in with a passkey</button>
 <p id="passkey-status" role="status"></p></div>
+{{#if sso}}<p><a class="btn quiet" href="/console/oidc/start">Sign in with SSO</a></p>{{/if}}
 <p class="muted">No password: we send a link that signs you in. An administrator can also give you a link made with the Vigil CLI.</p>
 {{/layout}}`;
 
@@ -71,6 +72,7 @@ export const CONSOLE = `{{#> layout}}
 </section>{{/if}}
 <section aria-labelledby="pk-h"><h2 id="pk-h">Your passkeys</h2>
 {{#if passkeyList}}<ul class="rows card">{{#each passkeyList}}<li><span class="who">{{name}} <span class="muted">added <time datetime="{{created_at}}">{{createdText}}</time></span></span>
+<form class="inline" method="post" action="/console/passkeys/{{id}}/rename"><input type="hidden" name="csrf" value="{{../csrf}}"><label for="pk-name-{{@index}}">New name of passkey {{name}}</label><input id="pk-name-{{@index}}" type="text" name="name" required maxlength="60" value="{{name}}"><button class="btn quiet" type="submit">Rename</button></form>
 <form method="post" action="/console/passkeys/{{id}}/remove"><input type="hidden" name="csrf" value="{{../csrf}}"><button class="btn danger" type="submit">Remove passkey {{name}}</button></form></li>{{/each}}</ul>{{else}}<p class="muted">No passkeys yet. A passkey signs you in without an email.</p>{{/if}}
 <form id="passkey-register" class="card stack" hidden><div><label for="passkey-name">Name of the new passkey</label><input id="passkey-name" type="text" name="name" required maxlength="60" value="My passkey"></div>
 <button class="btn" type="submit">Add a passkey</button></form>

@@ -97,6 +97,25 @@ export class PeopleActions {
     return { ...started, accountId: invitation.accountId };
   }
 
+  /**
+   * Single sign-on: the provider vouched for this address. A user signs in; pending invitations of the address
+   * are accepted (registering the person); null when the address is neither (no one else gets in).
+   */
+  async signInWithSso(email: string, userAgent: string | null, actor: Actor): Promise<(StartedSession & { accountId: string | null }) | null> {
+    const address = normalizeEmail(email);
+    const now = this.clock.now();
+    const user = await this.queries.execute(new PeopleQuery({ type: 'UserByEmail', email: address }));
+    const invitations = (await this.queries.execute(new PeopleQuery({ type: 'InvitationsByEmail', email: address }))).filter((invitation) => now.toISOString() < invitation.expiresAt);
+    if (!user && invitations.length === 0) return null;
+    const userId = user?.id ?? (await this.register(address, actor));
+    for (const invitation of invitations) {
+      await this.commands.execute(new RunTeamCommand({ type: 'AcceptInvitation', accountId: invitation.accountId, invitationId: invitation.id, userId, email: address, now: now.toISOString() }, actor));
+    }
+    const { session, started } = this.newSession('sso', now, userAgent, userId);
+    await this.commands.execute(new RunUserCommand({ type: 'StartSession', userId, session }, actor));
+    return { ...started, accountId: invitations[0]?.accountId ?? null };
+  }
+
   /** Starts a session for a passkey the ceremony verified; the user's aggregate checks the counter. */
   async signInWithPasskey(userId: string, credentialId: string, counter: number, userAgent: string | null, actor: Actor): Promise<StartedSession> {
     const { session, started } = this.newSession('passkey', this.clock.now(), userAgent, userId);
