@@ -126,3 +126,58 @@ describe('store calls of the background loops (production-shaped engines)', () =
     expect(handled).toEqual(['s-1', 's-2']);
   });
 });
+
+/** Counts the events stream reads return: the work an append does inside a request. */
+class CountingEventStore extends InMemoryEventStore {
+  eventsRead = 0;
+  override async readStream(...args: Parameters<InMemoryEventStore['readStream']>): Promise<RecordedEvent[]> {
+    const events = await super.readStream(...args);
+    this.eventsRead += events.length;
+    return events;
+  }
+}
+
+describe('work inside a request is bounded (a write loaded from a snapshot, no daemon)', () => {
+  /** One document per hour of a stream, like the heartbeat rollups. */
+  const hourly: Projection<CountDoc> = {
+    name: 'hourly',
+    version: 1,
+    handles: ['Added'],
+    indexes: [],
+    ids: (event) => [`${event.stream}:${(event.data as { hour: number }).hour}`],
+    evolve: (doc, _event, id) => ({ id, count: (doc?.count ?? 0) + 1 }),
+  };
+  const ping = (hour: number): EventToAppend => ({ type: 'Added', data: { hour }, metadata: { accountId: null, occurredAt: '2026-01-01T00:00:00.000Z' } });
+
+  async function setUp(caughtUp: number, lag: number) {
+    const eventStore = new CountingEventStore();
+    const readStore = new InMemoryReadStore();
+    const api = new ProjectionEngine(readStore, eventStore, [hourly], silent);
+    await api.start();
+    await eventStore.appendToStream('check-1', Array.from({ length: caughtUp }, () => ping(1)));
+    await api.catchUp();
+    // Pings of the next hour the worker has not applied yet.
+    if (lag > 0) await eventStore.appendToStream('check-1', Array.from({ length: lag }, () => ping(2)));
+    eventStore.eventsRead = 0;
+    return { eventStore, readStore, api };
+  }
+
+  it('the first ping of an hour reads one event of the stream, not a page', async () => {
+    const { eventStore, readStore, api } = await setUp(1000, 0);
+    const { events } = await eventStore.appendToStream('check-1', [ping(2)]);
+    await api.applyAfterAppend(null, events);
+    expect(eventStore.eventsRead).toBe(1);
+    expect((await readStore.get<CountDoc>(api.collection('hourly'), 'check-1:2'))?.doc.count).toBe(1);
+  });
+
+  it('a ping into a document the worker has not caught up on reads the gap once, not twice', async () => {
+    const lag = 50;
+    const { eventStore, readStore, api } = await setUp(1000, lag);
+    const { events } = await eventStore.appendToStream('check-1', [ping(2)]);
+    await api.applyAfterAppend(null, events);
+    expect(eventStore.eventsRead).toBeGreaterThanOrEqual(lag);
+    expect(eventStore.eventsRead).toBeLessThan(2 * lag);
+    // Absent (the worker never wrote it): folded from what the checkpoint covers, the gap included.
+    expect((await readStore.get<CountDoc>(api.collection('hourly'), 'check-1:2'))?.doc.count).toBe(lag + 1);
+  });
+});

@@ -9,7 +9,7 @@ import { ReadStore, StoredDoc } from './read-store.port';
 import { EngineLogger, InlineAccess } from './engine-ports';
 import { idleUntil } from './daemon-idle';
 import { projectionStatus, ProjectionStatus } from './projection-status';
-import { PAGE, StreamSource } from './stream-source';
+import { GAP_LIMIT, PAGE, StreamSource } from './stream-source';
 
 export type { EngineLogger, InlineAccess } from './engine-ports';
 
@@ -163,7 +163,7 @@ export class ProjectionEngine {
         take(await this.readStore.getMany(collection, absent));
         absent = absent.filter((id) => !start.has(id));
         if (absent.length > 0) {
-          const floor = await source.lastAppliedRevision(checkpoint, building ? PAGE : Infinity);
+          const floor = await source.lastAppliedRevision(checkpoint, building ? PAGE : GAP_LIMIT);
           if (floor === null) return;
           for (const id of absent) start.set(id, { doc: null, revision: floor });
         }
@@ -218,7 +218,9 @@ export class ProjectionEngine {
     while (!signal.aborted) {
       try {
         const applied = await this.daemonPass();
-        if (applied === 0) await idleUntil(signal, watch ? undefined : idleMs, watch, this.readUpTo, (wake) => (this.wake = wake));
+        // A build waiting to switch needs passes while the log is quiet.
+        const wait = watch && ![...this.meta.values()].some((m) => m.building) ? undefined : watch ? META_REFRESH_MS : idleMs;
+        if (applied === 0) await idleUntil(signal, wait, watch, this.readUpTo, (wake) => (this.wake = wake));
       } catch (error) {
         this.checkpoints.clear();
         this.logger.error('projection daemon failed, retrying', { error: String(error) });
@@ -227,7 +229,7 @@ export class ProjectionEngine {
     }
   }
 
-  /** One pass of the daemon: generations switched elsewhere (at most once per META_REFRESH_MS), the log's new events, builds done. Returns events read. */
+  /** One daemon pass: generations switched elsewhere (at most once per META_REFRESH_MS), new events, builds done. Returns events read. */
   async daemonPass(): Promise<number> {
     await this.refreshMeta();
     const applied = await this.catchUp();
