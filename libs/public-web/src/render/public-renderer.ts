@@ -153,6 +153,7 @@ export class PublicRenderer {
         name: card.name,
         services: card.services.map((s) => ({
           name: s.name,
+          description: s.description,
           status: s.status,
           statusLabel: STATUS_LABEL[s.status],
           icon: ICON[s.status],

@@ -54,6 +54,7 @@ export const PAGE = `{{#> layout}}
 {{#each cards}}<section class="card" aria-labelledby="card-{{id}}"><h3 id="card-{{id}}">{{name}}</h3>
 <ul class="svc">{{#each services}}<li>
 <div class="svc-head"><span class="svc-name">{{name}}</span><span class="st st-{{status}}"><span class="icon" aria-hidden="true">{{icon}}</span>{{statusLabel}}</span></div>
+{{#if description}}<p class="svc-desc">{{description}}</p>{{/if}}
 <ol class="bars" aria-label="{{name}}: daily uptime, last 90 days">{{#each runs}}<li class="b-{{code}} w{{days}}"><span>{{text}}</span>{{/each}}</ol>
 <p class="legend"><span>90 days ago</span><span>{{uptimeText}}</span><span>Today</span></p>
 </li>{{/each}}</ul></section>
