@@ -195,6 +195,12 @@ export class PublicRenderer {
     return this.templates.message({ ...layout, heading, paragraphs, form: options.form ?? null, backText });
   }
 
+  /** A subscriber link's page (confirm, unsubscribe) in the look of the status page it belongs to, when it still exists. */
+  subscriberPage(page: StatusPageDetailView | null, heading: string, paragraphs: string[], options: MessageOptions = {}): string {
+    const ref = page ? { id: page.id, accountId: page.accountId, url: page.url, base: `/status/${encodeURIComponent(page.url)}` } : null;
+    return this.message(ref, page, heading, paragraphs, options);
+  }
+
   badge(label: string, message: string, color: string): string {
     const shortLabel = shortened(xmlSafe(label), 40);
     const shortMessage = xmlSafe(message);
