@@ -70,8 +70,10 @@ describe('subscribers: double opt-in, incident emails, one-click unsubscribe (re
     expect(page.status).toBe(200);
     expect(page.text).toContain('Subscription confirmed');
     expect((await subscriptions(pageA)).find((s) => s.address === 'ann@example.com').status).toBe('VERIFIED');
-    expect((await server.http.post(path(link), undefined, form)).status).toBe(400); // single use
-    expect((await server.http.get(path(link))).status).toBe(400); // and its page says so
+    // Issue 33, item 5: a second click confirms nothing more and says the address is already confirmed.
+    const second = await server.http.post(path(link), undefined, form);
+    expect([second.status, second.text]).toEqual([200, expect.stringContaining('ann@example.com is already confirmed')]);
+    expect((await server.http.get(path(link))).text).toContain('Already confirmed');
     expect((await server.http.get('/subscriptions/confirm/forged.token')).status).toBe(400);
     expect((await server.http.post('/subscriptions/confirm/forged.token', undefined, form)).status).toBe(400);
 

@@ -34,6 +34,8 @@ describe('custom domains', () => {
     const created = await server.http.get(`/v1/status-pages/${page.pageId}`, { key: account.key });
     const verification = created.body.customDomainVerification;
     expect(verification.status).toBe('PENDING');
+    // Issue 33, item 12: the public URL is Vigil's own until the domain is proven.
+    expect(created.body.publicUrl).toBe('https://vigil.example.com/status/proven');
     expect(verification.dns).toEqual({ type: 'TXT', name: '_vigil-challenge.status.proven.test', value: `vigil-domain-verification=${verification.http.body}` });
     expect(verification.http.url).toBe('http://status.proven.test/.well-known/vigil-domain-verification');
     expect(verification.http.body).toMatch(/^[\w-]{43}$/);
@@ -47,10 +49,13 @@ describe('custom domains', () => {
     const proven = await proveDomain(server, account, page.pageId);
     expect(proven.status).toBe(200);
     expect(proven.body.customDomainVerification.status).toBe('VERIFIED');
+    expect(proven.body.publicUrl).toBe('https://status.proven.test');
     expect((await byHost('status.proven.test')).status).toBe(200);
 
     // A re-check that no longer finds the proof takes the domain away.
-    expect((await proveDomain(server, account, page.pageId, () => null)).body.customDomainVerification.status).toBe('PENDING');
+    const lost = await proveDomain(server, account, page.pageId, () => null);
+    expect(lost.body.customDomainVerification.status).toBe('PENDING');
+    expect(lost.body.publicUrl).toBe('https://vigil.example.com/status/proven');
     expect((await byHost('status.proven.test')).status).toBe(404);
   });
 

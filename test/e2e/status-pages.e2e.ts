@@ -53,12 +53,15 @@ const ENTRY_KEYS = [
   'incidents',
   'logo',
   'name',
+  // Issue 33, item 12: an added field, where the public page answers.
+  'publicUrl',
   'redirectTo',
   'themeColors',
   'updated_at',
   'url',
 ];
 
+const PUBLIC = 'https://vigil.example.test';
 const clock = new ManualClock(T0);
 let server: TestServer;
 let slugCount = 0;
@@ -67,7 +70,7 @@ const slug = (base = 'page') => `${base}-${++slugCount}`;
 const domain = () => `status${++slugCount}.example.com`;
 
 beforeAll(async () => {
-  server = await startTestServer({ clock, env: { VIGIL_RATE_LIMIT_PER_MINUTE: '100000' } });
+  server = await startTestServer({ clock, env: { VIGIL_RATE_LIMIT_PER_MINUTE: '100000', VIGIL_PUBLIC_URL: PUBLIC } });
 });
 afterAll(() => server.close());
 
@@ -104,6 +107,7 @@ describe('POST /v1/status-pages', () => {
       name: 'Acme',
       description: null,
       url,
+      publicUrl: `${PUBLIC}/status/${url}`,
       customDomain: null,
       logo: null,
       logoDark: null,
@@ -155,6 +159,8 @@ describe('POST /v1/status-pages', () => {
       ...body,
       id: expect.stringMatching(UUID),
       accountId: account.id,
+      // The custom domain is not proven yet: the page answers under Vigil's own address.
+      publicUrl: `${PUBLIC}/status/${url}`,
       cards: [card('Edge', [web]), card('Core', [db, api]), card('Empty', [])],
       incidents: [],
       created_at: '2026-03-01T11:00:00.000Z',
@@ -166,7 +172,7 @@ describe('POST /v1/status-pages', () => {
         http: { url: `http://${customDomain.toLowerCase()}/.well-known/vigil-domain-verification`, body: expect.stringMatching(/^[\w-]{43}$/) },
       },
     });
-    expect(web).toEqual({ id: web.id, accountId: account.id, name: 'Web', created_at: T0, updated_at: T0, checks: [] });
+    expect(web).toEqual({ id: web.id, accountId: account.id, name: 'Web', description: null, created_at: T0, updated_at: T0, checks: [] });
     const ids = response.body.cards.map((c: { id: string }) => c.id);
     expect(new Set(ids).size).toBe(3);
   });
@@ -272,6 +278,7 @@ describe('GET /v1/status-pages (endpoint 8)', () => {
       accountId: account.id,
       name: 'First',
       url: first.url,
+      publicUrl: `${PUBLIC}/status/${first.url}`,
       customDomain: null,
       logo: null,
       favicon: null,
@@ -360,6 +367,7 @@ describe('PUT /v1/status-pages/{id}', () => {
       ...created,
       name: 'Acme Inc',
       url,
+      publicUrl: `${PUBLIC}/status/${url}`,
       defaultTheme: 'LIGHT',
       themeColors: CUSTOM_COLORS,
       cards: [
@@ -701,11 +709,12 @@ describe('routes', () => {
     }
   });
 
-  it('PATCH on a page is a 405 naming GET, PUT and DELETE', async () => {
+  // Issue 33, item 12: pages answer PATCH now (status-pages-patch.e2e.ts); POST is what a page does not take.
+  it('POST on a page is a 405 naming GET, PUT, PATCH and DELETE', async () => {
     const account = await server.account();
     const page = await createPage(account, { name: 'Acme', url: slug(), cards: [] });
-    const response = await server.http.patch(`/v1/status-pages/${page.id}`, { name: 'x' }, key(account));
+    const response = await server.http.post(`/v1/status-pages/${page.id}`, { name: 'x' }, key(account));
     expectError(response, 405, 'Method Not Allowed');
-    expect((response.headers.get('allow') ?? '').split(', ')).toEqual(expect.arrayContaining(['GET', 'PUT', 'DELETE']));
+    expect((response.headers.get('allow') ?? '').split(', ')).toEqual(expect.arrayContaining(['GET', 'PUT', 'PATCH', 'DELETE']));
   });
 });

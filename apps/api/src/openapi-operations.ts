@@ -15,7 +15,7 @@ export const OPERATION_TEXTS: Record<string, readonly [summary: string, descript
   'GET /v1/status-pages/services': ['List services', 'The account’s services, newest first, with the heartbeat checks whose triggerIncident names each. Paged with limit and nextId.'],
   'POST /v1/status-pages/services': ['Create a service', 'A service is a part of your product shown on status pages (in cards) and named by incidents.'],
   'GET /v1/status-pages/services/{serviceId}': ['Get a service', 'The service with its checks. The ETag is its revision, for If-Match on a later write.'],
-  'PUT /v1/status-pages/services/{serviceId}': ['Rename a service', 'Replaces the service’s name; the new name shows on every card and incident at once.'],
+  'PUT /v1/status-pages/services/{serviceId}': ['Rename a service', 'Replaces the service’s name and description (left out: none); they show on every card and incident at once.'],
   'DELETE /v1/status-pages/services/{serviceId}': ['Delete a service', 'Refused with 409 while a card, an open incident or a maintenance window names the service.'],
 
   'GET /v1/status-pages': ['List status pages', 'The account’s status pages with their theme, cards, services and recent incidents, newest first. Paged with limit and nextId.'],
@@ -23,6 +23,8 @@ export const OPERATION_TEXTS: Record<string, readonly [summary: string, descript
   'POST /v1/status-pages/{statusPageId}/custom-domain/check': ['Check a custom domain now', 'Looks for the page’s proof at its custom domain (the TXT record `_vigil-challenge.<domain>` or the HTTP token at `/.well-known/vigil-domain-verification`) and records the outcome; the page serves at the domain only once proven. Vigil also re-checks on its own.'],
   'GET /v1/status-pages/{statusPageId}': ['Get a status page', 'The page with its cards, services and incidents. The ETag is its revision.'],
   'PUT /v1/status-pages/{statusPageId}': ['Replace a status page', 'Replaces the whole page (cards in the order sent). Send the ETag as If-Match to refuse overwriting someone else’s change.'],
+  'PATCH /v1/status-pages/{statusPageId}': ['Change a status page', 'Changes only the fields sent; the others keep their values (null unsets an optional one, `cards` replaces all cards). The result is validated as a PUT body. Send the ETag as If-Match to refuse overwriting someone else’s change.'],
+  'POST /v1/status-pages/{statusPageId}/custom-domain/check': ['Check the custom domain now', 'Looks for the proof of the page’s customDomain (the DNS TXT record or the HTTP token of customDomainVerification) at once instead of waiting for the periodic check. Once VERIFIED, the page answers at that domain and publicUrl names it.'],
   'DELETE /v1/status-pages/{statusPageId}': ['Delete a status page', 'Removes the page, frees its url and custom domain, and ends its subscriptions.'],
   'GET /v1/status-pages/{statusPageId}/subscriptions': ['List subscribers', 'Every subscriber of the page, oldest first, with its state (PENDING until the address confirms, then VERIFIED).'],
   'POST /v1/status-pages/{statusPageId}/subscriptions/bulk': ['Add subscribers', 'Adds email or webhook subscribers in one request; invalid addresses and duplicates are skipped and counted. New email addresses get a confirmation email unless autoVerify is true.'],

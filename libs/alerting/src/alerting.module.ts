@@ -9,7 +9,7 @@ import { PROCESSOR_RUNNER, PROJECTION_ENGINE, COMMAND_RUNNER } from '../../platf
 import { HeartbeatsModule, CheckAlertLinks } from '../../heartbeats/src/heartbeats.api';
 import { MaintenanceModule } from '../../maintenance/src/maintenance.api';
 import { RunSubscriptionsCommand, StatusPagesModule, StatusPagesQuery } from '../../status-pages/src/status-pages.api';
-import { PublicRenderer, PublicWebModule } from '../../public-web/src/public-web.api';
+import { pageCsp, PublicRenderer, PublicWebModule } from '../../public-web/src/public-web.api';
 import { alertSettingsProblems } from './domain/alert-settings';
 import { AlertChannelsController } from './http/alert-channels.controller';
 import { AlertNotificationsController } from './http/alert-notifications.controller';
@@ -77,7 +77,9 @@ export class AlertingModule implements OnModuleInit {
       execute: async (command, actor) => (await this.commands.execute(new RunSubscriptionsCommand(command, actor))).appended.length,
       subscription: (statusPageId, id) => this.queries.execute(new StatusPagesQuery({ type: 'GetSubscription', statusPageId, id })),
       clock: this.clock,
-      render: (heading, paragraphs, options) => this.renderer.message(null, null, heading, paragraphs, options),
+      page: async (accountId, statusPageId) => (await this.queries.execute(new StatusPagesQuery({ type: 'GetStatusPage', accountId, id: statusPageId })))?.page ?? null,
+      render: (page, heading, paragraphs, options) => this.renderer.subscriberPage(page, heading, paragraphs, options),
+      csp: pageCsp,
     });
   }
 }

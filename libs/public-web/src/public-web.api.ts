@@ -4,4 +4,5 @@ export { PublicPagesQuery, PublicPagesQuestion, PublicPagesAnswers } from './rea
 export type { PageRef, PublicPageModel, PublicService, PublicCard } from './read/public-pages.query';
 // Offered to other contexts: the public pages' look for pages served elsewhere (subscriber links).
 export { PublicRenderer } from './render/public-renderer';
+export { pageCsp } from './http/public-pages.controller';
 export type { PublicMaintenance } from './read/public-maintenance';

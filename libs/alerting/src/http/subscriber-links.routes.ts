@@ -2,7 +2,7 @@ import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../../../core/src/clock';
 import { NotFoundError } from '../../../core/src/errors';
 import { Actor } from '../../../event-store/src/command-runner';
-import { SubscriptionsCommand } from '../../../status-pages/src/status-pages.api';
+import { StatusPageDetailView, SubscriptionsCommand } from '../../../status-pages/src/status-pages.api';
 import { SubscriberTokens } from '../write/subscriber-tokens';
 
 export interface SubscriberLinkDeps {
@@ -10,24 +10,30 @@ export interface SubscriberLinkDeps {
   /** Runs a subscriptions command of status pages; the number of events it appended. */
   execute: (command: SubscriptionsCommand, actor: Actor) => Promise<number>;
   /** The subscription as status pages' read side has it, or null. */
-  subscription: (statusPageId: string, id: string) => Promise<{ accountId: string; status: string } | null>;
+  subscription: (statusPageId: string, id: string) => Promise<{ accountId: string; status: string; address: string } | null>;
+  /** The status page, or null when it is gone. */
+  page: (accountId: string, statusPageId: string) => Promise<StatusPageDetailView | null>;
   clock: Clock;
-  /** The public pages' plain message page (their stylesheet, no inline style or script). */
-  render: (heading: string, paragraphs: string[], options: { form?: { action: string; button: string }; back: false }) => string;
+  /** The public pages' message page, in the status page's look when given (their stylesheets, no inline style or script). */
+  render: (page: StatusPageDetailView | null, heading: string, paragraphs: string[], options: { form?: { action: string; button: string }; back: false }) => string;
+  /** The public pages' CSP for that page (its logo's origin allowed). */
+  csp: (page: StatusPageDetailView | null) => string;
 }
 
 const ACTOR: Actor = { accountId: null, keyId: null, keyName: 'subscriber link', requestId: null };
-/** The public pages' CSP: Vigil's own stylesheets and favicon, forms posting back here only. */
+/** With the public pages' CSP (Vigil's own stylesheets, the page's logo, forms posting back here only). */
 const SECURITY_HEADERS = {
-  'content-security-policy': "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
   'x-robots-tag': 'noindex',
 };
 
-const INVALID_CONFIRM = { title: 'Link not valid', message: 'This confirmation link is invalid, has expired or was already used. Subscribe again to get a new one.' };
+const INVALID_CONFIRM = { title: 'Link not valid', message: 'This confirmation link is invalid or has expired. Subscribe again to get a new one.' };
 const INVALID_UNSUBSCRIBE = { title: 'Link not valid', message: 'This unsubscribe link is not valid.' };
+
+/** "from Acme status " when the page is known. */
+const fromPage = (page: StatusPageDetailView | null) => (page ? ` from ${page.name}` : '');
 
 /**
  * The links of subscriber emails, without an API key. Mail scanners and link previews follow GETs, so
@@ -36,11 +42,28 @@ const INVALID_UNSUBSCRIBE = { title: 'Link not valid', message: 'This unsubscrib
  * unsubscribe answers the same whether or not the subscription still existed.
  */
 export function registerSubscriberLinkRoutes(fastify: FastifyInstance, deps: SubscriberLinkDeps): void {
-  const html = (reply: FastifyReply, status: number, context: { title: string; message: string; action?: string; button?: string }) => {
+  type Context = { title: string; message: string; action?: string; button?: string; page?: StatusPageDetailView | null };
+  const html = (reply: FastifyReply, status: number, context: Context) => {
     const form = context.action && context.button ? { action: context.action, button: context.button } : undefined;
-    return reply.status(status).headers(SECURITY_HEADERS).type('text/html; charset=utf-8').send(deps.render(context.title, [context.message], { form, back: false }));
+    const page = context.page ?? null;
+    return reply
+      .status(status)
+      .headers({ ...SECURITY_HEADERS, 'content-security-policy': deps.csp(page) })
+      .type('text/html; charset=utf-8')
+      .send(deps.render(page, context.title, [context.message], { form, back: false }));
   };
   const tokenOf = (request: FastifyRequest) => String((request.params as { token: string }).token);
+  /** The subscription and its page, when both still exist. */
+  const lookUp = async (claims: { statusPageId: string; subscriptionId: string }) => {
+    const found = await deps.subscription(claims.statusPageId, claims.subscriptionId);
+    return { found, page: found ? await deps.page(found.accountId, claims.statusPageId) : null };
+  };
+  // A second click on a used confirmation link is not an error: the address is confirmed.
+  const alreadyConfirmed = (address: string, page: StatusPageDetailView | null): Context => ({
+    title: 'Already confirmed',
+    message: `${address} is already confirmed: it receives incident updates${fromPage(page)}.`,
+    page,
+  });
 
   void fastify.register(async (scope) => {
     // One-click POSTs come as form bodies (List-Unsubscribe=One-Click); their content is not needed.
@@ -51,46 +74,62 @@ export function registerSubscriberLinkRoutes(fastify: FastifyInstance, deps: Sub
       const token = tokenOf(request);
       const claims = await deps.tokens.verify(token, 'confirm', deps.clock.now().getTime());
       if (!claims) return html(reply, 400, INVALID_CONFIRM);
-      const found = await deps.subscription(claims.statusPageId, claims.subscriptionId);
-      if (found?.status !== 'PENDING') return html(reply, 400, INVALID_CONFIRM);
+      const { found, page } = await lookUp(claims);
+      if (found?.status === 'VERIFIED') return html(reply, 200, alreadyConfirmed(found.address, page));
+      if (found?.status !== 'PENDING') return html(reply, 400, { ...INVALID_CONFIRM, page });
       return html(reply, 200, {
         title: 'Confirm your subscription',
-        message: 'Press the button to receive incident updates by email at this address.',
+        message: `Press the button to receive incident updates${fromPage(page)} by email at ${found.address}.`,
         action: `/subscriptions/confirm/${encodeURIComponent(token)}`,
         button: 'Confirm subscription',
+        page,
       });
     });
 
     scope.post('/subscriptions/confirm/:token', async (request: FastifyRequest, reply: FastifyReply) => {
       const claims = await deps.tokens.verify(tokenOf(request), 'confirm', deps.clock.now().getTime());
       if (!claims) return html(reply, 400, INVALID_CONFIRM);
+      let verified = 0;
       try {
-        const verified = await deps.execute({ type: 'VerifySubscription', statusPageId: claims.statusPageId, id: claims.subscriptionId }, ACTOR);
-        if (verified === 0) return html(reply, 400, INVALID_CONFIRM);
+        verified = await deps.execute({ type: 'VerifySubscription', statusPageId: claims.statusPageId, id: claims.subscriptionId }, ACTOR);
       } catch (error) {
-        if (error instanceof NotFoundError) return html(reply, 400, INVALID_CONFIRM);
-        throw error;
+        if (!(error instanceof NotFoundError)) throw error;
       }
-      return html(reply, 200, { title: 'Subscription confirmed', message: 'You will now receive incident updates by email.' });
+      const { found, page } = await lookUp(claims);
+      if (verified === 0) {
+        return found?.status === 'VERIFIED' ? html(reply, 200, alreadyConfirmed(found.address, page)) : html(reply, 400, { ...INVALID_CONFIRM, page });
+      }
+      const at = found ? ` at ${found.address}` : '';
+      return html(reply, 200, { title: 'Subscription confirmed', message: `You will now receive incident updates${fromPage(page)} by email${at}.`, page });
     });
 
     scope.get('/subscriptions/unsubscribe/:token', async (request: FastifyRequest, reply: FastifyReply) => {
       const token = tokenOf(request);
-      if (!(await deps.tokens.verify(token, 'unsubscribe', deps.clock.now().getTime()))) return html(reply, 400, INVALID_UNSUBSCRIBE);
-      return html(reply, 200, { title: 'Unsubscribe', message: 'Stop receiving incident updates at this address?', action: `/subscriptions/unsubscribe/${encodeURIComponent(token)}`, button: 'Unsubscribe' });
+      const claims = await deps.tokens.verify(token, 'unsubscribe', deps.clock.now().getTime());
+      if (!claims) return html(reply, 400, INVALID_UNSUBSCRIBE);
+      const { found, page } = await lookUp(claims);
+      const at = found ? `at ${found.address}` : 'at this address';
+      return html(reply, 200, {
+        title: 'Unsubscribe',
+        message: `Stop receiving incident updates${fromPage(page)} ${at}?`,
+        action: `/subscriptions/unsubscribe/${encodeURIComponent(token)}`,
+        button: 'Unsubscribe',
+        page,
+      });
     });
 
     scope.post('/subscriptions/unsubscribe/:token', async (request: FastifyRequest, reply: FastifyReply) => {
       const claims = await deps.tokens.verify(tokenOf(request), 'unsubscribe', deps.clock.now().getTime());
       if (!claims) return html(reply, 400, INVALID_UNSUBSCRIBE);
-      const found = await deps.subscription(claims.statusPageId, claims.subscriptionId);
+      const { found, page } = await lookUp(claims);
       if (found) {
         const { accountId } = found;
         await deps.execute({ type: 'RemoveSubscription', statusPageId: claims.statusPageId, accountId, id: claims.subscriptionId }, { ...ACTOR, accountId }).catch((error) => {
           if (!(error instanceof NotFoundError)) throw error;
         });
       }
-      return html(reply, 200, { title: 'Unsubscribed', message: 'You will no longer receive incident updates at this address.' });
+      const at = found ? `at ${found.address}` : 'at this address';
+      return html(reply, 200, { title: 'Unsubscribed', message: `You will no longer receive incident updates${fromPage(page)} ${at}.`, page });
     });
   });
 }

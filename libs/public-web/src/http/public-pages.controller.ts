@@ -77,7 +77,7 @@ export function crossSite(request: FastifyRequest): boolean {
 }
 
 /** Images a page may show besides Vigil's own: the origins of its logos and favicon. */
-function pageCsp(page: StatusPageDetailView | null): string {
+export function pageCsp(page: StatusPageDetailView | null): string {
   const origins = new Set<string>();
   for (const url of [page?.logo, page?.logoDark, page?.favicon]) {
     if (!url) continue;

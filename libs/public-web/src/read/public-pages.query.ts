@@ -21,6 +21,7 @@ export interface PageRef {
 export interface PublicService {
   id: string;
   name: string;
+  description: string | null;
   status: ComponentStatus;
   bars: DayBar[];
   uptime: number | null;
@@ -109,6 +110,7 @@ export class PublicPages {
       services.set(id, {
         id,
         name: view.name,
+        description: view.description,
         status: currentStatus(severities, inMaintenance.has(id)),
         bars: serviceBars,
         uptime: overallUptime(serviceBars),

@@ -42,10 +42,20 @@ describe('uptime bar runs', () => {
       { day: '2026-11-20', status: 'operational', uptime: 100, incidents: 0 },
     ]);
     expect(runs).toEqual([
-      { code: 'nd', days: 1, text: '16 Nov 2026: no data' },
-      { code: 'op', days: 2, text: '17 – 18 Nov 2026: 100 % uptime, no incidents' },
-      { code: 'po', days: 1, text: '19 Nov 2026: 99.31 % uptime, 1 incident (partial outage)' },
-      { code: 'op', days: 1, text: '20 Nov 2026: 100 % uptime, no incidents' },
+      { code: 'nd', days: 1, text: '16 Nov 2026: no data', old: false },
+      { code: 'op', days: 2, text: '17 – 18 Nov 2026: 100 % uptime, no incidents', old: false },
+      { code: 'po', days: 1, text: '19 Nov 2026: 99.31 % uptime, 1 incident (partial outage)', old: false },
+      { code: 'op', days: 1, text: '20 Nov 2026: 100 % uptime, no incidents', old: false },
     ]);
+  });
+
+  it('splits runs at the first of the last 30 days, which narrow screens show alone', () => {
+    const bars = Array.from({ length: 90 }, (_, i) => ({ day: new Date(Date.UTC(2026, 7, 31) + i * 86_400_000).toISOString().slice(0, 10), status: 'operational' as const, uptime: 100, incidents: 0 }));
+    const runs = barRuns(bars);
+    expect(runs.map((run) => [run.days, run.old])).toEqual([
+      [60, true],
+      [30, false],
+    ]);
+    expect(runs[1].text).toBe('30 Oct – 28 Nov 2026: 100 % uptime, no incidents');
   });
 });

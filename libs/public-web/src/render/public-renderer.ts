@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import Handlebars from 'handlebars';
 import { IncidentView } from '../../../incidents/src/incidents.api';
-import { ComponentStatus, DayBar, IMPACT_OF_SEVERITY, Indicator, INDICATOR_DESCRIPTION, STATUS_LABEL, STATUS_OF_SEVERITY } from '../read/component-status';
+import { ComponentStatus, DayBar, IMPACT_OF_SEVERITY, Indicator, INDICATOR_DESCRIPTION, overallUptime, STATUS_LABEL, STATUS_OF_SEVERITY } from '../read/component-status';
 import { PublicMaintenance } from '../read/public-maintenance';
 import { PageRef, PublicPageModel } from '../read/public-pages.query';
 import { dayText, percentText, plural, statusWord, timeText } from './formatting';
@@ -55,7 +55,12 @@ interface BarRun {
   code: string;
   days: number;
   text: string;
+  /** Older than the last NARROW_DAYS: left out on narrow screens, where 90 bars would be slivers. */
+  old: boolean;
 }
+
+/** Days of bars a narrow screen (below 600 px) shows. */
+export const NARROW_DAYS = 30;
 
 const BAR_CODE: Record<DayBar['status'], string> = {
   operational: 'op',
@@ -80,24 +85,26 @@ const SAFE_URL = /^https?:\/\//i;
 const safeUrl = (url: string | null | undefined): string | null => (url && SAFE_URL.test(url) ? url : null);
 
 export function barRuns(bars: DayBar[]): BarRun[] {
-  const runs: { status: DayBar['status']; from: DayBar; to: DayBar; days: number; clean: boolean }[] = [];
-  for (const bar of bars) {
+  const runs: { status: DayBar['status']; from: DayBar; to: DayBar; days: number; clean: boolean; old: boolean }[] = [];
+  bars.forEach((bar, i) => {
     const clean = bar.status === 'no_data' || (bar.incidents === 0 && bar.uptime === 100);
+    // A run never crosses the narrow screens' first day, so CSS can hide whole runs.
+    const old = i < bars.length - NARROW_DAYS;
     const last = runs[runs.length - 1];
-    if (clean && last && last.clean && last.status === bar.status) {
+    if (clean && last && last.clean && last.status === bar.status && last.old === old) {
       last.to = bar;
       last.days += 1;
     } else {
-      runs.push({ status: bar.status, from: bar, to: bar, days: 1, clean });
+      runs.push({ status: bar.status, from: bar, to: bar, days: 1, clean, old });
     }
-  }
+  });
   return runs.map((run) => {
     const when = rangeText(run.from.day, run.to.day);
     const code = BAR_CODE[run.status];
-    if (run.status === 'no_data') return { code, days: run.days, text: `${when}: no data` };
+    if (run.status === 'no_data') return { code, days: run.days, text: `${when}: no data`, old: run.old };
     const incidents = run.from.incidents === 0 ? 'no incidents' : plural(run.from.incidents, 'incident', 'incidents');
     const label = run.status === 'operational' ? '' : ` (${STATUS_LABEL[run.status].toLowerCase()})`;
-    return { code, days: run.days, text: `${when}: ${percentText(run.from.uptime as number)} uptime, ${incidents}${label}` };
+    return { code, days: run.days, text: `${when}: ${percentText(run.from.uptime as number)} uptime, ${incidents}${label}`, old: run.old };
   });
 }
 
@@ -153,11 +160,14 @@ export class PublicRenderer {
         name: card.name,
         services: card.services.map((s) => ({
           name: s.name,
+          description: s.description,
           status: s.status,
           statusLabel: STATUS_LABEL[s.status],
           icon: ICON[s.status],
           runs: barRuns(s.bars),
-          uptimeText: s.uptime === null ? 'No data yet' : `${percentText(s.uptime)} uptime`,
+          uptimeText: uptimeText(s.uptime),
+          // Narrow screens show the last 30 days; the figure under them is of those days.
+          narrowUptimeText: uptimeText(overallUptime(s.bars.slice(-NARROW_DAYS))),
         })),
       })),
     });
@@ -174,7 +184,8 @@ export class PublicRenderer {
   }
 
   incident(ref: PageRef, page: StatusPageDetailView, incident: IncidentView): string {
-    return this.templates.incident({ ...this.layout(ref, page, `${incident.name} – ${page.name}`, null), incident: this.incidentView(ref, incident) });
+    // The page's h1 names the incident; its card does not say it again.
+    return this.templates.incident({ ...this.layout(ref, page, `${incident.name} – ${page.name}`, null), incident: { ...this.incidentView(ref, incident), standalone: true } });
   }
 
   /** A short page of its own (not found, subscribed, too many requests, a subscriber link), in the page's look when there is one. */
@@ -182,6 +193,12 @@ export class PublicRenderer {
     const layout = page && ref ? this.layout(ref, page, `${heading} – ${page.name}`, null) : this.plainLayout(heading);
     const backText = options.back === false ? null : page ? 'Back to current status' : 'Vigil';
     return this.templates.message({ ...layout, heading, paragraphs, form: options.form ?? null, backText });
+  }
+
+  /** A subscriber link's page (confirm, unsubscribe) in the look of the status page it belongs to, when it still exists. */
+  subscriberPage(page: StatusPageDetailView | null, heading: string, paragraphs: string[], options: MessageOptions = {}): string {
+    const ref = page ? { id: page.id, accountId: page.accountId, url: page.url, base: `/status/${encodeURIComponent(page.url)}` } : null;
+    return this.message(ref, page, heading, paragraphs, options);
   }
 
   badge(label: string, message: string, color: string): string {
@@ -249,6 +266,7 @@ export class PublicRenderer {
   private incidentView(ref: PageRef, incident: IncidentView) {
     const status = STATUS_OF_SEVERITY[incident.severity];
     const resolved = incident.lastUpdateStatus === 'RESOLVED';
+    const latest = incident.incidentUpdates[incident.incidentUpdates.length - 1];
     return {
       id: incident.id,
       name: incident.name,
@@ -258,6 +276,8 @@ export class PublicRenderer {
       impactLabel: resolved ? 'Resolved' : STATUS_LABEL[status],
       statusLabel: resolved ? `Impact: ${IMPACT_OF_SEVERITY[incident.severity]}` : statusWord(incident.lastUpdateStatus),
       affected: incident.services.length === 0 ? 'No services' : `Affects ${incident.services.map((s) => s.name).join(', ')}`,
+      lastAt: latest?.publicIncidentUpdateDate ?? null,
+      lastAtText: latest ? timeText(latest.publicIncidentUpdateDate) : null,
       // Newest first, as status pages show a timeline.
       updates: [...incident.incidentUpdates].reverse().map((u) => ({
         statusLabel: statusWord(u.status),
@@ -280,6 +300,8 @@ export class PublicRenderer {
     };
   }
 }
+
+const uptimeText = (uptime: number | null): string => (uptime === null ? 'No data yet' : `${percentText(uptime)} uptime`);
 
 /** Approximate width in px of 11 px Verdana, enough to size a badge. */
 function textWidth(text: string): number {

@@ -38,7 +38,7 @@ export class StatuspageJson {
         group: true,
         components: own.map((s) => s.id),
       });
-      for (const s of own) out.push({ ...this.component(s.id, s.name, s.status, s.created_at, s.updated_at, position++, card.id), group: false });
+      for (const s of own) out.push({ ...this.component(s.id, s.name, s.status, s.created_at, s.updated_at, position++, card.id, s.description), group: false });
     }
     return out;
   }
@@ -75,7 +75,7 @@ export class StatuspageJson {
       })),
       components: incident.services.flatMap((s) => {
         const shown = byId.get(s.id);
-        return shown ? [{ ...this.component(s.id, shown.name, shown.status, shown.created_at, shown.updated_at, 0, null), group: false }] : [];
+        return shown ? [{ ...this.component(s.id, shown.name, shown.status, shown.created_at, shown.updated_at, 0, null, shown.description), group: false }] : [];
       }),
     };
   }
@@ -98,7 +98,7 @@ export class StatuspageJson {
       incident_updates: [],
       components: window.serviceIds.flatMap((id) => {
         const s = byId.get(id);
-        return s ? [{ ...this.component(s.id, s.name, s.status, s.created_at, s.updated_at, 0, null), group: false }] : [];
+        return s ? [{ ...this.component(s.id, s.name, s.status, s.created_at, s.updated_at, 0, null, s.description), group: false }] : [];
       }),
       scheduled_for: window.startsAt,
       scheduled_until: window.endsAt,
@@ -116,7 +116,7 @@ export class StatuspageJson {
     };
   }
 
-  private component(id: string, name: string, status: ComponentStatus, created: string, updated: string, position: number, groupId: string | null) {
+  private component(id: string, name: string, status: ComponentStatus, created: string, updated: string, position: number, groupId: string | null, description: string | null = null) {
     return {
       id,
       name,
@@ -124,7 +124,7 @@ export class StatuspageJson {
       created_at: created,
       updated_at: updated,
       position,
-      description: null,
+      description,
       showcase: true,
       start_date: created.slice(0, 10),
       group_id: groupId,

@@ -12,6 +12,7 @@ a{color:var(--link)}
 a:focus-visible,button:focus-visible,input:focus-visible{outline:3px solid var(--link);outline-offset:2px}
 .wrap{max-width:56rem;margin:0 auto;padding:0 1rem}
 .skip{position:absolute;left:-10000px}
+.vh{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;margin:0}
 .skip:focus{left:1rem;top:1rem;z-index:2;background:var(--card-bg);padding:.5rem}
 .bars span{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .top{background:var(--header-bg);color:var(--header-fg);border-bottom:1px solid var(--border)}
@@ -21,7 +22,8 @@ a:focus-visible,button:focus-visible,input:focus-visible{outline:3px solid var(-
 .logo-dark{display:none}
 .top nav ul{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;margin:0;padding:0}
 .top nav a{color:var(--nav-fg)}
-main{padding-top:1.5rem;padding-bottom:2rem}
+/* main is also a .wrap, whose padding would win over a plain main rule. */
+main.wrap{padding-top:2rem;padding-bottom:2rem}
 h1,h2,h3{color:var(--title-fg);line-height:1.25}
 h1{font-size:1.5rem;margin:0 0 1rem}
 h2{font-size:1.2rem;margin:2rem 0 .75rem}
@@ -37,6 +39,7 @@ h3{font-size:1rem;margin:0}
 .svc>li:first-child{border-top:0}
 .svc-head{display:flex;flex-wrap:wrap;justify-content:space-between;gap:.25rem 1rem}
 .svc-name{font-weight:600;color:var(--fg)}
+.svc-desc{color:var(--muted);font-size:.9rem;margin:.1rem 0 0}
 .st{font-weight:600;display:inline-flex;align-items:center;gap:.35rem}
 .st-operational{color:var(--ok)}.st-degraded_performance{color:var(--degraded)}.st-partial_outage{color:var(--partial)}.st-major_outage{color:var(--major)}.st-under_maintenance{color:var(--maint)}
 .bars{display:flex;list-style:none;margin:.5rem 0 .25rem;padding:0;height:2rem}
@@ -45,6 +48,12 @@ h3{font-size:1rem;margin:0}
 .b-op{--c:var(--ok)}.b-dg{--c:var(--degraded)}.b-po{--c:var(--partial)}.b-mo{--c:var(--major)}.b-um{--c:var(--maint)}.b-nd{--c:var(--nodata)}
 ${RUN_WIDTHS}
 .legend{display:flex;justify-content:space-between;gap:.5rem;color:var(--muted);font-size:.85rem}
+.l30{display:none}
+.past{list-style:none;margin:0;padding:0;background:var(--card-bg);border:1px solid var(--border);border-radius:.5rem}
+.past>li{padding:.6rem 1rem;border-top:1px solid var(--border)}
+.past>li:first-child{border-top:0}
+.past>li>a{font-weight:600;color:var(--title-fg)}
+.back{margin-top:0}
 .incident{background:var(--card-bg);border:1px solid var(--border);border-radius:.5rem;padding:1rem;margin:1rem 0}
 .incident h3 a{color:var(--title-fg)}
 .meta{color:var(--muted);font-size:.9rem;margin:.25rem 0}
@@ -65,6 +74,7 @@ ${RUN_WIDTHS}
 .pager{display:flex;justify-content:space-between;gap:1rem;margin-top:1.5rem}
 footer{color:var(--muted);font-size:.85rem;padding-bottom:2rem}
 footer a{color:var(--muted)}
+@media (max-width:37.49rem){.bars li.o,.l90{display:none}.l30{display:inline}}
 @media (max-width:30rem){.wrap{padding:0 .75rem}h1{font-size:1.3rem}.banner{font-size:1rem}}
 `;
 

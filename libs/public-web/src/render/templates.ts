@@ -37,7 +37,7 @@ export const LAYOUT = `<!doctype html>
 `;
 
 export const INCIDENT_PARTIAL = `<article class="incident" aria-labelledby="inc-{{id}}">
-<h3 id="inc-{{id}}"><a href="{{href}}">{{name}}</a></h3>
+{{#unless standalone}}<h3 id="inc-{{id}}"><a href="{{href}}">{{name}}</a></h3>{{/unless}}
 <p class="meta"><span class="st st-{{impactStatus}}"><span class="icon" aria-hidden="true">{{impactIcon}}</span>{{impactLabel}}</span> · {{statusLabel}} · {{affected}}</p>
 <ol class="timeline">
 {{#each updates}}<li><p class="meta"><span class="upd-status">{{statusLabel}}</span> · <time datetime="{{at}}">{{atText}}</time></p><div class="md">{{md description}}</div></li>
@@ -45,7 +45,7 @@ export const INCIDENT_PARTIAL = `<article class="incident" aria-labelledby="inc-
 </article>`;
 
 export const PAGE = `{{#> layout}}
-<h1>{{name}}</h1>
+<h1 class="vh">{{name}}</h1>
 {{#if description}}<p class="lead">{{description}}</p>{{/if}}
 <p class="banner i-{{bannerClass}}" role="status"><span class="icon" aria-hidden="true">{{bannerIcon}}</span>{{bannerText}}</p>
 {{#if maintenance.active}}<section aria-labelledby="maint-now"><h2 id="maint-now">Maintenance in progress</h2>{{#each maintenance.active}}{{> maintenance}}{{/each}}</section>{{/if}}
@@ -54,14 +54,16 @@ export const PAGE = `{{#> layout}}
 {{#each cards}}<section class="card" aria-labelledby="card-{{id}}"><h3 id="card-{{id}}">{{name}}</h3>
 <ul class="svc">{{#each services}}<li>
 <div class="svc-head"><span class="svc-name">{{name}}</span><span class="st st-{{status}}"><span class="icon" aria-hidden="true">{{icon}}</span>{{statusLabel}}</span></div>
-<ol class="bars" aria-label="{{name}}: daily uptime, last 90 days">{{#each runs}}<li class="b-{{code}} w{{days}}"><span>{{text}}</span>{{/each}}</ol>
-<p class="legend"><span>90 days ago</span><span>{{uptimeText}}</span><span>Today</span></p>
+{{#if description}}<p class="svc-desc">{{description}}</p>{{/if}}
+<ol class="bars" aria-label="{{name}}: daily uptime, last 90 days">{{#each runs}}<li class="b-{{code}} w{{days}}{{#if old}} o{{/if}}"><span>{{text}}</span>{{/each}}</ol>
+<p class="legend"><span><span class="l90">90</span><span class="l30">30</span> days ago</span><span><span class="l90">{{uptimeText}}</span><span class="l30">{{narrowUptimeText}}</span></span><span>Today</span></p>
 </li>{{/each}}</ul></section>
 {{else}}<p class="muted">This page shows no services yet.</p>
 {{/each}}</section>
 <section aria-labelledby="upcoming-h"><h2 id="upcoming-h">Scheduled maintenance</h2>{{#each maintenance.upcoming}}{{> maintenance}}{{else}}<p class="muted">No maintenance scheduled.</p>{{/each}}</section>
 <section aria-labelledby="past-h"><h2 id="past-h">Past incidents (last 7 days)</h2>
-{{#each recent}}{{> incident}}{{else}}<p class="muted">No incidents in the last 7 days.</p>{{/each}}
+{{#if recent}}<ul class="past">{{#each recent}}<li><a href="{{href}}">{{name}}</a><p class="meta"><span class="st st-{{impactStatus}}"><span class="icon" aria-hidden="true">{{impactIcon}}</span>{{impactLabel}}</span> · <time datetime="{{lastAt}}">{{lastAtText}}</time> · {{affected}}</p></li>{{/each}}</ul>
+{{else}}<p class="muted">No incidents in the last 7 days.</p>{{/if}}
 <p><a href="{{base}}/history">Incident history</a></p></section>
 {{> subscribe}}
 {{/layout}}`;
@@ -84,8 +86,8 @@ export const HISTORY = `{{#> layout}}
 {{/layout}}`;
 
 export const INCIDENT_PAGE = `{{#> layout}}
-<p><a href="{{home}}">Back to current status</a></p>
-<h1>{{incident.name}}</h1>
+<p class="back"><a href="{{home}}">Back to current status</a></p>
+<h1 id="inc-{{incident.id}}">{{incident.name}}</h1>
 {{#with incident}}{{> incident}}{{/with}}
 {{/layout}}`;
 

@@ -1,6 +1,9 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsDefined, IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsDefined, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { Trim } from '../../../http/src/dto-helpers';
+
+export const MAX_SERVICE_DESCRIPTION = 500;
 
 export class ServiceBodyDto {
   @ApiProperty({ minLength: 1, maxLength: 255, example: 'API' })
@@ -10,6 +13,14 @@ export class ServiceBodyDto {
   @IsNotEmpty()
   @MaxLength(255)
   name!: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: MAX_SERVICE_DESCRIPTION, example: 'The public REST API and webhooks', description: 'Shown under the name on status pages; left out or empty: none' })
+  // Trimmed; empty (what some clients send for "unset") is null.
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim() || null : value))
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_SERVICE_DESCRIPTION)
+  description?: string | null;
 }
 
 export class CheckRefDto {
@@ -21,6 +32,7 @@ export class ServiceDto {
   @ApiProperty() id!: string;
   @ApiProperty() accountId!: string;
   @ApiProperty() name!: string;
+  @ApiProperty({ type: String, nullable: true, maxLength: MAX_SERVICE_DESCRIPTION }) description!: string | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
   @ApiProperty({ type: [CheckRefDto] }) checks!: CheckRefDto[];

@@ -43,7 +43,7 @@ export class ServicesController {
   @ApiCreatedResponse({ type: ServiceDto })
   async create(@Account() account: AccountContext, @Body() body: ServiceBodyDto, @Res({ passthrough: true }) reply: FastifyReply) {
     const id = this.ids.next();
-    await this.commands.execute(new RunServiceCommand({ type: 'CreateService', id, accountId: account.accountId, name: body.name }, actorOf(account)));
+    await this.commands.execute(new RunServiceCommand({ type: 'CreateService', id, accountId: account.accountId, name: body.name, description: body.description ?? null }, actorOf(account)));
     return this.read(account, id, reply);
   }
 
@@ -73,7 +73,7 @@ export class ServicesController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const id = requireId(serviceId, 'Service');
-    await this.commands.execute(new RunServiceCommand({ type: 'UpdateService', id, accountId: account.accountId, name: body.name }, actorOf(account), parseIfMatch(ifMatch)));
+    await this.commands.execute(new RunServiceCommand({ type: 'UpdateService', id, accountId: account.accountId, name: body.name, description: body.description ?? null }, actorOf(account), parseIfMatch(ifMatch)));
     return this.read(account, id, reply);
   }
 

@@ -227,6 +227,8 @@ export class StatusPageDto {
   @ApiProperty() accountId!: string;
   @ApiProperty() name!: string;
   @ApiProperty() url!: string;
+  @ApiProperty({ format: 'uri', example: 'https://vigil.example.com/status/acme', description: 'Where the public page answers: https://{customDomain} once that domain is verified, else {VIGIL_PUBLIC_URL}/status/{url}' })
+  publicUrl!: string;
   @ApiProperty({ type: String, nullable: true }) customDomain!: string | null;
   @ApiProperty({ type: String, nullable: true }) logo!: string | null;
   @ApiProperty({ type: String, nullable: true }) favicon!: string | null;

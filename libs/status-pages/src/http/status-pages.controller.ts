@@ -1,9 +1,9 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import { CLOCK, Clock } from '../../../core/src/clock';
-import { NotFoundError, ValidationError } from '../../../core/src/errors';
+import { NotFoundError, PreconditionFailedError, ValidationError } from '../../../core/src/errors';
 import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
 import { Account, AccountContext } from '../../../http/src/account-context';
 import { parseIfMatch, setEtag } from '../../../http/src/etag';
@@ -18,6 +18,7 @@ import { StatusPagesQuery } from '../read/status-pages.queries';
 import { CustomDomainChecks, DomainProofInstructions } from '../write/custom-domain-checks';
 import { RunStatusPageCommand } from '../write/status-page.handler';
 import { PageIdGuard } from './page-id.guard';
+import { PatchStatusPageDto, patchedBody } from './status-page-patch';
 import { StatusPageBodyDto, StatusPageDetailDto, StatusPagePageDto, ThemeColorsDto } from './status-page.dto';
 
 /** The twelve colours in api.md's order, whatever order (and extras) the client sent. */
@@ -123,6 +124,34 @@ export class StatusPagesController {
     const command = { type: 'UpdateStatusPage' as const, id, accountId: account.accountId, page: toPageInput(body, this.ids) };
     await this.commands.execute(new RunStatusPageCommand(command, actorOf(account), parseIfMatch(ifMatch)));
     return this.read(account, id, reply);
+  }
+
+  @Patch(':statusPageId')
+  @UseGuards(PageIdGuard)
+  @ApiBody({ type: PatchStatusPageDto })
+  @ApiOkResponse({ type: StatusPageDetailDto })
+  async patch(
+    @Account() account: AccountContext,
+    @Param('statusPageId') statusPageId: string,
+    @Body() body: unknown,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const id = requireId(statusPageId, 'Status page');
+    const expected = parseIfMatch(ifMatch);
+    // Without If-Match, a write landing between the read and this one is merged with, never overwritten.
+    for (let attempt = 1; ; attempt++) {
+      const found = await this.queries.execute(new StatusPagesQuery({ type: 'GetStatusPage', accountId: account.accountId, id }));
+      if (!found) throw new NotFoundError('Status page not found');
+      if (expected !== undefined && expected !== found.revision) throw new PreconditionFailedError();
+      const page = toPageInput(await patchedBody(found.page, body), this.ids);
+      try {
+        await this.commands.execute(new RunStatusPageCommand({ type: 'UpdateStatusPage', id, accountId: account.accountId, page }, actorOf(account), found.revision));
+        return this.read(account, id, reply);
+      } catch (error) {
+        if (!(error instanceof PreconditionFailedError) || expected !== undefined || attempt >= 3) throw error;
+      }
+    }
   }
 
   @Delete(':statusPageId')

@@ -11,6 +11,7 @@ export interface ServiceView {
   id: string;
   accountId: string;
   name: string;
+  description: string | null;
   created_at: string;
   updated_at: string;
   checks: CheckRef[];
@@ -58,6 +59,7 @@ export class ServiceDirectory {
       id: doc.id,
       accountId: doc.accountId,
       name: doc.name,
+      description: doc.description ?? null,
       created_at: doc.created_at,
       updated_at: doc.updated_at,
       checks: checks.get(doc.id) ?? [],

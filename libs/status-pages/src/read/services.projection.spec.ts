@@ -17,6 +17,7 @@ describe('services projection', () => {
       id: ID,
       accountId: ACCOUNT,
       name: 'API',
+      description: null,
       created_at: times[0],
       updated_at: times[0],
     });
@@ -27,6 +28,7 @@ describe('services projection', () => {
       id: ID,
       accountId: ACCOUNT,
       name: 'Public API',
+      description: null,
       created_at: times[0],
       updated_at: times[1],
     });

@@ -5,6 +5,8 @@ export interface ServiceDoc {
   id: string;
   accountId: string;
   name: string;
+  /** Absent in docs built before services had one. */
+  description?: string | null;
   created_at: string;
   updated_at: string;
   [field: string]: unknown;
@@ -21,9 +23,9 @@ export const servicesProjection: Projection<ServiceDoc, ServiceEvent> = {
     const at = e.metadata.occurredAt;
     switch (e.type) {
       case 'ServiceCreated':
-        return { id: e.data.id, accountId: e.data.accountId, name: e.data.name, created_at: at, updated_at: at };
+        return { id: e.data.id, accountId: e.data.accountId, name: e.data.name, description: e.data.description ?? null, created_at: at, updated_at: at };
       case 'ServiceUpdated':
-        return doc && { ...doc, name: e.data.name, updated_at: at };
+        return doc && { ...doc, name: e.data.name, description: e.data.description ?? null, updated_at: at };
       case 'ServiceDeleted':
         return null;
       default:

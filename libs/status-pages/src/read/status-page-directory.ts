@@ -4,6 +4,7 @@ import { Collection } from '../../../core/src/projection';
 import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { FindQuery, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
+import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { DefaultTheme, themeColorsOrDefault, ThemeColors } from '../domain/theme';
 import { incidentsOfPage, PageIncident, PageIncidents, RESOLVED_INCIDENT_WINDOW_MS } from './page-incidents';
@@ -24,6 +25,8 @@ export interface StatusPageView {
   accountId: string;
   name: string;
   url: string;
+  /** Where the public page answers: its custom domain once proven, else {VIGIL_PUBLIC_URL}/status/{url}. */
+  publicUrl: string;
   customDomain: string | null;
   logo: string | null;
   favicon: string | null;
@@ -49,6 +52,7 @@ export class StatusPageDirectory {
     @Inject(EVENT_STORE) private readonly events: EventStore,
     private readonly services: ServiceDirectory,
     private readonly incidents: PageIncidents,
+    @Inject(VIGIL_CONFIG) private readonly config: VigilConfig,
   ) {}
 
   async getDoc(accountId: string, id: string): Promise<{ doc: StatusPageDoc; revision: bigint } | null> {
@@ -68,6 +72,7 @@ export class StatusPageDirectory {
       name: entry.name,
       description: doc.description,
       url: entry.url,
+      publicUrl: entry.publicUrl,
       customDomain: entry.customDomain,
       logo: entry.logo,
       logoDark: doc.logoDark,
@@ -110,6 +115,7 @@ export class StatusPageDirectory {
       accountId: doc.accountId,
       name: doc.name,
       url: doc.url,
+      publicUrl: this.publicUrlOf(doc),
       customDomain: doc.customDomain,
       logo: doc.logo,
       favicon: doc.favicon,
@@ -128,6 +134,12 @@ export class StatusPageDirectory {
       created_at: doc.created_at,
       updated_at: doc.updated_at,
     }));
+  }
+
+  /** A custom domain is served (over https) only once proven; until then the page answers under Vigil's own address. */
+  private publicUrlOf(doc: StatusPageDoc): string {
+    if (doc.customDomain && doc.customDomainVerified === true) return `https://${doc.customDomain.toLowerCase()}`;
+    return `${this.config.publicUrl}/status/${encodeURIComponent(doc.url)}`;
   }
 
   /** The services on a page's cards (each once, in card order), or null when the account has no such page. */

@@ -1,0 +1,48 @@
+import { PartialType } from '@nestjs/swagger';
+import { validate } from 'class-validator';
+import { ValidationError } from '../../../core/src/errors';
+import { toDetails, toDto } from '../../../http/src/validation';
+import { StatusPageDetailView } from '../read/status-page-directory';
+import { StatusPageBodyDto } from './status-page.dto';
+
+/** For the OpenAPI document: every field of the PUT body, each optional. */
+export class PatchStatusPageDto extends PartialType(StatusPageBodyDto) {}
+
+/** The fields a client may send, in the PUT body's terms. */
+const FIELDS = ['name', 'url', 'cards', 'description', 'customDomain', 'logo', 'logoDark', 'favicon', 'redirectTo', 'defaultTheme', 'themeColors'] as const;
+
+/** The page as a PUT body that would leave it as it is (cards keep their ids). */
+function asBody(page: StatusPageDetailView): Record<(typeof FIELDS)[number], unknown> {
+  return {
+    name: page.name,
+    url: page.url,
+    cards: page.cards.map((card) => ({ id: card.id, name: card.name, services: card.services.map((service) => ({ id: service.id })) })),
+    description: page.description,
+    customDomain: page.customDomain,
+    logo: page.logo,
+    logoDark: page.logoDark,
+    favicon: page.favicon,
+    redirectTo: page.redirectTo,
+    defaultTheme: page.defaultTheme,
+    // The decider keeps a page without colours of its own on the default palette when sent it back.
+    themeColors: page.themeColors,
+  };
+}
+
+/**
+ * A PATCH body laid over the current page and validated as a whole PUT body: only the fields sent change
+ * (null unsets an optional one), and every rule of PUT holds for the result, reported at the same paths.
+ */
+export async function patchedBody(current: StatusPageDetailView, raw: unknown): Promise<StatusPageBodyDto> {
+  if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new ValidationError('Body must be a JSON object', [{ path: '', message: 'expected a JSON object' }]);
+  }
+  const sent = FIELDS.filter((field) => Object.prototype.hasOwnProperty.call(raw, field));
+  if (sent.length === 0) throw ValidationError.of([{ path: '', message: `give at least one of ${FIELDS.join(', ')}` }]);
+  const merged: Record<string, unknown> = asBody(current);
+  for (const field of sent) merged[field] = (raw as Record<string, unknown>)[field];
+  const instance = toDto(StatusPageBodyDto, merged);
+  const errors = await validate(instance, { whitelist: true, forbidUnknownValues: false, validationError: { target: false, value: false } });
+  if (errors.length > 0) throw ValidationError.of(toDetails(errors, '', merged));
+  return instance;
+}
