@@ -20,7 +20,6 @@ export const OPERATION_TEXTS: Record<string, readonly [summary: string, descript
 
   'GET /v1/status-pages': ['List status pages', 'The account’s status pages with their theme, cards, services and recent incidents, newest first. Paged with limit and nextId.'],
   'POST /v1/status-pages': ['Create a status page', 'A public page at /status/{url} (and at its customDomain), showing its cards of services. `url` and `customDomain` are unique across all accounts (409).'],
-  'POST /v1/status-pages/{statusPageId}/custom-domain/check': ['Check a custom domain now', 'Looks for the page’s proof at its custom domain (the TXT record `_vigil-challenge.<domain>` or the HTTP token at `/.well-known/vigil-domain-verification`) and records the outcome; the page serves at the domain only once proven. Vigil also re-checks on its own.'],
   'GET /v1/status-pages/{statusPageId}': ['Get a status page', 'The page with its cards, services and incidents. The ETag is its revision.'],
   'PUT /v1/status-pages/{statusPageId}': ['Replace a status page', 'Replaces the whole page (cards in the order sent). Send the ETag as If-Match to refuse overwriting someone else’s change.'],
   'PATCH /v1/status-pages/{statusPageId}': ['Change a status page', 'Changes only the fields sent; the others keep their values (null unsets an optional one, `cards` replaces all cards). The result is validated as a PUT body. Send the ETag as If-Match to refuse overwriting someone else’s change.'],
