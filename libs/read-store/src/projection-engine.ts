@@ -13,12 +13,8 @@ import { GAP_LIMIT, PAGE, StreamSource } from './stream-source';
 
 export type { EngineLogger, InlineAccess } from './engine-ports';
 
-/**
- * Runs projections into the read store: inline inside the embedded append transaction (`inline`),
- * after an append from the stream's history elsewhere (`applyAfterAppend`), and as the daemon that
- * applies whatever a collection's checkpoint is behind on. A rebuild fills a new generation beside
- * the serving one, then switches reads to it.
- */
+/** Runs projections: inline in the embedded append (`inline`), after an append elsewhere (`applyAfterAppend`), and as the
+ * daemon applying whatever a checkpoint is behind on. A rebuild fills a new generation, then switches reads to it. */
 export class ProjectionEngine {
   private readonly projections = new Map<string, Projection>();
   private readonly meta = new Map<string, ProjectionMeta>();
