@@ -33,14 +33,11 @@ export function seeOther(reply: FastifyReply, location: string): FastifyReply {
   return reply.status(303).headers(CONSOLE_HEADERS).header('location', location).send();
 }
 
-/** Every value of a form field (checkboxes send one per box), as text. */
-export function fieldValues(body: unknown, name: string): string[] {
+/** A form field's value, as text ('' when absent). */
+export function fieldOf(body: unknown, name: string): string {
   const value = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
-  if (typeof value === 'string') return [value];
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  return typeof value === 'string' ? value : '';
 }
-
-export const fieldOf = (body: unknown, name: string): string => fieldValues(body, name)[0] ?? '';
 
 /** Sessions and roles from people: who is signed in, on which account, and whether they may act. */
 @Injectable()

@@ -17,10 +17,10 @@ function page(summary: string, params: Json[] = [], notFound = false): Json {
 }
 
 /** A form of a READ_WRITE or ADMIN member: the session cookie, the page's form token, same origin. */
-function form(summary: string, fields: Record<string, Json>, required: string[], params: Json[] = []): Json {
+function form(summary: string, fields: Record<string, Json>, required: string[], params: Json[] = [], services = false): Json {
   return op(summary, { 303: seeOther('Done: to the resource’s page'), 400: html('The form again, each error beside its field, what was typed kept'), 403: html('Cross-site, out-of-date form token, or a READ_ONLY member'), 404: html('No such resource in this account') }, {
     parameters: [account, ...params],
-    requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { csrf: text(64), ...fields }, required: ['csrf', ...required] } } } },
+    requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { csrf: text(64), ...fields }, required: ['csrf', ...required], ...(services && { additionalProperties: { type: 'string', enum: ['on'] }, description: 'An affected service: a field `service-{id}` set to `on` (at most 50)' }) } } } },
   });
 }
 
@@ -34,7 +34,7 @@ export function consolePagesOpenApiPaths(): Json {
     '/console/static/{file}': { get: op('The console’s stylesheet, script and icon, by content-hashed name', { 200: { description: 'The file', content: { 'text/css': { schema: { type: 'string' } }, 'text/javascript': { schema: { type: 'string' } }, 'image/svg+xml': { schema: { type: 'string' } } } }, 404: { description: 'No such file' } }, { parameters: [{ name: 'file', in: 'path', required: true, schema: text(64) }] }) },
     '/console/incidents': {
       ...page('Incidents, newest first, and the form that declares one', [{ name: 'status', in: 'query', required: false, schema: { type: 'string', enum: ['open', 'resolved'] } }]),
-      post: form('Declare an incident', { name: text(255), severity: { type: 'string', enum: ['CRITICAL', 'MAJOR', 'MEDIUM', 'MINOR'] }, services: { type: 'array', items: { type: 'string', format: 'uuid' }, maxItems: 50 }, ...update }, ['name', 'severity', 'status', 'description']),
+      post: form('Declare an incident', { name: text(255), severity: { type: 'string', enum: ['CRITICAL', 'MAJOR', 'MEDIUM', 'MINOR'] }, ...update }, ['name', 'severity', 'status', 'description'], [], true),
     },
     '/console/incidents/{id}': page('An incident and its timeline, with the form that posts an update', [idParam], true),
     '/console/incidents/{id}/updates': { post: form('Post an update, change the status or resolve (status RESOLVED)', update, ['status', 'description'], [idParam]) },

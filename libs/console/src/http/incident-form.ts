@@ -1,5 +1,8 @@
 import { IncidentCommand, SEVERITIES, Severity, UPDATE_STATUSES, UpdateStatus } from '../../../incidents/src/incidents.api';
-import { fieldOf, fieldValues } from './console-access';
+import { fieldOf } from './console-access';
+
+/** One checkbox per service, named by its id (the shared form parser keeps one value per name). */
+export const SERVICE_FIELD = 'service-';
 
 /** The API's limits for an incident (its name, an update's text, services per incident). */
 export const MAX_NAME = 255;
@@ -22,11 +25,18 @@ export function readIncidentForm(body: unknown): IncidentFormValues {
   return {
     name: fieldOf(body, 'name').trim(),
     severity: fieldOf(body, 'severity'),
-    services: fieldValues(body, 'services').map((s) => s.toLowerCase()),
+    services: servicesOf(body),
     status: fieldOf(body, 'status'),
     description: fieldOf(body, 'description').trim(),
     notify: fieldOf(body, 'notify') === 'on',
   };
+}
+
+function servicesOf(body: unknown): string[] {
+  if (!body || typeof body !== 'object') return [];
+  return Object.entries(body as Record<string, unknown>)
+    .filter(([name, value]) => name.startsWith(SERVICE_FIELD) && value === 'on')
+    .map(([name]) => name.slice(SERVICE_FIELD.length).toLowerCase());
 }
 
 /** The update's part of a form: status and text, checked as the API checks them. */

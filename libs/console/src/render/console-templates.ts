@@ -80,7 +80,7 @@ export const INCIDENTS = `{{#> layout}}
 <div><label for="name">Name</label>${FIELD_ERROR('name')}<input type="text" id="name" name="name" maxlength="255" required value="{{values.name}}"${INVALID('name')}></div>
 <div><label for="severity">Severity</label>${FIELD_ERROR('severity')}<select id="severity" name="severity"${INVALID('severity')}>{{#each severities}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{value}}</option>{{/each}}</select></div>
 <fieldset${INVALID('services')}><legend>Affected services</legend>${FIELD_ERROR('services')}
-{{#each serviceChoices}}<div class="check"><input type="checkbox" id="svc-{{id}}" name="services" value="{{id}}"{{#if checked}} checked{{/if}}><label for="svc-{{id}}">{{name}}</label></div>{{else}}<p class="muted">No services yet.</p>{{/each}}
+{{#each serviceChoices}}<div class="check"><input type="checkbox" id="svc-{{id}}" name="service-{{id}}" value="on"{{#if checked}} checked{{/if}}><label for="svc-{{id}}">{{name}}</label></div>{{else}}<p class="muted">No services yet.</p>{{/each}}
 </fieldset>
 <div><label for="status">Status</label>${FIELD_ERROR('status')}<select id="status" name="status"${INVALID('status')}>{{#each statuses}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{value}}</option>{{/each}}</select></div>
 <div><label for="description">First update</label>${FIELD_ERROR('description')}<textarea id="description" name="description" rows="4" maxlength="10000" required${INVALID('description')}>{{values.description}}</textarea></div>
