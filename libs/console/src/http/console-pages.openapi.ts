@@ -2,14 +2,18 @@
 type Json = Record<string, unknown>;
 
 const html = (description: string): Json => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
-const seeOther = (description: string): Json => ({ description, headers: { location: { schema: { type: 'string' } } } });
+const plain = (description: string): Json => ({ description, content: { 'text/plain': { schema: { type: 'string' } } } });
+/** A redirect: its body is empty, the Location header says where. */
+const seeOther = (description: string): Json => ({ description, headers: { location: { schema: { type: 'string' } } }, content: { 'text/plain': { schema: { type: 'string', maxLength: 0 } } } });
 const text = (maxLength: number): Json => ({ type: 'string', maxLength });
 const account: Json = { name: 'account', in: 'query', required: false, schema: { type: 'string', format: 'uuid' }, description: 'Which of the person’s accounts (default: the first)' };
 const idParam: Json = { name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: 64 } };
 const signIn = seeOther('Not signed in: to /console/sign-in');
 
+const SESSION = 'A page of the operator console for a signed-in person (session cookie from /console/sign-in), not the API: no API key.';
+
 function op(summary: string, responses: Json, extra: Json = {}): Json {
-  return { tags: ['console'], summary, security: [], responses, ...extra };
+  return { tags: ['console'], summary, description: `${summary}. ${SESSION}`, security: [], responses, ...extra };
 }
 
 function page(summary: string, params: Json[] = [], notFound = false): Json {
@@ -30,8 +34,8 @@ const update = { status, description: text(10_000), notify: { type: 'string', en
 export function consolePagesOpenApiPaths(): Json {
   return {
     '/console': page('Overview: open incidents, services by status, checks by state (failing first), maintenance'),
-    '/console/events': { get: op('Server-sent events: `change` when the overview’s content changes', { 200: { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, 401: { description: 'Not signed in' } }, { parameters: [account] }) },
-    '/console/static/{file}': { get: op('The console’s stylesheet, script and icon, by content-hashed name', { 200: { description: 'The file', content: { 'text/css': { schema: { type: 'string' } }, 'text/javascript': { schema: { type: 'string' } }, 'image/svg+xml': { schema: { type: 'string' } } } }, 404: { description: 'No such file' } }, { parameters: [{ name: 'file', in: 'path', required: true, schema: text(64) }] }) },
+    '/console/events': { get: op('Server-sent events: `change` when the overview’s content changes', { 200: { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, 401: plain('Not signed in') }, { parameters: [account] }) },
+    '/console/static/{file}': { get: op('The console’s stylesheet, script and icon, by content-hashed name', { 200: { description: 'The file', content: { 'text/css': { schema: { type: 'string' } }, 'text/javascript': { schema: { type: 'string' } }, 'image/svg+xml': { schema: { type: 'string' } } } }, 404: plain('No such file') }, { parameters: [{ name: 'file', in: 'path', required: true, schema: text(64) }] }) },
     '/console/incidents': {
       ...page('Incidents, newest first, and the form that declares one', [{ name: 'status', in: 'query', required: false, schema: { type: 'string', enum: ['open', 'resolved'] } }]),
       post: form('Declare an incident', { name: text(255), severity: { type: 'string', enum: ['CRITICAL', 'MAJOR', 'MEDIUM', 'MINOR'] }, ...update }, ['name', 'severity', 'status', 'description'], [], true),
