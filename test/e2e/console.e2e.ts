@@ -197,3 +197,41 @@ describe('roles and forged posts', () => {
     expect(await incidentCount()).toBe(before);
   });
 });
+
+describe('checks', () => {
+  it('lists checks with state and last ping, filters by state, and refuses an unknown state', async () => {
+    const all = await consoleRequest(server, 'GET', '/console/checks', { cookie: admin });
+    expect(all.status).toBe(200);
+    expect(all.text).toContain('a-backup');
+    expect(all.text).toContain('z-export');
+    const failing = await consoleRequest(server, 'GET', '/console/checks?state=FAILING', { cookie: admin });
+    expect(failing.text).toContain('z-export');
+    expect(failing.text).not.toContain('a-backup');
+    expect(failing.text).toContain('href="/console/checks?state=FAILING" aria-current="page"');
+    expect((await consoleRequest(server, 'GET', '/console/checks?state=BROKEN', { cookie: admin })).status).toBe(400);
+  });
+
+  it("a check's page shows its ping URL and a crontab line; pause works for READ_WRITE, is refused for READ_ONLY", async () => {
+    const check = (await api('post', '/v1/checks/heartbeat', { name: 'hourly <sync>', heartbeat: { period: 1, periodUnit: 'hours', grace: 5, graceUnit: 'minutes' } })).body;
+    const page = await consoleRequest(server, 'GET', `/console/checks/${check.id}`, { cookie: admin });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<h1>hourly &lt;sync&gt;</h1>');
+    expect(page.text).toContain(`<code>${check.heartbeat.pingUrl}</code>`);
+    expect(page.text).toContain(`0 * * * * /path/to/job.sh; curl -fsS -m 10 --retry 3 -o /dev/null ${check.heartbeat.pingUrl}/$?`);
+
+    const seen = await consoleRequest(server, 'GET', `/console/checks/${check.id}`, { cookie: viewer });
+    expect(seen.text).not.toContain('>Pause</button>');
+    const forged = await consoleRequest(server, 'POST', `/console/checks/${check.id}/pause`, { cookie: viewer, form: { csrf: csrfOf(seen.text) } });
+    expect(forged.status).toBe(403);
+    expect((await api('get', `/v1/checks/${check.id}`)).body.state).toBe('NEW');
+
+    const paused = await consoleRequest(server, 'POST', `/console/checks/${check.id}/pause`, { cookie: admin, form: { csrf: csrfOf(page.text) } });
+    expect(paused).toMatchObject({ status: 303, location: `/console/checks/${check.id}?notice=paused` });
+    expect((await api('get', `/v1/checks/${check.id}`)).body.state).toBe('PAUSED');
+    const after = await consoleRequest(server, 'GET', `/console/checks/${check.id}`, { cookie: admin });
+    expect(after.text).toContain("Paused: the check's next ping resumes it.");
+    await server.http.get(`/ping/${check.heartbeat.pingToken}`);
+    expect((await api('get', `/v1/checks/${check.id}`)).body.state).toBe('UP');
+    expect((await consoleRequest(server, 'GET', '/console/checks/not-a-check', { cookie: admin })).status).toBe(404);
+  });
+});

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PeopleModule } from '../../people/src/people.api';
 import { ConsoleAccess } from './http/console-access';
+import { ConsoleChecksController } from './http/checks.controller';
 import { ConsoleIncidentsController } from './http/incidents.controller';
 import { OverviewController } from './http/overview.controller';
 import { ConsoleReads } from './read/console-reads';
@@ -12,7 +13,7 @@ import { ConsolePages } from './render/console-pages';
  */
 @Module({
   imports: [PeopleModule],
-  controllers: [OverviewController, ConsoleIncidentsController],
+  controllers: [OverviewController, ConsoleIncidentsController, ConsoleChecksController],
   providers: [ConsoleAccess, ConsoleReads, ConsolePages],
 })
 export class ConsoleModule {}

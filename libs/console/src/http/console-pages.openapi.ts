@@ -41,6 +41,9 @@ export function consolePagesOpenApiPaths(): Json {
       post: form('Declare an incident', { name: text(255), severity: { type: 'string', enum: ['CRITICAL', 'MAJOR', 'MEDIUM', 'MINOR'] }, ...update }, ['name', 'severity', 'status', 'description'], [], true),
     },
     '/console/incidents/{id}': page('An incident and its timeline, with the form that posts an update', [idParam], true),
+    '/console/checks': page('Checks with their state and last ping, failing first', [{ name: 'state', in: 'query', required: false, schema: { type: 'string', enum: ['NEW', 'UP', 'LATE', 'FAILING', 'PAUSED'] } }]),
+    '/console/checks/{id}': page('A check: its state, last ping, ping URL and a crontab line', [idParam], true),
+    '/console/checks/{id}/pause': { post: form('Pause a check (no alert until its next ping, which resumes it)', {}, [], [idParam]) },
     '/console/incidents/{id}/updates': { post: form('Post an update, change the status or resolve (status RESOLVED)', update, ['status', 'description'], [idParam]) },
   };
 }

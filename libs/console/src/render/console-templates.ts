@@ -128,7 +128,7 @@ export const CHECK = `{{#> layout}}
 <pre><code>{{cron}}</code></pre></div>
 </section>
 {{#if canWrite}}<section aria-labelledby="act-h"><h2 id="act-h">Actions</h2>
-{{#if paused}}<form method="post" action="/console/checks/{{check.id}}/resume{{q}}"><input type="hidden" name="csrf" value="{{csrf}}"><button class="btn" type="submit">Resume</button></form>
+{{#if paused}}<p>Paused: the check's next ping resumes it.</p>
 {{else}}<form method="post" action="/console/checks/{{check.id}}/pause{{q}}"><input type="hidden" name="csrf" value="{{csrf}}"><button class="btn" type="submit">Pause</button></form>{{/if}}
 </section>{{/if}}
 <p><a href="/console/checks{{q}}">All checks</a></p>
