@@ -62,6 +62,7 @@ async function person(): Promise<{ context: BrowserContext; page: Page; problems
 async function signInWithLink(page: Page, url: string): Promise<void> {
   await page.goto(server.url + pathOf(url), { waitUntil: 'networkidle' });
   await Promise.all([page.waitForURL(/\/console$/), page.getByRole('button', { name: 'Sign in' }).click()]);
+  await page.waitForLoadState('networkidle');
   // Sign-in lands on the console's overview; the person's own page is /console/account.
   await page.goto(`${server.url}/console/account`, { waitUntil: 'networkidle' });
 }
@@ -123,6 +124,7 @@ describeInBrowser('console sign-in in headless Chromium', () => {
     await viewer.page.goto(server.url + pathOf(link), { waitUntil: 'networkidle' });
     await viewer.page.getByRole('button', { name: 'Accept and sign in' }).click();
     await viewer.page.waitForURL(/\/console\?account=/);
+    await viewer.page.waitForLoadState('networkidle');
     await viewer.page.goto(`${server.url}/console/account?account=${account.id}`, { waitUntil: 'networkidle' });
     await expect(viewer.page.locator('h1').textContent()).resolves.toBe('Signed in as viewer@example.com');
     expect(await viewer.page.getByRole('button', { name: 'Invite' }).count()).toBe(0);
