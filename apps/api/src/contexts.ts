@@ -7,6 +7,7 @@ import { MaintenanceModule } from '../../../libs/maintenance/src/maintenance.api
 import { PublicWebModule } from '../../../libs/public-web/src/public-web.api';
 import { AlertingModule } from '../../../libs/alerting/src/alerting.api';
 import { PeopleModule } from '../../../libs/people/src/people.api';
+import { MonitorsModule } from '../../../libs/monitors/src/monitors.api';
 import { ConsoleModule } from '../../../libs/console/src/console.api';
 
 /** Every bounded context; the API, the worker and the CLI load the same set so they share projections. */
@@ -21,4 +22,5 @@ export const CONTEXT_MODULES = [
   AlertingModule,
   PeopleModule,
   ConsoleModule,
+  MonitorsModule,
 ];

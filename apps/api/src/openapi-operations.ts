@@ -9,7 +9,7 @@ export const OPERATION_TEXTS: Record<string, readonly [summary: string, descript
   'GET /metrics': ['Prometheus metrics', 'Requests, store calls, appends, the outbox and process figures in the Prometheus text format. With VIGIL_METRICS_TOKEN set, it wants that token as a bearer.'],
 
   'GET /next/accounts/{accountId}': ['The account the key acts on', 'What the checkly CLI reads first to check its key and account id. A key that does not grant the account is a 403.'],
-  'GET /v1/accounts/ping-key': ['The account ping key', 'The key of slug ping URLs (`/ping/{pingKey}/{slug}`), issued by the first request. Read-only keys may read it.'],
+  'GET /v1/accounts/ping-key': ['The account ping key', 'The key of slug ping URLs (`/ping/{pingKey}/{slug}`), issued by the first request of a READ_WRITE or ADMIN key; a READ_ONLY key reads it once issued (404 before).'],
   'POST /v1/accounts/ping-key': ['Rotate the account ping key', 'Issues a new key; slug URLs with the old one answer 404 at once. Token ping URLs are not affected.'],
 
   'GET /v1/status-pages/services': ['List services', 'The account’s services, newest first, with the heartbeat checks whose triggerIncident names each. Paged with limit and nextId.'],
@@ -20,6 +20,7 @@ export const OPERATION_TEXTS: Record<string, readonly [summary: string, descript
 
   'GET /v1/status-pages': ['List status pages', 'The account’s status pages with their theme, cards, services and recent incidents, newest first. Paged with limit and nextId.'],
   'POST /v1/status-pages': ['Create a status page', 'A public page at /status/{url} (and at its customDomain), showing its cards of services. `url` and `customDomain` are unique across all accounts (409).'],
+  'POST /v1/status-pages/{statusPageId}/custom-domain/check': ['Check a custom domain now', 'Looks for the page’s proof at its custom domain (the TXT record `_vigil-challenge.<domain>` or the HTTP token at `/.well-known/vigil-domain-verification`) and records the outcome; the page serves at the domain only once proven. Vigil also re-checks on its own.'],
   'GET /v1/status-pages/{statusPageId}': ['Get a status page', 'The page with its cards, services and incidents. The ETag is its revision.'],
   'PUT /v1/status-pages/{statusPageId}': ['Replace a status page', 'Replaces the whole page (cards in the order sent). Send the ETag as If-Match to refuse overwriting someone else’s change.'],
   'DELETE /v1/status-pages/{statusPageId}': ['Delete a status page', 'Removes the page, frees its url and custom domain, and ends its subscriptions.'],

@@ -22,7 +22,9 @@ import { AlertingQueryHandler } from './read/alerting.queries';
 import { AlertChannelCommandHandler } from './write/alert-channel.handler';
 import { ChannelSubscriptions } from './write/channel-subscriptions';
 import { DeliveryLogRetention } from './write/delivery-log-retention';
+import { DeliverySender } from './write/delivery-sender';
 import { DeliveryWorker } from './write/delivery-worker';
+import { CheckOutages } from './write/check-outages';
 import { Notifier } from './write/notifier.processor';
 import { Outbox } from './write/outbox';
 import { SubscriberNotices } from './write/subscriber-notices';
@@ -35,7 +37,7 @@ import { SubscriberTokens } from './write/subscriber-tokens';
 @Module({
   imports: [HeartbeatsModule, StatusPagesModule, MaintenanceModule, PublicWebModule],
   controllers: [AlertChannelsController, AlertNotificationsController],
-  providers: [ChannelDirectory, AlertingQueryHandler, AlertChannelCommandHandler, ChannelSubscriptions, Outbox, Notifier, SubscriberNotices, SubscriberTokens, EmailSender, DeliveryWorker, DeliveryLogRetention],
+  providers: [ChannelDirectory, AlertingQueryHandler, AlertChannelCommandHandler, ChannelSubscriptions, Outbox, CheckOutages, Notifier, SubscriberNotices, SubscriberTokens, EmailSender, DeliverySender, DeliveryWorker, DeliveryLogRetention],
   exports: [Outbox, DeliveryWorker],
 })
 export class AlertingModule implements OnModuleInit {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { collectionOf } from '../../core/src/projection';
 import { ReadStore } from '../../read-store/src/read-store.port';
+import { VersionedRecords } from '../../read-store/src/versioned-records';
 
 /** How long a key is remembered, as Stripe does. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -12,7 +13,7 @@ const PRUNE_BATCH = 500;
  * One Idempotency-Key's record, in the shared read store so that every instance sees it. `pending`: an
  * attempt holds the key; `answered`: its 2xx answer is kept; `released`: attempts ended without an
  * answer (each may have written: `requestIds` lets a retry find what they appended); `pruned`: expired,
- * its answer dropped. Every change is a put at the stored revision + 1, so of racing writers one wins.
+ * its answer dropped. Every change is a compare-and-set on the record's version, so of racing writers one wins.
  */
 export interface IdempotencyRecord {
   id: string;
@@ -33,16 +34,19 @@ export interface IdempotencyRecord {
 export const IDEMPOTENCY_KEYS = collectionOf<IdempotencyRecord>('idempotency_keys');
 
 export type Claim =
-  | { outcome: 'claimed'; record: IdempotencyRecord; revision: bigint; priorRequestIds: string[] }
+  | { outcome: 'claimed'; record: IdempotencyRecord; version: bigint; priorRequestIds: string[] }
   | { outcome: 'answered'; answer: NonNullable<IdempotencyRecord['answer']> }
   | { outcome: 'other-body' }
   | { outcome: 'in-progress' };
 
-/** The records' store: claim, finish and prune, each a compare-and-set by revision. */
+/** The records' store: claim, finish and prune, each a compare-and-set on the version. */
 export class IdempotencyRecords {
   private ready: Promise<void> | null = null;
+  private readonly records: VersionedRecords<IdempotencyRecord>;
 
-  constructor(private readonly store: ReadStore) {}
+  constructor(private readonly store: ReadStore) {
+    this.records = new VersionedRecords(store, IDEMPOTENCY_KEYS);
+  }
 
   ensure(): Promise<void> {
     this.ready ??= this.store.ensureCollection({ name: IDEMPOTENCY_KEYS, indexes: [{ field: 'pruneAt' }] }).catch((error: unknown) => {
@@ -56,7 +60,7 @@ export class IdempotencyRecords {
   async claim(scope: string, bodyHash: string, requestId: string, now: number): Promise<Claim> {
     await this.ensure();
     for (let tries = 0; tries < 3; tries++) {
-      const stored = await this.store.get(IDEMPOTENCY_KEYS, scope);
+      const stored = await this.records.get(scope);
       const doc = stored?.doc;
       // A key whose attempts were all refused (4xx) wrote nothing: it is free, for any body.
       const used = doc !== undefined && doc.state !== 'pruned' && doc.expiresAt > now && !(doc.state === 'released' && doc.requestIds.length === 0);
@@ -81,8 +85,8 @@ export class IdempotencyRecords {
         pruneAt: live?.expiresAt ?? now + IDEMPOTENCY_TTL_MS,
         answer: null,
       };
-      const revision = (stored?.revision ?? 0n) + 1n;
-      if (await this.store.put(IDEMPOTENCY_KEYS, record, revision)) return { outcome: 'claimed', record, revision, priorRequestIds: prior };
+      const written = stored ? await this.records.compareAndSet(record, stored.version) : await this.records.insert(record);
+      if (written) return { outcome: 'claimed', record, version: stored ? stored.version + 1n : 1n, priorRequestIds: prior };
     }
     return { outcome: 'in-progress' };
   }
@@ -92,11 +96,11 @@ export class IdempotencyRecords {
    * forgotten, one that failed otherwise may have written and stays known. False when another attempt
    * took the key over.
    */
-  finish(claimed: { record: IdempotencyRecord; revision: bigint }, answer: IdempotencyRecord['answer'], statusCode: number): Promise<boolean> {
+  finish(claimed: { record: IdempotencyRecord; version: bigint }, answer: IdempotencyRecord['answer'], statusCode: number): Promise<boolean> {
     const refused = answer === null && statusCode >= 400 && statusCode < 500;
     const requestIds = refused ? claimed.record.requestIds.slice(0, -1) : claimed.record.requestIds;
     const record: IdempotencyRecord = { ...claimed.record, state: answer ? 'answered' : 'released', requestIds, answer, leaseUntil: 0 };
-    return this.store.put(IDEMPOTENCY_KEYS, record, claimed.revision + 1n);
+    return this.records.compareAndSet(record, claimed.version);
   }
 
   /** Drops the answers of expired records, a batch at a time; returns how many. */
@@ -105,11 +109,11 @@ export class IdempotencyRecords {
     let pruned = 0;
     for (;;) {
       const expired = await this.store.find(IDEMPOTENCY_KEYS, { filters: [{ field: 'pruneAt', op: 'lt', value: now }], limit: PRUNE_BATCH });
-      const stored = await this.store.getMany(IDEMPOTENCY_KEYS, expired.map((record) => record.id));
+      const stored = await this.records.getMany(expired.map((record) => record.id));
       let batch = 0;
-      for (const { doc, revision } of stored) {
+      for (const { doc, version } of stored) {
         const compact: IdempotencyRecord = { ...doc, state: 'pruned', requestIds: [], answer: null, pruneAt: Number.MAX_SAFE_INTEGER };
-        if (await this.store.put(IDEMPOTENCY_KEYS, compact, revision + 1n)) batch++;
+        if (await this.records.compareAndSet(compact, version)) batch++;
       }
       pruned += batch;
       if (expired.length < PRUNE_BATCH || batch === 0) return pruned;

@@ -13,7 +13,7 @@ const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotency?: { record: IdempotencyRecord; revision: bigint };
+    idempotency?: { record: IdempotencyRecord; version: bigint };
     idempotentAttempt?: IdempotentAttempt;
   }
 }
@@ -87,7 +87,7 @@ export class IdempotencyGuard implements CanActivate, OnApplicationBootstrap, On
       case 'in-progress':
         throw new ConflictError('A request with this Idempotency-Key is still in progress');
     }
-    request.idempotency = { record: claim.record, revision: claim.revision };
+    request.idempotency = { record: claim.record, version: claim.version };
     const attempt = request.idempotentAttempt;
     if (attempt) {
       attempt.seed = claim.record.seed;

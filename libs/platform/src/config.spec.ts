@@ -63,6 +63,9 @@ describe('loadConfig', () => {
         requestTimeoutMs: 30_000,
         keepAliveTimeoutMs: 65_000,
       },
+      monitorsEmbedded: true,
+      monitorsFailThreshold: 0.5,
+      monitorsConcurrency: 200,
     });
   });
 
@@ -120,6 +123,9 @@ describe('loadConfig', () => {
       VIGIL_PAGERDUTY_URL: 'http://127.0.0.1:9000/',
       VIGIL_OPSGENIE_US_URL: 'http://127.0.0.1:9001',
       VIGIL_OPSGENIE_EU_URL: 'http://127.0.0.1:9002',
+      VIGIL_MONITORS_EMBEDDED: 'off',
+      VIGIL_MONITORS_FAIL_THRESHOLD_PERCENT: '75',
+      VIGIL_MONITORS_CONCURRENCY: '50',
       VIGIL_READY_MAX_LAG: '7',
       VIGIL_MAIL_INBOUND: 'unsubscribe@example.com',
       VIGIL_EMAIL_CONFIRMATIONS_PER_HOUR: '5',
@@ -162,6 +168,9 @@ describe('loadConfig', () => {
       opsgenieUsUrl: 'http://127.0.0.1:9001',
       opsgenieEuUrl: 'http://127.0.0.1:9002',
       traffic: expect.objectContaining({ anonymousPerMinute: 120 }),
+      monitorsEmbedded: false,
+      monitorsFailThreshold: 0.75,
+      monitorsConcurrency: 50,
     });
   });
 
@@ -247,6 +256,9 @@ describe('loadConfig', () => {
     ['VIGIL_OUTBOUND_ALLOW_PRIVATE', 'yes'],
     ['VIGIL_DELIVERY_TIMEOUT_MS', '10'],
     ['VIGIL_PAGERDUTY_URL', 'ftp://x'],
+    ['VIGIL_MONITORS_EMBEDDED', 'yes'],
+    ['VIGIL_MONITORS_FAIL_THRESHOLD_PERCENT', '0'],
+    ['VIGIL_MONITORS_CONCURRENCY', '0'],
   ])('refuses %s=%j with an error naming it', (variable, value) => {
     expectConfigError({ [variable]: value }, variable);
   });

@@ -59,6 +59,12 @@ export interface VigilConfig {
   /** People (libs/people): console sessions end after this long unused, and after sessionMaxDays in any case. */
   sessionIdleDays: number;
   sessionMaxDays: number;
+  /** Uptime monitors (docs/guide/monitors.md): probes run inside this process where background work runs. */
+  monitorsEmbedded: boolean;
+  /** The share of a monitor's locations that must fail for a round to be FAILING (0 < x ≤ 1). */
+  monitorsFailThreshold: number;
+  /** Rounds probing at once from the embedded location. */
+  monitorsConcurrency: number;
   /** Rate limits per client address and connection deadlines (docs/api-conventions.md). */
   traffic: TrafficLimits;
 }
@@ -234,6 +240,11 @@ export function loadConfig(env: Env = process.env): VigilConfig {
   if (!['true', 'false'].includes(allowPrivateRaw)) throw new ConfigError('VIGIL_OUTBOUND_ALLOW_PRIVATE', 'must be "true" or "false"');
   const mailFrom = text(env, 'VIGIL_MAIL_FROM') ?? `Vigil <vigil@${new URL(publicUrl).hostname}>`;
   if (/[\r\n]/.test(mailFrom) || !/@/.test(mailFrom)) throw new ConfigError('VIGIL_MAIL_FROM', 'must be an address such as "Vigil <alerts@example.com>"');
+  // Uptime monitors: one block.
+  const monitorsEmbeddedRaw = (text(env, 'VIGIL_MONITORS_EMBEDDED') ?? 'on').toLowerCase();
+  if (!['on', 'off'].includes(monitorsEmbeddedRaw)) throw new ConfigError('VIGIL_MONITORS_EMBEDDED', 'must be "on" or "off"');
+  const monitorsFailPercent = integer(env, 'VIGIL_MONITORS_FAIL_THRESHOLD_PERCENT', 50, 1, 100);
+  const monitorsConcurrency = integer(env, 'VIGIL_MONITORS_CONCURRENCY', 200, 1, 10_000);
   const vendor = (name: string, fallback: string) => (url(env, name, ['http:', 'https:']) ?? fallback).replace(/\/+$/, '');
 
   return {
@@ -272,6 +283,9 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     opsgenieEuUrl: vendor('VIGIL_OPSGENIE_EU_URL', 'https://api.eu.opsgenie.com'),
     traffic: trafficLimits(env),
     ...peopleConfig(env),
+    monitorsEmbedded: monitorsEmbeddedRaw === 'on',
+    monitorsFailThreshold: monitorsFailPercent / 100,
+    monitorsConcurrency,
   };
 }
 

@@ -15,8 +15,8 @@ function errorKind(error: unknown): string {
 }
 
 /**
- * Times every production store call and counts its errors. The embedded stores answer in-process in
- * microseconds, on the ping path: they are not wrapped (appends are counted by the command runner).
+ * Times every production store call and counts its errors. The embedded stores answer in-process, on
+ * the ping path: timing them would cost more than the call (appends are counted by the command runner).
  */
 export class StoreMetrics {
   private readonly durations;

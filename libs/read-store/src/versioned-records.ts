@@ -23,6 +23,11 @@ export class VersionedRecords<Doc extends ReadModelDoc> {
     return stored ? { doc: stored.doc, version: stored.revision } : null;
   }
 
+  /** In the order of `ids`, skipping missing ones. */
+  async getMany(ids: string[]): Promise<VersionedRecord<Doc>[]> {
+    return (await this.store.getMany(this.collection, ids)).map((stored) => ({ doc: stored.doc, version: stored.revision }));
+  }
+
   /** Adds the record unless one with its id exists (racing writers agree on the first); true when added. */
   insert(doc: Doc): Promise<boolean> {
     return this.store.put(this.collection, doc, 1n);

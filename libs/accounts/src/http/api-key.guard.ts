@@ -14,8 +14,6 @@ interface RouteAuth {
   readOnlySafe: boolean;
 }
 
-const DEFAULT_AUTH: RouteAuth = { isPublic: false, accountFromPath: undefined, readOnlySafe: false };
-
 const BEARER = /^bearer[ \t]+([\x21-\x7e]{1,512})[ \t]*$/i;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -48,24 +46,6 @@ export class ApiKeyGuard implements CanActivate {
     const cached = this.keys.cached(hash);
     if (cached) return this.admit(request, route, cached);
     return this.keys.byHash(hash).then((key) => this.admit(request, route, key));
-  }
-
-  /**
-   * For answers served before Nest routes the request (kept GET answers): the account of a route with the
-   * default auth (account from the headers) when it can be told at once — the key was looked up within the
-   * last second and admits the request. Anything else (unknown, revoked, wrong account, a key not cached)
-   * is undefined, and the request goes the whole way through this guard, which answers it properly.
-   */
-  accountOfCachedKey(request: FastifyRequest): string | undefined {
-    const hash = this.keyHashOf(request);
-    const key = hash === undefined ? undefined : this.keys.cached(hash);
-    if (!key) return undefined;
-    try {
-      this.admit(request, DEFAULT_AUTH, key);
-    } catch {
-      return undefined;
-    }
-    return request.account?.accountId;
   }
 
   /** The SHA-256 of the bearer token (as hashApiKey, shared with the rate limit that hashed it a moment ago). */

@@ -31,7 +31,7 @@ export class PingKeyController {
   @Get()
   @ApiOperation({ summary: 'The account ping key (issued on first read by a READ_WRITE or ADMIN key)' })
   @ApiOkResponse({ type: PingKeyDto })
-  @ApiNotFoundResponse({ description: 'A READ_ONLY key asked before any key was issued' })
+  @ApiNotFoundResponse({ description: 'A READ_ONLY key asked before any key was issued', schema: { $ref: '#/components/schemas/Error' } })
   async show(@Account() account: AccountContext): Promise<PingKeyDto> {
     const stored = await this.current(account.accountId);
     if (stored) return this.view(stored);

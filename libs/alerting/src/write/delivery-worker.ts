@@ -2,7 +2,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { sleep } from '../../../core/src/sleep';
-import { NotFoundError, TooManyRequestsError } from '../../../core/src/errors';
+import { TooManyRequestsError } from '../../../core/src/errors';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { LOGGER, VigilLogger } from '../../../platform/src/logger';
@@ -10,29 +10,20 @@ import { DAEMON_ENABLED } from '../../../platform/src/tokens';
 import { Metrics } from '../../../platform/src/metrics';
 import { Counter } from 'prom-client';
 import { HeartbeatsQuery } from '../../../heartbeats/src/heartbeats.api';
-import { EmailConfig } from '../domain/alert-channel';
-import { alertOutput, alertSummary, alertTitle, checkLink } from '../domain/alert-message';
-import { ChannelDirectory } from '../read/channel-directory';
-import { channelRequest, signatureHeaders } from '../send/channel-requests';
-import { CommandBus } from '@nestjs/cqrs';
-import { RunSubscriptionsCommand } from '../../../status-pages/src/status-pages.api';
 import { EmailQuota } from '../../../status-pages/src/status-pages.api';
+import { ChannelDirectory } from '../read/channel-directory';
 import { DeliveryError } from '../send/delivery-error';
 import { EmailSender } from '../send/email-sender';
-import { markdownHtml, markdownText, statusWord } from '../send/email-markdown';
-import { renderEmail } from '../send/email-templates';
-import { sendOutbound } from '../send/outbound-http';
-import { alertable, OUTAGES } from './notifier.processor';
-import { DeliveryDoc, Outbox, SubscriberRecipient } from './outbox';
-import { CONFIRM_VALID_MS, SubscriberTokens } from './subscriber-tokens';
+import { CheckOutages } from './check-outages';
+import { asDeliveryError, BATCH_PARALLEL, DeliverySender } from './delivery-sender';
+import { alertable } from './notifier.processor';
+import { DeliveryDoc, Outbox } from './outbox';
 
 /** Real-time cadence of the outbox poll; due times themselves follow the injected clock. */
 export const DELIVERY_POLL_MS = 200;
 export const MAX_ATTEMPTS = 8;
 const FIRST_RETRY_MS = 30_000;
 const IN_FLIGHT = 50;
-/** Emails of one subscriber batch sent at once. */
-const BATCH_PARALLEL = 20;
 /** A claimed delivery is another worker's again this long after its attempt's deadline, should its worker die mid-send. */
 const leaseMarginMs = (timeoutMs: number) => Math.max(5_000, timeoutMs);
 
@@ -43,7 +34,7 @@ export function backoffMs(attempts: number, random = Math.random): number {
 
 /**
  * Sends what the outbox holds, wherever background work runs. Several processes may poll the same
- * outbox: a delivery is claimed with a revision-guarded write that moves its due time past a lease,
+ * outbox: a delivery is claimed by a compare-and-set that moves its due time past a lease,
  * so one worker attempts it; a worker that dies mid-send leaves it due again when the lease ends.
  * Every attempt is recorded; failures are retried with backoff (Retry-After honoured) up to
  * MAX_ATTEMPTS, except permanent ones (4xx other than 429, refused targets), which fail at once.
@@ -64,8 +55,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     private readonly channels: ChannelDirectory,
     private readonly queries: QueryBus,
     private readonly email: EmailSender,
-    private readonly tokens: SubscriberTokens,
-    private readonly commands: CommandBus,
+    private readonly sender: DeliverySender,
+    private readonly outages: CheckOutages,
     metrics: Metrics,
   ) {
     this.notifications = metrics.counter('vigil_notifications_total', 'Notification attempts by channel type, alert type and outcome (sent, retry, failed)', ['channel_type', 'alert_type', 'outcome']);
@@ -135,7 +126,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       const claimed = await this.claim(candidate.id, now);
       if (!claimed) continue;
       started++;
-      const work = this.attempt(claimed.doc, claimed.revision)
+      const work = this.attempt(claimed.doc, claimed.version)
         .catch((error) => this.logger.error({ err: error, deliveryId: candidate.id }, 'delivery attempt failed unexpectedly'))
         .finally(() => this.inFlight.delete(candidate.id));
       this.inFlight.set(candidate.id, work);
@@ -148,13 +139,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
   }
 
-  private async claim(id: string, now: number): Promise<{ doc: DeliveryDoc; revision: bigint } | null> {
+  private async claim(id: string, now: number): Promise<{ doc: DeliveryDoc; version: bigint } | null> {
     const stored = await this.outbox.get(id);
     if (!stored || stored.doc.status !== 'PENDING' || stored.doc.nextAttemptAt === null || stored.doc.nextAttemptAt > now) return null;
     const leaseUntil = now + this.attemptBudgetMs(stored.doc) + leaseMarginMs(this.config.deliveryTimeoutMs);
     const doc = { ...stored.doc, nextAttemptAt: leaseUntil, leaseUntil };
     if (!(await this.outbox.replace(doc, stored.version))) return null;
-    return { doc, revision: stored.version + 1n };
+    return { doc, version: stored.version + 1n };
   }
 
   /** How long one attempt may take: a batch sends its emails BATCH_PARALLEL at a time, each within the timeout. */
@@ -163,22 +154,22 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     return this.config.deliveryTimeoutMs * Math.ceil(emails / BATCH_PARALLEL);
   }
 
-  private async attempt(doc: DeliveryDoc, revision: bigint): Promise<void> {
+  private async attempt(doc: DeliveryDoc, version: bigint): Promise<void> {
     if (doc.whileOutage !== null && !(await this.outageLasts(doc))) {
       // A reminder or delayed alert whose outage ended (or whose check went quiet) is dropped unsent.
-      await this.outbox.remove(doc.id, revision);
+      await this.outbox.remove(doc.id, version);
       return;
     }
     const quotaFrees = await this.overEmailQuota(doc);
     if (quotaFrees !== null) {
       // Not an attempt: sent once the account's hourly email quota frees.
-      await this.outbox.replace({ ...doc, nextAttemptAt: quotaFrees, leaseUntil: 0, lastError: "waiting for the account's hourly email quota" }, revision);
+      await this.outbox.replace({ ...doc, nextAttemptAt: quotaFrees, leaseUntil: 0, lastError: "waiting for the account's hourly email quota" }, version);
       return;
     }
     let error: DeliveryError | null = null;
     try {
-      if (doc.target.kind === 'incident-emails') doc = { ...doc, target: await this.sendBatch(doc, doc.target) };
-      else await this.send(doc);
+      if (doc.target.kind === 'incident-emails') doc = { ...doc, target: await this.sender.sendBatch(doc, doc.target) };
+      else await this.sender.send(doc);
     } catch (e) {
       error = asDeliveryError(e);
     }
@@ -194,7 +185,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     } else {
       next = { ...doc, status: 'FAILED', attempts, lastError: error.message, nextAttemptAt: null, leaseUntil: 0, attemptLog: log };
     }
-    await this.outbox.replace(next, revision);
+    await this.outbox.replace(next, version);
     const outcome = next.status === 'SENT' ? 'sent' : next.status === 'FAILED' ? 'failed' : 'retry';
     this.notifications.inc({ channel_type: await this.channelTypeOf(doc), alert_type: doc.alertType, outcome });
     this.logger.info(
@@ -223,127 +214,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   private async outageLasts(doc: DeliveryDoc): Promise<boolean> {
     if (!doc.checkId) return false;
-    const outage = await this.store.get(OUTAGES, doc.checkId);
-    if (!outage || outage.doc.outageId !== doc.whileOutage || outage.doc.recoveredAt !== null) return false;
+    const outage = await this.outages.get(doc.checkId);
+    if (!outage || outage.outageId !== doc.whileOutage || outage.recoveredAt !== null) return false;
     return alertable(await this.queries.execute(new HeartbeatsQuery({ type: 'AnyCheck', id: doc.checkId })));
   }
-
-  private async send(doc: DeliveryDoc): Promise<void> {
-    const target = doc.target;
-    switch (target.kind) {
-      case 'channel': {
-        const channel = doc.alertChannelId ? await this.channels.anyDoc(doc.alertChannelId) : null;
-        if (!channel || channel.accountId !== doc.accountId) throw new DeliveryError('alert channel deleted', false);
-        const alert = target.alert;
-        if (channel.type === 'EMAIL') {
-          const title = alertTitle(alert);
-          const link = alert.checkId ? checkLink(this.config.publicUrl, alert.checkId) : null;
-          const rendered = renderEmail('checkAlert', title, { title, summary: alertSummary(alert), checkName: alert.checkName, checkId: alert.checkId, output: alertOutput(alert), link });
-          return this.email.send({ ...rendered, to: (channel.config as EmailConfig).address, messageId: doc.id });
-        }
-        // webhook-timestamp is checked by receivers against their own clock: it is the wall clock's.
-        const request = channelRequest(channel, alert, doc.id, Math.floor(Date.now() / 1000), this.config);
-        await sendOutbound(request, this.config.deliveryTimeoutMs, this.config.outboundAllowPrivate);
-        return;
-      }
-      case 'confirm': {
-        const token = await this.tokens.sign({
-          purpose: 'confirm',
-          subscriptionId: target.subscriptionId,
-          statusPageId: target.statusPageId,
-          expiresAt: Date.parse(doc.created_at) + CONFIRM_VALID_MS,
-        });
-        const confirmUrl = `${this.config.publicUrl}/subscriptions/confirm/${token}`;
-        const rendered = renderEmail('confirm', `Confirm your subscription to ${target.pageName}`, { pageName: target.pageName, confirmUrl });
-        return this.email.send({ ...rendered, to: target.address, messageId: doc.id });
-      }
-      case 'incident-emails':
-        throw new Error('batches are sent by sendBatch');
-      case 'subscriber-webhook': {
-        const secret = await this.tokens.webhookSecret(target.subscriptionId);
-        const token = await this.tokens.sign({ purpose: 'unsubscribe', subscriptionId: target.subscriptionId, statusPageId: target.statusPageId, expiresAt: 0 });
-        const meta = { unsubscribe: `${this.config.publicUrl}/subscriptions/unsubscribe/${token}`, documentation: 'https://developer.statuspage.io/#section/Webhooks' };
-        const confirming = doc.alertType === 'SUBSCRIPTION_CONFIRM';
-        const body = JSON.stringify({ meta, ...target.payload, ...(confirming ? { signing_secret: secret } : {}) });
-        // Wall-clock timestamp: receivers check it against their own clock.
-        const timestamp = Math.floor(Date.now() / 1000);
-        const headers = { 'content-type': 'application/json', 'webhook-id': doc.id, 'webhook-timestamp': String(timestamp), ...signatureHeaders(secret, doc.id, timestamp, body) };
-        await sendOutbound({ url: target.url, method: 'POST', headers, body }, this.config.deliveryTimeoutMs, this.config.outboundAllowPrivate);
-        // The signed test POST answered 2xx: double opt-in done for a webhook.
-        if (confirming) {
-          await this.commands.execute(new RunSubscriptionsCommand({ type: 'VerifySubscription', statusPageId: target.statusPageId, id: target.subscriptionId }, { accountId: doc.accountId, keyName: 'notifier' })).catch((error) => {
-            if (!(error instanceof NotFoundError)) throw error; // unsubscribed meanwhile
-          });
-        }
-        return;
-      }
-    }
-  }
-
-  /**
-   * Sends a subscriber batch's unsent emails, BATCH_PARALLEL at a time, and returns the batch with
-   * each recipient's outcome; throws (for the batch's retry) when some failed and may succeed later.
-   */
-  private async sendBatch(doc: DeliveryDoc, target: Extract<DeliveryDoc['target'], { kind: 'incident-emails' }>) {
-    const recipients = target.recipients.map((r) => ({ ...r }));
-    const todo = recipients.filter((r) => r.state === 'PENDING');
-    let next = 0;
-    const work = async () => {
-      while (next < todo.length) {
-        const recipient = todo[next++];
-        try {
-          await this.sendIncidentEmail(target, recipient, doc.incidentId);
-          recipient.state = 'SENT';
-          recipient.lastError = null;
-        } catch (e) {
-          const error = asDeliveryError(e);
-          recipient.lastError = error.message;
-          if (!error.retryable) recipient.state = 'FAILED';
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(BATCH_PARALLEL, todo.length) }, work));
-    const updated = { ...target, recipients };
-    const pending = recipients.filter((r) => r.state === 'PENDING');
-    const failed = recipients.filter((r) => r.state === 'FAILED');
-    if (pending.length > 0 || failed.length > 0) {
-      const sample = (pending[0] ?? failed[0]).lastError;
-      // The outcomes so far are kept with the delivery: a retry sends only what is still PENDING.
-      doc.target = updated;
-      throw new DeliveryError(`${pending.length + failed.length} of ${recipients.length} emails not sent: ${sample}`, pending.length > 0);
-    }
-    return updated;
-  }
-
-  private async sendIncidentEmail(target: Extract<DeliveryDoc['target'], { kind: 'incident-emails' }>, recipient: SubscriberRecipient, incidentId: string | null): Promise<void> {
-    const token = await this.tokens.sign({ purpose: 'unsubscribe', subscriptionId: recipient.subscriptionId, statusPageId: recipient.statusPageId, expiresAt: 0 });
-    const unsubscribeUrl = `${this.config.publicUrl}/subscriptions/unsubscribe/${token}`;
-    const pageUrl = recipient.pageUrl ? `${this.config.publicUrl}/status/${encodeURIComponent(recipient.pageUrl)}` : null;
-    const status = statusWord(target.status);
-    const rendered = renderEmail('incident', `[${recipient.pageName}] ${target.incidentName}: ${status}`, {
-      pageName: recipient.pageName,
-      incidentName: target.incidentName,
-      status,
-      body: markdownText(target.description),
-      bodyHtml: markdownHtml(target.description),
-      pageUrl,
-      incidentUrl: pageUrl && incidentId ? `${pageUrl}/incidents/${incidentId}` : null,
-      unsubscribeUrl,
-    });
-    // The mailto: form only where someone reads that mailbox.
-    const mailto = this.config.mailInbound ? `, <mailto:${this.config.mailInbound}?subject=unsubscribe%20${token}>` : '';
-    return this.email.send({
-      ...rendered,
-      to: recipient.address,
-      messageId: recipient.messageId,
-      headers: {
-        'List-Unsubscribe': `<${unsubscribeUrl}>${mailto}`,
-        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-      },
-    });
-  }
-}
-
-function asDeliveryError(e: unknown): DeliveryError {
-  return e instanceof DeliveryError ? e : new DeliveryError(`unexpected: ${String((e as Error)?.message ?? e).slice(0, 200)}`, true);
 }

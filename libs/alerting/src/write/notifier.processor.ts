@@ -2,9 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { EventOf, RecordedEvent } from '../../../core/src/event';
-import { collectionOf } from '../../../core/src/projection';
 import { Processor } from '../../../core/src/processor';
-import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { CheckDoc, FailedData, HeartbeatEvent, HeartbeatsQuery, PingReceivedData } from '../../../heartbeats/src/heartbeats.api';
 import { maskedRecipient } from '../domain/alert-channel';
 import { AlertChannelEvent } from '../domain/alert-channel.decider';
@@ -12,23 +10,11 @@ import { CheckAlert, failureCause } from '../domain/alert-message';
 import { alertPolicy } from '../domain/alert-settings';
 import { ChannelDoc } from '../read/alert-channels.projection';
 import { ChannelDirectory } from '../read/channel-directory';
+import { CheckOutages } from './check-outages';
 import { ChannelSubscriptions } from './channel-subscriptions';
 import { MaintenanceDirectory } from '../../../maintenance/src/maintenance.api';
-import { deliveryId, DeliveryDoc, Outbox } from './outbox';
+import { deliveryId, DeliveryDoc, newDelivery, Outbox } from './outbox';
 import { SubscriberNoticeEvent, SubscriberNotices } from './subscriber-notices';
-
-/** A check's current outage, as the notifier follows it: escalation counts and the recovery's downtime. */
-export interface OutageDoc {
-  id: string;
-  accountId: string;
-  outageId: string;
-  startedAt: string;
-  failedRuns: number;
-  recoveredAt: string | null;
-  [field: string]: unknown;
-}
-
-export const OUTAGES = collectionOf<OutageDoc>('alert_outages');
 
 /** What the notifier reads: from heartbeat, alert channel, subscriptions and incident streams. */
 export type NotifierEvent =
@@ -55,10 +41,8 @@ export class Notifier implements Processor<NotifierEvent> {
   readonly name = 'notifier';
   readonly handles = ['HeartbeatFailed', 'HeartbeatPingReceived', 'AlertChannelTestRequested', 'AlertChannelDeleted', 'StatusPageSubscriptionsAdded', 'StatusPageSubscriptionConfirmationRequested', 'IncidentUpdatePosted'] as const;
   readonly startAt = 'head' as const;
-  private ready: Promise<void> | null = null;
 
   constructor(
-    @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly outbox: Outbox,
     private readonly queries: QueryBus,
@@ -66,6 +50,7 @@ export class Notifier implements Processor<NotifierEvent> {
     private readonly subscribers: SubscriberNotices,
     private readonly subscriptions: ChannelSubscriptions,
     private readonly maintenance: MaintenanceDirectory,
+    private readonly outages: CheckOutages,
   ) {}
 
   /** Why an alert of the check at `at` is silenced (muted, deactivated, a maintenance window of its tags), or null. */
@@ -77,8 +62,6 @@ export class Notifier implements Processor<NotifierEvent> {
   }
 
   async handle(event: RecordedEvent<NotifierEvent>): Promise<void> {
-    this.ready ??= this.store.ensureCollection({ name: OUTAGES, indexes: [] });
-    await this.ready;
     switch (event.type) {
       case 'HeartbeatFailed':
         return this.failed(event, event.data);
@@ -109,22 +92,8 @@ export class Notifier implements Processor<NotifierEvent> {
   private async failed(event: RecordedEvent, data: FailedData): Promise<void> {
     const check = await this.queries.execute(new HeartbeatsQuery({ type: 'AnyCheck', id: data.checkId }));
     if (!check) return;
-    const previous = await this.store.get(OUTAGES, check.id);
-    let outage: OutageDoc;
-    if (data.first) {
-      outage = { id: check.id, accountId: check.accountId, outageId: data.eventId, startedAt: data.deadline, failedRuns: 1, recoveredAt: null };
-    } else {
-      if (!previous || previous.doc.recoveredAt !== null) return;
-      outage = { ...previous.doc, failedRuns: previous.doc.failedRuns + 1 };
-    }
-    const revision = event.position + 1n;
-    if (!(await this.store.put(OUTAGES, outage, revision))) {
-      // Handled before: go on with what that pass stored (deliveries are idempotent), unless a later event moved on.
-      const stored = await this.store.get(OUTAGES, check.id);
-      if (!stored || stored.revision !== revision) return;
-      outage = stored.doc;
-    }
-    if (!check) return;
+    const outage = await this.outages.follow(check, event.position, data);
+    if (!outage) return;
     const policy = alertPolicy(check.alertSettings);
     const startedAt = Date.parse(outage.startedAt);
     let alertAt: number;
@@ -158,10 +127,8 @@ export class Notifier implements Processor<NotifierEvent> {
   }
 
   private async recovered(event: RecordedEvent, data: PingReceivedData): Promise<void> {
-    const stored = await this.store.get(OUTAGES, data.checkId);
-    if (!stored || stored.doc.outageId !== data.recoveredFrom) return;
-    const outage = { ...stored.doc, recoveredAt: stored.doc.recoveredAt ?? data.at };
-    await this.store.put(OUTAGES, outage, event.position + 1n);
+    const outage = await this.outages.recover(event.position, data);
+    if (!outage?.recoveredAt) return;
     const check = await this.queries.execute(new HeartbeatsQuery({ type: 'AnyCheck', id: data.checkId }));
     if (!check) return;
     const policy = alertPolicy(check.alertSettings);
@@ -190,46 +157,35 @@ export class Notifier implements Processor<NotifierEvent> {
       const channel = await this.channels.anyDoc(subscription.alertChannelId);
       if (!channel || channel.accountId !== check.accountId) continue;
       if (alert.alertType === 'ALERT_RECOVERY' ? !channel.sendRecovery : !channel.sendFailure) continue;
-      await this.outbox.add({
-        ...deliveryBase(channel, deliveryId(trigger, alert.alertType, channel.id), now, Math.max(dueAt, now.getTime())),
+      await this.outbox.add(newDelivery({
+        ...channelFields(channel),
+        id: deliveryId(trigger, alert.alertType, channel.id),
+        nextAttemptAt: Math.max(dueAt, now.getTime()),
         checkId: check.id,
         alertType: alert.alertType,
         whileOutage,
         target: { kind: 'channel', alert },
         ...(silenced === null ? {} : { status: 'SUPPRESSED' as const, nextAttemptAt: null, suppressedReason: silenced }),
-      });
+      }, now));
     }
   }
 }
 
-function deliveryBase(channel: ChannelDoc, id: string, now: Date, dueAt: number) {
-  return {
-    id,
-    accountId: channel.accountId,
-    alertChannelId: channel.id,
-    checkId: null,
-    incidentId: null,
-    recipient: maskedRecipient(channel.type, channel.config),
-    status: 'PENDING' as const,
-    attempts: 0,
-    lastError: null,
-    created_at: now.toISOString(),
-    sentAt: null,
-    nextAttemptAt: dueAt,
-    leaseUntil: 0,
-    whileOutage: null,
-    attemptLog: [],
-  };
-}
+const channelFields = (channel: ChannelDoc) => ({
+  accountId: channel.accountId,
+  alertChannelId: channel.id,
+  recipient: maskedRecipient(channel.type, channel.config),
+});
 
 /** POST …/test: an ALERT_TEST to the channel, due at once. */
 export function testDelivery(channel: ChannelDoc, notificationId: string, now: Date): DeliveryDoc {
-  return {
-    ...deliveryBase(channel, notificationId, now, now.getTime()),
+  return newDelivery({
+    ...channelFields(channel),
+    id: notificationId,
     alertType: 'ALERT_TEST',
     target: {
       kind: 'channel',
       alert: { alertType: 'ALERT_TEST', checkId: null, checkName: 'Test check', tags: [], outageId: null, startedAt: null, at: now.toISOString(), downtimeSeconds: null },
     },
-  };
+  }, now);
 }

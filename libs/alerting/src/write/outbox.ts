@@ -78,6 +78,28 @@ export interface DeliveryDoc {
 }
 
 export const DELIVERIES = collectionOf<DeliveryDoc>('alert_deliveries');
+
+/** What a new delivery says; the bookkeeping fields start the same for every delivery. */
+export type NewDelivery = Pick<DeliveryDoc, 'id' | 'accountId' | 'recipient' | 'alertType' | 'target'> & Partial<DeliveryDoc>;
+
+/** A PENDING delivery, due now unless `fields` say when (or that it is SUPPRESSED). */
+export function newDelivery(fields: NewDelivery, now: Date): DeliveryDoc {
+  return {
+    alertChannelId: null,
+    checkId: null,
+    incidentId: null,
+    status: 'PENDING',
+    attempts: 0,
+    lastError: null,
+    created_at: now.toISOString(),
+    sentAt: null,
+    nextAttemptAt: now.getTime(),
+    leaseUntil: 0,
+    whileOutage: null,
+    attemptLog: [],
+    ...fields,
+  };
+}
 // Fixed namespace: the same triggering event and recipient always give the same delivery id.
 const NAMESPACE = '4f1d0f6e-4c1a-4a59-9d55-6f1b7f0b8e21';
 
@@ -184,7 +206,7 @@ export class Outbox {
       sort: { field: 'created_at', direction: 'asc' },
       limit,
     });
-    return (await this.store.getMany(DELIVERIES, docs.map((d) => d.id))).map(({ doc, revision }) => ({ doc, version: revision }));
+    return this.records.getMany(docs.map((d) => d.id));
   }
 
   async count(filters: { field: string; op: 'eq'; value: string }[]): Promise<number> {

@@ -6,7 +6,7 @@ import { COMMAND_RUNNER } from '../../../platform/src/tokens';
 import { IncidentEvent, IncidentsQuery, IncidentState, PostedUpdateData } from '../../../incidents/src/incidents.api';
 import { addressKey, StatusPagesQuery, SubscriptionData, SubscriptionsEvent } from '../../../status-pages/src/status-pages.api';
 import { maskEmail } from '../domain/alert-channel';
-import { deliveryId, Outbox, SUBSCRIBER_BATCH, SubscriberRecipient } from './outbox';
+import { deliveryId, newDelivery, Outbox, SUBSCRIBER_BATCH, SubscriberRecipient } from './outbox';
 
 /** The events subscriber notices come from: new subscriptions and posted incident updates. */
 export type SubscriberNoticeEvent =
@@ -53,8 +53,9 @@ export class SubscriberNotices {
     const now = this.clock.now();
     // Every new webhook gets a signed confirmation POST carrying its signing secret; a 2xx verifies it.
     for (const s of hooks) {
-      await this.outbox.add({
-        ...base(accountId, deliveryId(...confirmKey(s.id, again)), null, now),
+      await this.outbox.add(newDelivery({
+        id: deliveryId(...confirmKey(s.id, again)),
+        accountId,
         recipient: maskUrl(s.address),
         alertType: 'SUBSCRIPTION_CONFIRM',
         target: {
@@ -64,14 +65,16 @@ export class SubscriberNotices {
           statusPageId,
           payload: { type: 'subscription_confirmation', page: { id: statusPageId, name: pageName }, subscription: { id: s.id } },
         },
-      });
+      }, now));
     }
     for (const s of pending) {
-      await this.outbox.add({
-        ...base(accountId, deliveryId(...confirmKey(s.id, again)), s.address, now),
+      await this.outbox.add(newDelivery({
+        id: deliveryId(...confirmKey(s.id, again)),
+        accountId,
+        recipient: maskEmail(s.address),
         alertType: 'SUBSCRIPTION_CONFIRM',
         target: { kind: 'confirm', subscriptionId: s.id, statusPageId, pageName, address: s.address },
-      });
+      }, now));
     }
   }
 
@@ -94,13 +97,14 @@ export class SubscriberNotices {
         if (s.status !== 'VERIFIED' || seen.has(key)) continue;
         seen.add(key);
         if (s.type === 'WEBHOOK') {
-          await this.outbox.add({
-            ...base(accountId, deliveryId(trigger, key), null, now),
+          await this.outbox.add(newDelivery({
+            id: deliveryId(trigger, key),
+            accountId,
             recipient: maskUrl(s.address),
             incidentId: data.incidentId,
             alertType,
             target: { kind: 'subscriber-webhook', url: s.address, subscriptionId: s.id, statusPageId: page.id, payload: statuspagePayload(page, data, state, events) },
-          });
+          }, now));
           continue;
         }
         recipients.push({
@@ -117,13 +121,14 @@ export class SubscriberNotices {
     }
     for (let i = 0; i * SUBSCRIBER_BATCH < recipients.length; i++) {
       const batch = recipients.slice(i * SUBSCRIBER_BATCH, (i + 1) * SUBSCRIBER_BATCH);
-      await this.outbox.add({
-        ...base(accountId, deliveryId(trigger, 'subscribers', String(i)), batch.length === 1 ? batch[0].address : null, now),
+      await this.outbox.add(newDelivery({
+        id: deliveryId(trigger, 'subscribers', String(i)),
+        accountId,
         recipient: batch.length === 1 ? maskEmail(batch[0].address) : `${batch.length} subscribers`,
         incidentId: data.incidentId,
         alertType,
         target: { kind: 'incident-emails', incidentName: state.name, status: data.status, description: data.description, recipients: batch },
-      });
+      }, now));
     }
   }
 }
@@ -171,24 +176,4 @@ function maskUrl(url: string): string {
   } catch {
     return '********';
   }
-}
-
-function base(accountId: string, id: string, address: string | null, now: Date) {
-  return {
-    id,
-    accountId,
-    alertChannelId: null,
-    checkId: null,
-    incidentId: null as string | null,
-    recipient: address === null ? '' : maskEmail(address),
-    status: 'PENDING' as const,
-    attempts: 0,
-    lastError: null,
-    created_at: now.toISOString(),
-    sentAt: null,
-    nextAttemptAt: now.getTime(),
-    leaseUntil: 0,
-    whileOutage: null,
-    attemptLog: [],
-  };
 }

@@ -22,7 +22,7 @@ export class CheckStatusesController {
   }
 
   @Get(':checkId')
-  @ApiOperation({ summary: "One check's status, in Checkly's shape" })
+  @ApiOperation({ summary: "One check's status, in Checkly's shape", description: 'The check as the checkly CLI shows it: failing (hasFailures), late (isDegraded), and when it last ran.' })
   @ApiOkResponse({ type: CheckStatusDto })
   async get(@Account() account: AccountContext, @Param('checkId') checkId: string) {
     const status = await this.queries.execute(new HeartbeatsQuery({ type: 'CheckStatus', accountId: account.accountId, checkId: requireId(checkId, 'Check') }));

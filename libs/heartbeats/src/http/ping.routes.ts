@@ -105,8 +105,7 @@ export function registerPingRoutes(fastify: FastifyInstance, deps: PingDeps): vo
     };
 
     for (const url of PING_PATHS) {
-      // Pings have the per-token limit above instead of the per-key one: with `rateLimit: false` no hook is added.
-      scope.route({ method: [...PING_METHODS], url, exposeHeadRoute: false, config: { rateLimit: false }, handler });
+      scope.route({ method: [...PING_METHODS], url, exposeHeadRoute: false, handler });
     }
   });
 }

@@ -114,7 +114,7 @@ const emptyCounts = (): Record<HeartbeatState, number> => ({ EARLY: 0, RECEIVED:
  */
 export const heartbeatRollupsProjection: Projection<RollupDoc, HeartbeatEvent | RollupsKept> = {
   name: 'heartbeat_rollups',
-  // 4: the hour's counts and its minutes in one document (was two), ids with the bucket start in ms.
+  // The hour's counts and its minutes in one document, ids with the bucket start in ms.
   version: 4,
   // A day's rollups kept before its raw events were pruned come back from HeartbeatRollupsKept (rollup-history.decider.ts).
   handles: ['HeartbeatPingReceived', 'HeartbeatFailed', ROLLUPS_KEPT],

@@ -15,7 +15,7 @@ const pathParam = (name: string): Json => ({ name, in: 'path', required: true, s
 const queryToken: Json = { name: 'token', in: 'query', required: true, schema: token, description: 'The secret of the emailed or printed link' };
 
 function operation(summary: string, responses: Json, extra: Json = {}): Json {
-  return { tags: ['console'], summary, security: [], responses, ...extra };
+  return { tags: ['console'], summary, description: `${summary}. A console route for a person signed in with a session cookie, never an API key.`, security: [], responses, ...extra };
 }
 
 /** A signed-in person's form: the session cookie, the page's form token, same-origin; 303 back to the console. */

@@ -2,7 +2,6 @@ import { isIP } from 'node:net';
 import { ID_GENERATOR, IdGenerator, isUuid } from '../../../core/src/ids';
 import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { CLOCK, Clock } from '../../../core/src/clock';
@@ -123,13 +122,11 @@ export class PublicPagesController {
   }
 
   @Get(`${ASSET_PREFIX.slice(1)}/:file`)
-  @RouteConfig({ rateLimit: false })
   asset(@Param('file') file: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     return this.send(request, reply, this.assets.get(`${ASSET_PREFIX}/${file}`) ?? this.notFound('json'));
   }
 
   @Get(['status/:url', ''])
-  @RouteConfig({ rateLimit: false })
   page(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     return this.respond(request, reply, 'html', [], async (ref) => {
       const model = await this.model(ref);
@@ -138,7 +135,6 @@ export class PublicPagesController {
   }
 
   @Get(['status/:url/history', 'history'])
-  @RouteConfig({ rateLimit: false })
   history(@Query('page') pageParam: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const n = pageParam === undefined ? 1 : /^[1-9]\d{0,3}$/.test(String(pageParam)) ? Number(pageParam) : null;
     return this.respond(request, reply, 'html', [n], async (ref) => {
@@ -153,7 +149,6 @@ export class PublicPagesController {
   }
 
   @Get(['status/:url/incidents/:incidentId', 'incidents/:incidentId'])
-  @RouteConfig({ rateLimit: false })
   incident(@Param('incidentId') incidentId: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     return this.respond(request, reply, 'html', [incidentId], async (ref) => {
       const model = await this.model(ref);
@@ -166,7 +161,6 @@ export class PublicPagesController {
   }
 
   @Get(['status/:url/history.rss', 'history.rss', 'status/:url/history.atom', 'history.atom'])
-  @RouteConfig({ rateLimit: false })
   feed(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const atom = request.routeOptions.url?.endsWith('.atom') ?? false;
     return this.respond(request, reply, 'json', [], async (ref) => {
@@ -180,7 +174,6 @@ export class PublicPagesController {
   }
 
   @Get(['status/:url/api/v2/:first', 'status/:url/api/v2/:first/:second', 'api/v2/:first', 'api/v2/:first/:second'])
-  @RouteConfig({ rateLimit: false })
   statuspage(@Param('first') first: string, @Param('second') second: string | undefined, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const route = second === undefined ? first : `${first}/${second}`;
     if (!STATUSPAGE_ROUTES.has(route)) return this.send(request, reply, this.notFound('json'));
@@ -204,7 +197,6 @@ export class PublicPagesController {
   }
 
   @Get(['status/:url/badge.svg', 'badge.svg', 'status/:url/badge.json', 'badge.json'])
-  @RouteConfig({ rateLimit: false })
   badge(@Query('service') serviceId: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const svg = request.routeOptions.url?.endsWith('.svg') ?? false;
     return this.respond(request, reply, 'json', [serviceId === undefined ? null : String(serviceId)], async (ref) => {
@@ -227,7 +219,6 @@ export class PublicPagesController {
   }
 
   @Get(['status/:url/theme/:file', 'theme/:file'])
-  @RouteConfig({ rateLimit: false })
   theme(@Param('file') file: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     return this.respond(request, reply, 'json', [file], async (ref) => {
       const model = await this.model(ref);
@@ -239,7 +230,6 @@ export class PublicPagesController {
   }
 
   @Post(['status/:url/subscribe', 'subscribe'])
-  @RouteConfig({ rateLimit: false })
   async subscribe(@Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const ref = await this.resolve(request);
     const found = ref && (await this.model(ref));

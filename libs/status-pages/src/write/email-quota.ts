@@ -1,6 +1,7 @@
 import { TooManyRequestsError } from '../../../core/src/errors';
 import { collectionOf } from '../../../core/src/projection';
 import { ReadStore } from '../../../read-store/src/read-store.port';
+import { VersionedRecords } from '../../../read-store/src/versioned-records';
 
 /** Per account, for the current clock hour: confirmation emails to unverified addresses, and every email. */
 export interface EmailQuotaDoc {
@@ -25,15 +26,18 @@ export interface EmailLimits {
 
 /**
  * Counts an account's emails per clock hour in the read store (shared by every instance), with
- * revision-guarded increments; a request that would pass a limit is refused with 429 and Retry-After.
+ * compare-and-set increments; a request that would pass a limit is refused with 429 and Retry-After.
  */
 export class EmailQuota {
   private static ready = new WeakMap<ReadStore, Promise<void>>();
+  private readonly records: VersionedRecords<EmailQuotaDoc>;
 
   constructor(
     private readonly store: ReadStore,
     private readonly limits: EmailLimits,
-  ) {}
+  ) {
+    this.records = new VersionedRecords(store, EMAIL_QUOTAS);
+  }
 
   private async ensure(): Promise<void> {
     let ready = EmailQuota.ready.get(this.store);
@@ -53,7 +57,7 @@ export class EmailQuota {
     const id = accountId;
     const retryAfter = ((hour + 1) * HOUR_MS - now.getTime()) / 1000;
     for (;;) {
-      const stored = await this.store.get(EMAIL_QUOTAS, id);
+      const stored = await this.records.get(id);
       const doc = stored && stored.doc.hour === hour ? stored.doc : { id, accountId, hour, confirmations: 0, emails: 0 };
       if (doc.confirmations + confirmations > this.limits.confirmationsPerHour) {
         throw new TooManyRequestsError(`This account may send ${this.limits.confirmationsPerHour} confirmation emails an hour; try again later`, retryAfter);
@@ -62,7 +66,7 @@ export class EmailQuota {
         throw new TooManyRequestsError(`This account may send ${this.limits.emailsPerHour} emails an hour; try again later`, retryAfter);
       }
       const next = { ...doc, confirmations: doc.confirmations + confirmations, emails: doc.emails + confirmations + emails };
-      if (await this.store.put(EMAIL_QUOTAS, next, (stored?.revision ?? 0n) + 1n)) return;
+      if (await (stored ? this.records.compareAndSet(next, stored.version) : this.records.insert(next))) return;
     }
   }
 }

@@ -1,0 +1,113 @@
+import { ConflictError, NotFoundError, ValidationError } from '../../../core/src/errors';
+import { specFor } from '../../../testing/src/given-when-then';
+import { MonitorEvent, monitorDecider } from './monitor.decider';
+import { parseMonitorBody } from './monitor-body';
+import { MonitorRun } from './round';
+
+const spec = specFor(monitorDecider);
+const ID = '01900000-0000-7000-8000-000000000001';
+const ACCOUNT = 'acc-1';
+const config = (over: Record<string, unknown> = {}) => parseMonitorBody('URL', { name: 'Site', request: { url: 'https://example.com' }, ...over });
+const twoPlaces = config({ locations: ['local', 'eu'] });
+const created = (c = config()): MonitorEvent => ({ type: 'MonitorCreated', data: { id: ID, accountId: ACCOUNT, config: c } });
+const run = (location: string, outcome: MonitorRun['outcome'], roundAt = '2026-01-01T00:00:00.000Z', over: Partial<MonitorRun> = {}): MonitorRun => ({
+  location, roundAt, startedAt: roundAt, outcome, timings: { total: 12 }, error: outcome === 'FAIL' ? 'HTTP 500' : null, networkError: false, attempt: 1, final: true, ...over,
+});
+const recorded = (r: MonitorRun): MonitorEvent => ({ type: 'MonitorRunRecorded', data: { id: ID, run: r } });
+const record = (r: MonitorRun) => ({ type: 'RecordMonitorRun' as const, id: ID, run: r, failThreshold: 0.5 });
+
+describe('Monitor decider', () => {
+  it('given nothing, when created, then MonitorCreated', () => {
+    spec.given([]).when({ type: 'CreateMonitor', id: ID, accountId: ACCOUNT, config: config() }).then([created()]);
+  });
+
+  it('given a monitor, when created again, then 409', () => {
+    spec.given([created()]).when({ type: 'CreateMonitor', id: ID, accountId: ACCOUNT, config: config() }).thenThrows(ConflictError);
+  });
+
+  it('refuses a config whose frequency is below 10 seconds even when built by hand', () => {
+    spec.given([]).when({ type: 'CreateMonitor', id: ID, accountId: ACCOUNT, config: { ...config(), frequency: 0, frequencyOffset: 5 } }).thenThrows(ValidationError);
+  });
+
+  it('given a monitor, when updated, then MonitorUpdated; the same config again is nothing', () => {
+    const next = config({ frequency: 5 });
+    spec.given([created()]).when({ type: 'UpdateMonitor', id: ID, accountId: ACCOUNT, config: next }).then([{ type: 'MonitorUpdated', data: { id: ID, config: next } }]);
+    spec.given([created()]).when({ type: 'UpdateMonitor', id: ID, accountId: ACCOUNT, config: config() }).then([]);
+  });
+
+  it('refuses to change the type of a monitor', () => {
+    const tcp = parseMonitorBody('TCP', { name: 'Port', request: { hostname: 'example.com', port: 22 } });
+    spec.given([created()]).when({ type: 'UpdateMonitor', id: ID, accountId: ACCOUNT, config: tcp }).thenThrows(ValidationError);
+  });
+
+  it("given another account's monitor or a deleted one, when changed, then 404", () => {
+    spec.given([created()]).when({ type: 'DeleteMonitor', id: ID, accountId: 'other' }).thenThrows(NotFoundError);
+    spec.given([created(), { type: 'MonitorDeleted', data: { id: ID } }]).when({ type: 'SetMonitorMuted', id: ID, accountId: ACCOUNT, muted: true }).thenThrows(NotFoundError);
+  });
+
+  it('activates and mutes, once', () => {
+    spec.given([created()]).when({ type: 'SetMonitorActivated', id: ID, accountId: ACCOUNT, activated: false }).then([{ type: 'MonitorActivationChanged', data: { id: ID, activated: false } }]);
+    spec.given([created()]).when({ type: 'SetMonitorActivated', id: ID, accountId: ACCOUNT, activated: true }).then([]);
+    spec.given([created()]).when({ type: 'SetMonitorMuted', id: ID, accountId: ACCOUNT, muted: true }).then([{ type: 'MonitorMuteChanged', data: { id: ID, muted: true } }]);
+  });
+
+  describe('rounds', () => {
+    it('given a new monitor, when its one location passes, then the run and PASSING', () => {
+      const r = run('local', 'PASS');
+      spec.given([created()]).when(record(r)).then([
+        recorded(r),
+        { type: 'MonitorStateChanged', data: { id: ID, from: null, to: 'PASSING', roundAt: r.roundAt, failedLocations: [], downtimeMs: null } },
+      ]);
+    });
+
+    it('given PASSING, when a slow run comes, then DEGRADED', () => {
+      const first = run('local', 'PASS');
+      const slow = run('local', 'DEGRADED', '2026-01-01T00:10:00.000Z');
+      spec.given([created(), recorded(first), { type: 'MonitorStateChanged', data: { id: ID, from: null, to: 'PASSING', roundAt: first.roundAt, failedLocations: [], downtimeMs: null } }])
+        .when(record(slow))
+        .then([recorded(slow), { type: 'MonitorStateChanged', data: { id: ID, from: 'PASSING', to: 'DEGRADED', roundAt: slow.roundAt, failedLocations: [], downtimeMs: null } }]);
+    });
+
+    it('given FAILING, when a round passes, then PASSING with the downtime', () => {
+      const fail = run('local', 'FAIL');
+      const pass = run('local', 'PASS', '2026-01-01T00:10:00.000Z');
+      spec.given([created(), recorded(fail), { type: 'MonitorStateChanged', data: { id: ID, from: null, to: 'FAILING', roundAt: fail.roundAt, failedLocations: ['local'], downtimeMs: null } }])
+        .when(record(pass))
+        .then([recorded(pass), { type: 'MonitorStateChanged', data: { id: ID, from: 'FAILING', to: 'PASSING', roundAt: pass.roundAt, failedLocations: [], downtimeMs: 600_000 } }]);
+    });
+
+    it('a run that a retry follows is recorded and decides nothing', () => {
+      const r = run('local', 'FAIL', undefined, { final: false });
+      spec.given([created()]).when(record(r)).then([recorded(r)]);
+    });
+
+    it('on two locations, nothing is decided until both have reported; one of two failing is FAILING at the default threshold', () => {
+      const eu = run('eu', 'FAIL');
+      spec.given([created(twoPlaces)]).when(record(eu)).then([recorded(eu)]);
+      const local = run('local', 'PASS');
+      spec.given([created(twoPlaces), recorded(eu)]).when(record(local)).then([
+        recorded(local),
+        { type: 'MonitorStateChanged', data: { id: ID, from: null, to: 'FAILING', roundAt: local.roundAt, failedLocations: ['eu'], downtimeMs: null } },
+      ]);
+    });
+
+    it('with a threshold above one half, one location of two failing is not FAILING', () => {
+      const eu = run('eu', 'FAIL');
+      const local = run('local', 'PASS');
+      spec.given([created(twoPlaces), recorded(eu)]).when({ ...record(local), failThreshold: 0.75 }).then([
+        recorded(local),
+        { type: 'MonitorStateChanged', data: { id: ID, from: null, to: 'PASSING', roundAt: local.roundAt, failedLocations: ['eu'], downtimeMs: null } },
+      ]);
+    });
+
+    it('a late run of an older round changes nothing', () => {
+      const newer = run('local', 'PASS', '2026-01-01T00:10:00.000Z');
+      const older = run('local', 'FAIL', '2026-01-01T00:00:00.000Z');
+      spec.given([created(), recorded(newer)]).when(record(older)).then([recorded(older)]);
+    });
+
+    it('given a deleted monitor, a run is refused', () => {
+      spec.given([created(), { type: 'MonitorDeleted', data: { id: ID } }]).when(record(run('local', 'PASS'))).thenThrows(NotFoundError);
+    });
+  });
+});

@@ -1,0 +1,11 @@
+/** The monitors context's face: what other contexts and apps may use. */
+export { MonitorsModule } from './monitors.module';
+export { RunMonitorCommand } from './write/monitor.handler';
+export type { MonitorRunResult } from './write/monitor.handler';
+export type { MonitorCommand, MonitorEvent } from './domain/monitor.decider';
+export type { CheckType, MonitorConfig } from './domain/monitor-config';
+export type { MonitorRun, MonitorStatus, RunOutcome } from './domain/round';
+export { MonitorsQuery } from './read/monitors.queries';
+export type { MonitorsAnswers, MonitorsQuestion, MonitorView, RollupView } from './read/monitors.queries';
+export type { LocationView } from './read/locations';
+export type { CheckResultView } from './read/monitor-results';

@@ -1,0 +1,73 @@
+import { HARNESS_ADAPTERS, ProjectionHarness } from '../../../testing/src/projection-harness';
+import { MonitorEvent, monitorStream } from '../domain/monitor.decider';
+import { parseMonitorBody } from '../domain/monitor-body';
+import { MonitorRun } from '../domain/round';
+import { monitorRollupsProjection, rollupId } from './monitor-rollups.projection';
+import { monitorsProjection } from './monitors.projection';
+
+const ID = '01900000-0000-7000-8000-0000000000aa';
+const config = parseMonitorBody('URL', { name: 'Site', frequency: 1, request: { url: 'https://example.com' } });
+const run = (roundAt: string, outcome: MonitorRun['outcome'], total: number, final = true): MonitorEvent => ({
+  type: 'MonitorRunRecorded',
+  data: { id: ID, run: { location: 'local', roundAt, startedAt: roundAt, outcome, timings: { total }, error: null, networkError: false, attempt: 1, final } },
+});
+
+describe.each(HARNESS_ADAPTERS)('monitor projections (%s)', (adapter) => {
+  let harness: ProjectionHarness;
+  beforeEach(async () => {
+    harness = await ProjectionHarness.start(adapter, [monitorsProjection, monitorRollupsProjection]);
+  });
+  afterEach(() => harness.close());
+
+  it('given a created monitor, when runs come, then its next round follows the schedule and its rollups count final runs; a replay changes nothing', async () => {
+    const at = '2026-01-01T10:00:00.000Z';
+    await harness.append(monitorStream(ID), [{ type: 'MonitorCreated', data: { id: ID, accountId: 'acc', config } }], at, 'acc');
+    expect((await harness.get(monitorsProjection, ID))!.doc).toMatchObject({ nextRunAt: Date.parse(at), lastRun: null, checkType: 'URL' });
+
+    await harness.append(monitorStream(ID), [run('2026-01-01T10:00:00.000Z', 'FAIL', 40, false)], at);
+    expect((await harness.get(monitorsProjection, ID))!.doc.nextRunAt).toBe(Date.parse(at));
+    await harness.append(monitorStream(ID), [
+      run('2026-01-01T10:00:00.000Z', 'PASS', 40),
+      { type: 'MonitorStateChanged', data: { id: ID, from: null, to: 'PASSING', roundAt: at, failedLocations: [], downtimeMs: null } },
+      run('2026-01-01T10:01:00.000Z', 'DEGRADED', 4000),
+      run('2026-01-01T10:02:00.000Z', 'FAIL', 5000),
+    ], at);
+    const doc = (await harness.get(monitorsProjection, ID))!.doc;
+    expect(doc.nextRunAt).toBe(Date.parse('2026-01-01T10:03:00.000Z'));
+    expect(doc.state.status).toBe('PASSING');
+    const hour = (await harness.get(monitorRollupsProjection, rollupId(ID, 'h', '2026-01-01T10:00:00.000Z')))!.doc;
+    expect(hour).toMatchObject({ runs: 3, failed: 1, degraded: 1, sumMs: 4040 });
+    expect((await harness.get(monitorRollupsProjection, rollupId(ID, 'd', '2026-01-01T00:00:00.000Z')))!.doc.runs).toBe(3);
+
+    await harness.replayAll();
+    expect((await harness.get(monitorRollupsProjection, rollupId(ID, 'h', '2026-01-01T10:00:00.000Z')))!.doc.runs).toBe(3);
+  });
+
+  it('given a monitor, when a replaced config deactivates it, it is not due; reactivated, it is due at once', async () => {
+    await harness.append(monitorStream(ID), [{ type: 'MonitorCreated', data: { id: ID, accountId: 'acc', config } }], '2026-01-01T10:00:00.000Z', 'acc');
+    await harness.append(monitorStream(ID), [{ type: 'MonitorUpdated', data: { id: ID, config: { ...config, activated: false } } }], '2026-01-01T10:05:00.000Z');
+    expect((await harness.get(monitorsProjection, ID))!.doc.nextRunAt).toBeNull();
+    await harness.append(monitorStream(ID), [{ type: 'MonitorUpdated', data: { id: ID, config } }], '2026-01-01T10:07:00.000Z');
+    expect((await harness.get(monitorsProjection, ID))!.doc.nextRunAt).toBe(Date.parse('2026-01-01T10:07:00.000Z'));
+  });
+
+  it('given a monitor, when deactivated it is not due; when deleted its document goes', async () => {
+    await harness.append(monitorStream(ID), [{ type: 'MonitorCreated', data: { id: ID, accountId: 'acc', config } }], '2026-01-01T10:00:00.000Z', 'acc');
+    await harness.append(monitorStream(ID), [{ type: 'MonitorActivationChanged', data: { id: ID, activated: false } }]);
+    expect((await harness.get(monitorsProjection, ID))!.doc.nextRunAt).toBeNull();
+    await harness.append(monitorStream(ID), [{ type: 'MonitorDeleted', data: { id: ID } }]);
+    expect(await harness.get(monitorsProjection, ID)).toBeNull();
+  });
+});
+
+describe('response-time percentiles', () => {
+  it('are the upper bound of the bucket the rank falls in; none without measured runs', async () => {
+    const { BUCKET_BOUNDS_MS, percentile } = await import('./monitor-rollups.projection');
+    const histogram = BUCKET_BOUNDS_MS.map(() => 0);
+    histogram[BUCKET_BOUNDS_MS.indexOf(50)] = 90;
+    histogram[BUCKET_BOUNDS_MS.indexOf(500)] = 9;
+    histogram[BUCKET_BOUNDS_MS.indexOf(5000)] = 1;
+    expect([percentile(histogram, 50), percentile(histogram, 95), percentile(histogram, 99), percentile(histogram, 100)]).toEqual([50, 500, 500, 5000]);
+    expect(percentile(BUCKET_BOUNDS_MS.map(() => 0), 50)).toBeNull();
+  });
+});

@@ -1,0 +1,65 @@
+import { Projection } from '../../../core/src/projection';
+import { MonitorEvent } from '../domain/monitor.decider';
+
+/** Upper bounds (ms) of the response-time buckets; a percentile is the bound of the bucket it falls in. */
+export const BUCKET_BOUNDS_MS = [10, 20, 30, 50, 75, 100, 150, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 5000, 7500, 10_000, 15_000, 20_000, 30_000, Infinity];
+
+/** Final runs of one monitor over an hour (`h`) or a day (`d`): kept for good, so analytics cost hours + days, not runs. */
+export interface RollupDoc {
+  [field: string]: unknown;
+  id: string;
+  monitorId: string;
+  granularity: 'h' | 'd';
+  bucketAt: string;
+  runs: number;
+  failed: number;
+  degraded: number;
+  sumMs: number;
+  histogram: number[];
+}
+
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+const start = (at: string, size: number) => new Date(Math.floor(Date.parse(at) / size) * size).toISOString();
+export const rollupId = (monitorId: string, granularity: 'h' | 'd', bucketAt: string) => `${monitorId}:${granularity}:${bucketAt}`;
+
+export function percentile(histogram: number[], p: number): number | null {
+  const total = histogram.reduce((a, b) => a + b, 0);
+  if (total === 0) return null;
+  const rank = Math.ceil((p / 100) * total);
+  let seen = 0;
+  for (let i = 0; i < histogram.length; i++) {
+    seen += histogram[i];
+    if (seen >= rank) return Number.isFinite(BUCKET_BOUNDS_MS[i]) ? BUCKET_BOUNDS_MS[i] : BUCKET_BOUNDS_MS[i - 1];
+  }
+  return null;
+}
+
+export const monitorRollupsProjection: Projection<RollupDoc, MonitorEvent> = {
+  name: 'monitor_rollups',
+  version: 1,
+  handles: ['MonitorRunRecorded'],
+  indexes: [{ field: 'monitorId' }, { field: 'granularity' }, { field: 'bucketAt' }],
+  sortField: 'bucketAt',
+  ids(event) {
+    if (event.type !== 'MonitorRunRecorded' || !event.data.run.final) return [];
+    const at = event.data.run.roundAt;
+    return [rollupId(event.data.id, 'h', start(at, HOUR)), rollupId(event.data.id, 'd', start(at, DAY))];
+  },
+  evolve(doc, event, id) {
+    if (event.type !== 'MonitorRunRecorded') return doc;
+    const run = event.data.run;
+    const [, granularity, bucketAt] = [id.slice(0, id.indexOf(':')), id.split(':')[1] as 'h' | 'd', id.slice(id.indexOf(':', id.indexOf(':') + 1) + 1)];
+    const base: RollupDoc = doc ?? { id, monitorId: event.data.id, granularity, bucketAt, runs: 0, failed: 0, degraded: 0, sumMs: 0, histogram: BUCKET_BOUNDS_MS.map(() => 0) };
+    const histogram = [...base.histogram];
+    if (run.outcome !== 'FAIL') histogram[BUCKET_BOUNDS_MS.findIndex((bound) => run.timings.total <= bound)]++;
+    return {
+      ...base,
+      runs: base.runs + 1,
+      failed: base.failed + (run.outcome === 'FAIL' ? 1 : 0),
+      degraded: base.degraded + (run.outcome === 'DEGRADED' ? 1 : 0),
+      sumMs: base.sumMs + (run.outcome === 'FAIL' ? 0 : run.timings.total),
+      histogram,
+    };
+  },
+};

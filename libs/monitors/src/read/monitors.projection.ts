@@ -1,0 +1,62 @@
+import { Projection } from '../../../core/src/projection';
+import { MonitorEvent, monitorDecider, MonitorState } from '../domain/monitor.decider';
+import { CheckType, intervalSeconds } from '../domain/monitor-config';
+import { MonitorRun } from '../domain/round';
+
+/** A monitor as its API shows it, the decider's state (the command handler's snapshot) and the scheduler's next round. */
+export interface MonitorDoc {
+  [field: string]: unknown;
+  id: string;
+  accountId: string;
+  checkType: CheckType;
+  /** Activated monitors' next round time (ms), indexed for the scheduler; null when deactivated. */
+  nextRunAt: number | null;
+  state: MonitorState;
+  lastRun: MonitorRun | null;
+  created_at: string;
+  updated_at: string;
+}
+
+function nextRun(state: MonitorState, from: number): number | null {
+  if (!state.config || !state.config.activated || state.deleted) return null;
+  return from + intervalSeconds(state.config) * 1000;
+}
+
+/** One document per monitor, from its own stream; deleted monitors disappear. */
+export const monitorsProjection: Projection<MonitorDoc, MonitorEvent> = {
+  name: 'monitors',
+  version: 1,
+  handles: ['MonitorCreated', 'MonitorUpdated', 'MonitorDeleted', 'MonitorActivationChanged', 'MonitorMuteChanged', 'MonitorRunRecorded', 'MonitorStateChanged'],
+  indexes: [{ field: 'accountId' }, { field: 'checkType' }, { field: 'nextRunAt' }, { field: 'created_at' }],
+  sortField: 'created_at',
+  ids: (event) => [event.data.id],
+  evolve(doc, event) {
+    const at = event.metadata.occurredAt;
+    if (event.type === 'MonitorCreated') {
+      const state = monitorDecider.evolve(monitorDecider.initialState(), event);
+      // A new monitor's first round is at once.
+      return { id: event.data.id, accountId: event.data.accountId, checkType: event.data.config.checkType, nextRunAt: Date.parse(at), state, lastRun: null, created_at: at, updated_at: at };
+    }
+    if (doc === null) return null;
+    if (event.type === 'MonitorDeleted') return null;
+    const state = monitorDecider.evolve(doc.state, event);
+    switch (event.type) {
+      case 'MonitorRunRecorded': {
+        const run = event.data.run;
+        // The next round follows this one's schedule, so a slow run does not push the ones after it.
+        const next = run.final && run.roundAt === state.round?.at ? nextRun(state, Date.parse(run.roundAt)) : doc.nextRunAt;
+        return { ...doc, state, lastRun: run, nextRunAt: next };
+      }
+      case 'MonitorStateChanged':
+        return { ...doc, state };
+      case 'MonitorActivationChanged':
+        return { ...doc, state, updated_at: at, nextRunAt: event.data.activated ? Date.parse(at) : null };
+      default: {
+        // A replaced config may deactivate (no next round), reactivate (a round at once) or shorten the wait.
+        const soonest = nextRun(state, Date.parse(at));
+        const nextRunAt = soonest === null ? null : doc.nextRunAt === null ? Date.parse(at) : Math.min(doc.nextRunAt, soonest);
+        return { ...doc, state, updated_at: at, nextRunAt };
+      }
+    }
+  },
+};

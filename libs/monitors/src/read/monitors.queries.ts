@@ -1,0 +1,124 @@
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { ContextQuery } from '../../../read-store/src/context-query';
+import { ProjectionEngine } from '../../../read-store/src/projection-engine';
+import { PageAfter, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
+import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
+import { CheckType, MonitorConfig, SslRequestConfig } from '../domain/monitor-config';
+import { MonitorRun, MonitorStatus } from '../domain/round';
+import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
+import { LOCATIONS, LocationView } from './locations';
+import { CheckResultView, readResults, ResultsFilter } from './monitor-results';
+import { monitorRollupsProjection, percentile } from './monitor-rollups.projection';
+import { MonitorDoc, monitorsProjection } from './monitors.projection';
+
+export type MonitorsQuestion =
+  | { type: 'GetMonitor'; accountId: string; id: string; checkType?: CheckType }
+  | { type: 'ListMonitors'; accountId: string; checkType?: CheckType; limit: number; after?: PageAfter }
+  | { type: 'GetMonitorRollups'; accountId: string; id: string; granularity: 'h' | 'd'; from: string; to: string }
+  | { type: 'ListLocations'; accountId: string }
+  | { type: 'ListMonitorResults'; accountId: string; id: string; filter: ResultsFilter };
+
+/** A monitor as every response shows it: its configuration in Checkly's shape, its state and its last run. */
+export type MonitorView = Omit<MonitorConfig, 'request'> & {
+  id: string;
+  request: Record<string, unknown>;
+  status: { state: MonitorStatus | null; since: string | null; lastRun: MonitorRun | null; nextRunAt: string | null };
+  created_at: string;
+  updated_at: string;
+};
+
+export interface RollupView {
+  at: string;
+  runs: number;
+  availability: number | null;
+  failed: number;
+  degraded: number;
+  responseTime: { avg: number | null; p50: number | null; p95: number | null; p99: number | null };
+}
+
+export interface MonitorsAnswers {
+  GetMonitor: { monitor: MonitorView; revision: bigint } | null;
+  ListMonitors: MonitorView[];
+  GetMonitorRollups: RollupView[] | null;
+  ListLocations: LocationView[];
+  ListMonitorResults: { entries: CheckResultView[]; nextId: string | null } | null;
+}
+
+export class MonitorsQuery<T extends MonitorsQuestion['type']> extends ContextQuery<MonitorsQuestion, MonitorsAnswers, T> {}
+
+export function presentMonitor(doc: MonitorDoc): MonitorView {
+  const config = doc.state.config!;
+  const { request, ...rest } = config;
+  const shown: Record<string, unknown> =
+    config.checkType === 'SSL'
+      ? (({ assertions, ...sslConfig }: SslRequestConfig) => ({ sslConfig, assertions }))(request as SslRequestConfig)
+      : { ...request };
+  return {
+    id: doc.id,
+    ...rest,
+    request: shown,
+    status: { state: doc.state.status, since: doc.state.statusSince, lastRun: doc.lastRun, nextRunAt: doc.nextRunAt === null ? null : new Date(doc.nextRunAt).toISOString() },
+    created_at: doc.created_at,
+    updated_at: doc.updated_at,
+  };
+}
+
+/** The monitors context's one read side; every question is answered within the caller's account. */
+@QueryHandler(MonitorsQuery)
+export class MonitorsQueryHandler implements IQueryHandler<MonitorsQuery<MonitorsQuestion['type']>> {
+  constructor(
+    @Inject(READ_STORE) private readonly store: ReadStore,
+    @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+  ) {}
+
+  async execute({ query }: MonitorsQuery<MonitorsQuestion['type']>): Promise<MonitorsAnswers[MonitorsQuestion['type']]> {
+    switch (query.type) {
+      case 'GetMonitor': {
+        const stored = await this.store.get(this.engine.collection(monitorsProjection), query.id);
+        if (!stored || stored.doc.accountId !== query.accountId) return null;
+        if (query.checkType !== undefined && stored.doc.checkType !== query.checkType) return null;
+        return { monitor: presentMonitor(stored.doc), revision: stored.revision };
+      }
+      case 'ListMonitors': {
+        const filters = [{ field: 'accountId', op: 'eq' as const, value: query.accountId }];
+        if (query.checkType) filters.push({ field: 'checkType', op: 'eq', value: query.checkType });
+        const docs = await this.store.find(this.engine.collection(monitorsProjection), { filters, sort: { field: 'created_at', direction: 'desc' }, limit: query.limit + 1, after: query.after });
+        return docs.map(presentMonitor);
+      }
+      case 'GetMonitorRollups': {
+        const owner = await this.store.get(this.engine.collection(monitorsProjection), query.id);
+        if (!owner || owner.doc.accountId !== query.accountId) return null;
+        const docs = await this.store.find(this.engine.collection(monitorRollupsProjection), {
+          filters: [
+            { field: 'monitorId', op: 'eq', value: query.id },
+            { field: 'granularity', op: 'eq', value: query.granularity },
+            { field: 'bucketAt', op: 'gte', value: query.from },
+            { field: 'bucketAt', op: 'lt', value: query.to },
+          ],
+          sort: { field: 'bucketAt', direction: 'asc' },
+          limit: query.granularity === 'h' ? 24 * 31 : 366,
+        });
+        return docs.map((d) => {
+          const measured = d.runs - d.failed;
+          return {
+            at: d.bucketAt,
+            runs: d.runs,
+            failed: d.failed,
+            degraded: d.degraded,
+            availability: d.runs === 0 ? null : Math.round(((d.runs - d.failed) / d.runs) * 100_000) / 1000,
+            responseTime: { avg: measured === 0 ? null : Math.round(d.sumMs / measured), p50: percentile(d.histogram, 50), p95: percentile(d.histogram, 95), p99: percentile(d.histogram, 99) },
+          };
+        });
+      }
+      case 'ListLocations':
+        return LOCATIONS;
+      case 'ListMonitorResults': {
+        const owner = await this.store.get(this.engine.collection(monitorsProjection), query.id);
+        if (!owner || owner.doc.accountId !== query.accountId || !owner.doc.state.config) return null;
+        return readResults(this.events, query.id, owner.doc.state.config, query.filter);
+      }
+    }
+  }
+}
