@@ -70,7 +70,7 @@ describe('alerts name the real cause, over real SMTP and HTTP receivers', () => 
     expect(hook.text).toContain('detail line 10');
     expect(hook.text).not.toContain('detail line 11');
     expect(hook.text).not.toContain('missed its deadline');
-    expect(hook.check.link).toBe('https://vigil.example.com/docs#/heartbeat%20checks');
+    expect(hook.check.link).toBe(`https://vigil.example.com/console/checks/${check.id}`);
 
     // Slack mrkdwn: &, <, > escaped (no mention or link injection), the output in a code block.
     expect(slackText).toContain('*db &lt;backup&gt; reported a failure (exit code 1)*');
@@ -84,7 +84,7 @@ describe('alerts name the real cause, over real SMTP and HTTP receivers', () => 
     expect(mail).toContain('FATAL: &lt;b&gt;password&lt;/b&gt; authentication failed &amp; gave up');
     expect(mail).toContain('FATAL: <b>password</b> authentication failed & gave up');
     expect(mail).not.toContain('detail line 11');
-    expect(mail).toContain('href="https://vigil.example.com/docs#/heartbeat%20checks"');
+    expect(mail).toContain(`href="https://vigil.example.com/console/checks/${check.id}"`);
     expect(mail).not.toContain('/v1/checks/');
 
     clock.advance(90_000);

@@ -64,7 +64,7 @@ describe('the first start', () => {
     try {
       const root = await fetch(`${server.url}/`, { redirect: 'manual' });
       expect(root.status).toBe(302);
-      expect(root.headers.get('location')).toBe('/docs');
+      expect(root.headers.get('location')).toBe('/console');
       const docs = await fetch(`${server.url}/`);
       expect(docs.status).toBe(200);
     } finally {

@@ -63,6 +63,8 @@ async function signInWithLink(page: Page, url: string): Promise<void> {
   await page.goto(server.url + pathOf(url), { waitUntil: 'networkidle' });
   await Promise.all([page.waitForURL(/\/console$/), page.getByRole('button', { name: 'Sign in' }).click()]);
   await page.waitForLoadState('networkidle');
+  // Sign-in lands on the console's overview; the person's own page is /console/account.
+  await page.goto(`${server.url}/console/account`, { waitUntil: 'networkidle' });
 }
 
 jest.setTimeout(90_000);
@@ -122,6 +124,8 @@ describeInBrowser('console sign-in in headless Chromium', () => {
     await viewer.page.goto(server.url + pathOf(link), { waitUntil: 'networkidle' });
     await viewer.page.getByRole('button', { name: 'Accept and sign in' }).click();
     await viewer.page.waitForURL(/\/console\?account=/);
+    await viewer.page.waitForLoadState('networkidle');
+    await viewer.page.goto(`${server.url}/console/account?account=${account.id}`, { waitUntil: 'networkidle' });
     await expect(viewer.page.locator('h1').textContent()).resolves.toBe('Signed in as viewer@example.com');
     expect(await viewer.page.getByRole('button', { name: 'Invite' }).count()).toBe(0);
     expect(await viewer.page.getByRole('button', { name: /^Remove / }).count()).toBe(0);
@@ -133,7 +137,7 @@ describeInBrowser('console sign-in in headless Chromium', () => {
     });
     expect(forged.status()).toBe(403);
 
-    await admin.page.goto(`${server.url}/console?account=${account.id}`, { waitUntil: 'networkidle' });
+    await admin.page.goto(`${server.url}/console/account?account=${account.id}`, { waitUntil: 'networkidle' });
     await admin.page.getByRole('button', { name: 'Remove viewer@example.com' }).click();
     await admin.page.waitForLoadState('networkidle');
     await expect(admin.page.locator('p.notice').textContent()).resolves.toContain('Member removed');
@@ -157,7 +161,7 @@ describeInBrowser('console sign-in in headless Chromium', () => {
       await page.waitForLoadState('networkidle');
       await expect(page.locator('h1').textContent()).resolves.toBe('Request refused');
       await page.close();
-      await admin.page.goto(`${server.url}/console`, { waitUntil: 'networkidle' });
+      await admin.page.goto(`${server.url}/console/account`, { waitUntil: 'networkidle' });
       await expect(admin.page.locator('h1').textContent()).resolves.toBe('Signed in as ada@example.com');
     } finally {
       await new Promise((resolve) => evil.close(resolve));
@@ -178,7 +182,7 @@ describeInBrowser('console sign-in in headless Chromium', () => {
   it('has no serious or critical axe violation, light and dark, and nothing overflows at 320 px', async () => {
     const { url } = await server.app.get(PeopleActions).signInLink('ada@example.com', ACTOR);
     const invitation = await server.app.get(PeopleActions).invite(account.id, 'later@example.com', 'READ_WRITE', 'ada', ACTOR);
-    const paths = ['/console', '/console/sign-in', pathOf(url), pathOf(invitation.url), '/console/sign-in/link?token=bad'];
+    const paths = ['/console/account', '/console/sign-in', pathOf(url), pathOf(invitation.url), '/console/sign-in/link?token=bad'];
     for (const colorScheme of ['light', 'dark'] as const) {
       const context = await browser.newContext({ colorScheme, bypassCSP: true, storageState: await admin.context.storageState() });
       for (const path of paths) expect([colorScheme, path, await axe(context, server.url + path)]).toEqual([colorScheme, path, []]);

@@ -53,6 +53,8 @@ describeInBrowser('passkeys in headless Chromium', () => {
     const { cdp, authenticatorId } = await withAuthenticator(page);
     await page.goto(origin + pathOf(url), { waitUntil: 'networkidle' });
     await Promise.all([page.waitForURL(/\/console$/), page.getByRole('button', { name: 'Sign in' }).click()]);
+    await page.waitForLoadState('networkidle');
+    await page.goto(`${origin}/console/account`, { waitUntil: 'networkidle' });
     await page.getByLabel('Name of the new passkey').fill('Laptop');
     await Promise.all([page.waitForURL(/notice=passkey$/), page.getByRole('button', { name: 'Add a passkey' }).click()]);
     await expect(page.locator('#pk-h + ul').textContent()).resolves.toContain('Laptop');
@@ -64,6 +66,8 @@ describeInBrowser('passkeys in headless Chromium', () => {
     await context.clearCookies();
     await page.goto(`${origin}/console/sign-in`, { waitUntil: 'networkidle' });
     await Promise.all([page.waitForURL(/\/console$/), page.getByRole('button', { name: 'Sign in with a passkey' }).click()]);
+    await page.waitForLoadState('networkidle');
+    await page.goto(`${origin}/console/account`, { waitUntil: 'networkidle' });
     await expect(page.locator('h1').textContent()).resolves.toBe('Signed in as ada@example.com');
     await expect(page.getByText('by passkey')).toBeTruthy();
 
@@ -84,8 +88,10 @@ describeInBrowser('passkeys in headless Chromium', () => {
     expect(forged.status).toBe(400);
 
     // Removing the passkey: it signs in no more.
-    const home = await consoleRequest(server, 'GET', '/console', { cookie: (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ') });
+    const home = await consoleRequest(server, 'GET', '/console/account', { cookie: (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ') });
     expect(home.text).toContain('Remove passkey Laptop');
+    await page.waitForLoadState('networkidle');
+    await page.goto(`${origin}/console/account`, { waitUntil: 'networkidle' });
     await page.getByRole('button', { name: 'Remove passkey Laptop' }).click();
     await page.waitForURL(/notice=passkey-removed$/);
     await context.close();

@@ -47,7 +47,7 @@ describe('first sign-in with a link made by the CLI', () => {
     expect(used.status).toBe(303);
     expect(used.location).toBe('/console');
     expect(used.setCookie).toMatch(/^vigil_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=2592000$/);
-    const home = await consoleRequest(server, 'GET', '/console', { cookie: used.cookie });
+    const home = await consoleRequest(server, 'GET', '/console/account', { cookie: used.cookie });
     expect(home.status).toBe(200);
     expect(home.text).toContain('Signed in as ada@example.com');
     expect(home.text).toContain('Acme <span class="muted">(ADMIN)</span>');
@@ -126,7 +126,7 @@ describe('members, invitations and sessions', () => {
   });
 
   it('invite → accept → the role is enforced; removing the member ends their session at once', async () => {
-    const home = await consoleRequest(server, 'GET', `/console?account=${account.id}`, { cookie: admin });
+    const home = await consoleRequest(server, 'GET', `/console/account?account=${account.id}`, { cookie: admin });
     const invited = await consoleRequest(server, 'POST', `/console/accounts/${account.id}/invitations`, { cookie: admin, form: { csrf: csrfOf(home.text), email: 'viewer@example.com', role: 'READ_ONLY' } });
     expect(invited.status).toBe(200);
     expect(invited.text).toContain('Invitation for viewer@example.com created and emailed');
@@ -145,17 +145,17 @@ describe('members, invitations and sessions', () => {
     expect(again.status).toBe(400);
     expect(again.text).toContain('This invitation does not work');
 
-    const seen = await consoleRequest(server, 'GET', `/console?account=${account.id}`, { cookie: viewer });
+    const seen = await consoleRequest(server, 'GET', `/console/account?account=${account.id}`, { cookie: viewer });
     expect(seen.text).toContain('Signed in as viewer@example.com');
     expect(seen.text).not.toContain('Invite</button>');
     const forged = await consoleRequest(server, 'POST', `/console/accounts/${account.id}/invitations`, { cookie: viewer, form: { csrf: csrfOf(seen.text), email: 'friend@example.com', role: 'ADMIN' } });
     expect(forged.status).toBe(403);
     expect(forged.text).toContain('Only ADMINs of this account may do that.');
 
-    const adminPage = await consoleRequest(server, 'GET', `/console?account=${account.id}`, { cookie: admin });
+    const adminPage = await consoleRequest(server, 'GET', `/console/account?account=${account.id}`, { cookie: admin });
     const userId = new RegExp(`members/([0-9a-f-]{36})/remove"><input type="hidden" name="csrf" value="[^"]+"><button class="btn danger" type="submit">Remove viewer@example.com`).exec(adminPage.text)![1];
     const removed = await consoleRequest(server, 'POST', `/console/accounts/${account.id}/members/${userId}/remove`, { cookie: admin, form: { csrf: csrfOf(adminPage.text) } });
-    expect(removed).toMatchObject({ status: 303, location: `/console?account=${account.id}&notice=removed` });
+    expect(removed).toMatchObject({ status: 303, location: `/console/account?account=${account.id}&notice=removed` });
     const after = await consoleRequest(server, 'GET', '/console', { cookie: viewer });
     expect(after).toMatchObject({ status: 303, location: '/console/sign-in' });
   });
@@ -163,7 +163,7 @@ describe('members, invitations and sessions', () => {
   it('an account keeps one ADMIN; a form without the token or from another site changes nothing', async () => {
     const solo = await server.account('Solo');
     const cookie = await signedInMember(server, 'solo@example.com', solo.id, 'ADMIN');
-    const page = await consoleRequest(server, 'GET', `/console?account=${solo.id}`, { cookie });
+    const page = await consoleRequest(server, 'GET', `/console/account?account=${solo.id}`, { cookie });
     const userId = /members\/([0-9a-f-]{36})\/remove/.exec(page.text)![1];
     const last = await consoleRequest(server, 'POST', `/console/accounts/${solo.id}/members/${userId}/remove`, { cookie, form: { csrf: csrfOf(page.text) } });
     expect(last.status).toBe(409);
@@ -176,7 +176,7 @@ describe('members, invitations and sessions', () => {
       headers: { 'sec-fetch-site': 'same-site', origin: 'http://127.0.0.1:1' },
     });
     expect(crossSite.status).toBe(403);
-    const still = await consoleRequest(server, 'GET', `/console?account=${solo.id}`, { cookie });
+    const still = await consoleRequest(server, 'GET', `/console/account?account=${solo.id}`, { cookie });
     expect(still.text).toContain('No pending invitations.');
   });
 
@@ -184,10 +184,10 @@ describe('members, invitations and sessions', () => {
     const first = await signedInMember(server, 'multi@example.com', account.id, 'READ_WRITE');
     const { url } = await server.app.get(PeopleActions).signInLink('multi@example.com', ACTOR);
     const second = (await consoleRequest(server, 'POST', '/console/sign-in/link', { form: { token: new URL(url).searchParams.get('token')! } })).cookie!;
-    const page = await consoleRequest(server, 'GET', '/console', { cookie: first });
+    const page = await consoleRequest(server, 'GET', '/console/account', { cookie: first });
     const other = /sessions\/([0-9a-f-]{36})\/end/.exec(page.text)![1];
     const ended = await consoleRequest(server, 'POST', `/console/sessions/${other}/end`, { cookie: first, form: { csrf: csrfOf(page.text) } });
-    expect(ended).toMatchObject({ status: 303, location: '/console?notice=session-ended' });
+    expect(ended).toMatchObject({ status: 303, location: '/console/account?notice=session-ended' });
     expect((await consoleRequest(server, 'GET', '/console', { cookie: second })).status).toBe(303);
     expect((await consoleRequest(server, 'GET', '/console', { cookie: first })).status).toBe(200);
 

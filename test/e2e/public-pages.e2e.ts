@@ -137,7 +137,7 @@ describe('public status pages: routes', () => {
     expect((await get(`/status/${page.url}/badge.svg?service=${otherIncident}`)).status).toBe(404);
     expect((await get(`/status/${page.url}/history?page=0`)).status).toBe(400);
     // Without a matching Host, the custom-domain routes are nobody's page; the instance's own root leads to the docs.
-    expect((await fetch(`${server.url}/`, { redirect: 'manual' })).headers.get('location')).toBe('/docs');
+    expect((await fetch(`${server.url}/`, { redirect: 'manual' })).headers.get('location')).toBe('/console');
     expect((await get('/api/v2/status.json')).status).toBe(404);
   });
 

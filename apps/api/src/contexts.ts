@@ -8,6 +8,7 @@ import { PublicWebModule } from '../../../libs/public-web/src/public-web.api';
 import { AlertingModule } from '../../../libs/alerting/src/alerting.api';
 import { PeopleModule } from '../../../libs/people/src/people.api';
 import { MonitorsModule } from '../../../libs/monitors/src/monitors.api';
+import { ConsoleModule } from '../../../libs/console/src/console.api';
 
 /** Every bounded context; the API, the worker and the CLI load the same set so they share projections. */
 export const CONTEXT_MODULES = [
@@ -20,5 +21,6 @@ export const CONTEXT_MODULES = [
   PublicWebModule,
   AlertingModule,
   PeopleModule,
+  ConsoleModule,
   MonitorsModule,
 ];

@@ -6,6 +6,7 @@ import { MAX_PING_BODY_BYTES, PING_BODY_LIMIT, PING_PATHS } from '../../../libs/
 import { operationTexts } from './openapi-operations';
 import { EXTRA_SCHEMAS, REQUEST_EXAMPLES, RESPONSE_SCHEMAS, SCHEMA_EXAMPLES } from './openapi-schemas';
 import { consoleOpenApiPaths } from '../../../libs/people/src/people.api';
+import { consolePagesOpenApiPaths } from '../../../libs/console/src/console.api';
 
 type Json = Record<string, any>;
 
@@ -312,7 +313,7 @@ function finishOperation(path: string, method: string, operation: Json): void {
  */
 export function finishDocument(document: OpenAPIObject): OpenAPIObject {
   const doc = document as unknown as Json;
-  doc.paths = { ...doc.paths, ...pingPaths(), ...publicPagePaths(), ...subscriberLinkPaths(), ...consoleOpenApiPaths() };
+  doc.paths = { ...doc.paths, ...pingPaths(), ...publicPagePaths(), ...subscriberLinkPaths(), ...consoleOpenApiPaths(), ...consolePagesOpenApiPaths() };
   doc.components ??= {};
   doc.components.schemas = { ...doc.components.schemas, ...EXTRA_SCHEMAS, Error: ERROR_SCHEMA };
   for (const [name, example] of Object.entries(SCHEMA_EXAMPLES)) if (doc.components.schemas[name]) doc.components.schemas[name].examples = [example];

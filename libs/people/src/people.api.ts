@@ -13,6 +13,7 @@ export type { UserDoc, MemberDoc } from './read/people.projections';
 export { PeopleActions, SIGN_IN_LINK_MS, INVITATION_MS } from './write/people-actions';
 export { ConsoleSessions } from './http/console-sessions';
 export type { SignedIn } from './http/console-sessions';
+export { isSameOriginRequest } from './http/session-cookie';
 export { isEmailAddress, normalizeEmail } from './domain/secrets';
 /** The console's HTML routes, for the OpenAPI document. */
 export { consoleOpenApiPaths } from './http/console.openapi';

@@ -63,7 +63,8 @@ describe('alert messages say what happened', () => {
   });
 
   it('links lead to a page a person can open, never the JSON API', () => {
-    expect(checkLink('https://vigil.example.com', base.checkId)).toBe('https://vigil.example.com/docs#/heartbeat%20checks');
+    expect(checkLink('https://vigil.example.com', base.checkId)).toBe(`https://vigil.example.com/console/checks/${base.checkId}`);
+    expect(checkLink('https://vigil.example.com', null)).toBe('https://vigil.example.com/console/checks');
     expect(checkLink('https://vigil.example.com', base.checkId)).not.toContain('/v1/');
   });
 });

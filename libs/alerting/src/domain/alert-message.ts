@@ -169,8 +169,8 @@ export function slackText(alert: CheckAlert): string {
 
 /**
  * Where an alert's link leads: a page a person can open, never the JSON API (a browser gets 401 there).
- * Until the operator console exists, the documentation of the checks API; the message names the check.
+ * The check's page in the operator console (after sign-in, that page); without a check, the console's checks.
  */
-export function checkLink(publicUrl: string, _checkId: string | null): string {
-  return `${publicUrl}/docs#/heartbeat%20checks`;
+export function checkLink(publicUrl: string, checkId: string | null): string {
+  return checkId ? `${publicUrl}/console/checks/${encodeURIComponent(checkId)}` : `${publicUrl}/console/checks`;
 }

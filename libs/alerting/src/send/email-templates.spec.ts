@@ -10,11 +10,11 @@ describe('email subjects', () => {
   });
 
   it('an alert email escapes the output in HTML and keeps it in the text part', () => {
-    const mail = renderEmail('checkAlert', 'job reported a failure', { title: 't', summary: 's', checkName: '<job>', checkId: 'id-1', output: '<b>boom</b> & more', link: 'https://vigil.example.com/docs#/heartbeat%20checks' });
+    const mail = renderEmail('checkAlert', 'job reported a failure', { title: 't', summary: 's', checkName: '<job>', checkId: 'id-1', output: '<b>boom</b> & more', link: 'https://vigil.example.com/console/checks/id-1' });
     expect(mail.html).toContain('<pre');
     expect(mail.html).toContain('&lt;b&gt;boom&lt;/b&gt; &amp; more');
     expect(mail.html).toContain('&lt;job&gt;');
     expect(mail.text).toContain('Output (first lines):\n<b>boom</b> & more');
-    expect(mail.text).toContain('How to look it up: https://vigil.example.com/docs#/heartbeat%20checks');
+    expect(mail.text).toContain('Open the check: https://vigil.example.com/console/checks/id-1');
   });
 });

@@ -21,14 +21,14 @@ ${body}
 const TEMPLATES = {
   checkAlert: {
     text: textOf(
-      '{{title}}\n\n{{summary}}\n\n{{#if output}}Output (first lines):\n{{output}}\n\n{{/if}}Check: {{checkName}}{{#if checkId}} ({{checkId}}){{/if}}\n{{#if link}}How to look it up: {{link}}\n{{/if}}',
+      '{{title}}\n\n{{summary}}\n\n{{#if output}}Output (first lines):\n{{output}}\n\n{{/if}}Check: {{checkName}}{{#if checkId}} ({{checkId}}){{/if}}\n{{#if link}}Open the check: {{link}}\n{{/if}}',
     ),
     html: htmlOf(
       layout(
         '<h2>{{title}}</h2><p>{{summary}}</p>' +
           '{{#if output}}<p style="margin-bottom:4px">Output (first lines):</p><pre style="background:#f4f4f5;padding:8px 12px;border-radius:4px;white-space:pre-wrap;word-break:break-word;font-size:13px">{{output}}</pre>{{/if}}' +
           '<p>Check: <strong>{{checkName}}</strong>{{#if checkId}} <span style="color:#666">({{checkId}})</span>{{/if}}</p>' +
-          '{{#if link}}<p><a href="{{link}}">How to look it up</a></p>{{/if}}',
+          '{{#if link}}<p><a href="{{link}}">Open the check</a></p>{{/if}}',
       ),
     ),
   },

@@ -60,7 +60,7 @@ export class ConsoleController {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  @Get()
+  @Get('account')
   async home(@Query('account') account: unknown, @Query('notice') notice: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const me = await this.sessions.resolve(request);
     if (!me) return redirect(reply, '/console/sign-in');
@@ -88,7 +88,7 @@ export class ConsoleController {
     return this.act(request, reply, body, async (me) => {
       if (!isUuid(id)) throw new NotFoundError('No such session');
       await this.sessions.end(request, me, id, 'signed-out');
-      return redirect(reply, id === me.session.id ? '/console/sign-in' : '/console?notice=session-ended');
+      return redirect(reply, id === me.session.id ? '/console/sign-in' : '/console/account?notice=session-ended');
     });
   }
 
@@ -116,7 +116,7 @@ export class ConsoleController {
     return this.admin(request, reply, body, accountId, async (me) => {
       if (!isUuid(invitationId)) throw new NotFoundError('No such invitation');
       await this.commands.execute(new RunTeamCommand({ type: 'RevokeInvitation', accountId, invitationId, by: me.user.id }, this.sessions.actor(request, me.user, accountId)));
-      return redirect(reply, `/console?account=${accountId}&notice=revoked`);
+      return redirect(reply, `/console/account?account=${accountId}&notice=revoked`);
     });
   }
 
@@ -127,7 +127,7 @@ export class ConsoleController {
       if (!isUuid(userId)) throw new NotFoundError('No such member');
       if (!ROLES.includes(role)) return this.page(reply, 400, request, me, accountId, { error: `Choose a role: ${ROLES.join(', ')}.` });
       await this.commands.execute(new RunTeamCommand({ type: 'ChangeMemberRole', accountId, userId, role, by: me.user.id }, this.sessions.actor(request, me.user, accountId)));
-      return redirect(reply, `/console?account=${accountId}&notice=role`);
+      return redirect(reply, `/console/account?account=${accountId}&notice=role`);
     });
   }
 
@@ -139,7 +139,7 @@ export class ConsoleController {
       await this.commands.execute(new RunTeamCommand({ type: 'RemoveMember', accountId, userId, by: me.user.id }, actor));
       // Their open sessions end at once (they sign in again to reach any other account of theirs).
       await this.commands.execute(new RunUserCommand({ type: 'EndAllSessions', userId, reason: 'removed-from-account' }, actor));
-      return redirect(reply, userId === me.user.id ? '/console/sign-in' : `/console?account=${accountId}&notice=removed`);
+      return redirect(reply, userId === me.user.id ? '/console/sign-in' : `/console/account?account=${accountId}&notice=removed`);
     });
   }
 

@@ -52,7 +52,7 @@ export function consoleOpenApiPaths(): Json {
       requestBody: jsonBody({ response: credential }, ['response']),
       responses: { 200: json('Signed in: where to go', { location: text(64) }), 400: jsonError('The passkey could not sign in (unknown, tampered or replayed)'), 403: jsonError('Cross-site request') },
     }),
-    '/console': { get: operation('The console: the person, their accounts, members and sessions', { 200: page('The console'), 303: redirect('Not signed in: to /console/sign-in') }) },
+    '/console/account': { get: operation('The person’s page: their accounts, members and sessions', { 200: page('The console'), 303: redirect('Not signed in: to /console/sign-in') }) },
     '/console/assets/{file}': { get: operation("The console's stylesheet", { 200: { description: 'CSS', content: { 'text/css': { schema: { type: 'string' } } } }, 404: page('No such file') }, { parameters: [{ name: 'file', in: 'path', required: true, schema: text(64) }] }) },
     '/console/sign-in': {
       get: operation('The sign-in form', { 200: page('The form'), 303: redirect('Already signed in') }),

@@ -72,7 +72,7 @@ export class PasskeysController {
       if (!(error instanceof VigilError) || error.statusCode >= 500) throw error;
       return redirect(reply, '/console');
     }
-    return redirect(reply, '/console?notice=passkey-removed');
+    return redirect(reply, '/console/account?notice=passkey-removed');
   }
 
   /** Same origin always; with `session`, a signed-in person and the page's token in x-csrf-token. Errors in the API's shape. */

@@ -53,7 +53,7 @@ export const CONSOLE = `{{#> layout}}
 {{#if notice}}<p class="notice" role="status">{{notice}}</p>{{/if}}
 {{#if error}}<p class="error" role="alert">{{error}}</p>{{/if}}
 <section aria-labelledby="acc-h"><h2 id="acc-h">Your accounts</h2>
-{{#if accounts}}<ul class="rows card">{{#each accounts}}<li><span class="who">{{name}} <span class="muted">({{role}})</span></span>{{#if current}}<span aria-current="true">Current account</span>{{else}}<a href="/console?account={{id}}">Switch to {{name}}</a>{{/if}}</li>{{/each}}</ul>
+{{#if accounts}}<ul class="rows card">{{#each accounts}}<li><span class="who">{{name}} <span class="muted">({{role}})</span></span>{{#if current}}<span aria-current="true">Current account</span>{{else}}<a href="/console/account?account={{id}}">Switch to {{name}}</a>{{/if}}</li>{{/each}}</ul>
 {{else}}<p class="muted">You are not a member of any account.</p>{{/if}}
 </section>
 {{#if account}}<section aria-labelledby="mem-h"><h2 id="mem-h">Members of {{account.name}}</h2>

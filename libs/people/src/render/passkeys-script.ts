@@ -28,7 +28,7 @@ export const PASSKEYS_SCRIPT = `(function () {
         var r = c.response;
         return post('/console/passkeys', { name: document.getElementById('passkey-name').value, response: { id: c.id, rawId: enc(c.rawId), type: c.type, clientExtensionResults: c.getClientExtensionResults(),
           response: { clientDataJSON: enc(r.clientDataJSON), attestationObject: enc(r.attestationObject), transports: r.getTransports ? r.getTransports() : [] } } });
-      }).then(function () { window.location.assign('/console?notice=passkey'); }, function (error) { say(error.message); });
+      }).then(function () { window.location.assign('/console/account?notice=passkey'); }, function (error) { say(error.message); });
     });
   }
   var signIn = document.getElementById('passkey-sign-in');

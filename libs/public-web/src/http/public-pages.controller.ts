@@ -277,9 +277,9 @@ export class PublicPagesController {
    */
   private async respond(request: FastifyRequest, reply: FastifyReply, kind: NotFoundKind, params: unknown[], build: (ref: PageRef) => Promise<PublicAnswer | null>) {
     const url = (request.params as { url?: string }).url;
-    // The instance's own root leads to the API documentation rather than a 404; an unknown domain stays nobody's page.
+    // The instance's own root leads to the operator console rather than a 404; an unknown domain stays nobody's page.
     if (url === undefined && request.routeOptions.url === '/' && this.isOwnHost(request.hostname) && !(await this.resolve(request))) {
-      return reply.code(302).header('location', '/docs').header('cache-control', 'no-store').send();
+      return reply.code(302).header('location', '/console').header('cache-control', 'no-store').send();
     }
     const key = JSON.stringify([request.routeOptions.url, url ?? hostName(request.headers.host), ...params]);
     // Kept for the public page's benchmark targets; the token moves with every read model a page shows, and the minute.

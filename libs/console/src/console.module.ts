@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { PeopleModule } from '../../people/src/people.api';
+import { ConsoleAccess } from './http/console-access';
+import { ConsoleChecksController } from './http/checks.controller';
+import { ConsoleIncidentsController } from './http/incidents.controller';
+import { OverviewController } from './http/overview.controller';
+import { ConsoleReads } from './read/console-reads';
+import { ConsolePages } from './render/console-pages';
+
+/**
+ * The operator console (docs/guide/console.md): server-rendered pages over the other contexts' faces. It sends
+ * their Run…Commands and asks their …Queries; sessions and roles come from people. No store of its own.
+ */
+@Module({
+  imports: [PeopleModule],
+  controllers: [OverviewController, ConsoleIncidentsController, ConsoleChecksController],
+  providers: [ConsoleAccess, ConsoleReads, ConsolePages],
+})
+export class ConsoleModule {}
