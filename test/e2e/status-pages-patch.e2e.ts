@@ -110,7 +110,7 @@ describe('PATCH /v1/status-pages/{id}', () => {
 
 describe('service descriptions', () => {
   it('are optional, trimmed, at most 500 characters, in every service response and on the public page', async () => {
-    expect((await service('Plain')).description).toBeNull();
+    expect((await service('Plain')).description).toBeUndefined();
     const described = await service('Billing', '  Invoices & <payments>  ');
     expect(described.description).toBe('Invoices & <payments>');
     const tooLong = await server.http.post('/v1/status-pages/services', { name: 'Long', description: 'x'.repeat(501) }, key());
@@ -130,7 +130,7 @@ describe('service descriptions', () => {
 
     // PUT replaces: a description left out is gone, from the page too.
     const replaced = await server.http.put(`/v1/status-pages/services/${described.id}`, { name: 'Billing' }, key());
-    expect(replaced.body.description).toBeNull();
+    expect(replaced.body.description).toBeUndefined();
     expect((await server.http.get(`/status/${url}`)).text).not.toContain('svc-desc');
   });
 });

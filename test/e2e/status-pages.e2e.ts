@@ -172,7 +172,7 @@ describe('POST /v1/status-pages', () => {
         http: { url: `http://${customDomain.toLowerCase()}/.well-known/vigil-domain-verification`, body: expect.stringMatching(/^[\w-]{43}$/) },
       },
     });
-    expect(web).toEqual({ id: web.id, accountId: account.id, name: 'Web', description: null, created_at: T0, updated_at: T0, checks: [] });
+    expect(web).toEqual({ id: web.id, accountId: account.id, name: 'Web', created_at: T0, updated_at: T0, checks: [] });
     const ids = response.body.cards.map((c: { id: string }) => c.id);
     expect(new Set(ids).size).toBe(3);
   });

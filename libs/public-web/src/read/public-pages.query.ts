@@ -110,7 +110,7 @@ export class PublicPages {
       services.set(id, {
         id,
         name: view.name,
-        description: view.description,
+        description: view.description ?? null,
         status: currentStatus(severities, inMaintenance.has(id)),
         bars: serviceBars,
         uptime: overallUptime(serviceBars),

@@ -9,7 +9,7 @@ const incident = (id: string, created_at: string, ...serviceIds: string[]): Page
   name: `incident ${id}`,
   severity: 'MINOR',
   lastUpdateStatus: 'INVESTIGATING',
-  services: serviceIds.map((s) => ({ id: s, accountId: 'acc', name: s, description: null, created_at, updated_at: created_at, checks: [] })),
+  services: serviceIds.map((s) => ({ id: s, accountId: 'acc', name: s, created_at, updated_at: created_at, checks: [] })),
   incidentUpdates: [],
   updated_at: created_at,
 });

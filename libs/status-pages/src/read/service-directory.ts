@@ -11,7 +11,8 @@ export interface ServiceView {
   id: string;
   accountId: string;
   name: string;
-  description: string | null;
+  /** Present only when the service has one: a service without keeps the exact shape it always had. */
+  description?: string;
   created_at: string;
   updated_at: string;
   checks: CheckRef[];
@@ -59,7 +60,7 @@ export class ServiceDirectory {
       id: doc.id,
       accountId: doc.accountId,
       name: doc.name,
-      description: doc.description ?? null,
+      ...(doc.description ? { description: doc.description } : {}),
       created_at: doc.created_at,
       updated_at: doc.updated_at,
       checks: checks.get(doc.id) ?? [],
