@@ -2,16 +2,26 @@ import { sleep } from '../../core/src/sleep';
 import { DomainEvent, RecordedEvent } from '../../core/src/event';
 import { Collection, Projection, ReadModelDoc } from '../../core/src/projection';
 import { EventStore } from '../../event-store/src/event-store.port';
-import { LogWatch } from '../../event-store/src/log-watch';
 import { applyEvents, foldFrom, touchedIds } from './projection-fold';
-import { collectionName, Generation, GENERATIONS_STAMP, META_MAX_AGE_MS, META_PREFIX, META_REFRESH_MS, newStamp, nextGeneration, ProjectionMeta, RETIRE_GRACE_MS, SWITCH_GRACE_MS } from './projection-generations';
-import { ReadStore, StoredDoc } from './read-store.port';
-import { EngineLogger, InlineAccess } from './engine-ports';
-import { idleUntil } from './daemon-idle';
+import { collectionName, Generation, META_MAX_AGE_MS, META_PREFIX, META_REFRESH_MS, nextGeneration, ProjectionMeta, RETIRE_GRACE_MS, SWITCH_GRACE_MS } from './projection-generations';
+import { DocWrite, ReadStore, StoredDoc } from './read-store.port';
 import { projectionStatus, ProjectionStatus } from './projection-status';
-import { GAP_LIMIT, PAGE, StreamSource } from './stream-source';
+import { PAGE, StreamSource } from './stream-source';
 
-export type { EngineLogger, InlineAccess } from './engine-ports';
+/** The synchronous reads and writes inline projections make inside the embedded append transaction. */
+export interface InlineAccess {
+  getMany(collection: string, ids: string[]): StoredDoc[];
+  writeMany(collection: string, writes: readonly DocWrite[]): void;
+  /** Every stored checkpoint, by name: one read per batch. */
+  checkpoints(): Map<string, bigint>;
+  /** Moves the checkpoints `names` to `position` in one write. */
+  setCheckpoints(names: readonly string[], position: bigint): void;
+}
+
+export interface EngineLogger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
 
 /** Runs projections: inline in the embedded append (`inline`), after an append elsewhere (`applyAfterAppend`), and as the
  * daemon applying whatever a checkpoint is behind on. A rebuild fills a new generation, then switches reads to it. */
@@ -26,13 +36,6 @@ export class ProjectionEngine {
   /** Per projection, the building generation this process knows and since when. */
   private readonly buildingSince = new Map<string, { key: string; since: number }>();
   private wake: (() => void) | null = null;
-  /** The generations stamp this process's generations were read under (undefined: never read). */
-  private stamp: string | null | undefined = undefined;
-  private refreshing: Promise<void> | null = null;
-  /** The daemon's checkpoints per collection, kept between passes: only it moves them, and a stale one only repeats guarded writes. */
-  private readonly checkpoints = new Map<string, bigint>();
-  /** The newest log position the daemon has read. */
-  private readUpTo: bigint | null = null;
 
   constructor(
     private readonly readStore: ReadStore,
@@ -51,9 +54,6 @@ export class ProjectionEngine {
 
   /** Loads or creates each projection's generation; a changed version starts a build beside the serving one. */
   async start(): Promise<void> {
-    // Read before the generations, so that a change made meanwhile is seen at the next refresh.
-    this.stamp = await this.readStore.getMeta<string>(GENERATIONS_STAMP);
-    let changed = false;
     for (const projection of this.projections.values()) {
       const key = META_PREFIX + projection.name;
       const readAt = Date.now();
@@ -61,18 +61,15 @@ export class ProjectionEngine {
       if (!meta) {
         meta = { active: { version: projection.version, generation: 1 }, building: null };
         await this.readStore.setMeta(key, meta);
-        changed = true;
       } else if (meta.active.version !== projection.version && meta.building?.version !== projection.version) {
         meta = { ...meta, building: { version: projection.version, generation: nextGeneration(meta) } };
         await this.readStore.setMeta(key, meta);
-        changed = true;
         this.logger.info('projection version changed, building a new generation', { projection: projection.name });
       }
       await this.ensureCollections(projection, meta);
       this.meta.set(projection.name, meta);
       this.noteGenerations(projection.name, readAt);
     }
-    if (changed) await this.publishGenerations();
   }
 
   /** The collection that serves reads of a projection now; given the projection itself, a handle typed with its documents. */
@@ -118,19 +115,24 @@ export class ProjectionEngine {
   };
 
   /**
-   * After every append (read-your-writes without the daemon; embedded: inline already): each touched document of every generation that serves or will, folded from its own revision with `history` or a short stream read. Revision-guarded, so the daemon applying the same events changes nothing.
+   * Called by the command runner after every append (read-your-writes without the daemon). Embedded:
+   * applied inline already. Elsewhere each document the appended events touch is brought up to date in
+   * every generation that serves or will serve: read, then folded from its own revision — the events
+   * between it and the append come from `history` (what the command read) or a short stream read, so
+   * a snapshot-loaded write never reads the stream's whole history. Writes are revision-guarded, so the
+   * daemon applying the same events at the same time changes nothing.
    */
   async applyAfterAppend(history: RecordedEvent[] | null, appended: RecordedEvent[]): Promise<void> {
     if (this.access) return;
     this.wake?.();
     if (appended.length === 0) return;
     const source = new StreamSource(this.eventStore, appended[0].stream, appended[0].revision, history ?? []);
-    const touched = [...this.projections.values()].filter((projection) => touchedIds(projection, appended).length > 0);
-    // A generation switched elsewhere must be known before writing: the switch waits SWITCH_GRACE_MS for this.
-    if (touched.some((projection) => Date.now() - (this.metaReadAt.get(projection.name) ?? 0) > META_MAX_AGE_MS)) await this.refreshGenerations();
     await Promise.all(
-      touched.map(async (projection) => {
+      [...this.projections.values()].map(async (projection) => {
         const ids = touchedIds(projection, appended);
+        if (ids.length === 0) return;
+        // A generation switched elsewhere must be known before writing: the switch waits SWITCH_GRACE_MS for this.
+        if (Date.now() - (this.metaReadAt.get(projection.name) ?? 0) > META_MAX_AGE_MS) await this.refreshProjectionMeta(projection);
         const meta = this.meta.get(projection.name)!;
         for (const generation of [meta.active, meta.building]) {
           if (generation) await this.applyToDocs(projection, collectionName(projection.name, generation), ids, appended, source, generation !== meta.active);
@@ -140,7 +142,10 @@ export class ProjectionEngine {
   }
 
   /**
-   * Brings documents `ids` of one collection up to `appended`: an older one is folded on; an absent one is new only as far as the checkpoint says the stream's earlier events were applied (the rest are folded in first). A building generation far behind is left to its builder.
+   * Brings documents `ids` of one collection up to `appended`. A document reflecting an older revision
+   * is folded on from there; an absent one is new only as far as the collection's checkpoint says the
+   * stream's earlier events were applied, and the rest of them are folded in first. A building
+   * generation far behind is left to its builder, which reaches these events anyway.
    */
   private async applyToDocs(projection: Projection, collection: string, ids: string[], appended: RecordedEvent[], source: StreamSource, building: boolean): Promise<void> {
     const first = appended[0].revision;
@@ -159,7 +164,7 @@ export class ProjectionEngine {
         take(await this.readStore.getMany(collection, absent));
         absent = absent.filter((id) => !start.has(id));
         if (absent.length > 0) {
-          const floor = await source.lastAppliedRevision(checkpoint, building ? PAGE : GAP_LIMIT);
+          const floor = await source.lastAppliedRevision(checkpoint, building ? PAGE : Infinity);
           if (floor === null) return;
           for (const id of absent) start.set(id, { doc: null, revision: floor });
         }
@@ -181,74 +186,49 @@ export class ProjectionEngine {
       for (const generation of [meta.active, meta.building]) {
         if (!generation) continue;
         const collection = collectionName(projection.name, generation);
-        let checkpoint = this.checkpoints.get(collection);
-        if (checkpoint === undefined) checkpoint = (await this.readStore.getCheckpoint(collection)) ?? 0n;
-        targets.push({ projection, collection, checkpoint });
+        targets.push({ projection, collection, checkpoint: (await this.readStore.getCheckpoint(collection)) ?? 0n });
       }
     }
     let after = targets.reduce((min, t) => (t.checkpoint < min ? t.checkpoint : min), 2n ** 63n);
     let read = 0;
-    try {
-      for (;;) {
-        const page = await this.eventStore.readAll({ after, maxCount: PAGE });
-        if (page.length === 0) {
-          if (targets.length > 0 && (this.readUpTo === null || after > this.readUpTo)) this.readUpTo = after;
-          return read;
-        }
-        after = page[page.length - 1].position;
-        if (this.readUpTo === null || after > this.readUpTo) this.readUpTo = after;
-        for (const target of targets) {
-          if (target.checkpoint >= after) continue;
-          await this.applyPage(target.projection, target.collection, page.filter((event) => event.position > target.checkpoint));
-          target.checkpoint = after;
-        }
-        read += page.length;
+    for (;;) {
+      const page = await this.eventStore.readAll({ after, maxCount: PAGE });
+      if (page.length === 0) return read;
+      after = page[page.length - 1].position;
+      for (const target of targets) {
+        if (target.checkpoint >= after) continue;
+        await this.applyPage(target.projection, target.collection, page.filter((event) => event.position > target.checkpoint));
+        target.checkpoint = after;
       }
-    } finally {
-      for (const target of targets) this.checkpoints.set(target.collection, target.checkpoint);
+      read += page.length;
     }
   }
 
-  /** The daemon: tails the log until the signal aborts; with a `watch`, an idle pass waits for the log to move instead of `idleMs`. */
-  async run(signal: AbortSignal, idleMs = 200, watch?: LogWatch): Promise<void> {
+  /** The daemon: tails the log until the signal aborts, applying what inline did not and finishing builds. */
+  async run(signal: AbortSignal, idleMs = 200): Promise<void> {
     while (!signal.aborted) {
       try {
-        const applied = await this.daemonPass();
-        // A build waiting to switch needs passes while the log is quiet.
-        const wait = watch && ![...this.meta.values()].some((m) => m.building) ? undefined : watch ? META_REFRESH_MS : idleMs;
-        if (applied === 0) await idleUntil(signal, wait, watch, this.readUpTo, (wake) => (this.wake = wake));
+        await this.refreshMeta();
+        const applied = await this.catchUp();
+        await this.finishBuilds();
+        if (applied === 0) await this.idle(idleMs, signal);
       } catch (error) {
-        this.checkpoints.clear();
         this.logger.error('projection daemon failed, retrying', { error: String(error) });
         await sleep(1000, signal);
       }
     }
   }
 
-  /** One daemon pass: generations switched elsewhere (at most once per META_REFRESH_MS), new events, builds done. Returns events read. */
-  async daemonPass(): Promise<number> {
-    await this.refreshMeta();
-    const applied = await this.catchUp();
-    await this.finishBuilds();
-    return applied;
-  }
-
-  /** Without the daemon (an API instance beside a worker): follows generation switches made elsewhere, one store call a pass. */
-  async followGenerations(signal: AbortSignal, intervalMs = META_REFRESH_MS): Promise<void> {
+  /** Without the daemon (an API instance beside a worker): follows generation switches made elsewhere. */
+  async followGenerations(signal: AbortSignal, intervalMs = 500): Promise<void> {
     while (!signal.aborted) {
       try {
-        await this.refreshGenerations();
+        await this.refreshMeta();
       } catch (error) {
         this.logger.error('projection generations could not be refreshed, retrying', { error: String(error) });
       }
       await sleep(intervalMs, signal);
     }
-  }
-
-  /** Learns generations switched elsewhere: one read of the stamp each change renews; only a new stamp re-reads every projection's. */
-  refreshGenerations(): Promise<void> {
-    this.refreshing ??= this.readGenerations().finally(() => (this.refreshing = null));
-    return this.refreshing;
   }
 
   /** Fills a new generation of each named projection from the log's start while the old one serves, then switches. */
@@ -264,7 +244,6 @@ export class ProjectionEngine {
       await this.readStore.setMeta(META_PREFIX + name, { ...meta, building });
       builds.push({ projection, building });
     }
-    await this.publishGenerations();
     const published = Date.now();
     for (const { projection, building } of builds) progress?.(projection.name, await this.catchUpCollection(projection, collectionName(projection.name, building)));
     // Writers elsewhere learn of the building generations within META_MAX_AGE_MS and apply to them from then on.
@@ -341,7 +320,6 @@ export class ProjectionEngine {
     }
     const next: ProjectionMeta = { active: building, building: null };
     await this.readStore.setMeta(key, next);
-    await this.publishGenerations();
     this.meta.set(projection.name, next);
     // Events appended while switching are the daemon's, like any other lag.
     await this.catchUpCollection(projection, collection);
@@ -352,25 +330,7 @@ export class ProjectionEngine {
   private async refreshMeta(): Promise<void> {
     if (Date.now() - this.lastMetaRefresh < META_REFRESH_MS) return;
     this.lastMetaRefresh = Date.now();
-    await this.refreshGenerations();
-  }
-
-  private async readGenerations(): Promise<void> {
-    const readAt = Date.now();
-    const stamp = await this.readStore.getMeta<string>(GENERATIONS_STAMP);
-    if (stamp !== this.stamp) {
-      for (const projection of this.projections.values()) await this.refreshProjectionMeta(projection);
-      // Generations changed: the daemon reads the checkpoints of the ones it now serves afresh.
-      this.checkpoints.clear();
-      this.stamp = stamp;
-      return;
-    }
-    for (const name of this.projections.keys()) this.noteGenerations(name, readAt);
-  }
-
-  /** Renews the stamp after the generations were written, so that every process re-reads them. */
-  private async publishGenerations(): Promise<void> {
-    await this.readStore.setMeta(GENERATIONS_STAMP, newStamp());
+    for (const projection of this.projections.values()) await this.refreshProjectionMeta(projection);
   }
 
   private async refreshProjectionMeta(projection: Projection): Promise<void> {
@@ -394,5 +354,19 @@ export class ProjectionEngine {
     const key = building ? collectionName(name, building) : null;
     if (key === null) this.buildingSince.delete(name);
     else if (this.buildingSince.get(name)?.key !== key) this.buildingSince.set(name, { key, since: Date.now() });
+  }
+
+  private idle(ms: number, signal: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        this.wake = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener('abort', done, { once: true });
+      this.wake = done;
+    });
   }
 }

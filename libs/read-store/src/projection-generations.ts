@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-
 /** One filling of a projection's collection: its shape (version) and which build of that shape. */
 export interface Generation {
   version: number;
@@ -13,8 +11,6 @@ export interface ProjectionMeta {
 }
 
 export const META_PREFIX = 'projection:';
-/** A meta record renewed after every change of any projection's generations: followers read it alone. */
-export const GENERATIONS_STAMP = 'projection-generations';
 /** How long a replaced generation stays readable for processes that have not noticed the switch. */
 export const RETIRE_GRACE_MS = 3000;
 export const META_REFRESH_MS = 1000;
@@ -29,8 +25,4 @@ export function collectionName(projection: string, generation: Generation): stri
 
 export function nextGeneration(meta: ProjectionMeta): number {
   return Math.max(meta.active.generation, meta.building?.generation ?? 0) + 1;
-}
-
-export function newStamp(): string {
-  return randomUUID();
 }
