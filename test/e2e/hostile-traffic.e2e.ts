@@ -46,7 +46,7 @@ describe('rate limits that cannot be dodged', () => {
   });
 
   it('limits public pages, feeds, badges and subscriber links per client address, never health', async () => {
-    const paths = ['/status/none', '/status/none/history.rss', '/status/none/badge.svg', '/subscriptions/confirm/abc', '/status/none/api/v2/status.json', '/', '/status/none', '/badge.json'];
+    const paths = ['/status/none', '/status/none/history.rss', '/status/none/badge.svg', '/subscriptions/confirm/abc', '/status/none/api/v2/status.json', '/status/none/history', '/status/none', '/badge.json'];
     for (const path of paths) expect([path, (await proxied.http.get(path, from('203.0.113.3'))).status]).not.toEqual([path, 429]);
     expect((await proxied.http.get('/status/none', from('203.0.113.3'))).status).toBe(429);
     expect((await proxied.http.post('/status/none/subscribe', { email: 'a@example.com' }, from('203.0.113.3'))).status).toBe(429);

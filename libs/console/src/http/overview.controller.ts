@@ -4,6 +4,7 @@ import { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../../http/src/account-context';
 import { ConsoleReads } from '../read/console-reads';
 import { ConsolePages } from '../render/console-pages';
+import { errorBody } from '../../../http/src/error-body';
 import { ConsoleAccess, CONSOLE_HEADERS, seeOther, sendHtml } from './console-access';
 
 /** How often an open overview's stream compares what it shows with the read models. */
@@ -46,7 +47,7 @@ export class OverviewController implements OnModuleDestroy {
   @Get('events')
   async events(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit || !visit.accountId) return reply.status(401).headers(CONSOLE_HEADERS).type('text/plain; charset=utf-8').send('Sign in to follow the overview.');
+    if (!visit || !visit.accountId) return reply.status(401).headers(CONSOLE_HEADERS).type('application/json; charset=utf-8').send(JSON.stringify(errorBody(401, 'Sign in to follow the overview.')));
     const accountId = visit.accountId;
     reply.hijack();
     const raw = reply.raw;
