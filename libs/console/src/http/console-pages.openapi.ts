@@ -2,7 +2,6 @@
 type Json = Record<string, unknown>;
 
 const html = (description: string): Json => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
-const plain = (description: string): Json => ({ description, content: { 'text/plain': { schema: { type: 'string' } } } });
 /** A redirect: its body is empty, the Location header says where. */
 const seeOther = (description: string): Json => ({ description, headers: { location: { schema: { type: 'string' } } }, content: { 'text/plain': { schema: { type: 'string', maxLength: 0 } } } });
 const text = (maxLength: number): Json => ({ type: 'string', maxLength });
