@@ -87,6 +87,8 @@ describeInBrowser('single sign-on in headless Chromium', () => {
     expect(await axe(page)).toEqual([]);
     await signInWithSso(page, 'member');
     expect(page.url()).toBe(`${PUBLIC_URL}/console`);
+    // Sign-in lands on the console's overview; the person's own page is /console/account.
+    await page.goto(`${PUBLIC_URL}/console/account`, { waitUntil: 'networkidle' });
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Signed in as lin@example.com');
     expect(await page.content()).toContain('by sso');
     await context.close();

@@ -102,7 +102,8 @@ describe('single sign-on with OpenID Connect', () => {
     expect(callback.location).toBe('/console');
     const cookie = /vigil_session=[\w-]{43}/.exec(callback.setCookie ?? '')?.[0];
     expect(cookie).toBeDefined();
-    const home = await consoleRequest(server, 'GET', '/console', { cookie });
+    // Sign-in lands on the console's overview; the person's own page is /console/account.
+    const home = await consoleRequest(server, 'GET', '/console/account', { cookie });
     expect(home.status).toBe(200);
     expect(home.text).toContain('Signed in as grace@example.com');
     expect(home.text).toContain('Acme <span class="muted">(ADMIN)</span>');
@@ -153,7 +154,7 @@ describe('single sign-on with OpenID Connect', () => {
       expect(callback.status).toBe(303);
       expect(callback.location).toBe(`/console?account=${account.id}`);
       const cookie = /vigil_session=[\w-]{43}/.exec(callback.setCookie ?? '')?.[0];
-      const home = await consoleRequest(server, 'GET', callback.location!, { cookie });
+      const home = await consoleRequest(server, 'GET', callback.location!.replace('/console', '/console/account'), { cookie });
       expect(home.text).toContain('Signed in as ines@example.com');
       expect(home.text).toContain('Acme <span class="muted">(READ_WRITE)</span>');
       expect(await server.app.get(QueryBus).execute(new PeopleQuery({ type: 'InvitationsOfAccount', accountId: account.id }))).toEqual([]);
