@@ -204,14 +204,14 @@ describe('passkeys on the console page', () => {
     const passkey = { credentialId: 'cred-1', publicKey: 'cHVibGlj', counter: 0, transports: ['internal'], name: 'My passkey' };
     await server.app.get(CommandBus).execute(new RunUserCommand({ type: 'RegisterPasskey', userId: user.id, passkey }, ACTOR));
     const names = async () => (await server.app.get(QueryBus).execute(new PeopleQuery({ type: 'PasskeysOfUser', userId: user.id }))).map((p) => p.name);
-    const page = await consoleRequest(server, 'GET', '/console', { cookie });
+    const page = await consoleRequest(server, 'GET', '/console/account', { cookie });
     expect(page.text).toContain('action="/console/passkeys/cred-1/rename"');
     const csrf = csrfOf(page.text);
 
     const renamed = await consoleRequest(server, 'POST', '/console/passkeys/cred-1/rename', { cookie, form: { csrf, name: ' Work laptop <b> ' } });
-    expect(renamed).toMatchObject({ status: 303, location: '/console?notice=passkey-renamed' });
+    expect(renamed).toMatchObject({ status: 303, location: '/console/account?notice=passkey-renamed' });
     expect(await names()).toEqual(['Work laptop <b>']);
-    const after = await consoleRequest(server, 'GET', '/console?notice=passkey-renamed', { cookie });
+    const after = await consoleRequest(server, 'GET', '/console/account?notice=passkey-renamed', { cookie });
     expect(after.text).toContain('Passkey renamed.');
     expect(after.text).toContain('Work laptop &lt;b&gt;');
 

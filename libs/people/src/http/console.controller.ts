@@ -79,7 +79,7 @@ export class ConsoleController {
   async renamePasskey(@Param('id') id: string, @Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     return this.act(request, reply, body, async (me) => {
       await this.commands.execute(new RunUserCommand({ type: 'RenamePasskey', userId: me.user.id, credentialId: id.slice(0, 1024), name: field(body, 'name') }, this.sessions.actor(request, me.user)));
-      return redirect(reply, '/console?notice=passkey-renamed');
+      return redirect(reply, '/console/account?notice=passkey-renamed');
     });
   }
 
