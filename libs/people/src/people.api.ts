@@ -17,3 +17,5 @@ export { isSameOriginRequest } from './http/session-cookie';
 export { isEmailAddress, normalizeEmail } from './domain/secrets';
 /** The console's HTML routes, for the OpenAPI document. */
 export { consoleOpenApiPaths } from './http/console.openapi';
+/** The console's page replies (headers, HTML, 303 after a form, form fields), shared with the console context. */
+export { CONSOLE_HEADERS, field, redirect, sendHtml } from './http/console-reply';

@@ -3,17 +3,10 @@ import { QueryBus } from '@nestjs/cqrs';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { Actor } from '../../../event-store/src/command-runner';
 import { AccountsQuery } from '../../../accounts/src/accounts.api';
-import { ConsoleSessions, isSameOriginRequest, SignedIn } from '../../../people/src/people.api';
-import { Chrome, ConsolePages } from '../render/console-pages';
+import { CONSOLE_HEADERS, ConsoleSessions, field as fieldOf, isSameOriginRequest, redirect as seeOther, sendHtml, SignedIn } from '../../../people/src/people.api';
 
-/** Console pages: Vigil's own files only, forms posting back here only, never framed, never kept by caches. */
-export const CONSOLE_HEADERS = {
-  'content-security-policy': "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'same-origin',
-  'cache-control': 'no-store',
-  'x-robots-tag': 'noindex',
-};
+export { CONSOLE_HEADERS, fieldOf, seeOther, sendHtml };
+import { Chrome, ConsolePages } from '../render/console-pages';
 
 /** A signed-in person on one of their accounts. */
 export interface Visit {
@@ -22,21 +15,6 @@ export interface Visit {
   canWrite: boolean;
   chrome: Omit<Chrome, 'title'>;
   actor: Actor;
-}
-
-export function sendHtml(reply: FastifyReply, status: number, html: string): FastifyReply {
-  return reply.status(status).headers(CONSOLE_HEADERS).type('text/html; charset=utf-8').send(html);
-}
-
-/** After a form: back to a page by GET (303), so a reload does not post again. */
-export function seeOther(reply: FastifyReply, location: string): FastifyReply {
-  return reply.status(303).headers(CONSOLE_HEADERS).header('location', location).send();
-}
-
-/** A form field's value, as text ('' when absent). */
-export function fieldOf(body: unknown, name: string): string {
-  const value = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
-  return typeof value === 'string' ? value : '';
 }
 
 /** Sessions and roles from people: who is signed in, on which account, and whether they may act. */
