@@ -34,7 +34,6 @@ export function consolePagesOpenApiPaths(): Json {
   return {
     '/console': page('Overview: open incidents, services by status, checks by state (failing first), maintenance'),
     '/console/events': { get: op('Server-sent events: `change` when the overview’s content changes', { 200: { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, 401: { description: 'Not signed in', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } }, { parameters: [account] }) },
-    '/console/static/{file}': { get: op('The console’s stylesheet, script and icon, by content-hashed name', { 200: { description: 'The file', content: { 'text/css': { schema: { type: 'string' } }, 'text/javascript': { schema: { type: 'string' } }, 'image/svg+xml': { schema: { type: 'string' } } } }, 404: { description: 'No such file', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } }, { parameters: [{ name: 'file', in: 'path', required: true, schema: text(64) }] }) },
     '/console/incidents': {
       ...page('Incidents, newest first, and the form that declares one', [{ name: 'status', in: 'query', required: false, schema: { type: 'string', enum: ['open', 'resolved'] } }]),
       post: form('Declare an incident', { name: text(255), severity: { type: 'string', enum: ['CRITICAL', 'MAJOR', 'MEDIUM', 'MINOR'] }, ...update }, ['name', 'severity', 'status', 'description'], [], true),

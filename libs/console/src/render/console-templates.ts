@@ -1,37 +1,4 @@
-/** Handlebars sources of the console's pages. Every value goes through `{{ }}` (escaped); no inline script or style. */
-export const LAYOUT = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="same-origin">
-<title>{{title}} – Vigil</title>
-<meta name="color-scheme" content="light dark">
-<link rel="stylesheet" href="{{cssHref}}">
-<link rel="icon" href="{{faviconHref}}">
-{{#if live}}<script src="{{scriptHref}}" defer></script>{{/if}}
-</head>
-<body>
-<a class="skip" href="#main">Skip to content</a>
-<header class="top"><div class="wrap">
-<a class="brand" href="/console{{q}}">Vigil</a>
-<nav aria-label="Console"><ul>
-<li><a href="/console{{q}}"{{#if navOverview}} aria-current="page"{{/if}}>Overview</a></li>
-<li><a href="/console/incidents{{q}}"{{#if navIncidents}} aria-current="page"{{/if}}>Incidents</a></li>
-<li><a href="/console/checks{{q}}"{{#if navChecks}} aria-current="page"{{/if}}>Checks</a></li>
-<li><a href="/console/account{{q}}">Your account</a></li>
-</ul></nav>
-<span class="muted">Signed in as {{email}}{{#if account}} · {{account.name}} ({{account.role}}){{/if}}</span>
-<form method="post" action="/console/sign-out"><input type="hidden" name="csrf" value="{{csrf}}"><button class="btn quiet" type="submit">Sign out</button></form>
-</div></header>
-<main id="main" class="wrap">
-{{#if notice}}<p class="notice" role="status">{{notice}}</p>{{/if}}
-{{> @partial-block }}
-</main>
-</body>
-</html>
-`;
-
+/** Handlebars sources of the console's pages, in people's console layout. Every value goes through `{{ }}` (escaped). */
 export const MESSAGE = `{{#> layout}}
 <h1>{{heading}}</h1>
 {{#each paragraphs}}<p>{{this}}</p>{{/each}}

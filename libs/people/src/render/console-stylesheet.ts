@@ -1,17 +1,19 @@
-/** The console's stylesheet: system colours light and dark, no web fonts, readable from 320 px. */
+/** The console's stylesheet (sign-in, person and console pages): light and dark by the system's preference, no web fonts, usable from 320 px. */
 export const CONSOLE_STYLESHEET = `*,*::before,*::after{box-sizing:border-box}
-:root{color-scheme:light dark;--bg:#f8fafc;--fg:#0f172a;--muted:#475569;--card:#fff;--border:#cbd5e1;--link:#1d4ed8;--btn:#1d4ed8;--btn-fg:#fff;--danger:#b91c1c;--ok:#166534}
-@media (prefers-color-scheme:dark){:root{--bg:#0f172a;--fg:#e2e8f0;--muted:#a3b1c6;--card:#1e293b;--border:#475569;--link:#93c5fd;--btn:#93c5fd;--btn-fg:#0f172a;--danger:#fca5a5;--ok:#86efac}}
+:root{color-scheme:light dark;--bg:#f8fafc;--fg:#0f172a;--muted:#475569;--card:#fff;--border:#cbd5e1;--link:#1d4ed8;--btn:#1d4ed8;--btn-fg:#fff;--danger:#b91c1c;--ok:#166534;--warn:#92400e}
+@media (prefers-color-scheme:dark){:root{--bg:#0f172a;--fg:#e2e8f0;--muted:#a3b1c6;--card:#1e293b;--border:#475569;--link:#93c5fd;--btn:#93c5fd;--btn-fg:#0f172a;--danger:#fca5a5;--ok:#86efac;--warn:#fcd34d}}
 html{-webkit-text-size-adjust:100%}
 body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;overflow-wrap:anywhere}
 a{color:var(--link)}
-a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid var(--link);outline-offset:2px}
-.wrap{max-width:48rem;margin:0 auto;padding:0 1rem}
+a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible{outline:3px solid var(--link);outline-offset:2px}
+.wrap{max-width:60rem;margin:0 auto;padding:0 1rem}
 .skip{position:absolute;left:-10000px}
 .skip:focus{left:1rem;top:1rem;z-index:2;background:var(--card);padding:.5rem}
 .top{border-bottom:1px solid var(--border);background:var(--card)}
 .top .wrap{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.5rem 1rem;padding-top:.75rem;padding-bottom:.75rem}
 .brand{font-weight:700;font-size:1.2rem;color:var(--fg);text-decoration:none}
+nav ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}
+nav a[aria-current=page]{font-weight:700}
 main{padding-top:1.5rem;padding-bottom:2rem}
 h1{font-size:1.5rem;margin:0 0 1rem;line-height:1.25}
 h2{font-size:1.2rem;margin:2rem 0 .75rem;line-height:1.25}
@@ -19,19 +21,32 @@ h2{font-size:1.2rem;margin:2rem 0 .75rem;line-height:1.25}
 .card{background:var(--card);border:1px solid var(--border);border-radius:.5rem;padding:1rem;margin:0 0 1rem}
 .error{color:var(--danger);font-weight:600}
 .notice{color:var(--ok);font-weight:600}
+.state{display:inline-block;font-weight:700;font-size:.875rem;border:1px solid currentColor;border-radius:.25rem;padding:0 .375rem}
+.s-FAILING,.s-CRITICAL,.s-MAJOR{color:var(--danger)}
+.s-LATE,.s-MEDIUM,.s-MINOR{color:var(--warn)}
+.s-UP,.s-OPERATIONAL,.s-RESOLVED{color:var(--ok)}
 ul.rows{list-style:none;margin:0;padding:0}
 ul.rows>li{border-top:1px solid var(--border);padding:.75rem 0;display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between}
 ul.rows>li:first-child{border-top:0}
 .who{min-width:0;flex:1 1 12rem}
 form{margin:0}
 form.inline{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
-label{display:block;font-weight:600;margin:.5rem 0 .25rem}
-form.inline label{display:inline;margin:0}
-input[type=email],input[type=text],select{font:inherit;color:inherit;background:var(--bg);border:1px solid var(--border);border-radius:.375rem;padding:.5rem;max-width:100%;min-height:2.75rem}
-input[type=email],input[type=text]{width:22rem}
-.btn{font:inherit;font-weight:600;border:1px solid var(--btn);border-radius:.375rem;padding:.5rem 1rem;min-height:2.75rem;cursor:pointer;background:var(--btn);color:var(--btn-fg)}
+label,legend{display:block;font-weight:600;margin:.5rem 0 .25rem}
+fieldset{border:1px solid var(--border);border-radius:.375rem;margin:.75rem 0;padding:.5rem 1rem}
+fieldset label{display:inline;font-weight:400}
+.check{display:flex;gap:.5rem;align-items:center;margin:.25rem 0}
+input[type=email],input[type=text],input[type=search],select,textarea{font:inherit;color:inherit;background:var(--bg);border:1px solid var(--border);border-radius:.375rem;padding:.5rem;max-width:100%;min-height:2.75rem}
+input[type=text],textarea{width:100%}
+input[type=email]{width:22rem}
+input[type=checkbox]{width:1.25rem;height:1.25rem}
+[aria-invalid=true]{border-color:var(--danger);border-width:2px}
+.field-error{color:var(--danger);font-weight:600;margin:.25rem 0}
+.btn{font:inherit;font-weight:600;border:1px solid var(--btn);border-radius:.375rem;padding:.5rem 1rem;min-height:2.75rem;cursor:pointer;background:var(--btn);color:var(--btn-fg);text-decoration:none;display:inline-block}
 .btn.quiet{background:transparent;color:var(--link)}
 .btn.danger{background:transparent;color:var(--danger);border-color:var(--danger)}
 .stack>*+*{margin-top:.75rem}
+ol.timeline{list-style:none;margin:0;padding:0}
+ol.timeline>li{border-left:3px solid var(--border);padding:.25rem 0 .75rem 1rem}
+pre{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--bg);border:1px solid var(--border);border-radius:.375rem;padding:.5rem;margin:.5rem 0}
 code{overflow-wrap:anywhere}
 `;
