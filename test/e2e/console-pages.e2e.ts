@@ -55,7 +55,8 @@ describe('services', () => {
     expect(long.text).toContain('name must be shorter than or equal to 255 characters');
     const saved = await post(`/console/services/${service.id}`, { name: 'Checkout API', description: '' });
     expect(saved.location).toBe(`/console/services/${service.id}?notice=saved`);
-    expect((await api(`/v1/status-pages/services/${service.id}`)).body).toMatchObject({ name: 'Checkout API', description: null });
+    const edited = (await api(`/v1/status-pages/services/${service.id}`)).body;
+    expect([edited.name, edited.description ?? null]).toEqual(['Checkout API', null]);
 
     await readOnly(`/console/services/${service.id}`, `/console/services/${service.id}/delete`, {});
     expect((await post(`/console/services/${service.id}/delete`, {}, writer, `/console/services/${service.id}`)).location).toBe('/console/services?notice=deleted');
@@ -126,7 +127,7 @@ describe('status pages and their subscribers', () => {
 
     const shown = await page(`/console/status-pages/${pageId}`);
     expect(shown.text).toContain(saved.customDomainVerification.dns.name);
-    expect(shown.text).toContain(saved.customDomainVerification.dns.value);
+    expect(shown.text).toContain(saved.customDomainVerification.http.body);
     expect(shown.text).toContain('PENDING');
     expect(shown.text).toContain(`href="${saved.publicUrl}"`);
     expect(shown.text).toContain('data-fill="l-linkFontColor" fill="#0044aa"');
