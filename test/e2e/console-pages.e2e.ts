@@ -17,6 +17,12 @@ async function post(path: string, form: Record<string, string>, cookie = writer,
   return consoleRequest(server, 'POST', path, { cookie, form: { csrf: token, ...form } });
 }
 /** A READ_ONLY member's page shows no form but sign-out's, and a post it forges (with its own valid token) is refused. */
+/** The name of the position field of a service on a card of a status page form, found by the service's label. */
+function slot(html: string, card: string, service: string): string {
+  return new RegExp(`<label for="(${card}-s\\d+)">${service}</label>`).exec(html)![1];
+}
+const svcsOf = (html: string) => /name="svcs" value="([^"]*)"/.exec(html)![1];
+
 async function readOnly(path: string, action: string, form: Record<string, string>) {
   const seen = await page(path, viewer);
   expect(seen.status).toBe(200);
@@ -96,19 +102,17 @@ describe('maintenance windows', () => {
 
 describe('status pages and their subscribers', () => {
   let pageId = '';
-  let serviceIds: string[] = [];
 
   it('creates a page with colours and a card of two services in order; a failed form writes nothing and keeps what was typed', async () => {
     for (const name of ['Search', 'Web']) await server.http.post('/v1/status-pages/services', { name }, { key: account.key });
-    const services = (await api('/v1/status-pages/services')).body.entries as { id: string; name: string }[];
-    serviceIds = ['Web', 'Search'].map((name) => services.find((s) => s.name === name)!.id);
     const blank = await page('/console/status-pages/new');
     expect(blank.status).toBe(200);
     const form = Object.fromEntries([...blank.text.matchAll(/<input type="color" id="([^"]+)" name="[^"]+" value="([^"]+)"/g)].map((m) => [m[1], m[2]]));
     expect(Object.keys(form)).toHaveLength(24);
-    const fields = { ...form, name: 'Acme status', url: 'acme', description: '', customDomain: 'status.acme.test', logo: '', logoDark: '', favicon: '', defaultTheme: 'DARK', 'l-linkFontColor': '#0044aa', 'c0-id': '', 'c0-name': 'Core', 'c0-pos': '1', [`c0-${serviceIds[0]}`]: '1', [`c0-${serviceIds[1]}`]: '2' };
+    const [web, search] = [slot(blank.text, 'c0', 'Web'), slot(blank.text, 'c0', 'Search')];
+    const fields = { ...form, svcs: svcsOf(blank.text), name: 'Acme status', url: 'acme', description: '', customDomain: 'status.acme.test', logo: '', logoDark: '', favicon: '', defaultTheme: 'DARK', 'l-linkFontColor': '#0044aa', 'c0-id': '', 'c0-name': 'Core', 'c0-pos': '1', [web]: '1', [search]: '2' };
 
-    const failed = await post('/console/status-pages', { ...fields, url: 'No Spaces', logo: 'ftp://x', [`c0-${serviceIds[1]}`]: 'two' }, writer, '/console/status-pages/new');
+    const failed = await post('/console/status-pages', { ...fields, url: 'No Spaces', logo: 'ftp://x', [search]: 'two' }, writer, '/console/status-pages/new');
     expect(failed.status).toBe(400);
     expect(failed.text).toContain('url must be 3 to 63 lowercase letters, digits or hyphens');
     expect(failed.text).toContain('logo must be an http or https URL');
@@ -137,7 +141,7 @@ describe('status pages and their subscribers', () => {
     const current = await page(`/console/status-pages/${pageId}`);
     const form = Object.fromEntries([...current.text.matchAll(/<input type="(?:color|text|url|number|hidden)" (?:class="pos" )?id="([^"]+)" name="[^"]+"(?: maxlength="\d+")?(?: required)?(?: min="1" max="9999")? value="([^"]*)"/g)].map((m) => [m[1], m[2]]));
     const cardId = /name="c0-id" value="([^"]+)"/.exec(current.text)![1];
-    const edit = { ...form, 'c0-id': cardId, 'c0-name': 'Everything', [`c0-${serviceIds[0]}`]: '2', [`c0-${serviceIds[1]}`]: '1', description: '', defaultTheme: 'AUTO', 'c1-name': '' };
+    const edit = { ...form, svcs: svcsOf(current.text), 'c0-id': cardId, 'c0-name': 'Everything', [slot(current.text, 'c0', 'Web')]: '2', [slot(current.text, 'c0', 'Search')]: '1', description: '', defaultTheme: 'AUTO', 'c1-name': '' };
     const saved = await post(`/console/status-pages/${pageId}`, edit, writer, `/console/status-pages/${pageId}`);
     expect(saved.status).toBe(303);
     const after = (await api(`/v1/status-pages/${pageId}`)).body;
@@ -174,6 +178,20 @@ describe('status pages and their subscribers', () => {
     const ann = list.find((s) => s.address === 'ann@example.com')!;
     expect((await post(`${subscribers}/${ann.id}/remove`, {}, writer, subscribers)).location).toBe(`${subscribers}?notice=removed`);
     expect((await api(`/v1/status-pages/${pageId}/subscriptions`)).body).toHaveLength(2);
+  });
+
+  it('bounds an import: at most 100 lines and 3,500 characters, and a form body over 4 KB is refused; nothing is written', async () => {
+    const subscribers = `/console/status-pages/${pageId}/subscribers`;
+    const before = (await api(`/v1/status-pages/${pageId}/subscriptions`)).body.length;
+    const many = await post(subscribers, { rows: Array.from({ length: 101 }, (_, i) => `u${i}@ex.io`).join('\n') });
+    expect(many.status).toBe(400);
+    expect(many.text).toContain('At most 100 subscribers at a time (this has 101)');
+    const long = await post(subscribers, { rows: Array.from({ length: 80 }, (_, i) => `${'y'.repeat(30)}${i}@example.com`).join('\n') });
+    expect(long.status).toBe(400);
+    expect(long.text).toContain('The list is longer than 3500 characters');
+    const huge = await post(subscribers, { rows: Array.from({ length: 90 }, (_, i) => `${'x'.repeat(60)}${i}@example.com`).join('\n') });
+    expect(huge.status).toBe(413);
+    expect((await api(`/v1/status-pages/${pageId}/subscriptions`)).body).toHaveLength(before);
   });
 
   it('lists pages with links to their public page, and answers 404 for another account’s page', async () => {

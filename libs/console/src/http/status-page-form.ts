@@ -16,14 +16,16 @@ export interface CardValues {
   name: string;
   position: string;
   remove: boolean;
-  /** Every service of the account with its position on this card ('' = not on it). */
-  services: { id: string; name: string; position: string }[];
+  /** Every service of the form's list (`svcs`) with its position on this card ('' = not on it). */
+  services: { index: number; id: string; name: string; position: string }[];
 }
 
 /** What a status page form sent (or the page as it is), as typed. */
 export interface PageValues {
   fields: Record<string, string>;
   cards: CardValues[];
+  /** The services the form numbers, by index (`c<N>-s<index>`): their ids once, not once per card, as a form body is at most 4 KB. */
+  serviceIds: string[];
 }
 
 const colorField = (scheme: string, key: string) => `${scheme}-${key}`;
@@ -38,16 +40,18 @@ export function pageValues(page: StatusPageDetailView | null, services: ServiceV
   for (const [short, scheme] of SCHEMES) for (const key of THEME_COLOR_KEYS) fields[colorField(short, key)] = sixDigits(colors[scheme][key]);
   const cards: CardValues[] = (page?.cards ?? []).map((card, n) => {
     const at = new Map(card.services.map((s, i) => [s.id, String(i + 1)]));
-    return { key: `c${n}`, id: card.id, name: card.name, position: String(n + 1), remove: false, services: services.map((s) => ({ id: s.id, name: s.name, position: at.get(s.id) ?? '' })) };
+    return { key: `c${n}`, id: card.id, name: card.name, position: String(n + 1), remove: false, services: services.map((s, index) => ({ index, id: s.id, name: s.name, position: at.get(s.id) ?? '' })) };
   });
   for (let n = 0; n < NEW_CARDS; n++) cards.push(blankCard(`c${cards.length}`, services));
-  return { fields, cards };
+  return { fields, cards, serviceIds: services.map((s) => s.id) };
 }
 
-const blankCard = (key: string, services: ServiceView[]): CardValues => ({ key, id: '', name: '', position: '', remove: false, services: services.map((s) => ({ id: s.id, name: s.name, position: '' })) });
+const blankCard = (key: string, services: ServiceView[]): CardValues => ({ key, id: '', name: '', position: '', remove: false, services: services.map((s, index) => ({ index, id: s.id, name: s.name, position: '' })) });
 
-/** The form as sent; cards are read by their prefix, services by the account's list (a service gone since is dropped). */
+/** The form as sent; cards are read by their prefix, services by the form's list (`svcs`, named by the account's services). */
 export function readPageForm(body: unknown, services: ServiceView[]): PageValues {
+  const names = new Map(services.map((s) => [s.id, s.name]));
+  const serviceIds = fieldOf(body, 'svcs').split(' ').filter((id) => id !== '').slice(0, 500);
   const fields: Record<string, string> = {};
   for (const name of TEXT_FIELDS) fields[name] = fieldOf(body, name).trim();
   for (const [short] of SCHEMES) for (const key of THEME_COLOR_KEYS) fields[colorField(short, key)] = fieldOf(body, colorField(short, key)).trim();
@@ -61,10 +65,10 @@ export function readPageForm(body: unknown, services: ServiceView[]): PageValues
       name: fieldOf(body, `${key}-name`).trim(),
       position: fieldOf(body, `${key}-pos`).trim(),
       remove: fieldOf(body, `${key}-remove`) === 'on',
-      services: services.map((s) => ({ id: s.id, name: s.name, position: fieldOf(body, `${key}-${s.id}`).trim() })),
+      services: serviceIds.map((id, index) => ({ index, id, name: names.get(id) ?? 'A service no longer there', position: fieldOf(body, `${key}-s${index}`).trim() })),
     });
   }
-  return { fields, cards };
+  return { fields, cards, serviceIds };
 }
 
 const POSITION = /^\d{1,4}$/;
@@ -75,11 +79,14 @@ const byPosition = <T extends { position: string }>(list: T[]) =>
  * The form as the API's PUT body, with the positions' own errors; `cardKeys[i]` is the form card of the
  * body's card `i` (to put the API's errors back beside the right fields). Removed and untouched new cards go.
  */
-export function pageBody(values: PageValues): { body: Record<string, unknown>; errors: FieldErrors; cardKeys: string[] } {
+export function pageBody(values: PageValues, known: Set<string>): { body: Record<string, unknown>; errors: FieldErrors; cardKeys: string[] } {
   const errors: FieldErrors = {};
   for (const card of values.cards) {
     if (card.position !== '' && !POSITION.test(card.position)) errors[`${card.key}-pos`] = 'A position is a whole number such as 1.';
-    for (const s of card.services) if (s.position !== '' && !POSITION.test(s.position)) errors[`${card.key}-${s.id}`] = 'A position is a whole number such as 1.';
+    for (const s of card.services) {
+      if (s.position !== '' && !POSITION.test(s.position)) errors[`${card.key}-s${s.index}`] = 'A position is a whole number such as 1.';
+      else if (s.position !== '' && !known.has(s.id)) errors[`${card.key}-s${s.index}`] = 'This service is no longer there: leave its number empty.';
+    }
   }
   const kept = byPosition(values.cards.filter((c) => !c.remove && (c.id !== '' || c.name !== '' || c.services.some((s) => s.position !== ''))));
   const f = values.fields;

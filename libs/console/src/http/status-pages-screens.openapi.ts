@@ -16,7 +16,7 @@ function page(summary: string, params: Json[] = []): Json {
 }
 
 function form(summary: string, fields: Json, params: Json[] = [], description?: string): Json {
-  const schema = { type: 'object', properties: { csrf: text(64), ...fields }, required: ['csrf'], additionalProperties: { type: 'string', maxLength: 4096 }, ...(description && { description }) };
+  const schema = { type: 'object', properties: { csrf: text(64), ...fields }, required: ['csrf'], additionalProperties: { type: 'string', maxLength: 2048 }, ...(description && { description }) };
   return op(summary, { 303: seeOther('Done: to the resource’s page'), 400: html('The form again, each error beside its field, what was typed kept'), 403: html('Cross-site, out-of-date form token, or a READ_ONLY member'), 404: html('No such resource in this account'), 409: html('Refused: the resource is in use or not in a state for this') }, {
     parameters: [account, ...params],
     requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema } } },
@@ -25,7 +25,7 @@ function form(summary: string, fields: Json, params: Json[] = [], description?: 
 
 const color = { type: 'string', pattern: '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$' };
 const pageFields = { name: text(255), url: text(63), description: text(500), customDomain: text(253), logo: text(2048), logoDark: text(2048), favicon: text(2048), defaultTheme: { type: 'string', enum: ['AUTO', 'LIGHT', 'DARK'] }, 'l-linkFontColor': color };
-const PAGE_FORM = 'Colours `l-<key>` and `d-<key>` (light, dark: the twelve theme colour keys); cards `c<N>-id`, `c<N>-name`, `c<N>-pos`, `c<N>-remove`, and `c<N>-<serviceId>` = the service’s position on the card';
+const PAGE_FORM = 'Colours `l-<key>` and `d-<key>` (light, dark: the twelve theme colour keys); cards `c<N>-id`, `c<N>-name`, `c<N>-pos`, `c<N>-remove`, and `c<N>-s<i>` = the position on the card of the `i`-th service listed in `svcs` (space-separated ids)';
 const serviceFields = { name: text(255), description: text(500) };
 const windowFields = { name: text(255), startsAt: text(40), endsAt: text(40), repeatInterval: text(10), repeatUnit: { type: 'string', enum: ['', 'DAY', 'WEEK', 'MONTH'] }, repeatEndsAt: text(40), timezone: text(64), tags: text(2000) };
 const noFields = {};

@@ -88,7 +88,7 @@ export class ConsoleStatusPagesController {
   private async save(reply: FastifyReply, visit: Visit, page: StatusPageDetailView | null, raw: unknown, command: (input: ReturnType<typeof toPageInput>) => object, done: string) {
     const services = await this.reads.services(visit.accountId!);
     const values = readPageForm(raw, services);
-    const { body, errors: positionErrors, cardKeys } = pageBody(values);
+    const { body, errors: positionErrors, cardKeys } = pageBody(values, new Set(services.map((s) => s.id)));
     const { body: dto, errors } = await checkBody(StatusPageBodyDto, body);
     const all = { ...formErrors(errors, cardKeys), ...positionErrors };
     if (hasErrors(all)) return this.formPage(reply, 400, visit, page, values, all);
@@ -115,7 +115,7 @@ export class ConsoleStatusPagesController {
       nameError: errors[`${card.key}-name`],
       posError: errors[`${card.key}-pos`],
       servicesError: errors[`${card.key}-services`],
-      services: card.services.map((s) => ({ ...s, error: errors[`${card.key}-${s.id}`] })),
+      services: card.services.map((s) => ({ ...s, error: errors[`${card.key}-s${s.index}`] })),
     }));
     const view = {
       page,
@@ -123,6 +123,7 @@ export class ConsoleStatusPagesController {
       canWrite: visit.canWrite,
       action: page ? `/console/status-pages/${page.id}${visit.chrome.q}` : `/console/status-pages${visit.chrome.q}`,
       values: values.fields,
+      svcs: values.serviceIds.join(' '),
       cards,
       themes: ['AUTO', 'LIGHT', 'DARK'].map((value) => ({ value, text: value === 'AUTO' ? 'The visitor’s preference' : value === 'LIGHT' ? 'Light' : 'Dark', selected: value === values.fields.defaultTheme })),
       errors: hasErrors(errors) ? errors : undefined,

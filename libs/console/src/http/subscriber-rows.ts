@@ -1,6 +1,6 @@
 import { isDeliverableAddress, MAX_BULK_SUBSCRIPTIONS, SubscriptionType, SubscriptionView } from '../../../status-pages/src/status-pages.api';
 
-/** An import holds at most as many rows as the API's bulk add, and fits a form body (4 KB). */
+/** An import holds at most as many rows as the API's bulk add, and fits a console form's body (4 KB, urlencoded). */
 export const MAX_ROWS = MAX_BULK_SUBSCRIPTIONS;
 export const MAX_TEXT = 3500;
 

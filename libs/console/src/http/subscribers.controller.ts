@@ -11,7 +11,7 @@ import { when } from '../read/console-reads';
 import { ConsolePages } from '../render/console-pages';
 import { CONSOLE_HEADERS, ConsoleAccess, fieldOf, seeOther, sendHtml, Visit } from './console-access';
 import { withParam } from './form-check';
-import { MAX_ROWS, parseRows, toCsv } from './subscriber-rows';
+import { MAX_ROWS, MAX_TEXT, parseRows, toCsv } from './subscriber-rows';
 
 type Values = { rows: string; verified: boolean };
 
@@ -110,7 +110,7 @@ export class ConsoleSubscribersController {
 
   private async listPage(reply: FastifyReply, code: number, visit: Visit, page: StatusPageDetailView, values: Values, rowErrors: string[], error?: string, notice?: string) {
     const subscribers = ((await this.subscribers(visit, page.id)) ?? []).map((s) => ({ ...s, added: when(s.created_at) }));
-    const view = { page, subscribers, canWrite: visit.canWrite, isAdmin: visit.chrome.account?.role === 'ADMIN', values, rowErrors: rowErrors.length ? rowErrors : undefined, errors: error ? { form: error } : undefined, maxRows: MAX_ROWS };
+    const view = { page, subscribers, canWrite: visit.canWrite, isAdmin: visit.chrome.account?.role === 'ADMIN', values, rowErrors: rowErrors.length ? rowErrors : undefined, errors: error ? { form: error } : undefined, maxRows: MAX_ROWS, maxText: MAX_TEXT };
     return sendHtml(reply, code, this.pages.render('subscribers', { ...visit.chrome, title: `Subscribers of ${page.name}`, nav: 'status-pages', notice }, view));
   }
 }

@@ -37,14 +37,14 @@ const colors = (short: string, scheme: string) => `<fieldset class="theme"><lege
 }).join('')}</div>
 ${preview(short, scheme)}</fieldset>`;
 
-const CARDS = `<fieldset><legend>Cards and their services</legend>
+const CARDS = `<fieldset><legend>Cards and their services</legend><input type="hidden" name="svcs" value="{{svcs}}">
 <p class="muted" id="cards-hint">Give each card a position (1 first) and number the services to show on it in their order; leave a service's number empty to leave it off. Fill in the last card to add one.</p>${fieldError('cards')}
 {{#each cards}}<fieldset class="card-form"><legend>{{#if id}}Card {{name}}{{else}}New card{{/if}}</legend>
 <input type="hidden" name="{{key}}-id" value="{{id}}">
 <div><label for="{{key}}-name">Card name</label>{{#if nameError}}<p class="field-error" id="{{key}}-name-error">{{nameError}}</p>{{/if}}<input type="text" id="{{key}}-name" name="{{key}}-name" maxlength="255" value="{{name}}"{{#if nameError}} aria-invalid="true" aria-describedby="{{key}}-name-error"{{/if}}></div>
 <div><label for="{{key}}-pos">Card position</label>{{#if posError}}<p class="field-error" id="{{key}}-pos-error">{{posError}}</p>{{/if}}<input type="number" class="pos" id="{{key}}-pos" name="{{key}}-pos" min="1" max="9999" value="{{position}}"{{#if posError}} aria-invalid="true" aria-describedby="{{key}}-pos-error"{{/if}}></div>
 {{#if servicesError}}<p class="field-error" role="alert">{{servicesError}}</p>{{/if}}
-<div class="positions">{{#each services}}<div><input type="number" class="pos" id="{{../key}}-{{id}}" name="{{../key}}-{{id}}" min="1" max="9999" value="{{position}}"{{#if error}} aria-invalid="true" aria-describedby="{{../key}}-{{id}}-error"{{/if}}> <label for="{{../key}}-{{id}}">{{name}}</label>{{#if error}}<p class="field-error" id="{{../key}}-{{id}}-error">{{error}}</p>{{/if}}</div>{{else}}<p class="muted">No services yet: <a href="/console/services{{../../q}}">add one</a>.</p>{{/each}}</div>
+<div class="positions">{{#each services}}<div><input type="number" class="pos" id="{{../key}}-s{{index}}" name="{{../key}}-s{{index}}" min="1" max="9999" value="{{position}}"{{#if error}} aria-invalid="true" aria-describedby="{{../key}}-s{{index}}-error"{{/if}}> <label for="{{../key}}-s{{index}}">{{name}}</label>{{#if error}}<p class="field-error" id="{{../key}}-s{{index}}-error">{{error}}</p>{{/if}}</div>{{else}}<p class="muted">No services yet: <a href="/console/services{{../../q}}">add one</a>.</p>{{/each}}</div>
 {{#if id}}<div class="check"><input type="checkbox" id="{{key}}-remove" name="{{key}}-remove" value="on"{{#if remove}} checked{{/if}}><label for="{{key}}-remove">Remove this card</label></div>{{/if}}
 </fieldset>{{/each}}</fieldset>`;
 
@@ -91,7 +91,7 @@ export const SUBSCRIBERS = `{{#> layout}}
 {{#if errors.form}}<p class="error" role="alert">{{errors.form}}</p>{{/if}}
 <form method="post" action="/console/status-pages/{{page.id}}/subscribers{{q}}" class="card stack" novalidate>${csrf}
 <div><label for="rows">Subscribers, one a line</label><p class="muted hint" id="rows-hint">An email address, or <code>EMAIL,address</code> / <code>WEBHOOK,https-url</code>; a first line <code>type,address</code> is a header. At most {{maxRows}} lines. Paste an exported CSV to import it.</p>
-<textarea id="rows" name="rows" rows="6" maxlength="3500" aria-describedby="rows-hint"{{#if rowErrors}} aria-invalid="true"{{/if}}>{{values.rows}}</textarea></div>
+<textarea id="rows" name="rows" rows="6" maxlength="{{maxText}}" aria-describedby="rows-hint"{{#if rowErrors}} aria-invalid="true"{{/if}}>{{values.rows}}</textarea></div>
 {{#if isAdmin}}<div class="check"><input type="checkbox" id="verified" name="verified" value="on"{{#if values.verified}} checked{{/if}}><label for="verified">Add them as confirmed (no confirmation email; ADMIN only)</label></div>{{/if}}
 <button class="btn" type="submit">Add subscribers</button>
 </form></section>{{/if}}
