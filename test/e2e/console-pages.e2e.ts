@@ -21,6 +21,7 @@ async function post(path: string, form: Record<string, string>, cookie = writer,
 function slot(html: string, card: string, service: string): string {
   return new RegExp(`<label for="(${card}-s\\d+)">${service}</label>`).exec(html)![1];
 }
+const colorsOf = (html: string) => Object.fromEntries([...html.matchAll(/<input type="color" id="([^"]+)" name="[^"]+" value="([^"]+)"/g)].map((m) => [m[1], m[2]]));
 const svcsOf = (html: string) => /name="svcs" value="([^"]*)"/.exec(html)![1];
 
 async function readOnly(path: string, action: string, form: Record<string, string>) {
@@ -107,7 +108,7 @@ describe('status pages and their subscribers', () => {
     for (const name of ['Search', 'Web']) await server.http.post('/v1/status-pages/services', { name }, { key: account.key });
     const blank = await page('/console/status-pages/new');
     expect(blank.status).toBe(200);
-    const form = Object.fromEntries([...blank.text.matchAll(/<input type="color" id="([^"]+)" name="[^"]+" value="([^"]+)"/g)].map((m) => [m[1], m[2]]));
+    const form = colorsOf(blank.text);
     expect(Object.keys(form)).toHaveLength(24);
     const [web, search] = [slot(blank.text, 'c0', 'Web'), slot(blank.text, 'c0', 'Search')];
     const fields = { ...form, svcs: svcsOf(blank.text), name: 'Acme status', url: 'acme', description: '', customDomain: 'status.acme.test', logo: '', logoDark: '', favicon: '', defaultTheme: 'DARK', 'l-linkFontColor': '#0044aa', 'c0-id': '', 'c0-name': 'Core', 'c0-pos': '1', [web]: '1', [search]: '2' };
@@ -203,5 +204,9 @@ describe('status pages and their subscribers', () => {
     const theirs = (await server.http.post('/v1/status-pages', { name: 'Theirs', url: 'theirs', cards: [] }, { key: other.key })).body;
     expect((await page(`/console/status-pages/${theirs.id}`)).status).toBe(404);
     expect((await page(`/console/status-pages/${theirs.id}/subscribers`)).status).toBe(404);
+    const blank = await page('/console/status-pages/new');
+    const taken = await post('/console/status-pages', { ...colorsOf(blank.text), svcs: svcsOf(blank.text), name: 'Mine', url: 'theirs', defaultTheme: 'AUTO', 'c0-id': '', 'c0-name': '' }, writer, '/console/status-pages/new');
+    expect(taken.status).toBe(400);
+    expect(taken.text).toContain('<p class="field-error" id="url-error">url &quot;theirs&quot; is already taken</p>');
   });
 });

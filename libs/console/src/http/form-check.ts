@@ -1,6 +1,6 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { validate } from 'class-validator';
-import { ValidationError, VigilError, ViolationDetail } from '../../../core/src/errors';
+import { ConflictError, PreconditionFailedError, ValidationError, VigilError, ViolationDetail } from '../../../core/src/errors';
 import { toDetails, toDto } from '../../../http/src/validation';
 
 /** A form's errors by field (the API's path of the field: `name`, `themeColors.light.linkFontColor`, …). */
@@ -31,7 +31,10 @@ export async function send(commands: CommandBus, command: object, fallback: stri
   } catch (error) {
     if (!(error instanceof VigilError) || error.statusCode >= 500) throw error;
     if (error instanceof ValidationError && error.details.length > 0) return fieldErrors(error.details);
-    return { [fallback]: error.message };
+    if (error instanceof PreconditionFailedError) return { [fallback]: 'Someone changed this since you opened it: reload the page and make your change again.' };
+    // A taken address names its field first (`url "acme" is already taken`).
+    const taken = error instanceof ConflictError ? /^(\w+) ".*" is already taken$/.exec(error.message) : null;
+    return { [taken ? taken[1] : fallback]: error.message };
   }
 }
 
