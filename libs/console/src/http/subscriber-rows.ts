@@ -56,7 +56,8 @@ export function parseRows(text: string): { rows: Row[]; errors: string[] } {
   for (const { n, cells: c } of lines) {
     const single = addressAt < 0 && c.length === 1;
     const type = (single ? 'EMAIL' : (typeAt >= 0 ? c[typeAt] : addressAt >= 0 ? 'EMAIL' : c[0]) ?? '').toUpperCase();
-    const address = (single ? c[0] : addressAt >= 0 ? c[addressAt] : c[1]) ?? '';
+    // An export's formula guard (a leading ') comes off again.
+    const address = ((single ? c[0] : addressAt >= 0 ? c[addressAt] : c[1]) ?? '').replace(/^'(?=[=+\-@])/, '');
     if (type !== 'EMAIL' && type !== 'WEBHOOK') errors.push(`Line ${n}: the type must be EMAIL or WEBHOOK, not "${type}".`);
     else if (address === '') errors.push(`Line ${n}: no address.`);
     else if (type === 'EMAIL' && !isDeliverableAddress(address)) errors.push(`Line ${n}: "${address}" is not an email address.`);
