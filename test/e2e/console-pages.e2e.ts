@@ -138,7 +138,9 @@ describe('status pages and their subscribers', () => {
     expect(shown.text).toContain('data-fill="l-linkFontColor" fill="#0044aa"');
   });
 
-  it('reorders services and renames a card on edit; READ_ONLY sees the page without a form and a forged save is refused', async () => {
+  it('reorders services and renames a card on edit, keeping what the form did not change; READ_ONLY sees no form and a forged save is refused', async () => {
+    const patched = await fetch(`${server.url}/v1/status-pages/${pageId}`, { method: 'PATCH', headers: { authorization: `Bearer ${account.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ redirectTo: 'https://example.com/moved' }) });
+    expect(patched.status).toBe(200);
     const current = await page(`/console/status-pages/${pageId}`);
     const form = Object.fromEntries([...current.text.matchAll(/<input type="(?:color|text|url|number|hidden)" (?:class="pos" )?id="([^"]+)" name="[^"]+"(?: maxlength="\d+")?(?: required)?(?: min="1" max="9999")? value="([^"]*)"/g)].map((m) => [m[1], m[2]]));
     const cardId = /name="c0-id" value="([^"]+)"/.exec(current.text)![1];
@@ -147,6 +149,7 @@ describe('status pages and their subscribers', () => {
     expect(saved.status).toBe(303);
     const after = (await api(`/v1/status-pages/${pageId}`)).body;
     expect(after.cards).toMatchObject([{ id: cardId, name: 'Everything', services: [{ name: 'Search' }, { name: 'Web' }] }]);
+    expect([after.redirectTo, after.customDomain, after.themeColors.light.linkFontColor.toLowerCase()]).toEqual(['https://example.com/moved', 'status.acme.test', '#0044aa']);
     await readOnly(`/console/status-pages/${pageId}`, `/console/status-pages/${pageId}`, edit);
     expect((await api(`/v1/status-pages/${pageId}`)).body.updated_at).toBe(after.updated_at);
   });

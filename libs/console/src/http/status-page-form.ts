@@ -3,7 +3,7 @@ import { fieldOf } from './console-access';
 import { FieldErrors } from './form-check';
 
 /** The page's own fields, named as the API names them. */
-const TEXT_FIELDS = ['name', 'url', 'description', 'customDomain', 'logo', 'logoDark', 'favicon', 'defaultTheme'] as const;
+const TEXT_FIELDS = ['name', 'url', 'description', 'customDomain', 'logo', 'logoDark', 'favicon', 'redirectTo', 'defaultTheme'] as const;
 /** Colour fields: `l-<key>` (light) and `d-<key>` (dark); short, as a form body is at most 4 KB. */
 const SCHEMES = [['l', 'light'], ['d', 'dark']] as const;
 /** New cards a form offers at once. */
@@ -99,6 +99,7 @@ export function pageBody(values: PageValues, known: Set<string>): { body: Record
     logo: f.logo,
     logoDark: f.logoDark,
     favicon: f.favicon,
+    redirectTo: f.redirectTo,
     defaultTheme: f.defaultTheme,
     themeColors: { light: theme('l'), dark: theme('d') },
     cards: kept.map((card) => ({ ...(card.id && { id: card.id }), name: card.name, services: byPosition(card.services.filter((s) => s.position !== '')).map((s) => ({ id: s.id })) })),

@@ -24,7 +24,7 @@ function form(summary: string, fields: Json, params: Json[] = [], description?: 
 }
 
 const color = { type: 'string', pattern: '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$' };
-const pageFields = { name: text(255), url: text(63), description: text(500), customDomain: text(253), logo: text(2048), logoDark: text(2048), favicon: text(2048), defaultTheme: { type: 'string', enum: ['AUTO', 'LIGHT', 'DARK'] }, 'l-linkFontColor': color };
+const pageFields = { name: text(255), url: text(63), description: text(500), customDomain: text(253), logo: text(2048), logoDark: text(2048), favicon: text(2048), redirectTo: text(2048), defaultTheme: { type: 'string', enum: ['AUTO', 'LIGHT', 'DARK'] }, 'l-linkFontColor': color };
 const PAGE_FORM = 'Colours `l-<key>` and `d-<key>` (light, dark: the twelve theme colour keys); cards `c<N>-id`, `c<N>-name`, `c<N>-pos`, `c<N>-remove`, and `c<N>-s<i>` = the position on the card of the `i`-th service listed in `svcs` (space-separated ids)';
 const serviceFields = { name: text(255), description: text(500) };
 const windowFields = { name: text(255), startsAt: text(40), endsAt: text(40), repeatInterval: text(10), repeatUnit: { type: 'string', enum: ['', 'DAY', 'WEEK', 'MONTH'] }, repeatEndsAt: text(40), timezone: text(64), tags: text(2000) };

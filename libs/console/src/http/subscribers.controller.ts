@@ -7,7 +7,7 @@ import { VigilError } from '../../../core/src/errors';
 import { ID_GENERATOR, IdGenerator, isUuid } from '../../../core/src/ids';
 import { Public } from '../../../http/src/account-context';
 import { addedCount, RunSubscriptionsCommand, StatusPageDetailView, StatusPagesQuery } from '../../../status-pages/src/status-pages.api';
-import { when } from '../read/console-reads';
+import { LIST_LIMIT, when } from '../read/console-reads';
 import { ConsolePages } from '../render/console-pages';
 import { CONSOLE_HEADERS, ConsoleAccess, fieldOf, seeOther, sendHtml, Visit } from './console-access';
 import { withParam } from './form-check';
@@ -109,8 +109,9 @@ export class ConsoleSubscribersController {
   }
 
   private async listPage(reply: FastifyReply, code: number, visit: Visit, page: StatusPageDetailView, values: Values, rowErrors: string[], error?: string, notice?: string) {
-    const subscribers = ((await this.subscribers(visit, page.id)) ?? []).map((s) => ({ ...s, added: when(s.created_at) }));
-    const view = { page, subscribers, canWrite: visit.canWrite, isAdmin: visit.chrome.account?.role === 'ADMIN', values, rowErrors: rowErrors.length ? rowErrors : undefined, errors: error ? { form: error } : undefined, maxRows: MAX_ROWS, maxText: MAX_TEXT };
+    const all = (await this.subscribers(visit, page.id)) ?? [];
+    const subscribers = all.slice(0, LIST_LIMIT).map((s) => ({ ...s, added: when(s.created_at) }));
+    const view = { page, subscribers, more: all.length > LIST_LIMIT, shown: LIST_LIMIT, total: all.length, canWrite: visit.canWrite, isAdmin: visit.chrome.account?.role === 'ADMIN', values, rowErrors: rowErrors.length ? rowErrors : undefined, errors: error ? { form: error } : undefined, maxRows: MAX_ROWS, maxText: MAX_TEXT };
     return sendHtml(reply, code, this.pages.render('subscribers', { ...visit.chrome, title: `Subscribers of ${page.name}`, nav: 'status-pages', notice }, view));
   }
 }

@@ -70,6 +70,7 @@ ${input('customDomain', 'Custom domain (optional)', { max: 253, hint: 'Such as s
 ${input('logo', 'Logo URL (optional)', { type: 'url', max: 2048 })}
 ${input('logoDark', 'Logo URL for the dark theme (optional)', { type: 'url', max: 2048 })}
 ${input('favicon', 'Favicon URL (optional)', { type: 'url', max: 2048 })}
+${input('redirectTo', 'Send visitors to this URL instead (optional)', { type: 'url', max: 2048, hint: 'While set, the public page redirects here.' })}
 ${select('defaultTheme', 'Theme shown first', 'themes')}
 ${fieldError('colors')}
 ${colors('l', 'light')}
@@ -84,6 +85,7 @@ ${CARDS}
 export const SUBSCRIBERS = `{{#> layout}}
 <h1>Subscribers of {{page.name}}</h1>
 <p><a href="/console/status-pages/{{page.id}}/subscribers/export.csv{{q}}" download>Export as CSV</a> · <a href="/console/status-pages/{{page.id}}{{q}}">The status page</a></p>
+{{#if more}}<p class="muted">Showing the first {{shown}} of {{total}}: export them all as CSV.</p>{{/if}}
 {{#if subscribers}}<ul class="rows card">{{#each subscribers}}<li><span class="who">{{address}} <span class="muted">{{type}} · added {{added}}</span></span><span class="state">{{status}}</span>{{#if ../canWrite}}${postButton('/console/status-pages/{{../page.id}}/subscribers/{{id}}/remove{{../q}}', 'Remove<span class="sr"> {{address}}</span>', true)}{{/if}}</li>{{/each}}</ul>
 {{else}}<p class="card">No subscribers yet.</p>{{/if}}
 {{#if canWrite}}<section aria-labelledby="imp-h"><h2 id="imp-h">Add or import</h2>
