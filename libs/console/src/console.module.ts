@@ -1,8 +1,13 @@
 import { Module } from '@nestjs/common';
 import { PeopleModule } from '../../people/src/people.api';
+import { StatusPagesModule } from '../../status-pages/src/status-pages.api';
 import { ConsoleAccess } from './http/console-access';
 import { ConsoleChecksController } from './http/checks.controller';
 import { ConsoleIncidentsController } from './http/incidents.controller';
+import { ConsoleMaintenanceController } from './http/maintenance.controller';
+import { ConsoleServicesController } from './http/services.controller';
+import { ConsoleStatusPagesController } from './http/status-pages.controller';
+import { ConsoleSubscribersController } from './http/subscribers.controller';
 import { OverviewController } from './http/overview.controller';
 import { ConsoleReads } from './read/console-reads';
 import { ConsolePages } from './render/console-pages';
@@ -12,8 +17,9 @@ import { ConsolePages } from './render/console-pages';
  * their Run…Commands and asks their …Queries; sessions and roles come from people. No store of its own.
  */
 @Module({
-  imports: [PeopleModule],
-  controllers: [OverviewController, ConsoleIncidentsController, ConsoleChecksController],
+  imports: [PeopleModule, StatusPagesModule],
+  controllers: [OverviewController, ConsoleIncidentsController, ConsoleChecksController,
+    ConsoleStatusPagesController, ConsoleSubscribersController, ConsoleServicesController, ConsoleMaintenanceController],
   providers: [ConsoleAccess, ConsoleReads, ConsolePages],
 })
 export class ConsoleModule {}

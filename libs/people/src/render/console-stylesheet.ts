@@ -49,4 +49,17 @@ ol.timeline{list-style:none;margin:0;padding:0}
 ol.timeline>li{border-left:3px solid var(--border);padding:.25rem 0 .75rem 1rem}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--bg);border:1px solid var(--border);border-radius:.375rem;padding:.5rem;margin:.5rem 0}
 code{overflow-wrap:anywhere}
+/* console status pages, services, maintenance (k-pages) */
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+.hint{margin:0 0 .25rem;font-size:.9rem}
+input[type=url],input[type=number],input[type=datetime-local]{font:inherit;color:inherit;background:var(--bg);border:1px solid var(--border);border-radius:.375rem;padding:.5rem;max-width:100%;min-height:2.75rem}
+input[type=url]{width:100%}
+input.pos{width:5.5rem}
+input[type=color]{width:2.75rem;height:2.75rem;padding:.125rem;border:1px solid var(--border);border-radius:.375rem;background:var(--bg);vertical-align:middle}
+.swatches{display:grid;grid-template-columns:repeat(auto-fill,minmax(13rem,1fr));gap:.25rem 1rem}
+.swatches label,.positions label{display:inline;font-weight:400}
+.positions{display:grid;grid-template-columns:repeat(auto-fill,minmax(13rem,1fr));gap:.25rem 1rem}
+svg.preview{display:block;width:100%;max-width:24rem;height:auto;margin:.75rem 0;border:1px solid var(--border);border-radius:.375rem}
+dl.card dt{font-weight:600}
+dl.card dd{margin:0 0 .5rem}
 `;
