@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { AlertingModule } from '../../alerting/src/alerting.api';
 import { PeopleModule } from '../../people/src/people.api';
+import { ConsoleAlertChannelsController } from './http/alert-channels.controller';
 import { ConsoleAccess } from './http/console-access';
 import { ConsoleChecksController } from './http/checks.controller';
 import { ConsoleIncidentsController } from './http/incidents.controller';
@@ -12,8 +14,8 @@ import { ConsolePages } from './render/console-pages';
  * their Run…Commands and asks their …Queries; sessions and roles come from people. No store of its own.
  */
 @Module({
-  imports: [PeopleModule],
-  controllers: [OverviewController, ConsoleIncidentsController, ConsoleChecksController],
+  imports: [PeopleModule, AlertingModule],
+  controllers: [OverviewController, ConsoleIncidentsController, ConsoleChecksController, ConsoleAlertChannelsController],
   providers: [ConsoleAccess, ConsoleReads, ConsolePages],
 })
 export class ConsoleModule {}
