@@ -11,7 +11,7 @@ export function formAsShown(html: string, action: string): Record<string, string
     const name = /name="([^"]+)"/.exec(tag)?.[1];
     if (!name) continue;
     const value = unescape(/value="([^"]*)"/.exec(tag)?.[1] ?? '');
-    if (/type="checkbox"/.test(tag) && !/ checked/.test(tag)) continue;
+    if (/type="(checkbox|radio)"/.test(tag) && !/ checked/.test(tag)) continue;
     values[name] = value;
   }
   for (const [, name, text] of form.matchAll(/<textarea [^>]*name="([^"]+)"[^>]*>([^<]*)<\/textarea>/g)) values[name] = unescape(text);

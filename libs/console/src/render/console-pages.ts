@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import Handlebars from 'handlebars';
 import { ConsoleRenderer, NavLink } from '../../../people/src/people.api';
-import { CHECK, CHECKS, INCIDENT, INCIDENTS, MESSAGE, OVERVIEW } from './console-templates';
+import { INCIDENT, INCIDENTS, MESSAGE, OVERVIEW } from './console-templates';
+import { CHECK, CHECKS, PING } from './checks-templates';
 import { LIVE_SCRIPT } from './live-script';
 import { CHANNEL, CHANNEL_NEW, CHANNELS } from './channel-templates';
 
 export type PageName = 'message' | 'overview' | 'incidents' | 'incident' | 'checks' | 'check';
-export type OpsPageName = 'channels' | 'channelNew' | 'channel';
+export type OpsPageName = 'channels' | 'channelNew' | 'channel' | 'ping';
 
 /** The console's screens, in the header's order: `nav` of a page names the one it belongs to. */
 const SCREENS = [
@@ -41,7 +42,7 @@ export class ConsolePages {
     this.liveHref = renderer.addFile('live', 'js', LIVE_SCRIPT, 'text/javascript; charset=utf-8');
     const compile = (source: string) => renderer.compile(source);
     this.templates = { message: compile(MESSAGE), overview: compile(OVERVIEW), incidents: compile(INCIDENTS), incident: compile(INCIDENT), checks: compile(CHECKS), check: compile(CHECK),
-      channels: compile(CHANNELS), channelNew: compile(CHANNEL_NEW), channel: compile(CHANNEL) };
+      channels: compile(CHANNELS), channelNew: compile(CHANNEL_NEW), channel: compile(CHANNEL), ping: compile(PING) };
   }
 
   render(page: PageName | OpsPageName, chrome: Chrome, view: object): string {

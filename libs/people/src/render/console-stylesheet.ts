@@ -49,4 +49,14 @@ ol.timeline{list-style:none;margin:0;padding:0}
 ol.timeline>li{border-left:3px solid var(--border);padding:.25rem 0 .75rem 1rem}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--bg);border:1px solid var(--border);border-radius:.375rem;padding:.5rem;margin:.5rem 0}
 code{overflow-wrap:anywhere}
+/* checks and alert channels (console) */
+input[type=text].num{width:6rem}
+.runs{display:inline-flex;gap:2px}
+.run{display:inline-block;width:.5rem;height:1.25rem;border-radius:1px;background:var(--muted)}
+.run.r-RECEIVED,.run.r-EARLY{background:var(--ok)}
+.run.r-FAILING{background:var(--danger)}
+.run.r-LATE,.run.r-GRACE{background:var(--warn)}
+.s-RECEIVED,.s-EARLY,.s-SENT{color:var(--ok)}
+.s-GRACE,.s-PENDING{color:var(--warn)}
+.s-FAILED{color:var(--danger)}
 `;
