@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AlertingModule } from '../../alerting/src/alerting.api';
 import { PeopleModule } from '../../people/src/people.api';
 import { ConsoleAlertChannelsController } from './http/alert-channels.controller';
+import { ConsoleApiKeysController } from './http/api-keys.controller';
 import { ConsoleAccess } from './http/console-access';
 import { ConsoleChecksController } from './http/checks.controller';
 import { ConsoleIncidentsController } from './http/incidents.controller';
@@ -15,7 +16,7 @@ import { ConsolePages } from './render/console-pages';
  */
 @Module({
   imports: [PeopleModule, AlertingModule],
-  controllers: [OverviewController, ConsoleIncidentsController, ConsoleChecksController, ConsoleAlertChannelsController],
+  controllers: [OverviewController, ConsoleIncidentsController, ConsoleChecksController, ConsoleAlertChannelsController, ConsoleApiKeysController],
   providers: [ConsoleAccess, ConsoleReads, ConsolePages],
 })
 export class ConsoleModule {}

@@ -3,11 +3,12 @@ import Handlebars from 'handlebars';
 import { ConsoleRenderer, NavLink } from '../../../people/src/people.api';
 import { INCIDENT, INCIDENTS, MESSAGE, OVERVIEW } from './console-templates';
 import { CHECK, CHECKS, PING } from './checks-templates';
+import { KEYS } from './keys-templates';
 import { LIVE_SCRIPT } from './live-script';
 import { CHANNEL, CHANNEL_NEW, CHANNELS } from './channel-templates';
 
 export type PageName = 'message' | 'overview' | 'incidents' | 'incident' | 'checks' | 'check';
-export type OpsPageName = 'channels' | 'channelNew' | 'channel' | 'ping';
+export type OpsPageName = 'channels' | 'channelNew' | 'channel' | 'ping' | 'keys';
 
 /** The console's screens, in the header's order: `nav` of a page names the one it belongs to. */
 const SCREENS = [
@@ -15,7 +16,8 @@ const SCREENS = [
   { key: 'incidents', path: '/incidents', text: 'Incidents' },
   { key: 'checks', path: '/checks', text: 'Checks' },
   { key: 'channels', path: '/alert-channels', text: 'Alert channels' },
-  { key: 'account', path: '/account', text: 'Your account' },
+  { key: 'keys', path: '/api-keys', text: 'API keys' },
+  { key: 'account', path: '/account', text: 'Account and members' },
 ] as const;
 
 export type Screen = (typeof SCREENS)[number]['key'];
@@ -42,7 +44,7 @@ export class ConsolePages {
     this.liveHref = renderer.addFile('live', 'js', LIVE_SCRIPT, 'text/javascript; charset=utf-8');
     const compile = (source: string) => renderer.compile(source);
     this.templates = { message: compile(MESSAGE), overview: compile(OVERVIEW), incidents: compile(INCIDENTS), incident: compile(INCIDENT), checks: compile(CHECKS), check: compile(CHECK),
-      channels: compile(CHANNELS), channelNew: compile(CHANNEL_NEW), channel: compile(CHANNEL), ping: compile(PING) };
+      channels: compile(CHANNELS), channelNew: compile(CHANNEL_NEW), channel: compile(CHANNEL), ping: compile(PING), keys: compile(KEYS) };
   }
 
   render(page: PageName | OpsPageName, chrome: Chrome, view: object): string {
