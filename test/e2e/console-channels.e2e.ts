@@ -1,5 +1,6 @@
 import { QueryBus } from '@nestjs/cqrs';
 import { AlertingQuery } from '../../libs/alerting/src/alerting.api';
+import { EVENT_STORE, EventStore } from '../../libs/event-store/src/event-store.port';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 import { eventually, Receiver, startReceiver } from './alerting-receivers';
 import { formAsShown } from './console-form-reader';
@@ -132,6 +133,9 @@ describe('test send, delivery log and retry', () => {
     const sent = await eventually(() => consoleRequest(server, 'GET', `/console/alert-channels/${channel.id}`, { cookie: writer }), (p) => p.text.includes('s-SENT'), 15_000);
     expect(sent.text).not.toContain('s-FAILED');
     expect(receiver.requests.filter((r) => r.path.startsWith('/hook')).length).toBe(2);
+    const events = await server.app.get<EventStore>(EVENT_STORE).readStream(`alertchannel-${channel.id}`);
+    const retry = events.find((e) => e.type === 'AlertChannelDeliveryRetried')!;
+    expect(JSON.stringify(retry.metadata)).toContain('wes@example.com');
   });
 
   it('pages the log 20 at a time, older pages by link', async () => {

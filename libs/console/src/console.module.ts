@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { AlertingModule } from '../../alerting/src/alerting.api';
 import { PeopleModule } from '../../people/src/people.api';
 import { ConsoleAlertChannelsController } from './http/alert-channels.controller';
 import { ConsoleApiKeysController } from './http/api-keys.controller';
@@ -15,7 +14,7 @@ import { ConsolePages } from './render/console-pages';
  * their Run…Commands and asks their …Queries; sessions and roles come from people. No store of its own.
  */
 @Module({
-  imports: [PeopleModule, AlertingModule],
+  imports: [PeopleModule],
   controllers: [OverviewController, ConsoleIncidentsController, ConsoleChecksController, ConsoleAlertChannelsController, ConsoleApiKeysController],
   providers: [ConsoleAccess, ConsoleReads, ConsolePages],
 })

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@ne
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { AlertingQuery, CHANNEL_TYPES, ChannelSettings, ChannelType, ChannelView, DeliveryDoc, Outbox, parseChannelBody, presentDelivery, resolvedTargetProblems, retryDelivery, RunAlertChannelCommand } from '../../../alerting/src/alerting.api';
+import { AlertingQuery, CHANNEL_TYPES, ChannelSettings, ChannelType, ChannelView, DeliveryDoc, parseChannelBody, presentDelivery, resolvedTargetProblems, RunAlertChannelCommand } from '../../../alerting/src/alerting.api';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { VigilError } from '../../../core/src/errors';
 import { ID_GENERATOR, IdGenerator, isUuid } from '../../../core/src/ids';
@@ -31,7 +31,6 @@ export class ConsoleAlertChannelsController {
     private readonly pages: ConsolePages,
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    private readonly outbox: Outbox,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(VIGIL_CONFIG) private readonly config: VigilConfig,
@@ -110,17 +109,14 @@ export class ConsoleAlertChannelsController {
     return seeOther(reply, `/console/alert-channels/${channel.id}${this.and(visit, 'notice=test')}`);
   }
 
-  /** The API's retry (`POST /v1/alert-notifications/{id}/retry`): a FAILED delivery is due again now. */
+  /** The channel's RetryAlertDelivery: a FAILED delivery is due again now (others are left as they are). */
   @Post(':id/deliveries/:deliveryId/retry')
   async retry(@Param('id') id: string, @Param('deliveryId') deliveryId: string, @Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.act(request, reply, body);
     if (!visit) return reply;
     const channel = await this.channel(visit, id);
-    const stored = channel && isUuid(deliveryId) ? await this.outbox.get(deliveryId.toLowerCase()) : null;
-    if (!channel || !stored || stored.doc.accountId !== visit.accountId || stored.doc.alertChannelId !== channel.id) {
-      return this.access.message(reply, 404, visit, 'No such delivery', 'This channel has no delivery at this address.');
-    }
-    await retryDelivery(this.outbox, visit.accountId, stored.doc.id, this.clock.now());
+    const refused = channel && isUuid(deliveryId) ? await this.run(visit, { type: 'RetryAlertDelivery', id: channel.id, accountId: visit.accountId!, notificationId: deliveryId.toLowerCase(), failed: true }) : 'Not found';
+    if (!channel || refused) return this.access.message(reply, 404, visit, 'No such delivery', 'This channel has no delivery at this address.');
     return seeOther(reply, `/console/alert-channels/${channel.id}${this.and(visit, 'notice=retried')}`);
   }
 
