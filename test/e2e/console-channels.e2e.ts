@@ -40,7 +40,7 @@ describe('creating a channel', () => {
     const before = (await channels()).length;
     const answer = await consoleRequest(server, 'POST', '/console/alert-channels?type=WEBHOOK', {
       cookie: writer,
-      form: { csrf: csrfOf(page.text), name: 'Ops <hook>', url: 'ftp://example.com/x', method: 'POST', webhookType: 'WEBHOOK', headers: 'no separator here', template: '{{#if}}', sslExpiryThreshold: '31' },
+      form: { csrf: csrfOf(page.text), name: 'Ops <hook>', url: 'ftp://example.com/x', method: 'POST', webhookType: 'WEBHOOK', headers: 'no separator here', template: '{{#if}}', sslExpiryThreshold: '31', webhookSecret: 'typed-secret-value' },
     });
     expect(answer.status).toBe(400);
     expect(answer.text).toContain('id="url-error"');
@@ -49,6 +49,8 @@ describe('creating a channel', () => {
     expect(answer.text).toContain('id="sslExpiryThreshold-error">SslExpiryThreshold must be an integer from 1 to 30.');
     expect(answer.text).toContain('value="Ops &lt;hook&gt;"');
     expect(answer.text).toContain('>no separator here</textarea>');
+    expect(answer.text).not.toContain('typed-secret-value');
+    expect(answer.text).toContain('id="webhookSecret-error">Enter it again: a secret you type is never shown back.');
     expect((await channels()).length).toBe(before);
   });
 

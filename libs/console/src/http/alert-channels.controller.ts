@@ -11,7 +11,7 @@ import { RunHeartbeatCheckCommand } from '../../../heartbeats/src/heartbeats.api
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { ConsoleReads, LIST_LIMIT, when } from '../read/console-reads';
 import { ConsolePages } from '../render/console-pages';
-import { blankChannel, channelBody, channelChoices, ChannelFormValues, channelSummary, channelValues, fieldErrors, isChannelType, readChannelForm, TYPE_NAMES } from './channel-form';
+import { blankChannel, channelBody, forgetTypedSecrets, channelChoices, ChannelFormValues, channelSummary, channelValues, fieldErrors, isChannelType, readChannelForm, TYPE_NAMES } from './channel-form';
 import { ConsoleAccess, seeOther, sendHtml, Visit } from './console-access';
 import { FieldErrors } from './incident-form';
 
@@ -63,10 +63,10 @@ export class ConsoleAlertChannelsController {
     if (!isChannelType(type)) return this.access.message(reply, 400, visit, 'No such channel type', `Choose one of ${CHANNEL_TYPES.join(', ')}.`);
     const values = readChannelForm(type, body);
     const checked = await this.checked(visit, values);
-    if ('errors' in checked) return this.newPage(reply, 400, visit, values, checked.errors);
+    if ('errors' in checked) return this.newPage(reply, 400, visit, ...this.again(values, checked.errors));
     const id = this.ids.next();
     const refused = await this.run(visit, { type: 'CreateAlertChannel', id, accountId: visit.accountId!, settings: checked.settings });
-    if (refused) return this.newPage(reply, 400, visit, values, { type: refused });
+    if (refused) return this.newPage(reply, 400, visit, ...this.again(values, { type: refused }));
     await this.subscribe(visit, id, [], values.checks);
     return seeOther(reply, `/console/alert-channels/${id}${this.and(visit, 'notice=created')}`);
   }
@@ -92,9 +92,9 @@ export class ConsoleAlertChannelsController {
     const values = readChannelForm(channel.type, body);
     const stored = await this.queries.execute(new AlertingQuery({ type: 'AlertChannelSettings', accountId: visit.accountId!, id: channel.id }));
     const checked = await this.checked(visit, values, stored ?? undefined);
-    if ('errors' in checked) return this.channelPage(reply, 400, visit, channel, values, checked.errors);
+    if ('errors' in checked) return this.channelPage(reply, 400, visit, channel, ...this.again(values, checked.errors));
     const refused = await this.run(visit, { type: 'UpdateAlertChannel', id: channel.id, accountId: visit.accountId!, settings: checked.settings });
-    if (refused) return this.channelPage(reply, 400, visit, channel, values, { type: refused });
+    if (refused) return this.channelPage(reply, 400, visit, channel, ...this.again(values, { type: refused }));
     await this.subscribe(visit, channel.id, channel.subscriptions.filter((s) => s.activated).map((s) => s.checkId), values.checks);
     return seeOther(reply, `/console/alert-channels/${channel.id}${this.and(visit, 'notice=saved')}`);
   }
@@ -158,6 +158,11 @@ export class ConsoleAlertChannelsController {
     if (!visit.accountId || !isUuid(id)) return null;
     const found = await this.queries.execute(new AlertingQuery({ type: 'GetAlertChannel', accountId: visit.accountId, id: id.toLowerCase() }));
     return found?.channel ?? null;
+  }
+
+  /** A failed form's values and errors: typed secrets left out, each with a note. */
+  private again(values: ChannelFormValues, errors: FieldErrors): [ChannelFormValues, FieldErrors] {
+    return [forgetTypedSecrets(values, errors), errors];
   }
 
   private and(visit: Visit, param: string): string {

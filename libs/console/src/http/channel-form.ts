@@ -110,6 +110,19 @@ export function fieldErrors(details: ViolationDetail[]): FieldErrors {
   return errors;
 }
 
+const SECRETS = ['webhookSecret', 'serviceKey', 'apiKey'] as const;
+
+/** A form shown again after a mistake never carries a secret typed into it (a mask of the stored one stays). */
+export function forgetTypedSecrets(values: ChannelFormValues, errors: FieldErrors): ChannelFormValues {
+  const text = { ...values.text };
+  for (const field of SECRETS) {
+    if (text[field] === '' || text[field].startsWith('********')) continue;
+    text[field] = '';
+    errors[field] ??= 'Enter it again: a secret you type is never shown back.';
+  }
+  return { ...values, text };
+}
+
 /** The select choices and flags a channel form shows. */
 export function channelChoices(values: ChannelFormValues) {
   return {
