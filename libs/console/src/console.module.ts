@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { PeopleModule } from '../../people/src/people.api';
 import { StatusPagesModule } from '../../status-pages/src/status-pages.api';
+import { ConsoleAlertChannelsController } from './http/alert-channels.controller';
+import { ConsoleApiKeysController } from './http/api-keys.controller';
 import { ConsoleAccess } from './http/console-access';
 import { ConsoleChecksController } from './http/checks.controller';
 import { ConsoleIncidentsController } from './http/incidents.controller';
@@ -19,7 +21,8 @@ import { ConsolePages } from './render/console-pages';
 @Module({
   imports: [PeopleModule, StatusPagesModule],
   controllers: [OverviewController, ConsoleIncidentsController, ConsoleChecksController,
-    ConsoleStatusPagesController, ConsoleSubscribersController, ConsoleServicesController, ConsoleMaintenanceController],
+    ConsoleStatusPagesController, ConsoleSubscribersController, ConsoleServicesController, ConsoleMaintenanceController,
+    ConsoleAlertChannelsController, ConsoleApiKeysController],
   providers: [ConsoleAccess, ConsoleReads, ConsolePages],
 })
 export class ConsoleModule {}

@@ -77,26 +77,3 @@ export const INCIDENT = `{{#> layout}}
 {{/if}}
 <p><a href="/console/incidents{{q}}">All incidents</a></p>
 {{/layout}}`;
-
-export const CHECKS = `{{#> layout}}
-<h1>Checks</h1>
-<nav aria-label="Check filter"><ul><li><a href="/console/checks{{q}}"{{#unless state}} aria-current="page"{{/unless}}>All</a></li>
-{{#each stateFilters}}<li><a href="/console/checks{{../qAnd}}state={{value}}"{{#if current}} aria-current="page"{{/if}}>{{value}}</a></li>{{/each}}</ul></nav>
-{{#if checks}}<ul class="rows card">{{#each checks}}<li><span class="who"><a href="/console/checks/{{id}}{{../q}}">{{name}}</a></span><span class="state s-{{state}}">{{state}}</span> <span class="muted">{{lastPingText}}</span></li>{{/each}}</ul>
-{{else}}<p class="card">No checks{{#if state}} in state {{state}}{{/if}}.</p>{{/if}}
-{{/layout}}`;
-
-export const CHECK = `{{#> layout}}
-<h1>{{check.name}}</h1>
-<p><span class="state s-{{check.state}}">{{check.state}}</span> <span class="muted">{{lastPingText}}</span></p>
-<section aria-labelledby="ping-h"><h2 id="ping-h">Ping URL</h2>
-<div class="card"><p><code>{{check.heartbeat.pingUrl}}</code></p>
-<p>Add to the end of the job's crontab line, for example:</p>
-<pre><code>{{cron}}</code></pre></div>
-</section>
-{{#if canWrite}}<section aria-labelledby="act-h"><h2 id="act-h">Actions</h2>
-{{#if paused}}<p>Paused: the check's next ping resumes it.</p>
-{{else}}<form method="post" action="/console/checks/{{check.id}}/pause{{q}}"><input type="hidden" name="csrf" value="{{csrf}}"><button class="btn" type="submit">Pause</button></form>{{/if}}
-</section>{{/if}}
-<p><a href="/console/checks{{q}}">All checks</a></p>
-{{/layout}}`;

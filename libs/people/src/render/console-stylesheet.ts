@@ -62,4 +62,14 @@ input[type=color]{width:2.75rem;height:2.75rem;padding:.125rem;border:1px solid 
 svg.preview{display:block;width:100%;max-width:24rem;height:auto;margin:.75rem 0;border:1px solid var(--border);border-radius:.375rem}
 dl.card dt{font-weight:600}
 dl.card dd{margin:0 0 .5rem}
+/* checks and alert channels (console) */
+input[type=text].num{width:6rem}
+.runs{display:inline-flex;gap:2px}
+.run{display:inline-block;width:.5rem;height:1.25rem;border-radius:1px;background:var(--muted)}
+.run.r-RECEIVED,.run.r-EARLY{background:var(--ok)}
+.run.r-FAILING{background:var(--danger)}
+.run.r-LATE,.run.r-GRACE{background:var(--warn)}
+.s-RECEIVED,.s-EARLY,.s-SENT{color:var(--ok)}
+.s-GRACE,.s-PENDING{color:var(--warn)}
+.s-FAILED{color:var(--danger)}
 `;
