@@ -1,9 +1,12 @@
 import { Module } from '@nestjs/common';
+import { AuditModule } from '../../audit/src/audit.api';
 import { PeopleModule } from '../../people/src/people.api';
 import { ConsoleAccess } from './http/console-access';
+import { ConsoleAuditController } from './http/audit.controller';
 import { ConsoleChecksController } from './http/checks.controller';
 import { ConsoleIncidentsController } from './http/incidents.controller';
 import { OverviewController } from './http/overview.controller';
+import { AuditReads } from './read/audit-reads';
 import { ConsoleReads } from './read/console-reads';
 import { ConsolePages } from './render/console-pages';
 
@@ -12,8 +15,8 @@ import { ConsolePages } from './render/console-pages';
  * their Run…Commands and asks their …Queries; sessions and roles come from people. No store of its own.
  */
 @Module({
-  imports: [PeopleModule],
-  controllers: [OverviewController, ConsoleIncidentsController, ConsoleChecksController],
-  providers: [ConsoleAccess, ConsoleReads, ConsolePages],
+  imports: [PeopleModule, AuditModule],
+  controllers: [OverviewController, ConsoleIncidentsController, ConsoleChecksController, ConsoleAuditController],
+  providers: [ConsoleAccess, ConsoleReads, ConsolePages, AuditReads],
 })
 export class ConsoleModule {}

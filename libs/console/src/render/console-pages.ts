@@ -3,14 +3,17 @@ import Handlebars from 'handlebars';
 import { ConsoleRenderer, NavLink } from '../../../people/src/people.api';
 import { CHECK, CHECKS, INCIDENT, INCIDENTS, MESSAGE, OVERVIEW } from './console-templates';
 import { LIVE_SCRIPT } from './live-script';
+import { AUDIT, INCIDENT_AS_OF } from './audit-templates';
 
 export type PageName = 'message' | 'overview' | 'incidents' | 'incident' | 'checks' | 'check';
+export type AuditPageName = 'audit' | 'incidentAsOf';
 
 /** The console's screens, in the header's order: `nav` of a page names the one it belongs to. */
 const SCREENS = [
   { key: 'overview', path: '', text: 'Overview' },
   { key: 'incidents', path: '/incidents', text: 'Incidents' },
   { key: 'checks', path: '/checks', text: 'Checks' },
+  { key: 'audit', path: '/audit', text: 'Audit log' },
   { key: 'account', path: '/account', text: 'Your account' },
 ] as const;
 
@@ -32,15 +35,16 @@ export interface Chrome {
 @Injectable()
 export class ConsolePages {
   private readonly liveHref: string;
-  private readonly templates: Record<PageName, Handlebars.TemplateDelegate>;
+  private readonly templates: Record<PageName | AuditPageName, Handlebars.TemplateDelegate>;
 
   constructor(private readonly renderer: ConsoleRenderer) {
     this.liveHref = renderer.addFile('live', 'js', LIVE_SCRIPT, 'text/javascript; charset=utf-8');
     const compile = (source: string) => renderer.compile(source);
-    this.templates = { message: compile(MESSAGE), overview: compile(OVERVIEW), incidents: compile(INCIDENTS), incident: compile(INCIDENT), checks: compile(CHECKS), check: compile(CHECK) };
+    this.templates = { message: compile(MESSAGE), overview: compile(OVERVIEW), incidents: compile(INCIDENTS), incident: compile(INCIDENT), checks: compile(CHECKS), check: compile(CHECK),
+      audit: compile(AUDIT), incidentAsOf: compile(INCIDENT_AS_OF) };
   }
 
-  render(page: PageName, chrome: Chrome, view: object): string {
+  render(page: PageName | AuditPageName, chrome: Chrome, view: object): string {
     const { q, title, csrf, notice, email, account } = chrome;
     const nav: NavLink[] = SCREENS.map((s) => ({ href: `/console${s.path}${q}`, text: s.text, current: s.key === chrome.nav }));
     const who = `Signed in as ${email}${account ? ` · ${account.name} (${account.role})` : ''}`;

@@ -1,4 +1,6 @@
 /** Handlebars sources of the console's pages, in people's console layout. Every value goes through `{{ }}` (escaped). */
+import { historySection } from './audit-templates';
+
 export const MESSAGE = `{{#> layout}}
 <h1>{{heading}}</h1>
 {{#each paragraphs}}<p>{{this}}</p>{{/each}}
@@ -75,6 +77,7 @@ export const INCIDENT = `{{#> layout}}
 <button class="btn" type="submit">Post update</button>
 </form></section>
 {{/if}}
+${historySection('incident', true)}
 <p><a href="/console/incidents{{q}}">All incidents</a></p>
 {{/layout}}`;
 
@@ -98,5 +101,6 @@ export const CHECK = `{{#> layout}}
 {{#if paused}}<p>Paused: the check's next ping resumes it.</p>
 {{else}}<form method="post" action="/console/checks/{{check.id}}/pause{{q}}"><input type="hidden" name="csrf" value="{{csrf}}"><button class="btn" type="submit">Pause</button></form>{{/if}}
 </section>{{/if}}
+${historySection('check', false)}
 <p><a href="/console/checks{{q}}">All checks</a></p>
 {{/layout}}`;
