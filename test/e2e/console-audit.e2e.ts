@@ -198,6 +198,28 @@ describe('an incident as of a chosen moment', () => {
   });
 });
 
+describe('a status page as of a chosen moment', () => {
+  it('shows its settings before a rename, links each change to the page as it was, and hides other accounts’ pages', async () => {
+    const db = (await api(acme, 'get', '/v1/status-pages/services?limit=10')).body.entries[0];
+    clock.set('2026-05-01T10:00:00.000Z');
+    const created = (await api(acme, 'post', '/v1/status-pages', { name: 'Acme status', url: 'acme-audit', cards: [{ name: 'Core', services: [{ id: db.id }] }] })).body;
+    clock.set('2026-05-01T11:00:00.000Z');
+    expect((await api(acme, 'patch', `/v1/status-pages/${created.id}`, { name: 'Acme Inc status' })).status).toBe(200);
+    const before = await page(`/console/status-pages/${created.id}/as-of?at=2026-05-01T10:30`);
+    expect(before.status).toBe(200);
+    expect(before.text).toContain('Past view.');
+    expect(before.text).toContain('<h1>Acme status</h1>');
+    expect(before.text).toContain('Database');
+    expect(before.text.slice(before.text.indexOf('<main'))).not.toMatch(/method="post"/);
+    expect((await page(`/console/status-pages/${created.id}/as-of?at=2026-05-01T11:30`)).text).toContain('<h1>Acme Inc status</h1>');
+    expect((await page(`/console/status-pages/${created.id}/as-of?at=2026-05-01T09:00`)).status).toBe(404);
+    expect((await page(`/console/status-pages/${created.id}/as-of?at=2026-05-01T10:30`, await otherAdmin())).status).toBe(404);
+    const log = await page(`/console/audit?resource=status-page:${created.id}`);
+    expect(entries(log.text).map((r) => r.body)).toEqual([expect.stringContaining('name Acme status changed to Acme Inc status'), expect.stringContaining('name not set changed to Acme status')]);
+    expect(log.text.replace(/&#x3D;/g, "=")).toContain(`href="/console/status-pages/${created.id}/as-of?at=2026-05-01T10%3A00%3A00.000Z"`);
+  });
+});
+
 /** RFC 4180: quoted fields, doubled quotes, CRLF rows. */
 function parseCsv(text: string): string[][] {
   const rows: string[][] = [];

@@ -7,6 +7,7 @@ import { RESOURCE_TYPE_NAMES } from '../../../audit/src/audit.api';
 import { isUuid } from '../../../core/src/ids';
 import { Public } from '../../../http/src/account-context';
 import { IncidentsQuery } from '../../../incidents/src/incidents.api';
+import { StatusPagesQuery } from '../../../status-pages/src/status-pages.api';
 import { AuditReads, AuthorNames, EXPORT_MAX, NamedEntry, resourcePage } from '../read/audit-reads';
 import { when } from '../read/console-reads';
 import { ConsolePages } from '../render/console-pages';
@@ -15,6 +16,8 @@ import { cursorOf, filterQuery, instantOf, localOf, parseAuditFilter } from './a
 import { ConsoleAccess, CONSOLE_HEADERS, seeOther, sendHtml, Visit } from './console-access';
 
 const NOT_KEPT = 'no longer kept';
+/** Resources that can be seen as they were at a moment. */
+const AS_OF_PAGES: Record<string, string> = { incident: '/console/incidents/', 'status-page': '/console/status-pages/' };
 
 /** The audit log (who changed what, when, field by field), its exports, and an incident as it was at a chosen moment. */
 @Public()
@@ -94,6 +97,19 @@ export class ConsoleAuditController {
     return sendHtml(reply, 200, this.pages.render('incidentAsOf', { ...visit.chrome, title: `${found.name} (as of ${when(instant)})`, nav: 'incidents' }, view));
   }
 
+  /** A status page as it was at a chosen moment (its settings and cards; services by today's names). */
+  @Get('status-pages/:id/as-of')
+  async statusPageAsOf(@Param('id') id: string, @Query('at') at: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const visit = await this.access.visit(request);
+    if (!visit) return seeOther(reply, '/console/sign-in');
+    const instant = typeof at === 'string' ? instantOf(at.trim()) : null;
+    if (!instant) return this.access.message(reply, 400, visit, 'Choose a moment', 'Enter the date and time to see the status page at, such as 2026-11-28T09:30 (UTC).');
+    const found = visit.accountId && isUuid(id) ? await this.queries.execute(new StatusPagesQuery({ type: 'GetStatusPageAsOf', accountId: visit.accountId, id: id.toLowerCase(), at: new Date(instant) })) : null;
+    if (!found) return this.access.message(reply, 404, visit, 'No such status page then', 'This account had no status page at this address at that moment.');
+    const view = { page: found.page, asOfText: when(instant), asOfValue: localOf(instant) };
+    return sendHtml(reply, 200, this.pages.render('statusPageAsOf', { ...visit.chrome, title: `${found.page.name} (as of ${when(instant)})` }, view));
+  }
+
   private async incidentAt(visit: Visit, id: string, instant: string) {
     if (!visit.accountId || !isUuid(id)) return null;
     const found = await this.queries.execute(new IncidentsQuery({ type: 'GetIncidentAsOf', accountId: visit.accountId, id: id.toLowerCase(), at: new Date(instant) }));
@@ -123,6 +139,7 @@ function row(entry: NamedEntry) {
     when: when(entry.at),
     page: resourcePage(entry.resource.type, entry.resource.id),
     resourceText: entry.resource.name ?? entry.resource.id,
+    asOf: AS_OF_PAGES[entry.resource.type] ? `${AS_OF_PAGES[entry.resource.type]}${entry.resource.id}/as-of?at=${encodeURIComponent(entry.at)}` : null,
     changes: entry.changes.map((c) => ({ field: c.field, kept: c.before !== undefined, before: c.before === undefined ? NOT_KEPT : (c.before ?? 'not set'), after: c.after ?? 'not set' })),
   };
 }

@@ -27,7 +27,7 @@ export const AUDIT = `{{#> layout}}
 <p>Export what this filter shows (newest first, at most {{exportMax}} changes): <a href="/console/audit/export.csv?{{exportQuery}}" download>CSV</a> · <a href="/console/audit/export.ndjson?{{exportQuery}}" download>NDJSON</a></p>
 {{#if entries}}<ol class="audit card">{{#each entries}}<li>
 <p><time datetime="{{at}}">{{when}}</time> · <a href="/console/audit?{{../accountAnd}}actor={{actorKey}}">{{author}}</a> · {{action}}</p>
-<p>{{resource.type}} {{#if page}}<a href="{{page}}{{../q}}">{{resourceText}}</a>{{else}}{{resourceText}}{{/if}} · <a href="/console/audit?{{../accountAnd}}resource={{resource.type}}:{{resource.id}}">its history</a></p>
+<p>{{resource.type}} {{#if page}}<a href="{{page}}{{../q}}">{{resourceText}}</a>{{else}}{{resourceText}}{{/if}} · <a href="/console/audit?{{../accountAnd}}resource={{resource.type}}:{{resource.id}}">its history</a>{{#if asOf}} · <a href="{{asOf}}{{#if ../accountAnd}}&amp;{{../accountAnd}}{{/if}}">as it was after this change</a>{{/if}}</p>
 {{#if changes}}<dl class="diff">{{#each changes}}<div><dt>{{field}}</dt><dd>{{#if kept}}<span class="was">{{before}}</span> <span aria-hidden="true">→</span><span class="sr-only">changed to</span> {{/if}}<span class="now">{{after}}</span></dd></div>{{/each}}</dl>{{/if}}
 </li>{{/each}}</ol>
 {{else}}<p class="card">No changes{{#if filtered}} match this filter{{/if}}.</p>{{/if}}
@@ -44,4 +44,25 @@ export const INCIDENT_AS_OF = `{{#> layout}}
 <ol class="timeline card">{{#each timeline}}<li><strong>{{status}}</strong> <span class="muted">{{when}}</span><p>{{description}}</p></li>{{/each}}</ol>
 </section>
 ${historySection('incident', true).replace('id="asof-at"', 'id="asof-at" value="{{asOfValue}}"')}
+{{/layout}}`;
+
+export const STATUS_PAGE_AS_OF = `{{#> layout}}
+<div class="past-view" role="note"><p><strong>Past view.</strong> This status page as it was at {{asOfText}}. Nothing can be changed here.</p>
+<p><a href="/console/status-pages/{{page.id}}{{q}}">See it as it is now</a></p></div>
+<h1>{{page.name}}</h1>
+<dl class="diff">
+<div><dt>Address</dt><dd>/status/{{page.url}}</dd></div>
+<div><dt>Custom domain</dt><dd>{{#if page.customDomain}}{{page.customDomain}}{{#if page.customDomainVerified}} (verified){{/if}}{{else}}none{{/if}}</dd></div>
+<div><dt>Description</dt><dd>{{#if page.description}}{{page.description}}{{else}}none{{/if}}</dd></div>
+<div><dt>Theme</dt><dd>{{page.defaultTheme}}</dd></div>
+</dl>
+<section aria-labelledby="cards-h"><h2 id="cards-h">Cards and services</h2>
+{{#if page.cards}}<ul class="rows card">{{#each page.cards}}<li><span class="who">{{name}}</span><span>{{#each services}}{{name}}{{#unless @last}}, {{/unless}}{{else}}no services{{/each}}</span></li>{{/each}}</ul>
+{{else}}<p class="card">No cards.</p>{{/if}}
+<p class="muted">Services show their names of today.</p>
+</section>
+<section aria-labelledby="hist-h"><h2 id="hist-h">History</h2>
+<p><a href="/console/audit{{qAnd}}resource=status-page:{{page.id}}">Every change to this status page, who made it and when</a></p>
+<form method="get" action="/console/status-pages/{{page.id}}/as-of" class="inline">{{#if q}}<input type="hidden" name="account" value="{{account.id}}">{{/if}}<label for="asof-at">View as it was at (UTC)</label><input type="datetime-local" id="asof-at" name="at" value="{{asOfValue}}" required><button class="btn quiet" type="submit">Show</button></form>
+</section>
 {{/layout}}`;

@@ -3,10 +3,10 @@ import Handlebars from 'handlebars';
 import { ConsoleRenderer, NavLink } from '../../../people/src/people.api';
 import { CHECK, CHECKS, INCIDENT, INCIDENTS, MESSAGE, OVERVIEW } from './console-templates';
 import { LIVE_SCRIPT } from './live-script';
-import { AUDIT, INCIDENT_AS_OF } from './audit-templates';
+import { AUDIT, INCIDENT_AS_OF, STATUS_PAGE_AS_OF } from './audit-templates';
 
 export type PageName = 'message' | 'overview' | 'incidents' | 'incident' | 'checks' | 'check';
-export type AuditPageName = 'audit' | 'incidentAsOf';
+export type AuditPageName = 'audit' | 'incidentAsOf' | 'statusPageAsOf';
 
 /** The console's screens, in the header's order: `nav` of a page names the one it belongs to. */
 const SCREENS = [
@@ -41,7 +41,7 @@ export class ConsolePages {
     this.liveHref = renderer.addFile('live', 'js', LIVE_SCRIPT, 'text/javascript; charset=utf-8');
     const compile = (source: string) => renderer.compile(source);
     this.templates = { message: compile(MESSAGE), overview: compile(OVERVIEW), incidents: compile(INCIDENTS), incident: compile(INCIDENT), checks: compile(CHECKS), check: compile(CHECK),
-      audit: compile(AUDIT), incidentAsOf: compile(INCIDENT_AS_OF) };
+      audit: compile(AUDIT), incidentAsOf: compile(INCIDENT_AS_OF), statusPageAsOf: compile(STATUS_PAGE_AS_OF) };
   }
 
   render(page: PageName | AuditPageName, chrome: Chrome, view: object): string {
