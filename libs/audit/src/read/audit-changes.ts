@@ -42,7 +42,7 @@ export const MAX_SNAPSHOT_FIELDS = 200;
 export const MAX_CHANGE_FIELDS = 40;
 
 /** Never shown, only said to have changed: credentials, their hashes, and anything that may carry one. */
-const HIDDEN = /secret|hash|token|password|pingkey|headers|credential|signing|authorization/i;
+const HIDDEN = /secret|hash|token|password|pingkey|headers|credential|signing|auth/i;
 export const HIDDEN_VALUE = '(hidden)';
 
 export interface Resource {
@@ -129,7 +129,8 @@ function flatten(value: Record<string, unknown>, prefix: string, into: Record<st
 /** A value as the log shows it: text, bounded; null and undefined are "not set". */
 export function shown(value: unknown): string | null {
   if (value === null || value === undefined) return null;
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  // Nested values are shown as JSON, with the same fields hidden as at the top.
+  const text = typeof value === 'string' ? value : JSON.stringify(value, (key, inner: unknown) => (key && HIDDEN.test(key) ? HIDDEN_VALUE : inner));
   return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text;
 }
 

@@ -59,6 +59,10 @@ describe('audit projections', () => {
     const team = byPerson(recorded(`team-${ACC}`, [invite]));
     expect(JSON.stringify(project(auditResourcesProjection, team).get(`team-${ACC}`))).not.toContain('abc');
     expect(project(auditEntriesProjection, team).get(entryId(`team-${ACC}`, 0n))!.set).toContainEqual({ field: 'invitation inv1.hash', before: null, after: HIDDEN_VALUE });
+    const monitor = { type: 'MonitorCreated', data: { id: INC, accountId: ACC, config: { name: 'api', request: { url: 'https://x', nested: { basicAuth: { username: 'u', password: 'p4ss' }, list: [{ apiToken: 't0k' }] } } } } };
+    const monitorDoc = JSON.stringify(project(auditResourcesProjection, byKey(recorded(`monitor-${INC}`, [monitor]))).get(`monitor-${INC}`));
+    expect(monitorDoc).toContain('request.url');
+    expect(monitorDoc).not.toMatch(/p4ss|t0k/);
     const ping = byKey(recorded(`heartbeat-${INC}`, [{ type: 'HeartbeatPingReceived', data: {} }]));
     const signIn = recorded(`user-${USER}`, [{ type: 'SessionStarted', data: {} }]);
     const noAccount = recorded(`service-${INC}`, [{ type: 'ServiceCreated', data: { id: INC, name: 'x' } }]);

@@ -138,7 +138,7 @@ function row(entry: NamedEntry) {
     ...entry,
     when: when(entry.at),
     page: resourcePage(entry.resource.type, entry.resource.id),
-    resourceText: entry.resource.name ?? entry.resource.id,
+    resourceText: entry.resource.type === 'team' ? 'members and invitations' : (entry.resource.name ?? entry.resource.id),
     asOf: AS_OF_PAGES[entry.resource.type] ? `${AS_OF_PAGES[entry.resource.type]}${entry.resource.id}/as-of?at=${encodeURIComponent(entry.at)}` : null,
     changes: entry.changes.map((c) => ({ field: c.field, kept: c.before !== undefined, before: c.before === undefined ? NOT_KEPT : (c.before ?? 'not set'), after: c.after ?? 'not set' })),
   };
