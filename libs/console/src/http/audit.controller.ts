@@ -3,7 +3,6 @@ import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { RESOURCE_TYPE_NAMES } from '../../../audit/src/audit.api';
 import { isUuid } from '../../../core/src/ids';
 import { Public } from '../../../http/src/account-context';
 import { IncidentsQuery } from '../../../incidents/src/incidents.api';
@@ -46,7 +45,6 @@ export class ConsoleAuditController {
     const view = {
       values: parsed.values,
       errors: failed ? parsed.errors : undefined,
-      types: RESOURCE_TYPE_NAMES.join(', '),
       authors: authorChoices(names, parsed.values.actor),
       entries: entries.map(row),
       filtered: filters !== '',
@@ -140,6 +138,6 @@ function row(entry: NamedEntry) {
     page: resourcePage(entry.resource.type, entry.resource.id),
     resourceText: entry.resource.type === 'team' ? 'members and invitations' : (entry.resource.name ?? entry.resource.id),
     asOf: AS_OF_PAGES[entry.resource.type] ? `${AS_OF_PAGES[entry.resource.type]}${entry.resource.id}/as-of?at=${encodeURIComponent(entry.at)}` : null,
-    changes: entry.changes.map((c) => ({ field: c.field, kept: c.before !== undefined, before: c.before === undefined ? NOT_KEPT : (c.before ?? 'not set'), after: c.after ?? 'not set' })),
+    changes: entry.changes.map((c) => ({ field: c.field, kept: c.before !== undefined, wasSet: c.before !== undefined && c.before !== null, before: c.before === undefined ? NOT_KEPT : (c.before ?? 'not set'), after: c.after ?? 'not set' })),
   };
 }

@@ -17,7 +17,7 @@ export const AUDIT = `{{#> layout}}
 {{#if errors}}<p class="error" role="alert">The filter was not applied: correct the fields marked below.</p>{{/if}}
 <form method="get" action="/console/audit" class="card filters" novalidate>${ACCOUNT_FIELD}
 <div><label for="resource">Resource</label>${FIELD_ERROR('resource')}<input type="text" id="resource" name="resource" value="{{values.resource}}" spellcheck="false"${DESCRIBED('resource', 'resource-hint')}>
-<p class="muted" id="resource-hint">A type ({{types}}) or one resource, as type:id.</p></div>
+<p class="muted" id="resource-hint">A type such as incident or check, or one resource as type:id.</p></div>
 <div><label for="actor">Who</label>${FIELD_ERROR('actor')}<select id="actor" name="actor"${DESCRIBED('actor')}><option value="">Anyone</option>{{#each authors}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{text}}</option>{{/each}}</select></div>
 <div><label for="from">From</label>${FIELD_ERROR('from')}<input type="datetime-local" id="from" name="from" value="{{values.from}}"${DESCRIBED('from')}></div>
 <div><label for="to">Until</label>${FIELD_ERROR('to')}<input type="datetime-local" id="to" name="to" value="{{values.to}}"${DESCRIBED('to')}></div>
@@ -28,7 +28,7 @@ export const AUDIT = `{{#> layout}}
 {{#if entries}}<ol class="audit card">{{#each entries}}<li>
 <p><time datetime="{{at}}">{{when}}</time> · <a href="/console/audit?{{../accountAnd}}actor={{actorKey}}">{{author}}</a> · {{action}}</p>
 <p>{{resource.type}} {{#if page}}<a href="{{page}}{{../q}}">{{resourceText}}</a>{{else}}{{resourceText}}{{/if}} · <a href="/console/audit?{{../accountAnd}}resource={{resource.type}}:{{resource.id}}">its history</a>{{#if asOf}} · <a href="{{asOf}}{{#if ../accountAnd}}&amp;{{../accountAnd}}{{/if}}">as it was after this change</a>{{/if}}</p>
-{{#if changes}}<dl class="diff">{{#each changes}}<div><dt>{{field}}</dt><dd>{{#if kept}}<span class="was">{{before}}</span> <span aria-hidden="true">→</span><span class="sr-only">changed to</span> {{/if}}<span class="now">{{after}}</span></dd></div>{{/each}}</dl>{{/if}}
+{{#if changes}}<dl class="diff">{{#each changes}}<div><dt>{{field}}</dt><dd>{{#if kept}}<span class="{{#if wasSet}}was{{else}}muted{{/if}}">{{before}}</span> <span aria-hidden="true">→</span><span class="sr-only">changed to</span> {{/if}}<span class="now">{{after}}</span></dd></div>{{/each}}</dl>{{/if}}
 </li>{{/each}}</ol>
 {{else}}<p class="card">No changes{{#if filtered}} match this filter{{/if}}.</p>{{/if}}
 <nav aria-label="Audit pages"><ul class="pager">{{#if paged}}<li><a href="/console/audit?{{firstQuery}}">Newest changes</a></li>{{/if}}{{#if next}}<li><a href="/console/audit?{{next}}" rel="next">Older changes</a></li>{{/if}}</ul></nav>

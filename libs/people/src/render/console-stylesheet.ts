@@ -58,10 +58,10 @@ ol.audit{list-style:none;margin:0;padding:0}
 ol.audit>li{border-top:1px solid var(--border);padding:.5rem 0;overflow-wrap:anywhere}
 ol.audit>li:first-child{border-top:0}
 ol.audit p{margin:.25rem 0}
-dl.diff{margin:.25rem 0 0;display:grid;grid-template-columns:minmax(0,max-content) minmax(0,1fr);gap:.125rem .75rem}
-dl.diff>div{display:contents}
+dl.diff{margin:.25rem 0 0}
 dl.diff dt{font-weight:600}
-dl.diff dd{margin:0}
+dl.diff dd{margin:0 0 .25rem 1rem}
+@media (min-width:40rem){dl.diff{display:grid;grid-template-columns:minmax(0,max-content) minmax(0,1fr);gap:.125rem .75rem}dl.diff>div{display:contents}dl.diff dd{margin:0}}
 .was{text-decoration:line-through}
 ul.pager{list-style:none;padding:0;display:flex;gap:1rem}
 .past-view{border:2px solid var(--warn);border-radius:.375rem;padding:.5rem 1rem;margin:.75rem 0}
