@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
+import { AuditModule } from '../../audit/src/audit.api';
 import { PeopleModule } from '../../people/src/people.api';
 import { StatusPagesModule } from '../../status-pages/src/status-pages.api';
 import { ConsoleAlertChannelsController } from './http/alert-channels.controller';
 import { ConsoleApiKeysController } from './http/api-keys.controller';
 import { ConsoleAccess } from './http/console-access';
+import { ConsoleAuditController } from './http/audit.controller';
 import { ConsoleChecksController } from './http/checks.controller';
 import { ConsoleIncidentsController } from './http/incidents.controller';
 import { ConsoleMaintenanceController } from './http/maintenance.controller';
@@ -11,6 +13,7 @@ import { ConsoleServicesController } from './http/services.controller';
 import { ConsoleStatusPagesController } from './http/status-pages.controller';
 import { ConsoleSubscribersController } from './http/subscribers.controller';
 import { OverviewController } from './http/overview.controller';
+import { AuditReads } from './read/audit-reads';
 import { ConsoleReads } from './read/console-reads';
 import { ConsolePages } from './render/console-pages';
 
@@ -19,10 +22,10 @@ import { ConsolePages } from './render/console-pages';
  * their Run…Commands and asks their …Queries; sessions and roles come from people. No store of its own.
  */
 @Module({
-  imports: [PeopleModule, StatusPagesModule],
+  imports: [PeopleModule, StatusPagesModule, AuditModule],
   controllers: [OverviewController, ConsoleIncidentsController, ConsoleChecksController,
     ConsoleStatusPagesController, ConsoleSubscribersController, ConsoleServicesController, ConsoleMaintenanceController,
-    ConsoleAlertChannelsController, ConsoleApiKeysController],
-  providers: [ConsoleAccess, ConsoleReads, ConsolePages],
+    ConsoleAlertChannelsController, ConsoleApiKeysController, ConsoleAuditController],
+  providers: [ConsoleAccess, ConsoleReads, ConsolePages, AuditReads],
 })
 export class ConsoleModule {}

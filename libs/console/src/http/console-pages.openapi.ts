@@ -1,5 +1,6 @@
 /** The console's pages (overview, incidents, checks) for the OpenAPI document: HTML, a session, no API key. */
 import { statusPagesScreensOpenApiPaths } from './status-pages-screens.openapi';
+import { auditOpenApiPaths } from './audit.openapi';
 
 type Json = Record<string, unknown>;
 
@@ -35,6 +36,7 @@ const update = { status, description: text(10_000), notify: { type: 'string', en
 export function consolePagesOpenApiPaths(): Json {
   return {
     ...statusPagesScreensOpenApiPaths(),
+    ...auditOpenApiPaths(),
     '/console': page('Overview: open incidents, services by status, checks by state (failing first), maintenance'),
     '/console/events': { get: op('Server-sent events: `change` when the overview’s content changes', { 200: { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, 401: { description: 'Not signed in', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } }, { parameters: [account] }) },
     '/console/incidents': {

@@ -1,4 +1,5 @@
 /** Handlebars sources of the checks screens, in people's console layout. Every value goes through `{{ }}` (escaped). */
+import { historySection } from './audit-templates';
 import { FIELD_ERROR, INVALID } from './channel-templates';
 
 const units = (name: string, list: string, label: string) =>
@@ -65,6 +66,7 @@ export const CHECK = `{{#> layout}}
 ${CHECK_FIELDS}
 <button class="btn" type="submit">Save check</button>
 </form></section>{{/if}}
+${historySection('check', false)}
 <p><a href="/console/checks{{q}}">All checks</a></p>
 {{/layout}}`;
 

@@ -10,10 +10,12 @@ import { SERVICE, SERVICES } from './services-templates';
 import { STATUS_PAGE, STATUS_PAGES, SUBSCRIBERS } from './status-page-templates';
 import { THEME_SCRIPT } from './theme-script';
 import { CHANNEL, CHANNEL_NEW, CHANNELS } from './channel-templates';
+import { AUDIT, INCIDENT_AS_OF, STATUS_PAGE_AS_OF } from './audit-templates';
 
 export type PageName = 'message' | 'overview' | 'incidents' | 'incident' | 'checks' | 'check';
 export type PagesPageName = 'services' | 'service' | 'maintenance' | 'maintenance-window' | 'status-pages' | 'status-page' | 'subscribers';
 export type OpsPageName = 'channels' | 'channelNew' | 'channel' | 'ping' | 'keys';
+export type AuditPageName = 'audit' | 'incidentAsOf' | 'statusPageAsOf';
 
 /** The console's screens, in the header's order: `nav` of a page names the one it belongs to. */
 const SCREENS = [
@@ -25,6 +27,7 @@ const SCREENS = [
   { key: 'maintenance', path: '/maintenance', text: 'Maintenance' },
   { key: 'channels', path: '/alert-channels', text: 'Alert channels' },
   { key: 'keys', path: '/api-keys', text: 'API keys' },
+  { key: 'audit', path: '/audit', text: 'Audit log' },
   { key: 'account', path: '/account', text: 'Account and members' },
 ] as const;
 
@@ -47,7 +50,7 @@ export interface Chrome {
 export class ConsolePages {
   private readonly liveHref: string;
   private readonly themeHref: string;
-  private readonly templates: Record<PageName | PagesPageName | OpsPageName, Handlebars.TemplateDelegate>;
+  private readonly templates: Record<PageName | PagesPageName | OpsPageName | AuditPageName, Handlebars.TemplateDelegate>;
 
   constructor(private readonly renderer: ConsoleRenderer) {
     this.liveHref = renderer.addFile('live', 'js', LIVE_SCRIPT, 'text/javascript; charset=utf-8');
@@ -55,10 +58,11 @@ export class ConsolePages {
     const compile = (source: string) => renderer.compile(source);
     this.templates = { message: compile(MESSAGE), overview: compile(OVERVIEW), incidents: compile(INCIDENTS), incident: compile(INCIDENT), checks: compile(CHECKS), check: compile(CHECK),
       services: compile(SERVICES), service: compile(SERVICE), maintenance: compile(MAINTENANCE), 'maintenance-window': compile(MAINTENANCE_WINDOW), 'status-pages': compile(STATUS_PAGES), 'status-page': compile(STATUS_PAGE), subscribers: compile(SUBSCRIBERS),
-      channels: compile(CHANNELS), channelNew: compile(CHANNEL_NEW), channel: compile(CHANNEL), ping: compile(PING), keys: compile(KEYS) };
+      channels: compile(CHANNELS), channelNew: compile(CHANNEL_NEW), channel: compile(CHANNEL), ping: compile(PING), keys: compile(KEYS),
+      audit: compile(AUDIT), incidentAsOf: compile(INCIDENT_AS_OF), statusPageAsOf: compile(STATUS_PAGE_AS_OF) };
   }
 
-  render(page: PageName | PagesPageName | OpsPageName, chrome: Chrome, view: object): string {
+  render(page: PageName | PagesPageName | OpsPageName | AuditPageName, chrome: Chrome, view: object): string {
     const { q, title, csrf, notice, email, account } = chrome;
     const nav: NavLink[] = SCREENS.map((s) => ({ href: `/console${s.path}${q}`, text: s.text, current: s.key === chrome.nav }));
     const who = `Signed in as ${email}${account ? ` · ${account.name} (${account.role})` : ''}`;

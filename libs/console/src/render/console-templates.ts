@@ -1,4 +1,6 @@
 /** Handlebars sources of the console's pages, in people's console layout. Every value goes through `{{ }}` (escaped). */
+import { historySection } from './audit-templates';
+
 export const MESSAGE = `{{#> layout}}
 <h1>{{heading}}</h1>
 {{#each paragraphs}}<p>{{this}}</p>{{/each}}
@@ -75,5 +77,6 @@ export const INCIDENT = `{{#> layout}}
 <button class="btn" type="submit">Post update</button>
 </form></section>
 {{/if}}
+${historySection('incident', true)}
 <p><a href="/console/incidents{{q}}">All incidents</a></p>
 {{/layout}}`;

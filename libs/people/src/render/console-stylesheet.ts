@@ -72,4 +72,20 @@ input[type=text].num{width:6rem}
 .s-RECEIVED,.s-EARLY,.s-SENT{color:var(--ok)}
 .s-GRACE,.s-PENDING{color:var(--warn)}
 .s-FAILED{color:var(--danger)}
+/* audit: the log's filter, its entries' diffs, a past view */
+.sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
+input[type=datetime-local]{font:inherit;color:inherit;background:var(--bg);border:1px solid var(--border);border-radius:.375rem;padding:.5rem;max-width:100%;min-height:2.75rem}
+form.filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end}
+form.filters>div{flex:1 1 12rem;min-width:0}
+ol.audit{list-style:none;margin:0;padding:0}
+ol.audit>li{border-top:1px solid var(--border);padding:.5rem 0;overflow-wrap:anywhere}
+ol.audit>li:first-child{border-top:0}
+ol.audit p{margin:.25rem 0}
+dl.diff{margin:.25rem 0 0}
+dl.diff dt{font-weight:600}
+dl.diff dd{margin:0 0 .25rem 1rem}
+@media (min-width:40rem){dl.diff{display:grid;grid-template-columns:minmax(0,max-content) minmax(0,1fr);gap:.125rem .75rem}dl.diff>div{display:contents}dl.diff dd{margin:0}}
+.was{text-decoration:line-through}
+ul.pager{list-style:none;padding:0;display:flex;gap:1rem}
+.past-view{border:2px solid var(--warn);border-radius:.375rem;padding:.5rem 1rem;margin:.75rem 0}
 `;
