@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import Handlebars from 'handlebars';
 import { ConsoleRenderer, NavLink } from '../../../people/src/people.api';
-import { CHECK, CHECKS, INCIDENT, INCIDENTS, MESSAGE, OVERVIEW } from './console-templates';
+import { CHECK, CHECKS, MESSAGE, OVERVIEW } from './console-templates';
+import { INCIDENT, INCIDENT_UPDATE, INCIDENTS } from './incident-templates';
 import { LIVE_SCRIPT } from './live-script';
 
-export type PageName = 'message' | 'overview' | 'incidents' | 'incident' | 'checks' | 'check';
+export type PageName = 'message' | 'overview' | 'incidents' | 'incident' | 'checks' | 'check'
+  | 'incident-update';
 
 /** The console's screens, in the header's order: `nav` of a page names the one it belongs to. */
 const SCREENS = [
@@ -37,7 +39,9 @@ export class ConsolePages {
   constructor(private readonly renderer: ConsoleRenderer) {
     this.liveHref = renderer.addFile('live', 'js', LIVE_SCRIPT, 'text/javascript; charset=utf-8');
     const compile = (source: string) => renderer.compile(source);
-    this.templates = { message: compile(MESSAGE), overview: compile(OVERVIEW), incidents: compile(INCIDENTS), incident: compile(INCIDENT), checks: compile(CHECKS), check: compile(CHECK) };
+    this.templates = { message: compile(MESSAGE), overview: compile(OVERVIEW), incidents: compile(INCIDENTS), incident: compile(INCIDENT), checks: compile(CHECKS), check: compile(CHECK),
+      'incident-update': compile(INCIDENT_UPDATE),
+    };
   }
 
   render(page: PageName, chrome: Chrome, view: object): string {
