@@ -1,8 +1,6 @@
+import { FIELD_ERROR, INVALID } from './console-templates';
 /** Handlebars sources of the alert channel screens, in people's console layout. Every value goes through `{{ }}` (escaped). */
 
-/** One field's error, tied to the field by id (aria-describedby). */
-export const FIELD_ERROR = (name: string) => `{{#if errors.${name}}}<p class="field-error" id="${name}-error">{{errors.${name}}}</p>{{/if}}`;
-export const INVALID = (name: string) => `{{#if errors.${name}}} aria-invalid="true" aria-describedby="${name}-error"{{/if}}`;
 
 /** A hint and an error both describe the field. */
 const described = (name: string, hint: string) =>

@@ -1,6 +1,6 @@
 /** Handlebars sources of the checks screens, in people's console layout. Every value goes through `{{ }}` (escaped). */
 import { historySection } from './audit-templates';
-import { FIELD_ERROR, INVALID } from './channel-templates';
+import { FIELD_ERROR, INVALID } from './console-templates';
 
 const units = (name: string, list: string, label: string) =>
   `<label for="${name}">${label}</label><select id="${name}" name="${name}">{{#each ${list}}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{value}}</option>{{/each}}</select>`;

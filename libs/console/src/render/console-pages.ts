@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import Handlebars from 'handlebars';
 import { ConsoleRenderer, NavLink } from '../../../people/src/people.api';
-import { INCIDENT, INCIDENTS, MESSAGE, OVERVIEW } from './console-templates';
+import { MESSAGE, OVERVIEW } from './console-templates';
+import { INCIDENT, INCIDENT_UPDATE, INCIDENTS } from './incident-templates';
 import { CHECK, CHECKS, PING } from './checks-templates';
 import { KEYS } from './keys-templates';
 import { LIVE_SCRIPT } from './live-script';
@@ -12,7 +13,7 @@ import { THEME_SCRIPT } from './theme-script';
 import { CHANNEL, CHANNEL_NEW, CHANNELS } from './channel-templates';
 import { AUDIT, INCIDENT_AS_OF, STATUS_PAGE_AS_OF } from './audit-templates';
 
-export type PageName = 'message' | 'overview' | 'incidents' | 'incident' | 'checks' | 'check';
+export type PageName = 'message' | 'overview' | 'incidents' | 'incident' | 'incident-update' | 'checks' | 'check';
 export type PagesPageName = 'services' | 'service' | 'maintenance' | 'maintenance-window' | 'status-pages' | 'status-page' | 'subscribers';
 export type OpsPageName = 'channels' | 'channelNew' | 'channel' | 'ping' | 'keys';
 export type AuditPageName = 'audit' | 'incidentAsOf' | 'statusPageAsOf';
@@ -59,7 +60,8 @@ export class ConsolePages {
     this.templates = { message: compile(MESSAGE), overview: compile(OVERVIEW), incidents: compile(INCIDENTS), incident: compile(INCIDENT), checks: compile(CHECKS), check: compile(CHECK),
       services: compile(SERVICES), service: compile(SERVICE), maintenance: compile(MAINTENANCE), 'maintenance-window': compile(MAINTENANCE_WINDOW), 'status-pages': compile(STATUS_PAGES), 'status-page': compile(STATUS_PAGE), subscribers: compile(SUBSCRIBERS),
       channels: compile(CHANNELS), channelNew: compile(CHANNEL_NEW), channel: compile(CHANNEL), ping: compile(PING), keys: compile(KEYS),
-      audit: compile(AUDIT), incidentAsOf: compile(INCIDENT_AS_OF), statusPageAsOf: compile(STATUS_PAGE_AS_OF) };
+      audit: compile(AUDIT), incidentAsOf: compile(INCIDENT_AS_OF), statusPageAsOf: compile(STATUS_PAGE_AS_OF),
+      'incident-update': compile(INCIDENT_UPDATE) };
   }
 
   render(page: PageName | PagesPageName | OpsPageName | AuditPageName, chrome: Chrome, view: object): string {

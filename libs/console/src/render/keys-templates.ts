@@ -1,5 +1,5 @@
 /** Handlebars source of the API keys screen (ADMIN only), in people's console layout. Every value goes through `{{ }}` (escaped). */
-import { FIELD_ERROR, INVALID } from './channel-templates';
+import { FIELD_ERROR, INVALID } from './console-templates';
 
 export const KEYS = `{{#> layout}}
 <h1>API keys</h1>

@@ -88,4 +88,18 @@ dl.diff dd{margin:0 0 .25rem 1rem}
 .was{text-decoration:line-through}
 ul.pager{list-style:none;padding:0;display:flex;gap:1rem}
 .past-view{border:2px solid var(--warn);border-radius:.375rem;padding:.5rem 1rem;margin:.75rem 0}
+/* incidents: filters, dates, backfill, pager and the public look of the preview */
+form.filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end}
+form.filters>div{flex:1 1 10rem}
+input[type=datetime-local]{font:inherit;color:inherit;background:var(--bg);border:1px solid var(--border);border-radius:.375rem;padding:.5rem;max-width:100%;min-height:2.75rem}
+.hint{margin:0 0 .25rem;font-size:.9rem}
+details>summary{cursor:pointer;font-weight:600;padding:.25rem 0}
+.pager{display:flex;justify-content:space-between;gap:1rem;margin:0 0 1rem}
+.preview{border-style:dashed}
+.preview h3{font-size:1rem;margin:0 0 .5rem}
+.preview-name{font-weight:700;font-size:1.1rem;margin:0}
+.preview .meta{color:var(--muted);font-size:.9rem;margin:.25rem 0}
+.preview .st{font-weight:600}.preview .st-operational{color:var(--ok)}.preview .st-degraded_performance,.preview .st-partial_outage{color:var(--warn)}.preview .st-major_outage{color:var(--danger)}
+.preview .timeline{list-style:none;margin:.5rem 0;padding:0}.preview .timeline>li{border-left:3px solid var(--border);padding:0 0 .5rem .75rem}
+.preview .upd-status{font-weight:700}.preview .md p{margin:.25rem 0}
 `;
