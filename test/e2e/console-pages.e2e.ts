@@ -1,4 +1,6 @@
+import { createServer } from 'node:http';
 import { ManualClock } from '../../libs/core/src/clock';
+import { CustomDomainChecks } from '../../libs/status-pages/src/status-pages.api';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 import { consoleRequest, csrfOf, signedInMember } from './people-fixtures';
 
@@ -152,6 +154,25 @@ describe('status pages and their subscribers', () => {
     expect([after.redirectTo, after.customDomain, after.themeColors.light.linkFontColor.toLowerCase()]).toEqual(['https://example.com/moved', 'status.acme.test', '#0044aa']);
     await readOnly(`/console/status-pages/${pageId}`, `/console/status-pages/${pageId}`, edit);
     expect((await api(`/v1/status-pages/${pageId}`)).body.updated_at).toBe(after.updated_at);
+  });
+
+  it('checks the custom domain now: once the token is served, the page says VERIFIED', async () => {
+    const token = (await api(`/v1/status-pages/${pageId}`)).body.customDomainVerification.http.body as string;
+    const receiver = createServer((request, response) => {
+      const found = request.url === '/.well-known/vigil-domain-verification';
+      response.writeHead(found ? 200 : 404, { 'content-type': 'text/plain' }).end(found ? token : 'not here');
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    server.app.get(CustomDomainChecks).httpTarget = () => ({ host: '127.0.0.1', port: (receiver.address() as { port: number }).port });
+    try {
+      const checked = await post(`/console/status-pages/${pageId}/domain-check`, {}, writer, `/console/status-pages/${pageId}`);
+      expect(checked).toMatchObject({ status: 303, location: `/console/status-pages/${pageId}?notice=checked` });
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+    const shown = await page(`/console/status-pages/${pageId}`);
+    expect(shown.text).toContain('<span class="state s-VERIFIED">VERIFIED</span> — the page answers at https://status.acme.test.');
+    expect((await api(`/v1/status-pages/${pageId}`)).body.customDomainVerification.status).toBe('VERIFIED');
   });
 
   it('imports subscribers only when every row is valid, exports them as CSV, and removes one', async () => {
