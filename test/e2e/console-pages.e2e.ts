@@ -95,9 +95,14 @@ describe('maintenance windows', () => {
     expect((await api(`/v1/maintenance-windows/${window.id}`)).body.endsAt).toBe('2026-04-01T11:00:00.000Z');
     expect((await page('/console/maintenance')).text).toMatch(/Past<\/h2>\s*<ul class="rows card"><li>.*Disk swap/);
 
-    const edited = await post(`/console/maintenance/${window.id}`, { name: 'Weekly swap', startsAt: '2026-04-02T01:00', endsAt: '2026-04-02T02:00', timezone: 'Europe/Berlin', repeatUnit: 'WEEK', repeatInterval: '1', repeatEndsAt: '', tags: '' });
+    const edited = await post(`/console/maintenance/${window.id}`, { name: 'Weekly swap', startsAt: '2026-03-25T10:30', endsAt: '2026-03-25T11:30', timezone: 'Asia/Tokyo', repeatUnit: 'WEEK', repeatInterval: '1', repeatEndsAt: '', tags: '' });
     expect(edited.status).toBe(303);
-    expect((await api(`/v1/maintenance-windows/${window.id}`)).body).toMatchObject({ name: 'Weekly swap', repeatUnit: 'WEEK', repeatInterval: 1, timezone: 'Europe/Berlin' });
+    expect((await api(`/v1/maintenance-windows/${window.id}`)).body).toMatchObject({ name: 'Weekly swap', repeatUnit: 'WEEK', repeatInterval: 1, timezone: 'Asia/Tokyo' });
+    const repeating = await page('/console/maintenance');
+    expect(repeating.text).toMatch(/Active now<\/h2>\s*<ul class="rows card"><li>.*Weekly swap<\/a><\/span><span>now until 2026-04-01 11:30 UTC; first 2026-03-25 10:30 UTC/);
+    expect((await page(`/console/maintenance/${window.id}`)).text).not.toContain('End now');
+    clock.set(new Date('2026-04-01T12:00:00.000Z'));
+    expect((await page('/console/maintenance')).text).toMatch(/Repeating<\/h2>\s*<ul class="rows card"><li>.*Weekly swap/);
     expect((await post(`/console/maintenance/${window.id}/delete`, {}, writer, `/console/maintenance/${window.id}`)).location).toBe('/console/maintenance?notice=deleted');
     expect((await api('/v1/maintenance-windows')).body.entries).toHaveLength(0);
   });
