@@ -5,7 +5,7 @@ import { FastifyReply, FastifyRequest } from 'fastify';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { ID_GENERATOR, IdGenerator, isUuid } from '../../../core/src/ids';
 import { Public } from '../../../http/src/account-context';
-import { MaintenanceQuery, MaintenanceWindowBodyDto, MaintenanceWindowView, RunMaintenanceWindowCommand, toConfig } from '../../../maintenance/src/maintenance.api';
+import { MaintenanceQuery, MaintenanceWindowBodyDto, MaintenanceWindowView, RunMaintenanceWindowCommand, toConfig, WindowConfig } from '../../../maintenance/src/maintenance.api';
 import { ConsoleReads, LIST_LIMIT, when } from '../read/console-reads';
 import { ConsolePages } from '../render/console-pages';
 import { ConsoleAccess, seeOther, sendHtml, Visit } from './console-access';
@@ -52,9 +52,8 @@ export class ConsoleMaintenanceController {
     const visit = await this.access.act(request, reply, raw);
     if (!visit) return reply;
     const values = readWindowForm(raw);
-    const errors = await this.check(visit, values);
-    if (hasErrors(errors)) return this.listPage(reply, 400, visit, values, errors);
-    const config = toConfig((await checkBody(MaintenanceWindowBodyDto, windowBody(values))).body);
+    const { config, errors } = await this.check(visit, values);
+    if (!config) return this.listPage(reply, 400, visit, values, errors);
     const refused = await send(this.commands, new RunMaintenanceWindowCommand({ type: 'CreateMaintenanceWindow', id: this.ids.next(), accountId: visit.accountId!, config }, visit.actor), 'name');
     if (refused) return this.listPage(reply, 400, visit, values, refused);
     return seeOther(reply, `/console/maintenance${withParam(visit.chrome.q, 'notice=planned')}`);
@@ -76,9 +75,8 @@ export class ConsoleMaintenanceController {
     const window = await this.window(visit, id);
     if (!window) return this.notFound(reply, visit);
     const values = readWindowForm(raw);
-    const errors = await this.check(visit, values);
-    if (hasErrors(errors)) return this.windowPage(reply, 400, visit, window, values, errors);
-    const config = toConfig((await checkBody(MaintenanceWindowBodyDto, windowBody(values))).body);
+    const { config, errors } = await this.check(visit, values);
+    if (!config) return this.windowPage(reply, 400, visit, window, values, errors);
     const refused = await send(this.commands, new RunMaintenanceWindowCommand({ type: 'UpdateMaintenanceWindow', id: window.id, accountId: visit.accountId!, config }, visit.actor), 'name');
     if (refused) return this.windowPage(reply, 400, visit, window, values, refused);
     return seeOther(reply, `/console/maintenance/${window.id}${withParam(visit.chrome.q, 'notice=saved')}`);
@@ -93,8 +91,9 @@ export class ConsoleMaintenanceController {
     if (!window) return this.notFound(reply, visit);
     const now = this.clock.now().toISOString();
     if (isRepeating(window) || !(await this.activeNow(visit, now)).has(window.id)) return this.access.message(reply, 409, visit, 'Not active', 'Only an active window that does not repeat can be ended; delete a repeating one, or edit its repeats.');
-    const { id: _id, created_at: _c, updated_at: _u, ...config } = window;
-    const refused = await send(this.commands, new RunMaintenanceWindowCommand({ type: 'UpdateMaintenanceWindow', id: window.id, accountId: visit.accountId!, config: { ...config, endsAt: now } }, visit.actor), 'form');
+    const { name, tags, startsAt, repeatInterval, repeatUnit, repeatEndsAt, timezone, serviceIds } = window;
+    const config: WindowConfig = { name, tags, startsAt, endsAt: now, repeatInterval, repeatUnit, repeatEndsAt, timezone, serviceIds };
+    const refused = await send(this.commands, new RunMaintenanceWindowCommand({ type: 'UpdateMaintenanceWindow', id: window.id, accountId: visit.accountId!, config }, visit.actor), 'form');
     if (refused) return this.access.message(reply, 409, visit, 'Not ended', Object.values(refused)[0]);
     return seeOther(reply, `/console/maintenance/${window.id}${withParam(visit.chrome.q, 'notice=ended')}`);
   }
@@ -109,11 +108,12 @@ export class ConsoleMaintenanceController {
     return seeOther(reply, `/console/maintenance${withParam(visit.chrome.q, 'notice=deleted')}`);
   }
 
-  /** The API's rules for the body, and services of this account only. */
-  private async check(visit: Visit, values: WindowValues): Promise<FieldErrors> {
-    const { errors } = await checkBody(MaintenanceWindowBodyDto, windowBody(values));
+  /** The API's rules for the body, and services of this account only: the window's config, or the errors. */
+  private async check(visit: Visit, values: WindowValues): Promise<{ config: WindowConfig | null; errors: FieldErrors }> {
+    const { body, errors } = await checkBody(MaintenanceWindowBodyDto, windowBody(values));
     const known = new Set((await this.reads.services(visit.accountId!)).map((s) => s.id));
-    return { ...serviceErrors(values, known), ...errors };
+    const all = { ...serviceErrors(values, known), ...errors };
+    return hasErrors(all) ? { config: null, errors: all } : { config: toConfig(body), errors: {} };
   }
 
   /** The ids of the windows in an occurrence now, with its end. */
