@@ -158,7 +158,7 @@ export class ConsoleChecksController {
 
   private async channelChoices(visit: Visit, values: CheckFormValues) {
     const chosen = new Set(values.channels);
-    const rows = await this.queries.execute(new AlertingQuery({ type: 'ListAlertChannels', accountId: visit.accountId!, limit: LIST_LIMIT, after: undefined }));
+    const rows = await this.queries.execute(new AlertingQuery({ type: 'ListAlertChannelSettings', accountId: visit.accountId!, limit: LIST_LIMIT, after: undefined }));
     return rows.slice(0, LIST_LIMIT).map((c) => ({ id: c.id, title: channelSummary(c).title, checked: chosen.has(c.id) }));
   }
 
