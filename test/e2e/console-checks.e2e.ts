@@ -79,6 +79,10 @@ describe('the list', () => {
     expect(tagged.text).toContain('hourly-sync');
     expect(tagged.text).not.toContain('>nightly-backup<');
     expect(tagged.text).toContain('href="/console/checks?tag=sync" aria-current="page"');
+    await server.http.post('/v1/checks/heartbeat', { name: 'odd-tag', tags: ['a&b c'], heartbeat: { period: 1, periodUnit: 'hours', grace: 5, graceUnit: 'minutes' } }, { key: account.key });
+    const odd = await consoleRequest(server, 'GET', '/console/checks', { cookie: writer });
+    expect(odd.text).toContain('href="/console/checks?tag=a%26b%20c">#a&amp;b c</a>');
+    expect((await consoleRequest(server, 'GET', '/console/checks?tag=a%26b%20c', { cookie: writer })).text).toContain('>odd-tag</a>');
     const none = await consoleRequest(server, 'GET', '/console/checks?tag=nothing&state=UP', { cookie: writer });
     expect(none.text).toContain('No checks in state UP tagged nothing.');
   });

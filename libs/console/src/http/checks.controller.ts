@@ -184,7 +184,7 @@ export class ConsoleChecksController {
       tag: tagFilter,
       filtered: stateFilter !== undefined || tagFilter !== undefined,
       stateFilters: CHECK_STATES.map((value) => ({ value, current: value === stateFilter })),
-      tagFilters: [...new Set(all.flatMap((c) => c.tags))].sort().map((value) => ({ value, current: value === tagFilter })),
+      tagFilters: [...new Set(all.flatMap((c) => c.tags))].sort().map((value) => ({ value, param: encodeURIComponent(value), current: value === tagFilter })),
       more: matching.length > offset + CHECK_PAGE ? [...filters, `from=${offset + CHECK_PAGE}`].join('&') : undefined,
       canWrite: visit.canWrite,
       values,
