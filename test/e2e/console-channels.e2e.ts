@@ -99,6 +99,13 @@ describe('creating a channel', () => {
     expect(saved).toMatchObject({ status: 303, location: `/console/alert-channels/${channel.id}?notice=saved` });
     const stored = await settings(channel.id);
     expect(stored).toMatchObject({ config: { method: 'POST', webhookSecret: SECRET, headers: [{ key: 'Authorization', value: TOKEN }, { key: 'X-Team', value: 'ops' }] } });
+
+    // Another target with the stored secret's mask: the secret must be typed again; nothing is saved.
+    const moved = await consoleRequest(server, 'POST', `/console/alert-channels/${channel.id}`, { cookie: writer, form: { ...form, url: `${receiver.url}/elsewhere`, name: 'Renamed' } });
+    expect(moved.status).toBe(400);
+    expect(moved.text).toMatch(/id="webhookSecret-error">WebhookSecret is the masked stored value/);
+    expect(moved.text).toContain('value="Renamed"');
+    expect(await settings(channel.id)).toEqual(stored);
   });
 
   it('creates each other type from its own form', async () => {

@@ -19,7 +19,7 @@ const ping = async (token: string, suffix = '', body?: string) => {
 };
 
 beforeAll(async () => {
-  server = await startTestServer({ clock, env: { VIGIL_RATE_LIMIT_PER_MINUTE: '100000', VIGIL_DAEMON: 'off' } });
+  server = await startTestServer({ clock, env: { VIGIL_RATE_LIMIT_PER_MINUTE: '100000', VIGIL_DAEMON: 'off', VIGIL_PING_RATE_BURST: '0' } });
   account = await server.account('Ops');
   writer = await signedInMember(server, 'wes@example.com', account.id, 'READ_WRITE');
   viewer = await signedInMember(server, 'rae@example.com', account.id, 'READ_ONLY');
@@ -79,6 +79,10 @@ describe('the list', () => {
     expect(tagged.text).toContain('hourly-sync');
     expect(tagged.text).not.toContain('>nightly-backup<');
     expect(tagged.text).toContain('href="/console/checks?tag=sync" aria-current="page"');
+    await server.http.post('/v1/checks/heartbeat', { name: 'odd-tag', tags: ['a&b c'], heartbeat: { period: 1, periodUnit: 'hours', grace: 5, graceUnit: 'minutes' } }, { key: account.key });
+    const odd = await consoleRequest(server, 'GET', '/console/checks', { cookie: writer });
+    expect(odd.text).toContain('href="/console/checks?tag=a%26b%20c">#a&amp;b c</a>');
+    expect((await consoleRequest(server, 'GET', '/console/checks?tag=a%26b%20c', { cookie: writer })).text).toContain('>odd-tag</a>');
     const none = await consoleRequest(server, 'GET', '/console/checks?tag=nothing&state=UP', { cookie: writer });
     expect(none.text).toContain('No checks in state UP tagged nothing.');
   });
@@ -98,7 +102,7 @@ describe("a check's page", () => {
   it('pages the ping log 20 at a time and shows a ping\'s captured output', async () => {
     const first = await consoleRequest(server, 'GET', `/console/checks/${id}`, { cookie: writer });
     expect(first.text.match(/<li><span class="who"><a href="\/console\/checks\/[^"]+\/pings\//g)!.length).toBe(20);
-    const older = /href="(\/console\/checks\/[^"]+before=\d+)"/.exec(first.text)![1];
+    const older = /href="(\/console\/checks\/[^"]+before=\d+\.\d+)"/.exec(first.text)![1];
     const second = await consoleRequest(server, 'GET', older, { cookie: writer });
     const links = [...second.text.matchAll(/href="(\/console\/checks\/[^"]+\/pings\/[0-9a-f-]{36})"/g)].map((m) => m[1]);
     expect(links).toHaveLength(5);
@@ -110,6 +114,21 @@ describe("a check's page", () => {
     expect(plain.text).toContain('This ping sent no body.');
     expect((await consoleRequest(server, 'GET', `/console/checks/${id}/pings/00000000-0000-4000-8000-000000000000`, { cookie: writer })).status).toBe(404);
     expect((await consoleRequest(server, 'GET', `/console/checks/${id}?before=soon`, { cookie: writer })).status).toBe(400);
+  });
+
+  it('pages pings of the same millisecond without losing or repeating one', async () => {
+    const check = (await server.http.post('/v1/checks/heartbeat', { name: 'burst', heartbeat: { period: 5, periodUnit: 'minutes', grace: 1, graceUnit: 'minutes' } }, { key: account.key })).body;
+    clock.advance(1000);
+    for (let i = 0; i < 45; i++) await fetch(`${server.url}/ping/${check.heartbeat.pingToken}`);
+    const seen: string[] = [];
+    let path: string | undefined = `/console/checks/${check.id}`;
+    while (path) {
+      const page = await consoleRequest(server, 'GET', path, { cookie: writer });
+      seen.push(...[...page.text.matchAll(/\/pings\/([0-9a-f-]{36})"/g)].map((m) => m[1]));
+      path = /href="(\/console\/checks\/[^"]+before=[^"]+)"/.exec(page.text)?.[1];
+    }
+    expect(seen).toHaveLength(45);
+    expect(new Set(seen).size).toBe(45);
   });
 
   it('edits the schedule and grace; the form as shown saves without change; a bad value writes nothing', async () => {

@@ -41,8 +41,14 @@ export class ConsoleAlertChannelsController {
     const visit = await this.access.visit(request);
     if (!visit) return seeOther(reply, '/console/sign-in');
     if (!visit.accountId) return this.access.message(reply, 200, visit, 'No account yet', 'You are not a member of any account.');
-    const rows = await this.queries.execute(new AlertingQuery({ type: 'ListAlertChannels', accountId: visit.accountId, limit: LIST_LIMIT, after: undefined }));
-    const channels = rows.slice(0, LIST_LIMIT).map((c) => ({ id: c.id, ...channelSummary(c), typeName: TYPE_NAMES[c.type], checkCount: c.subscriptions.filter((s) => s.activated).length }));
+    const [rows, checks] = await Promise.all([
+      this.queries.execute(new AlertingQuery({ type: 'ListAlertChannelSettings', accountId: visit.accountId, limit: LIST_LIMIT, after: undefined })),
+      this.reads.checks(visit.accountId),
+    ]);
+    // Subscriptions live on the checks: one read of them counts every channel's.
+    const counts = new Map<string, number>();
+    for (const s of checks.flatMap((c) => c.alertChannelSubscriptions.filter((a) => a.activated))) counts.set(s.alertChannelId, (counts.get(s.alertChannelId) ?? 0) + 1);
+    const channels = rows.slice(0, LIST_LIMIT).map((c) => ({ id: c.id, ...channelSummary(c), typeName: TYPE_NAMES[c.type], checkCount: counts.get(c.id) ?? 0 }));
     const types = CHANNEL_TYPES.map((value) => ({ value, text: TYPE_NAMES[value] }));
     return sendHtml(reply, 200, this.pages.render('channels', { ...visit.chrome, title: 'Alert channels', nav: 'channels' }, { channels, types, canWrite: visit.canWrite }));
   }

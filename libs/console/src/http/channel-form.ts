@@ -137,7 +137,7 @@ export function channelChoices(values: ChannelFormValues) {
 export const TYPE_NAMES: Record<ChannelType, string> = { EMAIL: 'Email', SLACK: 'Slack', WEBHOOK: 'Webhook', PAGERDUTY: 'PagerDuty', OPSGENIE: 'Opsgenie' };
 
 /** What a list shows of a channel: its type and the target, as masked as the API shows it. */
-export function channelSummary(channel: ChannelView): { title: string; target: string } {
+export function channelSummary(channel: Pick<ChannelView, 'type' | 'config'>): { title: string; target: string } {
   const c = channel.config as unknown as Record<string, string | null>;
   switch (channel.type) {
     case 'EMAIL':

@@ -32,8 +32,21 @@ export function pingDetail(e: HeartbeatEventView): string {
   return parts.join(' · ');
 }
 
-/** `before=<ms>`: the log's page ends there. undefined: the newest page; null: not a position. */
-export function pingsBefore(raw: unknown): number | undefined | null {
+/** Where a page of the ping log ends: pings at or before `ms`, leaving out the `shown` newest at `ms` itself. */
+export interface PingCursor {
+  ms: number;
+  shown: number;
+}
+
+/** `before=<ms>.<shown>`: undefined is the newest page; null is not a position. */
+export function pingsBefore(raw: unknown): PingCursor | undefined | null {
   if (raw === undefined) return undefined;
-  return typeof raw === 'string' && /^\d{1,15}$/.test(raw) ? Number(raw) : null;
+  const match = typeof raw === 'string' ? /^(\d{1,15})\.(\d{1,3})$/.exec(raw) : null;
+  return match ? { ms: Number(match[1]), shown: Number(match[2]) } : null;
+}
+
+/** The cursor after a page (newest first): pings sharing the last one's millisecond are counted, not skipped. */
+export function cursorAfter(page: HeartbeatEventView[]): string {
+  const ms = Date.parse(page[page.length - 1].timestamp);
+  return `${ms}.${page.filter((e) => Date.parse(e.timestamp) === ms).length}`;
 }

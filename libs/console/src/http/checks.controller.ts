@@ -13,7 +13,7 @@ import { ConsolePages } from '../render/console-pages';
 import { channelSummary } from './channel-form';
 import { BLANK_CHECK, checkChoices, checkFieldErrors, CheckFormValues, checkInput, checkValues, readCheckForm } from './check-form';
 import { ConsoleAccess, seeOther, sendHtml, Visit } from './console-access';
-import { cronLine, pingDetail, pingsBefore, timingText } from './check-view';
+import { cronLine, cursorAfter, PingCursor, pingDetail, pingsBefore, timingText } from './check-view';
 import { FieldErrors } from './incident-form';
 
 const NOTICES: Record<string, string> = {
@@ -158,7 +158,7 @@ export class ConsoleChecksController {
 
   private async channelChoices(visit: Visit, values: CheckFormValues) {
     const chosen = new Set(values.channels);
-    const rows = await this.queries.execute(new AlertingQuery({ type: 'ListAlertChannels', accountId: visit.accountId!, limit: LIST_LIMIT, after: undefined }));
+    const rows = await this.queries.execute(new AlertingQuery({ type: 'ListAlertChannelSettings', accountId: visit.accountId!, limit: LIST_LIMIT, after: undefined }));
     return rows.slice(0, LIST_LIMIT).map((c) => ({ id: c.id, title: channelSummary(c).title, checked: chosen.has(c.id) }));
   }
 
@@ -184,7 +184,7 @@ export class ConsoleChecksController {
       tag: tagFilter,
       filtered: stateFilter !== undefined || tagFilter !== undefined,
       stateFilters: CHECK_STATES.map((value) => ({ value, current: value === stateFilter })),
-      tagFilters: [...new Set(all.flatMap((c) => c.tags))].sort().map((value) => ({ value, current: value === tagFilter })),
+      tagFilters: [...new Set(all.flatMap((c) => c.tags))].sort().map((value) => ({ value, param: encodeURIComponent(value), current: value === tagFilter })),
       more: matching.length > offset + CHECK_PAGE ? [...filters, `from=${offset + CHECK_PAGE}`].join('&') : undefined,
       canWrite: visit.canWrite,
       values,
@@ -195,12 +195,14 @@ export class ConsoleChecksController {
     return sendHtml(reply, code, this.pages.render('checks', { ...visit.chrome, title: 'Checks', nav: 'checks' }, view));
   }
 
-  private async checkPage(reply: FastifyReply, code: number, visit: Visit, check: CheckView, values: CheckFormValues, errors: FieldErrors, before?: number, notice?: string) {
-    const end = before ?? this.clock.now().getTime();
-    const found = await this.queries.execute(new HeartbeatsQuery({ type: 'CheckEvents', accountId: visit.accountId!, checkId: check.id, window: { start: 0, end }, limit: PING_PAGE + 1 }));
-    const events: HeartbeatEventView[] = found?.events ?? [];
+  private async checkPage(reply: FastifyReply, code: number, visit: Visit, check: CheckView, values: CheckFormValues, errors: FieldErrors, before?: PingCursor, notice?: string) {
+    const end = before?.ms ?? this.clock.now().getTime();
+    const skip = before?.shown ?? 0;
+    const window = { start: 0, end };
+    const found = await this.queries.execute(new HeartbeatsQuery({ type: 'CheckEvents', accountId: visit.accountId!, checkId: check.id, window, limit: skip + PING_PAGE + 1 }));
+    // The pings at `end` the previous page showed are newest here: left out.
+    const events: HeartbeatEventView[] = (found?.events ?? []).filter((e, i) => i >= skip || Date.parse(e.timestamp) !== end);
     const page = events.slice(0, PING_PAGE);
-    const last = page[page.length - 1];
     const choices = await this.channelChoices(visit, values);
     const subscribed = new Set(check.alertChannelSubscriptions.filter((s) => s.activated).map((s) => s.alertChannelId));
     const ratio = (r: number | undefined) => (r === undefined ? 'no runs' : `${Math.round(r * 1000) / 10}%`);
@@ -214,7 +216,7 @@ export class ConsoleChecksController {
       channels: choices.filter((c) => subscribed.has(c.id)),
       stats: found ? { day: ratio(found.stats.last24Hours.successRatio.currentPeriod), week: ratio(found.stats.last7Days.successRatio.currentPeriod) } : undefined,
       pings: page.map((e) => ({ ...e, when: when(e.timestamp).replace(' UTC', `:${e.timestamp.slice(17, 19)} UTC`), detail: pingDetail(e) })),
-      older: events.length > PING_PAGE && last ? String(Date.parse(last.timestamp) - 1) : undefined,
+      older: events.length > PING_PAGE ? (before && Date.parse(page[page.length - 1].timestamp) === end ? `${end}.${skip + page.length}` : cursorAfter(page)) : undefined,
       paged: before !== undefined,
       canWrite: visit.canWrite,
       values,

@@ -27,7 +27,7 @@ export const CHECKS = `{{#> layout}}
 <h1>Checks</h1>
 <nav aria-label="Check filter"><ul><li><a href="/console/checks{{q}}"{{#unless filtered}} aria-current="page"{{/unless}}>All</a></li>
 {{#each stateFilters}}<li><a href="/console/checks{{../qAnd}}state={{value}}"{{#if current}} aria-current="page"{{/if}}>{{value}}</a></li>{{/each}}</ul></nav>
-{{#if tagFilters}}<nav aria-label="Tag filter"><ul>{{#each tagFilters}}<li><a href="/console/checks{{../qAnd}}tag={{value}}"{{#if current}} aria-current="page"{{/if}}>#{{value}}</a></li>{{/each}}</ul></nav>{{/if}}
+{{#if tagFilters}}<nav aria-label="Tag filter"><ul>{{#each tagFilters}}<li><a href="/console/checks{{../qAnd}}tag={{param}}"{{#if current}} aria-current="page"{{/if}}>#{{value}}</a></li>{{/each}}</ul></nav>{{/if}}
 {{#if checks}}<ul class="rows card">{{#each checks}}<li><span class="who"><a href="/console/checks/{{id}}{{../q}}">{{name}}</a>{{#each tags}} <span class="muted">#{{this}}</span>{{/each}}</span><span class="state s-{{state}}">{{state}}</span> <span class="muted">{{lastPingText}}</span>
 <span class="runs" role="img" aria-label="Recent runs, newest first: {{runsText}}">{{#each runs}}<span class="run r-{{this}}"></span>{{/each}}</span></li>{{/each}}</ul>
 {{#if more}}<p><a href="/console/checks{{qAnd}}{{more}}">More checks</a></p>{{/if}}
