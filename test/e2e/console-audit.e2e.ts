@@ -167,6 +167,23 @@ describe('isolation between accounts', () => {
   });
 });
 
+describe('a person with several accounts', () => {
+  it('sees the chosen account’s log, and its filter, pages and exports keep that account', async () => {
+    await signedInMember(server, 'multi@example.com', acme.id, 'READ_ONLY');
+    const multi = await signedInMember(server, 'multi@example.com', other.id, 'READ_ONLY');
+    const log = await page(`/console/audit?account=${other.id}&resource=service`, multi);
+    expect(log.status).toBe(200);
+    expect(log.text).toContain(`<input type="hidden" name="account" value="${other.id}">`);
+    expect(entries(log.text).every((r) => r.action === 'service created')).toBe(true);
+    expect(log.text).not.toContain('Slow queries');
+    const decoded = log.text.replace(/&#x3D;/g, '=').replace(/&amp;/g, '&');
+    expect(decoded).toMatch(new RegExp(`href="/console/audit\\?account=${other.id}&resource=service&after=[^"]+" rel="next"`));
+    expect(decoded).toContain(`href="/console/audit/export.csv?account=${other.id}&resource=service"`);
+    const own = await page(`/console/audit?account=${acme.id}&resource=incident:${incidentId}`, multi);
+    expect(entries(own.text)).toHaveLength(4);
+  });
+});
+
 describe('an incident as of a chosen moment', () => {
   it('shows the state before its last update, labelled as the past and without any action', async () => {
     const before = await page(`/console/incidents/${incidentId}/as-of?at=2026-05-01T08:05`);

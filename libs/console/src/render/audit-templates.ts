@@ -5,10 +5,13 @@ const DESCRIBED = (name: string, hint = '') => `{{#if errors.${name}}} aria-inva
 /** The account of a person with several, carried by GET forms. */
 const ACCOUNT_FIELD = '{{#if q}}<input type="hidden" name="account" value="{{account.id}}">{{/if}}';
 
-/** The history section of a resource page: its changes, and (for an incident) the form that shows it as it was. */
-export const historySection = (type: string, asOf: boolean) => `<section aria-labelledby="hist-h"><h2 id="hist-h">History</h2>
-<p><a href="/console/audit{{qAnd}}resource=${type}:{{${type}.id}}">Every change to this ${type}, who made it and when</a></p>
-${asOf ? `<form method="get" action="/console/${type}s/{{${type}.id}}/as-of" class="inline">${ACCOUNT_FIELD}<label for="asof-at">View as it was at (UTC)</label><input type="datetime-local" id="asof-at" name="at" required><button class="btn quiet" type="submit">Show</button></form>` : ''}
+/**
+ * The History section of a resource page: a link to its changes, and (incidents, status pages) the form that
+ * shows it as it was. `value` names the page's variable holding the resource; `asOfValue` fills the form.
+ */
+export const historySection = (type: string, value: string, asOf: boolean) => `<section aria-labelledby="hist-h"><h2 id="hist-h">History</h2>
+<p><a href="/console/audit{{qAnd}}resource=${type}:{{${value}.id}}">Every change to this ${type.replace('-', ' ')}, who made it and when</a></p>
+${asOf ? `<form method="get" action="/console/${type}s/{{${value}.id}}/as-of" class="inline">${ACCOUNT_FIELD}<label for="asof-at">View as it was at (UTC)</label><input type="datetime-local" id="asof-at" name="at"{{#if asOfValue}} value="{{asOfValue}}"{{/if}} required><button class="btn quiet" type="submit">Show</button></form>` : ''}
 </section>`;
 
 export const AUDIT = `{{#> layout}}
@@ -43,7 +46,7 @@ export const INCIDENT_AS_OF = `{{#> layout}}
 <section aria-labelledby="tl-h"><h2 id="tl-h">Timeline as of {{asOfText}}</h2>
 <ol class="timeline card">{{#each timeline}}<li><strong>{{status}}</strong> <span class="muted">{{when}}</span><p>{{description}}</p></li>{{/each}}</ol>
 </section>
-${historySection('incident', true).replace('id="asof-at"', 'id="asof-at" value="{{asOfValue}}"')}
+${historySection('incident', 'incident', true)}
 {{/layout}}`;
 
 export const STATUS_PAGE_AS_OF = `{{#> layout}}
@@ -61,8 +64,5 @@ export const STATUS_PAGE_AS_OF = `{{#> layout}}
 {{else}}<p class="card">No cards.</p>{{/if}}
 <p class="muted">Services show their names of today.</p>
 </section>
-<section aria-labelledby="hist-h"><h2 id="hist-h">History</h2>
-<p><a href="/console/audit{{qAnd}}resource=status-page:{{page.id}}">Every change to this status page, who made it and when</a></p>
-<form method="get" action="/console/status-pages/{{page.id}}/as-of" class="inline">{{#if q}}<input type="hidden" name="account" value="{{account.id}}">{{/if}}<label for="asof-at">View as it was at (UTC)</label><input type="datetime-local" id="asof-at" name="at" value="{{asOfValue}}" required><button class="btn quiet" type="submit">Show</button></form>
-</section>
+${historySection('status-page', 'page', true)}
 {{/layout}}`;

@@ -77,7 +77,7 @@ export const INCIDENT = `{{#> layout}}
 <button class="btn" type="submit">Post update</button>
 </form></section>
 {{/if}}
-${historySection('incident', true)}
+${historySection('incident', 'incident', true)}
 <p><a href="/console/incidents{{q}}">All incidents</a></p>
 {{/layout}}`;
 
@@ -101,6 +101,6 @@ export const CHECK = `{{#> layout}}
 {{#if paused}}<p>Paused: the check's next ping resumes it.</p>
 {{else}}<form method="post" action="/console/checks/{{check.id}}/pause{{q}}"><input type="hidden" name="csrf" value="{{csrf}}"><button class="btn" type="submit">Pause</button></form>{{/if}}
 </section>{{/if}}
-${historySection('check', false)}
+${historySection('check', 'check', false)}
 <p><a href="/console/checks{{q}}">All checks</a></p>
 {{/layout}}`;
