@@ -231,6 +231,9 @@ describe('a status page as of a chosen moment', () => {
     expect((await page(`/console/status-pages/${created.id}/as-of?at=2026-05-01T11:30`)).text).toContain('<h1>Acme Inc status</h1>');
     expect((await page(`/console/status-pages/${created.id}/as-of?at=2026-05-01T09:00`)).status).toBe(404);
     expect((await page(`/console/status-pages/${created.id}/as-of?at=2026-05-01T10:30`, await otherAdmin())).status).toBe(404);
+    const now = await page(`/console/status-pages/${created.id}`);
+    expect(now.text).toContain(`href="/console/audit?resource=status-page:${created.id}"`);
+    expect(now.text).toContain(`action="/console/status-pages/${created.id}/as-of"`);
     const log = await page(`/console/audit?resource=status-page:${created.id}`);
     expect(entries(log.text).map((r) => r.body)).toEqual([expect.stringContaining('name Acme status changed to Acme Inc status'), expect.stringContaining('name not set changed to Acme status')]);
     expect(log.text.replace(/&#x3D;/g, "=")).toContain(`href="/console/status-pages/${created.id}/as-of?at=2026-05-01T10%3A00%3A00.000Z"`);

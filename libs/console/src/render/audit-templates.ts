@@ -7,9 +7,9 @@ const ACCOUNT_FIELD = '{{#if q}}<input type="hidden" name="account" value="{{acc
 
 /**
  * The History section of a resource page: a link to its changes, and (incidents, status pages) the form that
- * shows it as it was. `value` names the page's variable holding the resource; `asOfValue` fills the form.
+ * shows it as it was. `value` names the page's variable holding the resource (default: its type); `asOfValue` fills the form.
  */
-export const historySection = (type: string, value: string, asOf: boolean) => `<section aria-labelledby="hist-h"><h2 id="hist-h">History</h2>
+export const historySection = (type: string, asOf: boolean, value = type) => `<section aria-labelledby="hist-h"><h2 id="hist-h">History</h2>
 <p><a href="/console/audit{{qAnd}}resource=${type}:{{${value}.id}}">Every change to this ${type.replace('-', ' ')}, who made it and when</a></p>
 ${asOf ? `<form method="get" action="/console/${type}s/{{${value}.id}}/as-of" class="inline">${ACCOUNT_FIELD}<label for="asof-at">View as it was at (UTC)</label><input type="datetime-local" id="asof-at" name="at"{{#if asOfValue}} value="{{asOfValue}}"{{/if}} required><button class="btn quiet" type="submit">Show</button></form>` : ''}
 </section>`;
@@ -31,7 +31,7 @@ export const AUDIT = `{{#> layout}}
 {{#if entries}}<ol class="audit card">{{#each entries}}<li>
 <p><time datetime="{{at}}">{{when}}</time> · <a href="/console/audit?{{../accountAnd}}actor={{actorKey}}">{{author}}</a> · {{action}}</p>
 <p>{{resource.type}} {{#if page}}<a href="{{page}}{{../q}}">{{resourceText}}</a>{{else}}{{resourceText}}{{/if}} · <a href="/console/audit?{{../accountAnd}}resource={{resource.type}}:{{resource.id}}">its history</a>{{#if asOf}} · <a href="{{asOf}}{{#if ../accountAnd}}&amp;{{../accountAnd}}{{/if}}">as it was after this change</a>{{/if}}</p>
-{{#if changes}}<dl class="diff">{{#each changes}}<div><dt>{{field}}</dt><dd>{{#if kept}}<span class="{{#if wasSet}}was{{else}}muted{{/if}}">{{before}}</span> <span aria-hidden="true">→</span><span class="sr-only">changed to</span> {{/if}}<span class="now">{{after}}</span></dd></div>{{/each}}</dl>{{/if}}
+{{#if changes}}<dl class="diff">{{#each changes}}<div><dt>{{field}}</dt><dd>{{#if kept}}<span class="{{#if wasSet}}was{{else}}muted{{/if}}">{{before}}</span> <span aria-hidden="true">→</span><span class="sr">changed to</span> {{/if}}<span class="now">{{after}}</span></dd></div>{{/each}}</dl>{{/if}}
 </li>{{/each}}</ol>
 {{else}}<p class="card">No changes{{#if filtered}} match this filter{{/if}}.</p>{{/if}}
 <nav aria-label="Audit pages"><ul class="pager">{{#if paged}}<li><a href="/console/audit?{{firstQuery}}">Newest changes</a></li>{{/if}}{{#if next}}<li><a href="/console/audit?{{next}}" rel="next">Older changes</a></li>{{/if}}</ul></nav>
@@ -46,7 +46,7 @@ export const INCIDENT_AS_OF = `{{#> layout}}
 <section aria-labelledby="tl-h"><h2 id="tl-h">Timeline as of {{asOfText}}</h2>
 <ol class="timeline card">{{#each timeline}}<li><strong>{{status}}</strong> <span class="muted">{{when}}</span><p>{{description}}</p></li>{{/each}}</ol>
 </section>
-${historySection('incident', 'incident', true)}
+${historySection('incident', true)}
 {{/layout}}`;
 
 export const STATUS_PAGE_AS_OF = `{{#> layout}}
@@ -64,5 +64,5 @@ export const STATUS_PAGE_AS_OF = `{{#> layout}}
 {{else}}<p class="card">No cards.</p>{{/if}}
 <p class="muted">Services show their names of today.</p>
 </section>
-${historySection('status-page', 'page', true)}
+${historySection('status-page', true, 'page')}
 {{/layout}}`;
