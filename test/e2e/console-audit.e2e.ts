@@ -236,6 +236,7 @@ describe('a status page as of a chosen moment', () => {
     expect(now.text).toContain(`action="/console/status-pages/${created.id}/as-of"`);
     const log = await page(`/console/audit?resource=status-page:${created.id}`);
     expect(entries(log.text).map((r) => r.body)).toEqual([expect.stringContaining('name Acme status changed to Acme Inc status'), expect.stringContaining('name not set changed to Acme status')]);
+    expect(log.text).toContain(`<a href="/console/status-pages/${created.id}">Acme Inc status</a>`);
     expect(log.text.replace(/&#x3D;/g, "=")).toContain(`href="/console/status-pages/${created.id}/as-of?at=2026-05-01T10%3A00%3A00.000Z"`);
   });
 });
