@@ -208,6 +208,12 @@ describe('an incident as of a chosen moment', () => {
     const check = (await api(acme, 'post', '/v1/checks/heartbeat', { name: 'nightly', heartbeat: { period: 1, periodUnit: 'days', grace: 1, graceUnit: 'hours' } })).body;
     const checkPage = await page(`/console/checks/${check.id}`);
     expect(checkPage.text).toContain(`href="/console/audit?resource=check:${check.id}"`);
+    const service = (await api(acme, 'get', '/v1/status-pages/services?limit=10')).body.entries[0];
+    const window = (await api(acme, 'post', '/v1/maintenance-windows', { name: 'db upgrade', startsAt: '2026-07-01T11:00:00.000Z', endsAt: '2026-07-01T13:00:00.000Z' })).body;
+    const hook = (await api(acme, 'post', '/v1/alert-channels', { type: 'WEBHOOK', config: { name: 'hook', url: 'https://hooks.example.com/x' } })).body;
+    for (const [path, resource] of [[`services/${service.id}`, `service:${service.id}`], [`maintenance/${window.id}`, `maintenance-window:${window.id}`], [`alert-channels/${hook.id}`, `alert-channel:${hook.id}`]]) {
+      expect([path, (await page(`/console/${path}`)).text]).toEqual([path, expect.stringContaining(`href="/console/audit?resource=${resource}"`)]);
+    }
     const pause = await consoleRequest(server, 'POST', `/console/checks/${check.id}/pause`, { cookie: ada, form: { csrf: csrfOf(checkPage.text) } });
     expect(pause.status).toBe(303);
     const history = entries((await page(`/console/audit?resource=check:${check.id}`)).text);
