@@ -1,4 +1,6 @@
+import { createServer } from 'node:http';
 import { ManualClock } from '../../libs/core/src/clock';
+import { CustomDomainChecks } from '../../libs/status-pages/src/status-pages.api';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 import { consoleRequest, csrfOf, signedInMember } from './people-fixtures';
 
@@ -93,9 +95,14 @@ describe('maintenance windows', () => {
     expect((await api(`/v1/maintenance-windows/${window.id}`)).body.endsAt).toBe('2026-04-01T11:00:00.000Z');
     expect((await page('/console/maintenance')).text).toMatch(/Past<\/h2>\s*<ul class="rows card"><li>.*Disk swap/);
 
-    const edited = await post(`/console/maintenance/${window.id}`, { name: 'Weekly swap', startsAt: '2026-04-02T01:00', endsAt: '2026-04-02T02:00', timezone: 'Europe/Berlin', repeatUnit: 'WEEK', repeatInterval: '1', repeatEndsAt: '', tags: '' });
+    const edited = await post(`/console/maintenance/${window.id}`, { name: 'Weekly swap', startsAt: '2026-03-25T10:30', endsAt: '2026-03-25T11:30', timezone: 'Asia/Tokyo', repeatUnit: 'WEEK', repeatInterval: '1', repeatEndsAt: '', tags: '' });
     expect(edited.status).toBe(303);
-    expect((await api(`/v1/maintenance-windows/${window.id}`)).body).toMatchObject({ name: 'Weekly swap', repeatUnit: 'WEEK', repeatInterval: 1, timezone: 'Europe/Berlin' });
+    expect((await api(`/v1/maintenance-windows/${window.id}`)).body).toMatchObject({ name: 'Weekly swap', repeatUnit: 'WEEK', repeatInterval: 1, timezone: 'Asia/Tokyo' });
+    const repeating = await page('/console/maintenance');
+    expect(repeating.text).toMatch(/Active now<\/h2>\s*<ul class="rows card"><li>.*Weekly swap<\/a><\/span><span>now until 2026-04-01 11:30 UTC; first 2026-03-25 10:30 UTC/);
+    expect((await page(`/console/maintenance/${window.id}`)).text).not.toContain('End now');
+    clock.set(new Date('2026-04-01T12:00:00.000Z'));
+    expect((await page('/console/maintenance')).text).toMatch(/Repeating<\/h2>\s*<ul class="rows card"><li>.*Weekly swap/);
     expect((await post(`/console/maintenance/${window.id}/delete`, {}, writer, `/console/maintenance/${window.id}`)).location).toBe('/console/maintenance?notice=deleted');
     expect((await api('/v1/maintenance-windows')).body.entries).toHaveLength(0);
   });
@@ -154,6 +161,25 @@ describe('status pages and their subscribers', () => {
     expect((await api(`/v1/status-pages/${pageId}`)).body.updated_at).toBe(after.updated_at);
   });
 
+  it('checks the custom domain now: once the token is served, the page says VERIFIED', async () => {
+    const token = (await api(`/v1/status-pages/${pageId}`)).body.customDomainVerification.http.body as string;
+    const receiver = createServer((request, response) => {
+      const found = request.url === '/.well-known/vigil-domain-verification';
+      response.writeHead(found ? 200 : 404, { 'content-type': 'text/plain' }).end(found ? token : 'not here');
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    server.app.get(CustomDomainChecks).httpTarget = () => ({ host: '127.0.0.1', port: (receiver.address() as { port: number }).port });
+    try {
+      const checked = await post(`/console/status-pages/${pageId}/domain-check`, {}, writer, `/console/status-pages/${pageId}`);
+      expect(checked).toMatchObject({ status: 303, location: `/console/status-pages/${pageId}?notice=checked` });
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+    const shown = await page(`/console/status-pages/${pageId}`);
+    expect(shown.text).toContain('<span class="state s-VERIFIED">VERIFIED</span> — the page answers at https://status.acme.test.');
+    expect((await api(`/v1/status-pages/${pageId}`)).body.customDomainVerification.status).toBe('VERIFIED');
+  });
+
   it('imports subscribers only when every row is valid, exports them as CSV, and removes one', async () => {
     const subscribers = `/console/status-pages/${pageId}/subscribers`;
     const bad = await post(subscribers, { rows: 'type,address\nEMAIL,ann@example.com\nEMAIL,not-an-address\nFAX,123' });
@@ -193,8 +219,10 @@ describe('status pages and their subscribers', () => {
     const long = await post(subscribers, { rows: Array.from({ length: 80 }, (_, i) => `${'y'.repeat(30)}${i}@example.com`).join('\n') });
     expect(long.status).toBe(400);
     expect(long.text).toContain('The list is longer than 3500 characters');
-    const huge = await post(subscribers, { rows: Array.from({ length: 90 }, (_, i) => `${'x'.repeat(60)}${i}@example.com`).join('\n') });
+    // Console forms may be up to 64 KB (a status page with many services); past that, 413 says so.
+    const huge = await post(subscribers, { rows: Array.from({ length: 900 }, (_, i) => `${'x'.repeat(60)}${i}@example.com`).join('\n') });
     expect(huge.status).toBe(413);
+    expect(huge.text).toContain('larger than 64 KB');
     expect((await api(`/v1/status-pages/${pageId}/subscriptions`)).body).toHaveLength(before);
   });
 

@@ -67,8 +67,9 @@ export const repeatChoices = (selected: string) => [{ value: '', text: 'Does not
 
 export type WindowPhase = 'active' | 'upcoming' | 'repeating' | 'past';
 
-/** Where a window stands at `now` (ISO). A repeating window stays "repeating" until its repeats end. */
-export function phaseOf(w: MaintenanceWindowView, now: string): WindowPhase {
+/** Where a window stands at `now` (ISO); `active`: it is in an occurrence now. A repeating window is "repeating" until its repeats end. */
+export function phaseOf(w: MaintenanceWindowView, now: string, active: boolean): WindowPhase {
+  if (active) return 'active';
   if (w.repeatInterval && w.repeatUnit) return w.repeatEndsAt !== null && w.repeatEndsAt <= now && w.endsAt <= now ? 'past' : 'repeating';
   if (w.endsAt <= now) return 'past';
   return w.startsAt <= now ? 'active' : 'upcoming';

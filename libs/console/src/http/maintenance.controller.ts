@@ -5,7 +5,7 @@ import { FastifyReply, FastifyRequest } from 'fastify';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { ID_GENERATOR, IdGenerator, isUuid } from '../../../core/src/ids';
 import { Public } from '../../../http/src/account-context';
-import { MaintenanceQuery, MaintenanceWindowBodyDto, MaintenanceWindowView, RunMaintenanceWindowCommand, toConfig } from '../../../maintenance/src/maintenance.api';
+import { MaintenanceQuery, MaintenanceWindowBodyDto, MaintenanceWindowView, RunMaintenanceWindowCommand, toConfig, WindowConfig } from '../../../maintenance/src/maintenance.api';
 import { ConsoleReads, LIST_LIMIT, when } from '../read/console-reads';
 import { ConsolePages } from '../render/console-pages';
 import { ConsoleAccess, seeOther, sendHtml, Visit } from './console-access';
@@ -16,9 +16,13 @@ const NOTICES: Record<string, string> = { planned: 'Maintenance window planned.'
 const PHASE_TEXT = { active: 'Active', upcoming: 'Upcoming', repeating: 'Repeating', past: 'Past' };
 const noticeOf = (notice: unknown) => (typeof notice === 'string' ? NOTICES[notice] : undefined);
 
-function whenText(w: MaintenanceWindowView): string {
-  const repeat = w.repeatInterval && w.repeatUnit ? `, repeats every ${w.repeatInterval} ${w.repeatUnit.toLowerCase()}${w.repeatEndsAt ? ` until ${when(w.repeatEndsAt)}` : ''}` : '';
-  return `${when(w.startsAt)} – ${when(w.endsAt)}${repeat}`;
+const isRepeating = (w: MaintenanceWindowView) => w.repeatInterval !== null && w.repeatUnit !== null;
+
+/** Its times; a repeating window in an occurrence says until when this one lasts. */
+function whenText(w: MaintenanceWindowView, activeUntil?: Date): string {
+  const repeat = isRepeating(w) ? `, repeats every ${w.repeatInterval} ${w.repeatUnit!.toLowerCase()}${w.repeatEndsAt ? ` until ${when(w.repeatEndsAt)}` : ''}` : '';
+  const now = activeUntil && isRepeating(w) ? `now until ${when(activeUntil.toISOString())}; first ` : '';
+  return `${now}${when(w.startsAt)} – ${when(w.endsAt)}${repeat}`;
 }
 
 /** Maintenance windows: the list by phase, planning, editing, ending and deleting one; every write a RunMaintenanceWindowCommand. */
@@ -48,9 +52,8 @@ export class ConsoleMaintenanceController {
     const visit = await this.access.act(request, reply, raw);
     if (!visit) return reply;
     const values = readWindowForm(raw);
-    const errors = await this.check(visit, values);
-    if (hasErrors(errors)) return this.listPage(reply, 400, visit, values, errors);
-    const config = toConfig((await checkBody(MaintenanceWindowBodyDto, windowBody(values))).body);
+    const { config, errors } = await this.check(visit, values);
+    if (!config) return this.listPage(reply, 400, visit, values, errors);
     const refused = await send(this.commands, new RunMaintenanceWindowCommand({ type: 'CreateMaintenanceWindow', id: this.ids.next(), accountId: visit.accountId!, config }, visit.actor), 'name');
     if (refused) return this.listPage(reply, 400, visit, values, refused);
     return seeOther(reply, `/console/maintenance${withParam(visit.chrome.q, 'notice=planned')}`);
@@ -72,9 +75,8 @@ export class ConsoleMaintenanceController {
     const window = await this.window(visit, id);
     if (!window) return this.notFound(reply, visit);
     const values = readWindowForm(raw);
-    const errors = await this.check(visit, values);
-    if (hasErrors(errors)) return this.windowPage(reply, 400, visit, window, values, errors);
-    const config = toConfig((await checkBody(MaintenanceWindowBodyDto, windowBody(values))).body);
+    const { config, errors } = await this.check(visit, values);
+    if (!config) return this.windowPage(reply, 400, visit, window, values, errors);
     const refused = await send(this.commands, new RunMaintenanceWindowCommand({ type: 'UpdateMaintenanceWindow', id: window.id, accountId: visit.accountId!, config }, visit.actor), 'name');
     if (refused) return this.windowPage(reply, 400, visit, window, values, refused);
     return seeOther(reply, `/console/maintenance/${window.id}${withParam(visit.chrome.q, 'notice=saved')}`);
@@ -88,9 +90,10 @@ export class ConsoleMaintenanceController {
     const window = await this.window(visit, id);
     if (!window) return this.notFound(reply, visit);
     const now = this.clock.now().toISOString();
-    if (phaseOf(window, now) !== 'active') return this.access.message(reply, 409, visit, 'Not active', 'Only an active window that does not repeat can be ended; delete a repeating one, or edit its repeats.');
-    const { id: _id, created_at: _c, updated_at: _u, ...config } = window;
-    const refused = await send(this.commands, new RunMaintenanceWindowCommand({ type: 'UpdateMaintenanceWindow', id: window.id, accountId: visit.accountId!, config: { ...config, endsAt: now } }, visit.actor), 'form');
+    if (isRepeating(window) || !(await this.activeNow(visit, now)).has(window.id)) return this.access.message(reply, 409, visit, 'Not active', 'Only an active window that does not repeat can be ended; delete a repeating one, or edit its repeats.');
+    const { name, tags, startsAt, repeatInterval, repeatUnit, repeatEndsAt, timezone, serviceIds } = window;
+    const config: WindowConfig = { name, tags, startsAt, endsAt: now, repeatInterval, repeatUnit, repeatEndsAt, timezone, serviceIds };
+    const refused = await send(this.commands, new RunMaintenanceWindowCommand({ type: 'UpdateMaintenanceWindow', id: window.id, accountId: visit.accountId!, config }, visit.actor), 'form');
     if (refused) return this.access.message(reply, 409, visit, 'Not ended', Object.values(refused)[0]);
     return seeOther(reply, `/console/maintenance/${window.id}${withParam(visit.chrome.q, 'notice=ended')}`);
   }
@@ -105,11 +108,18 @@ export class ConsoleMaintenanceController {
     return seeOther(reply, `/console/maintenance${withParam(visit.chrome.q, 'notice=deleted')}`);
   }
 
-  /** The API's rules for the body, and services of this account only. */
-  private async check(visit: Visit, values: WindowValues): Promise<FieldErrors> {
-    const { errors } = await checkBody(MaintenanceWindowBodyDto, windowBody(values));
+  /** The API's rules for the body, and services of this account only: the window's config, or the errors. */
+  private async check(visit: Visit, values: WindowValues): Promise<{ config: WindowConfig | null; errors: FieldErrors }> {
+    const { body, errors } = await checkBody(MaintenanceWindowBodyDto, windowBody(values));
     const known = new Set((await this.reads.services(visit.accountId!)).map((s) => s.id));
-    return { ...serviceErrors(values, known), ...errors };
+    const all = { ...serviceErrors(values, known), ...errors };
+    return hasErrors(all) ? { config: null, errors: all } : { config: toConfig(body), errors: {} };
+  }
+
+  /** The ids of the windows in an occurrence now, with its end. */
+  private async activeNow(visit: Visit, now: string): Promise<Map<string, Date>> {
+    const occurrences = await this.queries.execute(new MaintenanceQuery({ type: 'WindowsActiveAt', accountId: visit.accountId!, at: now }));
+    return new Map(occurrences.map((o) => [o.window.id, o.end]));
   }
 
   private async window(visit: Visit, id: string): Promise<MaintenanceWindowView | null> {
@@ -138,8 +148,9 @@ export class ConsoleMaintenanceController {
     if (!visit.accountId) return this.access.message(reply, 200, visit, 'No account yet', 'You are not a member of any account.');
     const windows = await this.queries.execute(new MaintenanceQuery({ type: 'ListMaintenanceWindows', accountId: visit.accountId, limit: LIST_LIMIT }));
     const now = this.clock.now().toISOString();
+    const active = await this.activeNow(visit, now);
     const groups: Record<string, { id: string; name: string; when: string; startsAt: string }[]> = { active: [], upcoming: [], repeating: [], past: [] };
-    for (const w of windows.slice(0, LIST_LIMIT)) groups[phaseOf(w, now)].push({ id: w.id, name: w.name, when: whenText(w), startsAt: w.startsAt });
+    for (const w of windows.slice(0, LIST_LIMIT)) groups[phaseOf(w, now, active.has(w.id))].push({ id: w.id, name: w.name, when: whenText(w, active.get(w.id)), startsAt: w.startsAt });
     groups.upcoming.sort((a, b) => a.startsAt.localeCompare(b.startsAt));
     groups.past.sort((a, b) => b.startsAt.localeCompare(a.startsAt));
     const view = { ...(await this.formView(visit, values, errors)), groups };
@@ -147,8 +158,10 @@ export class ConsoleMaintenanceController {
   }
 
   private async windowPage(reply: FastifyReply, code: number, visit: Visit, window: MaintenanceWindowView, values: WindowValues, errors: FieldErrors, notice?: string) {
-    const phase = phaseOf(window, this.clock.now().toISOString());
-    const view = { ...(await this.formView(visit, values, errors)), window, phase: PHASE_TEXT[phase], when: whenText(window), canEnd: phase === 'active' };
+    const now = this.clock.now().toISOString();
+    const active = await this.activeNow(visit, now);
+    const phase = phaseOf(window, now, active.has(window.id));
+    const view = { ...(await this.formView(visit, values, errors)), window, phase: PHASE_TEXT[phase], when: whenText(window, active.get(window.id)), canEnd: phase === 'active' && !isRepeating(window) };
     return sendHtml(reply, code, this.pages.render('maintenance-window', { ...visit.chrome, title: window.name, nav: 'maintenance', notice }, view));
   }
 }

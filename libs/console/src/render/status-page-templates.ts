@@ -38,7 +38,7 @@ const colors = (short: string, scheme: string) => `<fieldset class="theme"><lege
 }).join('')}</div>
 ${preview(short, scheme)}</fieldset>`;
 
-const CARDS = `<fieldset><legend>Cards and their services</legend><input type="hidden" name="svcs" value="{{svcs}}">
+const CARDS = `<fieldset aria-describedby="cards-hint"><legend>Cards and their services</legend><input type="hidden" name="svcs" value="{{svcs}}">
 <p class="muted" id="cards-hint">Give each card a position (1 first) and number the services to show on it in their order; leave a service's number empty to leave it off. Fill in the last card to add one.</p>${fieldError('cards')}
 {{#each cards}}<fieldset class="card-form"><legend>{{#if id}}Card {{name}}{{else}}New card{{/if}}</legend>
 <input type="hidden" name="{{key}}-id" value="{{id}}">
