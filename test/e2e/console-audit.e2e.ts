@@ -167,6 +167,23 @@ describe('isolation between accounts', () => {
   });
 });
 
+describe('a person with several accounts', () => {
+  it('sees the chosen account’s log, and its filter, pages and exports keep that account', async () => {
+    await signedInMember(server, 'multi@example.com', acme.id, 'READ_ONLY');
+    const multi = await signedInMember(server, 'multi@example.com', other.id, 'READ_ONLY');
+    const log = await page(`/console/audit?account=${other.id}&resource=service`, multi);
+    expect(log.status).toBe(200);
+    expect(log.text).toContain(`<input type="hidden" name="account" value="${other.id}">`);
+    expect(entries(log.text).every((r) => r.action === 'service created')).toBe(true);
+    expect(log.text).not.toContain('Slow queries');
+    const decoded = log.text.replace(/&#x3D;/g, '=').replace(/&amp;/g, '&');
+    expect(decoded).toMatch(new RegExp(`href="/console/audit\\?account=${other.id}&resource=service&after=[^"]+" rel="next"`));
+    expect(decoded).toContain(`href="/console/audit/export.csv?account=${other.id}&resource=service"`);
+    const own = await page(`/console/audit?account=${acme.id}&resource=incident:${incidentId}`, multi);
+    expect(entries(own.text)).toHaveLength(4);
+  });
+});
+
 describe('an incident as of a chosen moment', () => {
   it('shows the state before its last update, labelled as the past and without any action', async () => {
     const before = await page(`/console/incidents/${incidentId}/as-of?at=2026-05-01T08:05`);
@@ -191,6 +208,12 @@ describe('an incident as of a chosen moment', () => {
     const check = (await api(acme, 'post', '/v1/checks/heartbeat', { name: 'nightly', heartbeat: { period: 1, periodUnit: 'days', grace: 1, graceUnit: 'hours' } })).body;
     const checkPage = await page(`/console/checks/${check.id}`);
     expect(checkPage.text).toContain(`href="/console/audit?resource=check:${check.id}"`);
+    const service = (await api(acme, 'get', '/v1/status-pages/services?limit=10')).body.entries[0];
+    const window = (await api(acme, 'post', '/v1/maintenance-windows', { name: 'db upgrade', startsAt: '2026-07-01T11:00:00.000Z', endsAt: '2026-07-01T13:00:00.000Z' })).body;
+    const hook = (await api(acme, 'post', '/v1/alert-channels', { type: 'WEBHOOK', config: { name: 'hook', url: 'https://hooks.example.com/x' } })).body;
+    for (const [path, resource] of [[`services/${service.id}`, `service:${service.id}`], [`maintenance/${window.id}`, `maintenance-window:${window.id}`], [`alert-channels/${hook.id}`, `alert-channel:${hook.id}`]]) {
+      expect([path, (await page(`/console/${path}`)).text]).toEqual([path, expect.stringContaining(`href="/console/audit?resource=${resource}"`)]);
+    }
     const pause = await consoleRequest(server, 'POST', `/console/checks/${check.id}/pause`, { cookie: ada, form: { csrf: csrfOf(checkPage.text) } });
     expect(pause.status).toBe(303);
     const history = entries((await page(`/console/audit?resource=check:${check.id}`)).text);
@@ -214,8 +237,12 @@ describe('a status page as of a chosen moment', () => {
     expect((await page(`/console/status-pages/${created.id}/as-of?at=2026-05-01T11:30`)).text).toContain('<h1>Acme Inc status</h1>');
     expect((await page(`/console/status-pages/${created.id}/as-of?at=2026-05-01T09:00`)).status).toBe(404);
     expect((await page(`/console/status-pages/${created.id}/as-of?at=2026-05-01T10:30`, await otherAdmin())).status).toBe(404);
+    const now = await page(`/console/status-pages/${created.id}`);
+    expect(now.text).toContain(`href="/console/audit?resource=status-page:${created.id}"`);
+    expect(now.text).toContain(`action="/console/status-pages/${created.id}/as-of"`);
     const log = await page(`/console/audit?resource=status-page:${created.id}`);
     expect(entries(log.text).map((r) => r.body)).toEqual([expect.stringContaining('name Acme status changed to Acme Inc status'), expect.stringContaining('name not set changed to Acme status')]);
+    expect(log.text).toContain(`<a href="/console/status-pages/${created.id}">Acme Inc status</a>`);
     expect(log.text.replace(/&#x3D;/g, "=")).toContain(`href="/console/status-pages/${created.id}/as-of?at=2026-05-01T10%3A00%3A00.000Z"`);
   });
 });

@@ -54,6 +54,14 @@ describe('audit projections', () => {
     expect(Object.keys(doc.fields).some((f) => f.startsWith('update'))).toBe(false);
   });
 
+  it('when the resource is deleted, then every field goes to not set and its entries keep its last name', () => {
+    const gone = byPerson(recorded(stream, [created, changed, { type: 'IncidentDeleted', data: { incidentId: INC } }]));
+    const doc = project(auditResourcesProjection, gone).get(stream)!;
+    expect(doc).toMatchObject({ name: 'Slow', fields: {} });
+    expect(doc.diffs[2].changes).toEqual(expect.arrayContaining([{ field: 'name', before: 'Slow', after: null }, { field: 'severity', before: 'CRITICAL', after: null }]));
+    expect(project(auditEntriesProjection, gone).size).toBe(3);
+  });
+
   it('hides secrets and their hashes, and keeps no pings, sign-ins or events without an account', () => {
     const invite = { type: 'InvitationCreated', data: { accountId: ACC, invitationId: 'inv1', email: 'a@b.c', role: 'ADMIN', hash: 'abc', expiresAt: 'x', by: null } };
     const team = byPerson(recorded(`team-${ACC}`, [invite]));

@@ -16,7 +16,7 @@ export interface ParsedAuditFilter {
   errors: Record<string, string>;
 }
 
-const RESOURCE = new RegExp(`^(${RESOURCE_TYPE_NAMES.join('|')})(:[A-Za-z0-9._-]{1,100})?$`);
+const RESOURCE = new RegExp(`^(${RESOURCE_TYPE_NAMES.join('|')})(:[A-Za-z0-9._-]{1,100})?$`, 'i');
 const ACTOR = /^(system|(person|key):[A-Za-z0-9._-]{1,100})$/;
 /** A datetime-local value (minutes, optional seconds), read as UTC, or a full ISO date-time. */
 const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z)?$/;

@@ -24,7 +24,14 @@ export interface NamedEntry extends AuditEntryView {
 }
 
 /** Console pages that show a resource, by its audit type. */
-const RESOURCE_PAGES: Record<string, string> = { incident: '/console/incidents/', check: '/console/checks/' };
+const RESOURCE_PAGES: Record<string, string> = {
+  incident: '/console/incidents/',
+  check: '/console/checks/',
+  'status-page': '/console/status-pages/',
+  service: '/console/services/',
+  'maintenance-window': '/console/maintenance/',
+  'alert-channel': '/console/alert-channels/',
+};
 
 export const resourcePage = (type: string, id: string) => (RESOURCE_PAGES[type] ? RESOURCE_PAGES[type] + id : null);
 

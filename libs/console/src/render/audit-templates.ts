@@ -5,10 +5,13 @@ const DESCRIBED = (name: string, hint = '') => `{{#if errors.${name}}} aria-inva
 /** The account of a person with several, carried by GET forms. */
 const ACCOUNT_FIELD = '{{#if q}}<input type="hidden" name="account" value="{{account.id}}">{{/if}}';
 
-/** The history section of a resource page: its changes, and (for an incident) the form that shows it as it was. */
-export const historySection = (type: string, asOf: boolean) => `<section aria-labelledby="hist-h"><h2 id="hist-h">History</h2>
-<p><a href="/console/audit{{qAnd}}resource=${type}:{{${type}.id}}">Every change to this ${type}, who made it and when</a></p>
-${asOf ? `<form method="get" action="/console/${type}s/{{${type}.id}}/as-of" class="inline">${ACCOUNT_FIELD}<label for="asof-at">View as it was at (UTC)</label><input type="datetime-local" id="asof-at" name="at" required><button class="btn quiet" type="submit">Show</button></form>` : ''}
+/**
+ * The History section of a resource page: a link to its changes, and (incidents, status pages) the form that
+ * shows it as it was. `value` names the page's variable holding the resource (default: its type); `asOfValue` fills the form.
+ */
+export const historySection = (type: string, asOf: boolean, value = type) => `<section aria-labelledby="hist-h"><h2 id="hist-h">History</h2>
+<p><a href="/console/audit{{qAnd}}resource=${type}:{{${value}.id}}">Every change to this ${type.replace('-', ' ')}, who made it and when</a></p>
+${asOf ? `<form method="get" action="/console/${type}s/{{${value}.id}}/as-of" class="inline">${ACCOUNT_FIELD}<label for="asof-at">View as it was at (UTC)</label><input type="datetime-local" id="asof-at" name="at"{{#if asOfValue}} value="{{asOfValue}}"{{/if}} required><button class="btn quiet" type="submit">Show</button></form>` : ''}
 </section>`;
 
 export const AUDIT = `{{#> layout}}
@@ -28,7 +31,7 @@ export const AUDIT = `{{#> layout}}
 {{#if entries}}<ol class="audit card">{{#each entries}}<li>
 <p><time datetime="{{at}}">{{when}}</time> · <a href="/console/audit?{{../accountAnd}}actor={{actorKey}}">{{author}}</a> · {{action}}</p>
 <p>{{resource.type}} {{#if page}}<a href="{{page}}{{../q}}">{{resourceText}}</a>{{else}}{{resourceText}}{{/if}} · <a href="/console/audit?{{../accountAnd}}resource={{resource.type}}:{{resource.id}}">its history</a>{{#if asOf}} · <a href="{{asOf}}{{#if ../accountAnd}}&amp;{{../accountAnd}}{{/if}}">as it was after this change</a>{{/if}}</p>
-{{#if changes}}<dl class="diff">{{#each changes}}<div><dt>{{field}}</dt><dd>{{#if kept}}<span class="{{#if wasSet}}was{{else}}muted{{/if}}">{{before}}</span> <span aria-hidden="true">→</span><span class="sr-only">changed to</span> {{/if}}<span class="now">{{after}}</span></dd></div>{{/each}}</dl>{{/if}}
+{{#if changes}}<dl class="diff">{{#each changes}}<div><dt>{{field}}</dt><dd>{{#if kept}}<span class="{{#if wasSet}}was{{else}}muted{{/if}}">{{before}}</span> <span aria-hidden="true">→</span><span class="sr">changed to</span> {{/if}}<span class="now">{{after}}</span></dd></div>{{/each}}</dl>{{/if}}
 </li>{{/each}}</ol>
 {{else}}<p class="card">No changes{{#if filtered}} match this filter{{/if}}.</p>{{/if}}
 <nav aria-label="Audit pages"><ul class="pager">{{#if paged}}<li><a href="/console/audit?{{firstQuery}}">Newest changes</a></li>{{/if}}{{#if next}}<li><a href="/console/audit?{{next}}" rel="next">Older changes</a></li>{{/if}}</ul></nav>
@@ -43,7 +46,7 @@ export const INCIDENT_AS_OF = `{{#> layout}}
 <section aria-labelledby="tl-h"><h2 id="tl-h">Timeline as of {{asOfText}}</h2>
 <ol class="timeline card">{{#each timeline}}<li><strong>{{status}}</strong> <span class="muted">{{when}}</span><p>{{description}}</p></li>{{/each}}</ol>
 </section>
-${historySection('incident', true).replace('id="asof-at"', 'id="asof-at" value="{{asOfValue}}"')}
+${historySection('incident', true)}
 {{/layout}}`;
 
 export const STATUS_PAGE_AS_OF = `{{#> layout}}
@@ -61,8 +64,5 @@ export const STATUS_PAGE_AS_OF = `{{#> layout}}
 {{else}}<p class="card">No cards.</p>{{/if}}
 <p class="muted">Services show their names of today.</p>
 </section>
-<section aria-labelledby="hist-h"><h2 id="hist-h">History</h2>
-<p><a href="/console/audit{{qAnd}}resource=status-page:{{page.id}}">Every change to this status page, who made it and when</a></p>
-<form method="get" action="/console/status-pages/{{page.id}}/as-of" class="inline">{{#if q}}<input type="hidden" name="account" value="{{account.id}}">{{/if}}<label for="asof-at">View as it was at (UTC)</label><input type="datetime-local" id="asof-at" name="at" value="{{asOfValue}}" required><button class="btn quiet" type="submit">Show</button></form>
-</section>
+${historySection('status-page', true, 'page')}
 {{/layout}}`;

@@ -1,4 +1,5 @@
 import { FIELD_ERROR, INVALID } from './console-templates';
+import { historySection } from './audit-templates';
 /** Handlebars sources of the alert channel screens, in people's console layout. Every value goes through `{{ }}` (escaped). */
 
 
@@ -70,5 +71,6 @@ export const CHANNEL = `{{#> layout}}
 ${CHANNEL_FIELDS}
 <button class="btn" type="submit">Save channel</button>
 </form></section>{{/if}}
+${historySection('alert-channel', false, 'this')}
 <p><a href="/console/alert-channels{{q}}">All alert channels</a></p>
 {{/layout}}`;

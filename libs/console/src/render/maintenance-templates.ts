@@ -1,4 +1,5 @@
 import { csrf, fieldError, formFailed, input, postButton, select } from './form-parts';
+import { historySection } from './audit-templates';
 
 /** Maintenance windows: the list by phase with the form that plans one, and a window's page (edit, end, delete). */
 const WINDOW_FIELDS = `${input('name', 'Name', { max: 255, required: true })}
@@ -44,5 +45,6 @@ ${formFailed('The window was not saved')}
 ${WINDOW_FIELDS}
 <button class="btn" type="submit">Save window</button>
 </form></section>{{else}}<p>Tags: {{#each window.tags}}{{this}}{{#unless @last}}, {{/unless}}{{else}}none{{/each}}</p>{{/if}}
+${historySection('maintenance-window', false, 'window')}
 <p><a href="/console/maintenance{{q}}">All maintenance windows</a></p>
 {{/layout}}`;

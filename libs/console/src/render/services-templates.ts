@@ -1,4 +1,5 @@
 import { csrf, formFailed, input, postButton, textarea } from './form-parts';
+import { historySection } from './audit-templates';
 
 /** Services: the list with the form that adds one, and a service's page that edits or deletes it. */
 const SERVICE_FIELDS = `${input('name', 'Name', { max: 255, required: true, hint: 'As customers see it on status pages.' })}
@@ -30,5 +31,6 @@ ${SERVICE_FIELDS}
 <p>A service still on a status page's card or an open incident cannot be deleted.</p>
 ${postButton('/console/services/{{service.id}}/delete{{q}}', 'Delete service', true)}
 </section>{{else}}{{#if service.description}}<p>{{service.description}}</p>{{/if}}{{/if}}
+${historySection('service', false)}
 <p><a href="/console/services{{q}}">All services</a></p>
 {{/layout}}`;

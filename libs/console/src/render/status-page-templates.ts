@@ -1,4 +1,5 @@
 import { THEME_COLOR_KEYS } from '../../../status-pages/src/status-pages.api';
+import { historySection } from './audit-templates';
 import { csrf, fieldError, formFailed, input, postButton, select, textarea } from './form-parts';
 
 /** Status pages: the list, a page's form (details, domain, look, cards) and its subscribers. */
@@ -79,6 +80,7 @@ ${CARDS}
 <button class="btn" type="submit">{{#if page}}Save status page{{else}}Create status page{{/if}}</button>
 </form></section>
 {{else}}<dl class="card"><dt>Address</dt><dd>{{page.url}}</dd><dt>Cards</dt><dd>{{#each page.cards}}{{name}} ({{#each services}}{{name}}{{#unless @last}}, {{/unless}}{{/each}}){{#unless @last}}; {{/unless}}{{else}}none{{/each}}</dd></dl>{{/if}}
+{{#if page}}${historySection('status-page', true, 'page')}{{/if}}
 <p><a href="/console/status-pages{{q}}">All status pages</a></p>
 {{/layout}}`;
 

@@ -73,7 +73,6 @@ input[type=text].num{width:6rem}
 .s-GRACE,.s-PENDING{color:var(--warn)}
 .s-FAILED{color:var(--danger)}
 /* audit: the log's filter, its entries' diffs, a past view */
-.sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
 input[type=datetime-local]{font:inherit;color:inherit;background:var(--bg);border:1px solid var(--border);border-radius:.375rem;padding:.5rem;max-width:100%;min-height:2.75rem}
 form.filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end}
 form.filters>div{flex:1 1 12rem;min-width:0}
