@@ -9,3 +9,7 @@ export { MonitorsQuery } from './read/monitors.queries';
 export type { MonitorsAnswers, MonitorsQuestion, MonitorView, RollupView } from './read/monitors.queries';
 export type { LocationView } from './read/locations';
 export type { CheckResultView } from './read/monitor-results';
+/** Offered to alerting: it validates the alerting parts of a monitor's configuration. */
+export { MonitorLinks, type MonitorLinkValidator } from './write/monitor-links';
+export type { AlertChannelSubscription as MonitorAlertSubscription, IncidentTrigger } from './domain/monitor-config';
+export { expiringDays } from './probes/ssl-probe';

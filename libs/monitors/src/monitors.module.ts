@@ -1,6 +1,8 @@
 import { Inject, Module } from '@nestjs/common';
 import { ProjectionEngine } from '../../read-store/src/projection-engine';
-import { PROJECTION_ENGINE } from '../../platform/src/tokens';
+import { PROCESSOR_RUNNER, PROJECTION_ENGINE } from '../../platform/src/tokens';
+import { ProcessorRunner } from '../../read-store/src/processor-runner';
+import { MonitorIncidents } from './write/monitor-incidents';
 import { CheckResultsController } from './http/check-results.controller';
 import { MonitorsController } from './http/monitors.controller';
 import { monitorRollupsProjection } from './read/monitor-rollups.projection';
@@ -8,15 +10,19 @@ import { monitorsProjection } from './read/monitors.projection';
 import { MonitorsQueryHandler } from './read/monitors.queries';
 import { MonitorCommandHandler } from './write/monitor.handler';
 import { MonitorScheduler } from './write/monitor-scheduler';
+import { MonitorLinks } from './write/monitor-links';
+import { StatusPagesModule } from '../../status-pages/src/status-pages.api';
 
 /** Uptime monitors: URL, API, TCP, DNS and SSL probes run by Vigil itself (docs/guide/monitors.md). */
 @Module({
+  imports: [StatusPagesModule],
   controllers: [MonitorsController, CheckResultsController],
-  providers: [MonitorCommandHandler, MonitorsQueryHandler, MonitorScheduler],
-  exports: [MonitorScheduler],
+  providers: [MonitorCommandHandler, MonitorsQueryHandler, MonitorScheduler, MonitorLinks, MonitorIncidents],
+  exports: [MonitorScheduler, MonitorLinks, MonitorIncidents],
 })
 export class MonitorsModule {
-  constructor(@Inject(PROJECTION_ENGINE) engine: ProjectionEngine) {
+  constructor(@Inject(PROJECTION_ENGINE) engine: ProjectionEngine, @Inject(PROCESSOR_RUNNER) processors: ProcessorRunner, incidents: MonitorIncidents) {
     for (const projection of [monitorsProjection, monitorRollupsProjection]) engine.register(projection);
+    processors.register(incidents);
   }
 }

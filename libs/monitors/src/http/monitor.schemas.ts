@@ -39,6 +39,11 @@ const common = {
     },
   },
   alertSettings: { type: ['object', 'null'], additionalProperties: true },
+  alertChannelSubscriptions: { type: 'array', items: { type: 'object', properties: { alertChannelId: { type: 'string', format: 'uuid' }, activated: { type: 'boolean' } } } },
+  triggerIncident: {
+    type: ['object', 'null'],
+    properties: { serviceId: { type: 'string', format: 'uuid' }, severity: { type: 'string', enum: ['MINOR', 'MEDIUM', 'MAJOR', 'CRITICAL'] }, name: { type: 'string' }, description: { type: 'string' }, notifySubscribers: { type: 'boolean' } },
+  },
   request: {
     type: 'object',
     additionalProperties: true,

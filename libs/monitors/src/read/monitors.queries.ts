@@ -57,6 +57,8 @@ export function presentMonitor(doc: MonitorDoc): MonitorView {
   return {
     id: doc.id,
     ...rest,
+    alertChannelSubscriptions: rest.alertChannelSubscriptions ?? [],
+    triggerIncident: rest.triggerIncident ?? null,
     request: shown,
     status: { state: doc.state.status, since: doc.state.statusSince, lastRun: doc.lastRun, nextRunAt: doc.nextRunAt === null ? null : new Date(doc.nextRunAt).toISOString() },
     created_at: doc.created_at,
