@@ -3,7 +3,10 @@ import { ProjectionEngine } from '../../read-store/src/projection-engine';
 import { PROCESSOR_RUNNER, PROJECTION_ENGINE } from '../../platform/src/tokens';
 import { ProcessorRunner } from '../../read-store/src/processor-runner';
 import { MonitorIncidents } from './write/monitor-incidents';
+import { HeartbeatsModule, OtherChecks } from '../../heartbeats/src/heartbeats.api';
+import { MonitorCatalog } from './read/monitor-catalog';
 import { CheckResultsController } from './http/check-results.controller';
+import { AnalyticsController } from './http/analytics.controller';
 import { MonitorsController } from './http/monitors.controller';
 import { monitorRollupsProjection } from './read/monitor-rollups.projection';
 import { monitorsProjection } from './read/monitors.projection';
@@ -15,13 +18,14 @@ import { StatusPagesModule } from '../../status-pages/src/status-pages.api';
 
 /** Uptime monitors: URL, API, TCP, DNS and SSL probes run by Vigil itself (docs/guide/monitors.md). */
 @Module({
-  imports: [StatusPagesModule],
-  controllers: [MonitorsController, CheckResultsController],
-  providers: [MonitorCommandHandler, MonitorsQueryHandler, MonitorScheduler, MonitorLinks, MonitorIncidents],
-  exports: [MonitorScheduler, MonitorLinks, MonitorIncidents],
+  imports: [StatusPagesModule, HeartbeatsModule],
+  controllers: [MonitorsController, CheckResultsController, AnalyticsController],
+  providers: [MonitorCommandHandler, MonitorsQueryHandler, MonitorScheduler, MonitorLinks, MonitorIncidents, MonitorCatalog],
+  exports: [MonitorScheduler, MonitorLinks, MonitorIncidents, MonitorCatalog],
 })
 export class MonitorsModule {
-  constructor(@Inject(PROJECTION_ENGINE) engine: ProjectionEngine, @Inject(PROCESSOR_RUNNER) processors: ProcessorRunner, incidents: MonitorIncidents) {
+  constructor(@Inject(PROJECTION_ENGINE) engine: ProjectionEngine, @Inject(PROCESSOR_RUNNER) processors: ProcessorRunner, incidents: MonitorIncidents, others: OtherChecks, catalog: MonitorCatalog) {
+    others.register(catalog);
     for (const projection of [monitorsProjection, monitorRollupsProjection]) engine.register(projection);
     processors.register(incidents);
   }
