@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ANALYTICS_SCHEMA, BATCH_ANALYTICS_SCHEMA } from './monitor.schemas';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { NotFoundError, ValidationError } from '../../../core/src/errors';
 import { isUuid } from '../../../core/src/ids';
@@ -33,6 +34,7 @@ export class AnalyticsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Availability and response times of several checks', description: 'Body {checkIds} (at most 100); quickRange as Checkly’s. One entry per check found: availability (percent), responseTime_avg and responseTime_p95 (ms; monitors only).' })
   @ApiQuery({ name: 'quickRange', required: false, schema: { type: 'string', enum: [...QUICK_RANGES] } })
+  @ApiOkResponse({ schema: BATCH_ANALYTICS_SCHEMA })
   async batch(@Account() account: AccountContext, @Body() body: unknown, @Query('quickRange') quickRange?: string) {
     const ids = (body as { checkIds?: unknown } | null)?.checkIds;
     if (!Array.isArray(ids) || ids.length === 0 || ids.length > 100) throw ValidationError.of([{ path: 'checkIds', message: 'must be an array of 1 to 100 check ids' }]);
@@ -58,6 +60,7 @@ export class AnalyticsController {
   @ApiOperation({ summary: 'Availability and response times of one check', description: 'type is Checkly’s path segment (url-monitors, api-checks, tcp-checks, dns, ssl, heartbeat-checks); metrics a comma-separated list of Checkly’s names; quickRange as Checkly’s.' })
   @ApiQuery({ name: 'quickRange', required: false, schema: { type: 'string', enum: [...QUICK_RANGES] } })
   @ApiQuery({ name: 'metrics', required: false, type: String })
+  @ApiOkResponse({ schema: ANALYTICS_SCHEMA })
   async one(@Account() account: AccountContext, @Param('type') type: string, @Param('checkId') checkId: string, @Query('quickRange') quickRange?: string, @Query('metrics') metrics?: string) {
     const checkType = TYPE_OF_PATH[type];
     if (!checkType) throw new NotFoundError('Unknown analytics type');
