@@ -13,3 +13,7 @@ export type { CheckResultView } from './read/monitor-results';
 export { MonitorLinks, type MonitorLinkValidator } from './write/monitor-links';
 export type { AlertChannelSubscription as MonitorAlertSubscription, IncidentTrigger } from './domain/monitor-config';
 export { expiringDays } from './probes/ssl-probe';
+export type { ServiceHealth } from './read/service-health';
+export { CHART_HOURS } from './read/service-health';
+/** The public pages' cache follows the monitors' links and states through this projection's collection. */
+export { serviceMonitorsProjection } from './read/service-monitors.projection';

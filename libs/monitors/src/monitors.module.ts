@@ -10,6 +10,7 @@ import { AnalyticsController } from './http/analytics.controller';
 import { MonitorsController } from './http/monitors.controller';
 import { monitorRollupsProjection } from './read/monitor-rollups.projection';
 import { monitorsProjection } from './read/monitors.projection';
+import { serviceMonitorsProjection } from './read/service-monitors.projection';
 import { MonitorsQueryHandler } from './read/monitors.queries';
 import { MonitorCommandHandler } from './write/monitor.handler';
 import { MonitorScheduler } from './write/monitor-scheduler';
@@ -26,7 +27,7 @@ import { StatusPagesModule } from '../../status-pages/src/status-pages.api';
 export class MonitorsModule {
   constructor(@Inject(PROJECTION_ENGINE) engine: ProjectionEngine, @Inject(PROCESSOR_RUNNER) processors: ProcessorRunner, incidents: MonitorIncidents, others: OtherChecks, catalog: MonitorCatalog) {
     others.register(catalog);
-    for (const projection of [monitorsProjection, monitorRollupsProjection]) engine.register(projection);
+    for (const projection of [monitorsProjection, monitorRollupsProjection, serviceMonitorsProjection]) engine.register(projection);
     processors.register(incidents);
   }
 }

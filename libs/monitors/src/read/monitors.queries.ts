@@ -11,6 +11,7 @@ import { LOCATIONS, LocationView } from './locations';
 import { CheckResultView, readResults, ResultsFilter } from './monitor-results';
 import { monitorRollupsProjection, percentile } from './monitor-rollups.projection';
 import { MonitorDoc, monitorsProjection } from './monitors.projection';
+import { serviceHealth, ServiceHealth } from './service-health';
 import { mergeRollups, MonitorMetrics, monitorStatus } from './monitor-analytics';
 
 export type MonitorsQuestion =
@@ -22,7 +23,9 @@ export type MonitorsQuestion =
   /** Every monitor's status in Checkly's `check-statuses` shape (one if `id`). */
   | { type: 'MonitorStatuses'; accountId: string; id?: string }
   /** The merged rollups of each monitor over [from, to), from hourly or daily buckets. */
-  | { type: 'MonitorMetrics'; accountId: string; ids: string[]; granularity: 'h' | 'd'; from: string; to: string };
+  | { type: 'MonitorMetrics'; accountId: string; ids: string[]; granularity: 'h' | 'd'; from: string; to: string }
+  /** What the monitors linked to each service (by `triggerIncident`) say about it, for the public pages. */
+  | { type: 'ServiceHealth'; accountId: string; serviceIds: string[]; now: number };
 
 /** A monitor as every response shows it: its configuration in Checkly's shape, its state and its last run. */
 export type MonitorView = Omit<MonitorConfig, 'request'> & {
@@ -50,6 +53,7 @@ export interface MonitorsAnswers {
   ListMonitorResults: { entries: CheckResultView[]; nextId: string | null } | null;
   MonitorStatuses: ReturnType<typeof monitorStatus>[];
   MonitorMetrics: Map<string, { monitor: MonitorView; metrics: MonitorMetrics }>;
+  ServiceHealth: Map<string, ServiceHealth>;
 }
 
 /** The most monitors one unpaged answer (statuses, Checkly's combined list) carries. */
@@ -126,6 +130,8 @@ export class MonitorsQueryHandler implements IQueryHandler<MonitorsQuery<Monitor
       }
       case 'ListLocations':
         return LOCATIONS;
+      case 'ServiceHealth':
+        return serviceHealth(this.store, this.engine, query.accountId, query.serviceIds, query.now);
       case 'MonitorStatuses': {
         if (query.id !== undefined) {
           const stored = await this.store.get(this.engine.collection(monitorsProjection), query.id);
