@@ -29,13 +29,15 @@ describe('monitor alerts', () => {
   let target: http.Server;
   let tls: https.Server;
   let mode: 'ok' | 'slow' | 'error' = 'ok';
+  let flaky = false;
   let channel: string;
   const ports = { http: 0, tls: 0 };
   const latencies: Record<string, number> = {};
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    target = http.createServer((_req, res) => {
+    target = http.createServer((req, res) => {
+      if (req.url === '/flaky') return flaky ? res.writeHead(503).end('busy') : res.end('ok');
       if (mode === 'slow') return setTimeout(() => res.end('slow'), 600);
       if (mode === 'error') return res.writeHead(500).end('broken');
       res.end('ok');
@@ -128,6 +130,26 @@ describe('monitor alerts', () => {
     latencies.degraded = Date.now() - broke;
     expect(degraded.title).toBe('site is degraded');
     mode = 'ok';
+  });
+
+  it('RUN_BASED escalation alerts at the second failing round, with its reminder waiting while the outage lasts', async () => {
+    const alertSettings = { escalationType: 'RUN_BASED', runBasedEscalation: { failedRunThreshold: 2 }, reminders: { amount: 1, interval: 5 } };
+    const id = await create('url', { name: 'escalating', alertSettings, request: { url: `http://127.0.0.1:${ports.http}/flaky` } });
+    while ((await state('url', id))?.state !== 'PASSING') await new Promise((r) => setTimeout(r, 200));
+    flaky = true;
+    await alertArrives(id, 'ALERT_FAILURE');
+    const failed = await server.http.get(`/v2/check-results/${id}?resultType=FINAL&hasFailures=true`, { key: account.key });
+    expect(failed.body.entries.length).toBeGreaterThanOrEqual(2);
+    // The receiver has it a moment before the worker records it SENT.
+    let logged: string[] = [];
+    while (!logged.includes('ALERT_FAILURE SENT')) {
+      const log = await server.http.get(`/v1/alert-notifications?limit=100&checkId=${id}`, { key: account.key });
+      logged = log.body.entries.map((e: { alertType: string; status: string }) => `${e.alertType} ${e.status}`).sort();
+    }
+    expect(logged).toEqual(['ALERT_FAILURE SENT', 'ALERT_REMINDER PENDING']);
+    flaky = false;
+    const recovery = await alertArrives(id, 'ALERT_RECOVERY');
+    expect(recovery.downtimeSeconds).toBeGreaterThanOrEqual(10);
   });
 
   it('an SSL monitor whose certificate has 5 days left with alertDaysBeforeExpiry 14 alerts ALERT_SSL', async () => {
