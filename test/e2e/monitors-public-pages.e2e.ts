@@ -13,6 +13,7 @@ describe('monitors on public pages', () => {
   let target: http.Server;
   let slow = false;
   const monitors: string[] = [];
+  const services: { id: string }[] = [];
   let pageUrl = '';
 
   beforeAll(async () => {
@@ -21,7 +22,6 @@ describe('monitors on public pages', () => {
     const port = (target.address() as AddressInfo).port;
     server = await startTestServer({ env: { VIGIL_OUTBOUND_ALLOW_PRIVATE: 'true', VIGIL_RATE_LIMIT_PER_MINUTE: '100000' } });
     account = await server.account();
-    const services: { id: string }[] = [];
     for (let i = 0; i < SERVICES; i++) {
       const service = await server.http.post('/v1/status-pages/services', { name: `Service ${i + 1}` }, { key: account.key });
       services.push({ id: service.body.id });
@@ -80,6 +80,11 @@ describe('monitors on public pages', () => {
     console.log(`public page with ${SERVICES} monitored services: ${bytes} bytes, ${gzipped} gzipped`);
     expect(bytes).toBeLessThanOrEqual(60 * 1024);
     expect(gzipped).toBeLessThanOrEqual(12 * 1024);
+  });
+
+  it('a service lists the monitors linked to it', async () => {
+    const service = await server.http.get(`/v1/status-pages/services/${services[3].id}`, { key: account.key });
+    expect(service.body.checks).toEqual([{ id: monitors[3], name: 'Monitor 4' }]);
   });
 
   it('a service whose monitor turns slow shows degraded performance, and operational once it is fast again', async () => {

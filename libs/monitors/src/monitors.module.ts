@@ -15,7 +15,8 @@ import { MonitorsQueryHandler } from './read/monitors.queries';
 import { MonitorCommandHandler } from './write/monitor.handler';
 import { MonitorScheduler } from './write/monitor-scheduler';
 import { MonitorLinks } from './write/monitor-links';
-import { StatusPagesModule } from '../../status-pages/src/status-pages.api';
+import { ServiceLinks, StatusPagesModule } from '../../status-pages/src/status-pages.api';
+import { READ_STORE, ReadStore } from '../../read-store/src/read-store.port';
 
 /** Uptime monitors: URL, API, TCP, DNS and SSL probes run by Vigil itself (docs/guide/monitors.md). */
 @Module({
@@ -25,8 +26,16 @@ import { StatusPagesModule } from '../../status-pages/src/status-pages.api';
   exports: [MonitorScheduler, MonitorLinks, MonitorIncidents, MonitorCatalog],
 })
 export class MonitorsModule {
-  constructor(@Inject(PROJECTION_ENGINE) engine: ProjectionEngine, @Inject(PROCESSOR_RUNNER) processors: ProcessorRunner, incidents: MonitorIncidents, others: OtherChecks, catalog: MonitorCatalog) {
+  constructor(@Inject(PROJECTION_ENGINE) engine: ProjectionEngine, @Inject(PROCESSOR_RUNNER) processors: ProcessorRunner, incidents: MonitorIncidents, others: OtherChecks, catalog: MonitorCatalog, links: ServiceLinks, @Inject(READ_STORE) store: ReadStore) {
     others.register(catalog);
+    // A service lists the monitors whose triggerIncident names it, beside its heartbeat checks.
+    const collection = () => engine.collection(serviceMonitorsProjection);
+    links.addChecksSource(async (accountId, serviceIds) => {
+      const docs = await store.find(collection(), { filters: [{ field: 'serviceId', op: 'in', value: serviceIds }], limit: 1000 });
+      const out = new Map<string, { id: string; name: string }[]>();
+      for (const d of docs.filter((doc) => doc.accountId === accountId)) out.set(d.serviceId, [...(out.get(d.serviceId) ?? []), { id: d.id, name: d.name }]);
+      return out;
+    }, () => [collection()]);
     for (const projection of [monitorsProjection, monitorRollupsProjection, serviceMonitorsProjection]) engine.register(projection);
     processors.register(incidents);
   }

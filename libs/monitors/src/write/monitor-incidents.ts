@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { v5 as uuidv5 } from 'uuid';
 import { CLOCK, Clock } from '../../../core/src/clock';
-import { ConflictError, NotFoundError } from '../../../core/src/errors';
+import { ConflictError, NotFoundError, ValidationError } from '../../../core/src/errors';
 import { EventOf, RecordedEvent } from '../../../core/src/event';
 import { Processor } from '../../../core/src/processor';
 import { Actor } from '../../../event-store/src/command-runner';
@@ -22,8 +22,9 @@ const updateId = (kind: 'investigating' | 'resolved', monitorId: string, started
 const TIME = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' });
 const customerTime = (iso: string) => `${TIME.format(new Date(iso))} UTC`;
 const actorFor = (accountId: string): Actor => ({ accountId, keyId: null, keyName: 'monitor incidents', requestId: null });
-const ignoreConflict = (error: unknown) => {
-  if (!(error instanceof ConflictError)) throw error;
+// Opened by an earlier pass (conflict), or its service deleted since (refused): nothing to retry.
+const ignoreSettled = (error: unknown) => {
+  if (!(error instanceof ConflictError) && !(error instanceof ValidationError) && !(error instanceof NotFoundError)) throw error;
 };
 
 type Changed = EventOf<MonitorEvent, 'MonitorStateChanged'>;
@@ -59,7 +60,7 @@ export class MonitorIncidents implements Processor<Changed> {
       const description = trigger.description.trim() || `We are investigating a problem with ${serviceName ?? 'one of our services'} that started at ${customerTime(roundAt)}.`;
       const update = this.update(updateId('investigating', id, roundAt), description, 'INVESTIGATING', trigger.notifySubscribers);
       const command = { type: 'CreateIncident' as const, id: monitorIncidentId(id, roundAt), accountId, name: trigger.name, severity: trigger.severity, serviceIds: [trigger.serviceId], updates: [update] };
-      await this.commands.execute(new RunIncidentCommand(command, actorFor(accountId))).catch(ignoreConflict);
+      await this.commands.execute(new RunIncidentCommand(command, actorFor(accountId))).catch(ignoreSettled);
       return;
     }
     // The outage began when FAILING did: the recovery's round minus the downtime.
