@@ -6,6 +6,8 @@ import { ConsoleIncidentsController } from './http/incidents.controller';
 import { OverviewController } from './http/overview.controller';
 import { ConsoleReads } from './read/console-reads';
 import { ConsolePages } from './render/console-pages';
+import { ConsoleMonitorsController } from './http/monitors-console.controller';
+import { MonitorPages } from './render/monitors-pages';
 
 /**
  * The operator console (docs/guide/console.md): server-rendered pages over the other contexts' faces. It sends
@@ -13,7 +15,7 @@ import { ConsolePages } from './render/console-pages';
  */
 @Module({
   imports: [PeopleModule],
-  controllers: [OverviewController, ConsoleIncidentsController, ConsoleChecksController],
-  providers: [ConsoleAccess, ConsoleReads, ConsolePages],
+  controllers: [OverviewController, ConsoleIncidentsController, ConsoleChecksController, ConsoleMonitorsController],
+  providers: [ConsoleAccess, ConsoleReads, ConsolePages, MonitorPages],
 })
 export class ConsoleModule {}

@@ -19,6 +19,7 @@ export const LAYOUT = `<!doctype html>
 <li><a href="/console{{q}}"{{#if navOverview}} aria-current="page"{{/if}}>Overview</a></li>
 <li><a href="/console/incidents{{q}}"{{#if navIncidents}} aria-current="page"{{/if}}>Incidents</a></li>
 <li><a href="/console/checks{{q}}"{{#if navChecks}} aria-current="page"{{/if}}>Checks</a></li>
+<li><a href="/console/monitors{{q}}"{{#if navMonitors}} aria-current="page"{{/if}}>Monitors</a></li>
 <li><a href="/console/account{{q}}">Your account</a></li>
 </ul></nav>
 <span class="muted">Signed in as {{email}}{{#if account}} · {{account.name}} ({{account.role}}){{/if}}</span>
