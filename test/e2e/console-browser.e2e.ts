@@ -89,12 +89,14 @@ describeInBrowser('the operator console in headless Chromium', () => {
     await page.waitForLoadState('load');
     await expect(page.locator('#name-error').textContent()).resolves.toContain('Name the incident');
 
-    await page.getByLabel('Name').fill('Checkout is down');
-    await page.getByLabel('Severity').selectOption('CRITICAL');
-    await page.getByLabel('Checkout').check();
-    await page.getByLabel('Search').check();
-    await page.getByLabel('First update').fill('Payments fail for everyone.');
-    await Promise.all([page.waitForURL(/notice=declared$/), page.getByRole('button', { name: 'Declare incident' }).click()]);
+    // The declaration's own fields: the list's search form above it has a Status, Severity and Service too.
+    const form = page.locator('form.declare');
+    await form.getByLabel('Name', { exact: true }).fill('Checkout is down');
+    await form.getByLabel('Severity').selectOption('CRITICAL');
+    await form.getByLabel('Checkout').check();
+    await form.getByLabel('Search').check();
+    await form.getByLabel('First update').fill('Payments fail for everyone.');
+    await Promise.all([page.waitForURL(/notice=declared$/), form.getByRole('button', { name: 'Declare incident' }).click()]);
     await expect(page.locator('h1').textContent()).resolves.toBe('Checkout is down');
     await expect(page.locator('main').textContent()).resolves.toMatch(/Affected services: (Checkout, Search|Search, Checkout)/);
     incidentPath = new URL(page.url()).pathname;

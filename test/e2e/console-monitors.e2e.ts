@@ -36,7 +36,7 @@ describe('console monitors', () => {
     expect(page.text).toContain(`<a href="/console/monitors/${id}">Shop &lt;front&gt;</a> <span class="muted">URL</span>`);
     expect(page.text).toContain('<span class="state s-PASSING">PASSING</span>');
     expect(page.text).toContain('<a href="/console/monitors" aria-current="page">Monitors</a>');
-    expect(page.text).toMatch(/<link rel="stylesheet" href="\/console\/static\/console\.[0-9a-f]{12}\.css">/);
+    expect(page.text).toMatch(/<link rel="stylesheet" href="\/console\/assets\/console\.[0-9a-f]{12}\.css">/);
     expect(page.text).not.toMatch(/<script|style=/);
   });
 

@@ -63,13 +63,13 @@ describe('the overview', () => {
     expect(response.headers.get('content-security-policy')).not.toContain('unsafe-inline');
     const html = await response.text();
     expect(html).not.toMatch(/<script>|<style|style="/);
-    const css = /href="(\/console\/static\/console\.[0-9a-f]{12}\.css)"/.exec(html)![1];
-    const js = /src="(\/console\/static\/live\.[0-9a-f]{12}\.js)"/.exec(html)![1];
+    const css = /href="(\/console\/assets\/console\.[0-9a-f]{12}\.css)"/.exec(html)![1];
+    const js = /src="(\/console\/assets\/live\.[0-9a-f]{12}\.js)"/.exec(html)![1];
     const cssAnswer = await fetch(server.url + css);
     expect([cssAnswer.status, cssAnswer.headers.get('content-type')]).toEqual([200, 'text/css; charset=utf-8']);
     expect(await cssAnswer.text()).toContain('prefers-color-scheme:dark');
     expect((await fetch(server.url + js)).status).toBe(200);
-    expect((await fetch(`${server.url}/console/static/nothing.css`)).status).toBe(404);
+    expect((await fetch(`${server.url}/console/assets/nothing.css`)).status).toBe(404);
   });
 
   it('streams a change event when a ping changes what it shows', async () => {

@@ -19,3 +19,6 @@ export { isEmailAddress, normalizeEmail } from './domain/secrets';
 export { consoleOpenApiPaths } from './http/console.openapi';
 /** The console's page replies (headers, HTML, 303 after a form, form fields), shared with the console context. */
 export { CONSOLE_HEADERS, field, redirect, sendHtml } from './http/console-reply';
+/** The console's one layout, stylesheet and static files: every console page is compiled and rendered with it. */
+export { ConsoleRenderer } from './render/console-renderer';
+export type { NavLink, SessionChrome } from './render/console-renderer';

@@ -24,7 +24,7 @@ import { UserCommandHandler } from './write/user.handler';
 @Module({
   controllers: [SignInController, ConsoleController, PasskeysController, OidcController],
   providers: [PasskeyCeremonies, OidcFlow, UserCommandHandler, TeamCommandHandler, PeopleQueryHandler, PeopleActions, ConsoleSessions, ConsoleRenderer, PeopleMail, EmailSender],
-  exports: [PeopleActions, ConsoleSessions],
+  exports: [PeopleActions, ConsoleSessions, ConsoleRenderer],
 })
 export class PeopleModule {
   constructor(@Inject(PROJECTION_ENGINE) engine: ProjectionEngine) {

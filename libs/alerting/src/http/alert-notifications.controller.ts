@@ -2,12 +2,13 @@ import { Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/c
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CLOCK, Clock } from '../../../core/src/clock';
-import { NotFoundError, ValidationError, ViolationDetail } from '../../../core/src/errors';
+import { ValidationError, ViolationDetail } from '../../../core/src/errors';
 import { isUuid } from '../../../core/src/ids';
 import { Account, AccountContext } from '../../../http/src/account-context';
 import { CURSOR_CODEC, CursorCodec, parseLimit } from '../../../http/src/pagination';
 import { requireId } from '../../../http/src/params';
 import { AlertingQuery } from '../read/alerting.queries';
+import { retryDelivery } from '../write/delivery-retry';
 import { DeliveryDoc, DeliveryStatus, Outbox } from '../write/outbox';
 
 export interface NotificationView {
@@ -104,20 +105,5 @@ export class AlertNotificationsController {
   @HttpCode(202)
   async retry(@Account() account: AccountContext, @Param('id') rawId: string) {
     return presentDelivery(await retryDelivery(this.outbox, account.accountId, requireId(rawId, 'Notification'), this.clock.now()));
-  }
-}
-
-/** A FAILED delivery is PENDING again, due now, with a fresh set of attempts; other states are left alone. */
-export async function retryDelivery(outbox: Outbox, accountId: string | null, id: string, now: Date): Promise<DeliveryDoc> {
-  for (;;) {
-    const stored = await outbox.get(id);
-    if (!stored || (accountId !== null && stored.doc.accountId !== accountId)) throw new NotFoundError('Notification not found');
-    if (stored.doc.status !== 'FAILED') return stored.doc;
-    const target =
-      stored.doc.target.kind === 'incident-emails'
-        ? { ...stored.doc.target, recipients: stored.doc.target.recipients.map((r) => (r.state === 'FAILED' ? { ...r, state: 'PENDING' as const } : r)) }
-        : stored.doc.target;
-    const doc: DeliveryDoc = { ...stored.doc, target, status: 'PENDING', attempts: 0, nextAttemptAt: now.getTime(), leaseUntil: 0 };
-    if (await outbox.replace(doc, stored.version)) return doc;
   }
 }

@@ -1,4 +1,7 @@
 /** The console's pages (overview, incidents, checks) for the OpenAPI document: HTML, a session, no API key. */
+import { statusPagesScreensOpenApiPaths } from './status-pages-screens.openapi';
+import { auditOpenApiPaths } from './audit.openapi';
+
 type Json = Record<string, unknown>;
 
 const html = (description: string): Json => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
@@ -28,18 +31,36 @@ function form(summary: string, fields: Record<string, Json>, required: string[],
 }
 
 const status = { type: 'string', enum: ['INVESTIGATING', 'IDENTIFIED', 'MONITORING', 'RESOLVED'] };
-const update = { status, description: text(10_000), notify: { type: 'string', enum: ['on'] } };
+const at = { type: 'string', maxLength: 19, description: 'The update’s public date, UTC, `YYYY-MM-DDTHH:MM` (empty: now; not in the future)' };
+const update = { status, description: text(10_000), at, notify: { type: 'string', enum: ['on'] } };
+const severity = { type: 'string', enum: ['CRITICAL', 'MAJOR', 'MEDIUM', 'MINOR'] };
+const updateId: Json = { name: 'updateId', in: 'path', required: true, schema: { type: 'string', maxLength: 64 } };
+const listQuery: Json[] = [
+  { name: 'status', in: 'query', required: false, schema: { type: 'string', enum: ['open', 'resolved'] } },
+  { name: 'search', in: 'query', required: false, schema: { type: 'string', maxLength: 255 }, description: 'Name contains (any case)' },
+  { name: 'severity', in: 'query', required: false, schema: severity },
+  { name: 'service', in: 'query', required: false, schema: { type: 'string', format: 'uuid' } },
+  { name: 'after', in: 'query', required: false, schema: { type: 'string', maxLength: 100 }, description: 'The next page’s cursor, from the page’s “Older incidents” link' },
+];
 
 export function consolePagesOpenApiPaths(): Json {
   return {
+    ...statusPagesScreensOpenApiPaths(),
+    ...auditOpenApiPaths(),
     '/console': page('Overview: open incidents, services by status, checks by state (failing first), maintenance'),
     '/console/events': { get: op('Server-sent events: `change` when the overview’s content changes', { 200: { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, 401: { description: 'Not signed in', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } }, { parameters: [account] }) },
-    '/console/static/{file}': { get: op('The console’s stylesheet, script and icon, by content-hashed name', { 200: { description: 'The file', content: { 'text/css': { schema: { type: 'string' } }, 'text/javascript': { schema: { type: 'string' } }, 'image/svg+xml': { schema: { type: 'string' } } } }, 404: { description: 'No such file', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } }, { parameters: [{ name: 'file', in: 'path', required: true, schema: text(64) }] }) },
     '/console/incidents': {
-      ...page('Incidents, newest first, and the form that declares one', [{ name: 'status', in: 'query', required: false, schema: { type: 'string', enum: ['open', 'resolved'] } }]),
-      post: form('Declare an incident', { name: text(255), severity: { type: 'string', enum: ['CRITICAL', 'MAJOR', 'MEDIUM', 'MINOR'] }, ...update }, ['name', 'severity', 'status', 'description'], [], true),
+      ...page('Incidents, newest first, 50 a page, searched and filtered, and the form that declares one', listQuery),
+      post: form('Declare an incident (a past one with a resolution: backfilled), or with `action=preview` show it as customers will see it', { name: text(255), severity, ...update, resolvedAt: at, resolution: text(10_000), action: { type: 'string', enum: ['declare', 'preview'] } }, ['name', 'severity', 'status', 'description'], [], true),
     },
-    '/console/incidents/{id}': page('An incident and its timeline, with the form that posts an update', [idParam], true),
+    '/console/incidents/{id}': {
+      ...page('An incident and its timeline, with the forms that post an update and change its details', [idParam], true),
+      post: form('Change an incident’s name, severity and services', { name: text(255), severity }, ['name', 'severity'], [idParam], true),
+    },
+    '/console/incidents/{id}/updates/{updateId}': {
+      ...page('The form that edits one update of an incident', [idParam, updateId], true),
+      post: form('Edit an update: text, status, public date (subscribers are not notified again)', { status, description: text(10_000), at }, ['status', 'description'], [idParam, updateId]),
+    },
     '/console/checks': page('Checks with their state and last ping, failing first', [{ name: 'state', in: 'query', required: false, schema: { type: 'string', enum: ['NEW', 'UP', 'LATE', 'FAILING', 'PAUSED'] } }]),
     '/console/checks/{id}': page('A check: its state, last ping, ping URL and a crontab line', [idParam], true),
     '/console/checks/{id}/pause': { post: form('Pause a check (no alert until its next ping, which resumes it)', {}, [], [idParam]) },

@@ -1,4 +1,4 @@
-import { Controller, Get, NotFoundException, OnModuleDestroy, Param, Req, Res } from '@nestjs/common';
+import { Controller, Get, OnModuleDestroy, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../../http/src/account-context';
@@ -14,7 +14,7 @@ const RECHECK_POLLS = 30;
 /** A stream ends after this long; the browser's EventSource reconnects on its own. */
 const STREAM_MS = 3_600_000;
 
-/** The overview at `/console`, its change stream at `/console/events`, and the console's static files. */
+/** The overview at `/console` and its change stream at `/console/events`. */
 @Public()
 @ApiExcludeController()
 @Controller('console')
@@ -34,13 +34,6 @@ export class OverviewController implements OnModuleDestroy {
     if (!visit.accountId) return this.access.message(reply, 200, visit, 'No account yet', 'You are not a member of any account. Ask an ADMIN of your team to invite you.');
     const data = await this.reads.overview(visit.accountId);
     return sendHtml(reply, 200, this.pages.render('overview', { ...visit.chrome, title: 'Overview', nav: 'overview' }, data));
-  }
-
-  @Get('static/:file')
-  file(@Param('file') file: string, @Res() reply: FastifyReply) {
-    const found = this.pages.files.get(file);
-    if (!found) throw new NotFoundException('No such file');
-    return reply.status(200).header('content-type', found.type).header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff').send(found.body);
   }
 
   /** Server-sent events: `change` whenever what the overview shows differs from what it showed. */

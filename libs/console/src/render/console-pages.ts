@@ -1,18 +1,42 @@
-import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import Handlebars from 'handlebars';
-import { CHECK, CHECKS, INCIDENT, INCIDENTS, LAYOUT, MESSAGE, OVERVIEW } from './console-templates';
-import { CONSOLE_STYLESHEET } from './console-stylesheet';
+import { ConsoleRenderer, NavLink } from '../../../people/src/people.api';
+import { MESSAGE, OVERVIEW } from './console-templates';
+import { INCIDENT, INCIDENT_UPDATE, INCIDENTS } from './incident-templates';
+import { CHECK, CHECKS, PING } from './checks-templates';
+import { KEYS } from './keys-templates';
 import { LIVE_SCRIPT } from './live-script';
+import { MAINTENANCE, MAINTENANCE_WINDOW } from './maintenance-templates';
+import { SERVICE, SERVICES } from './services-templates';
+import { STATUS_PAGE, STATUS_PAGES, SUBSCRIBERS } from './status-page-templates';
+import { THEME_SCRIPT } from './theme-script';
+import { CHANNEL, CHANNEL_NEW, CHANNELS } from './channel-templates';
+import { AUDIT, INCIDENT_AS_OF, STATUS_PAGE_AS_OF } from './audit-templates';
 
-export const STATIC_PREFIX = '/console/static';
+export type PageName = 'message' | 'overview' | 'incidents' | 'incident' | 'incident-update' | 'checks' | 'check';
+export type PagesPageName = 'services' | 'service' | 'maintenance' | 'maintenance-window' | 'status-pages' | 'status-page' | 'subscribers';
+export type OpsPageName = 'channels' | 'channelNew' | 'channel' | 'ping' | 'keys';
+export type AuditPageName = 'audit' | 'incidentAsOf' | 'statusPageAsOf';
 
-/** A shield: Vigil's mark in the browser's tab. */
-const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><path fill="#1d4ed8" d="M16 2 4 7v8c0 7.5 5.1 13.4 12 15 6.9-1.6 12-7.5 12-15V7z"/><path fill="#fff" d="m14 20.6-5-5 2.1-2.1 2.9 2.9 6.9-6.9 2.1 2.1z"/></svg>`;
+/** The console's screens, in the header's order: `nav` of a page names the one it belongs to. */
+const SCREENS = [
+  { key: 'overview', path: '', text: 'Overview' },
+  { key: 'incidents', path: '/incidents', text: 'Incidents' },
+  { key: 'checks', path: '/checks', text: 'Checks' },
+  { key: 'monitors', path: '/monitors', text: 'Monitors' },
+  { key: 'status-pages', path: '/status-pages', text: 'Status pages' },
+  { key: 'services', path: '/services', text: 'Services' },
+  { key: 'maintenance', path: '/maintenance', text: 'Maintenance' },
+  { key: 'channels', path: '/alert-channels', text: 'Alert channels' },
+  { key: 'keys', path: '/api-keys', text: 'API keys' },
+  { key: 'audit', path: '/audit', text: 'Audit log' },
+  { key: 'account', path: '/account', text: 'Account and members' },
+] as const;
 
-const shortHash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 12);
+export type Screen = (typeof SCREENS)[number]['key'];
 
-export type PageName = 'message' | 'overview' | 'incidents' | 'incident' | 'checks' | 'check';
+/** The header's links, the one of `current` marked. */
+export const consoleNav = (q: string, current?: Screen): NavLink[] => SCREENS.map((s) => ({ href: `/console${s.path}${q}`, text: s.text, current: s.key === current }));
 
 /** What every page of a signed-in person shows around its content. */
 export interface Chrome {
@@ -22,53 +46,37 @@ export interface Chrome {
   account: { id: string; name: string; role: string } | null;
   /** `?account=ID` when the person belongs to several accounts, else empty. */
   q: string;
-  nav?: 'overview' | 'incidents' | 'checks';
+  nav?: Screen;
   notice?: string;
 }
 
-/** A static file served under STATIC_PREFIX by its content-hashed name (so it may be cached for good). */
-export interface StaticFile {
-  body: string;
-  type: string;
-}
-
-/** Renders the console's pages with one Handlebars instance compiled at start. */
+/** Renders the console's pages in people's console layout (one stylesheet, one set of static files). */
 @Injectable()
 export class ConsolePages {
-  readonly files = new Map<string, StaticFile>();
-  private readonly cssHref: string;
-  private readonly scriptHref: string;
-  private readonly faviconHref: string;
-  private readonly templates: Record<PageName, Handlebars.TemplateDelegate>;
+  private readonly liveHref: string;
+  private readonly themeHref: string;
+  private readonly templates: Record<PageName | PagesPageName | OpsPageName | AuditPageName, Handlebars.TemplateDelegate>;
 
-  constructor() {
-    const add = (name: string, ext: string, body: string, type: string) => {
-      const file = `${name}.${shortHash(body)}.${ext}`;
-      this.files.set(file, { body, type });
-      return `${STATIC_PREFIX}/${file}`;
-    };
-    this.cssHref = add('console', 'css', CONSOLE_STYLESHEET, 'text/css; charset=utf-8');
-    this.scriptHref = add('live', 'js', LIVE_SCRIPT, 'text/javascript; charset=utf-8');
-    this.faviconHref = add('favicon', 'svg', FAVICON, 'image/svg+xml');
-    const hbs = Handlebars.create();
-    hbs.registerPartial('layout', LAYOUT);
-    const compile = (source: string) => hbs.compile(source, { strict: false, noEscape: false });
-    this.templates = { message: compile(MESSAGE), overview: compile(OVERVIEW), incidents: compile(INCIDENTS), incident: compile(INCIDENT), checks: compile(CHECKS), check: compile(CHECK) };
+  constructor(private readonly renderer: ConsoleRenderer) {
+    this.liveHref = renderer.addFile('live', 'js', LIVE_SCRIPT, 'text/javascript; charset=utf-8');
+    this.themeHref = renderer.addFile('theme', 'js', THEME_SCRIPT, 'text/javascript; charset=utf-8');
+    const compile = (source: string) => renderer.compile(source);
+    this.templates = { message: compile(MESSAGE), overview: compile(OVERVIEW), incidents: compile(INCIDENTS), incident: compile(INCIDENT), checks: compile(CHECKS), check: compile(CHECK),
+      services: compile(SERVICES), service: compile(SERVICE), maintenance: compile(MAINTENANCE), 'maintenance-window': compile(MAINTENANCE_WINDOW), 'status-pages': compile(STATUS_PAGES), 'status-page': compile(STATUS_PAGE), subscribers: compile(SUBSCRIBERS),
+      channels: compile(CHANNELS), channelNew: compile(CHANNEL_NEW), channel: compile(CHANNEL), ping: compile(PING), keys: compile(KEYS),
+      audit: compile(AUDIT), incidentAsOf: compile(INCIDENT_AS_OF), statusPageAsOf: compile(STATUS_PAGE_AS_OF),
+      'incident-update': compile(INCIDENT_UPDATE) };
   }
 
-  render(page: PageName, chrome: Chrome, view: object): string {
-    const q = chrome.q;
+  render(page: PageName | PagesPageName | OpsPageName | AuditPageName, chrome: Chrome, view: object): string {
+    const { q, title, csrf, notice, email, account } = chrome;
+    const nav = consoleNav(q, chrome.nav);
+    const who = `Signed in as ${email}${account ? ` · ${account.name} (${account.role})` : ''}`;
     return this.templates[page]({
       ...view,
       ...chrome,
+      ...this.renderer.page(title, { csrf, nav, who, q, notice }, page === 'overview' ? [this.liveHref] : page === 'status-page' ? [this.themeHref] : []),
       qAnd: q ? `${q}&` : '?',
-      cssHref: this.cssHref,
-      scriptHref: this.scriptHref,
-      faviconHref: this.faviconHref,
-      live: page === 'overview',
-      navOverview: chrome.nav === 'overview',
-      navIncidents: chrome.nav === 'incidents',
-      navChecks: chrome.nav === 'checks',
     });
   }
 }

@@ -203,6 +203,7 @@ export class ConsoleController {
       invitationMailed: extras.invitation?.mailed,
       sessions: sessions.map((s) => ({ ...s, current: s.id === me.session.id, agent: s.userAgent ?? 'Unknown browser', startedText: when(s.startedAt), method: s.method === 'email-link' ? 'email link' : s.method })),
     };
-    return sendHtml(reply, status, this.renderer.console(view, { csrf: me.csrf }));
+    const q = me.memberships.length > 1 && current ? `?account=${encodeURIComponent(current.accountId)}` : '';
+    return sendHtml(reply, status, this.renderer.console(view, { csrf: me.csrf, q }));
   }
 }

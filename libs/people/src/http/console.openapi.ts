@@ -53,7 +53,7 @@ export function consoleOpenApiPaths(): Json {
       responses: { 200: json('Signed in: where to go', { location: text(64) }), 400: jsonError('The passkey could not sign in (unknown, tampered or replayed)'), 403: jsonError('Cross-site request') },
     }),
     '/console/account': { get: operation('The person’s page: their accounts, members and sessions', { 200: page('The console'), 303: redirect('Not signed in: to /console/sign-in') }) },
-    '/console/assets/{file}': { get: operation("The console's stylesheet", { 200: { description: 'CSS', content: { 'text/css': { schema: { type: 'string' } } } }, 404: page('No such file') }, { parameters: [{ name: 'file', in: 'path', required: true, schema: text(64) }] }) },
+    '/console/assets/{file}': { get: operation("The console's stylesheet, scripts and icon, by content-hashed name", { 200: { description: 'The file', content: { 'text/css': { schema: { type: 'string' } }, 'text/javascript': { schema: { type: 'string' } }, 'image/svg+xml': { schema: { type: 'string' } } } }, 404: page('No such file') }, { parameters: [{ name: 'file', in: 'path', required: true, schema: text(64) }] }) },
     '/console/sign-in': {
       get: operation('The sign-in form', { 200: page('The form'), 303: redirect('Already signed in') }),
       post: operation('Email a sign-in link (the same answer for known and unknown addresses)', { 200: page('Check your inbox'), 403: page('Posted from another site'), 429: page('Too many attempts') }, { requestBody: form({ email: text(254) }, ['email']) }),

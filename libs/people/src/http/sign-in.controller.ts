@@ -43,13 +43,7 @@ export class SignInController {
 
   @Get('assets/:file')
   asset(@Param('file') file: string, @Res() reply: FastifyReply) {
-    const path = `/console/assets/${file}`;
-    const asset =
-      path === this.renderer.stylesheetHref ? { type: 'text/css; charset=utf-8', body: this.renderer.stylesheet } : path === this.renderer.faviconHref
-          ? { type: 'image/svg+xml; charset=utf-8', body: this.renderer.favicon }
-          : path === this.renderer.scriptHref
-            ? { type: 'text/javascript; charset=utf-8', body: this.renderer.script }
-            : null;
+    const asset = this.renderer.files.get(file);
     if (!asset) return sendHtml(reply, 404, this.renderer.message({ heading: 'Not found', paragraphs: ['There is nothing at this address.'] }));
     return reply.status(200).header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff').type(asset.type).send(asset.body);
   }

@@ -33,42 +33,80 @@ export interface SignInView {
   email?: string;
 }
 
-/** Set on every page of a signed-in person: the header's sign-out form needs the form token. */
-export interface SessionChrome {
-  csrf: string;
+/** One link of the header's navigation. */
+export interface NavLink {
+  href: string;
+  text: string;
+  current?: boolean;
 }
 
-/** Renders the console's pages with one Handlebars instance compiled at start. */
+/** What the layout shows around a signed-in person's page: the form token, and optionally navigation. */
+export interface SessionChrome {
+  csrf: string;
+  nav?: NavLink[];
+  /** "Signed in as …" beside the navigation. */
+  who?: string;
+  /** `?account=ID` when the person belongs to several accounts, else empty. */
+  q?: string;
+  notice?: string;
+}
+
+/** A static file served under CONSOLE_ASSETS by its content-hashed name (so it may be cached for good). */
+export interface StaticFile {
+  body: string;
+  type: string;
+}
+
+/**
+ * The console's one layout, stylesheet, icon and static files, and the Handlebars instance every console page
+ * (people's and the console context's) is compiled with.
+ */
 @Injectable()
 export class ConsoleRenderer {
-  readonly stylesheet = CONSOLE_STYLESHEET;
-  readonly stylesheetHref = `${CONSOLE_ASSETS}/console.${shortHash(CONSOLE_STYLESHEET)}.css`;
-  readonly favicon = CONSOLE_FAVICON;
-  readonly script = PASSKEYS_SCRIPT;
-  readonly scriptHref = `${CONSOLE_ASSETS}/passkeys.${shortHash(PASSKEYS_SCRIPT)}.js`;
-  readonly faviconHref = `${CONSOLE_ASSETS}/favicon.${shortHash(CONSOLE_FAVICON)}.svg`;
+  readonly files = new Map<string, StaticFile>();
+  private readonly cssHref: string;
+  private readonly faviconHref: string;
+  private readonly passkeysHref: string;
+  private readonly hbs = Handlebars.create();
   private readonly templates: Record<'message' | 'signIn' | 'console', Handlebars.TemplateDelegate>;
 
   constructor(@Inject(VIGIL_CONFIG) private readonly config: VigilConfig) {
-    const hbs = Handlebars.create();
-    hbs.registerPartial('layout', LAYOUT);
-    const compile = (source: string) => hbs.compile(source, { strict: false, noEscape: false });
-    this.templates = { message: compile(MESSAGE), signIn: compile(SIGN_IN), console: compile(CONSOLE) };
+    this.cssHref = this.addFile('console', 'css', CONSOLE_STYLESHEET, 'text/css; charset=utf-8');
+    this.faviconHref = this.addFile('favicon', 'svg', CONSOLE_FAVICON, 'image/svg+xml');
+    this.passkeysHref = this.addFile('passkeys', 'js', PASSKEYS_SCRIPT, 'text/javascript; charset=utf-8');
+    this.hbs.registerPartial('layout', LAYOUT);
+    this.templates = { message: this.compile(MESSAGE), signIn: this.compile(SIGN_IN), console: this.compile(CONSOLE) };
+  }
+
+  /** Adds a static file; returns its address. */
+  addFile(name: string, ext: string, body: string, type: string): string {
+    const file = `${name}.${shortHash(body)}.${ext}`;
+    this.files.set(file, { body, type });
+    return `${CONSOLE_ASSETS}/${file}`;
+  }
+
+  /** A page template that may use `{{#> layout}}`; render it with `page()`'s data. */
+  compile(source: string): Handlebars.TemplateDelegate {
+    return this.hbs.compile(source, { strict: false, noEscape: false });
+  }
+
+  /** What the layout needs: title, assets, scripts (by address) and, when signed in, the chrome. */
+  page(title: string, chrome?: SessionChrome, scripts: string[] = []) {
+    return { title, cssHref: this.cssHref, faviconHref: this.faviconHref, scripts, signedIn: chrome !== undefined, q: '', ...chrome };
   }
 
   message(view: MessageView, chrome?: SessionChrome): string {
-    return this.templates.message({ ...this.layout(view.heading, chrome), ...view });
+    return this.templates.message({ ...this.page(view.heading, chrome), ...view });
   }
 
   signIn(view: SignInView): string {
-    return this.templates.signIn({ ...this.layout('Sign in'), passkeys: true, sso: this.config.oidc !== null, ...view });
+    return this.templates.signIn({ ...this.page('Sign in', undefined, [this.passkeysHref]), sso: this.config.oidc !== null, ...view });
   }
 
+  /** The person's page; the console's overview and the person's page are linked from its header. */
   console(view: object, chrome: SessionChrome): string {
-    return this.templates.console({ ...this.layout('Console', chrome), passkeys: true, ...view });
-  }
-
-  private layout(title: string, chrome?: SessionChrome) {
-    return { title, cssHref: this.stylesheetHref, faviconHref: this.faviconHref, scriptHref: this.scriptHref, signedIn: chrome !== undefined, csrf: chrome?.csrf };
+    const q = chrome.q ?? '';
+    const nav = chrome.nav ?? [{ href: `/console${q}`, text: 'Overview' }, { href: `/console/account${q}`, text: 'Your account', current: true }];
+    return this.templates.console({ ...this.page('Your account', { ...chrome, nav }, [this.passkeysHref]), ...view });
   }
 }

@@ -10,15 +10,18 @@ export const LAYOUT = `<!doctype html>
 <link rel="stylesheet" href="{{cssHref}}">
 <link rel="icon" href="{{faviconHref}}">
 {{#if signedIn}}<meta name="csrf-token" content="{{csrf}}">{{/if}}
-{{#if passkeys}}<script src="{{scriptHref}}" defer></script>{{/if}}
+{{#each scripts}}<script src="{{this}}" defer></script>{{/each}}
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header class="top"><div class="wrap">
-<a class="brand" href="/console">Vigil</a>
+<a class="brand" href="/console{{q}}">Vigil</a>
+{{#if nav}}<nav aria-label="Console"><ul>{{#each nav}}<li><a href="{{href}}"{{#if current}} aria-current="page"{{/if}}>{{text}}</a></li>{{/each}}</ul></nav>{{/if}}
+{{#if who}}<span class="muted">{{who}}</span>{{/if}}
 {{#if signedIn}}<form method="post" action="/console/sign-out"><input type="hidden" name="csrf" value="{{csrf}}"><button class="btn quiet" type="submit">Sign out</button></form>{{/if}}
 </div></header>
 <main id="main" class="wrap">
+{{#if notice}}<p class="notice" role="status">{{notice}}</p>{{/if}}
 {{> @partial-block }}
 </main>
 </body>
@@ -50,7 +53,6 @@ export const SIGN_IN = `{{#> layout}}
 
 export const CONSOLE = `{{#> layout}}
 <h1>Signed in as {{email}}</h1>
-{{#if notice}}<p class="notice" role="status">{{notice}}</p>{{/if}}
 {{#if error}}<p class="error" role="alert">{{error}}</p>{{/if}}
 <section aria-labelledby="acc-h"><h2 id="acc-h">Your accounts</h2>
 {{#if accounts}}<ul class="rows card">{{#each accounts}}<li><span class="who">{{name}} <span class="muted">({{role}})</span></span>{{#if current}}<span aria-current="true">Current account</span>{{else}}<a href="/console/account?account={{id}}">Switch to {{name}}</a>{{/if}}</li>{{/each}}</ul>

@@ -117,7 +117,7 @@ export class PublicRenderer {
   readonly stylesheetHref = `${ASSET_PREFIX}/vigil.${shortHash(STYLESHEET)}.css`;
   readonly favicon = FAVICON_SVG;
   readonly faviconHref = `${ASSET_PREFIX}/favicon.${shortHash(FAVICON_SVG)}.svg`;
-  private readonly templates: Record<'page' | 'history' | 'incident' | 'message' | 'badge', Handlebars.TemplateDelegate>;
+  private readonly templates: Record<'page' | 'history' | 'incident' | 'message' | 'badge' | 'card', Handlebars.TemplateDelegate>;
 
   constructor() {
     const hbs = Handlebars.create();
@@ -133,6 +133,7 @@ export class PublicRenderer {
       incident: hbs.compile(INCIDENT_PAGE, options),
       message: hbs.compile(MESSAGE, options),
       badge: hbs.compile(BADGE, options),
+      card: hbs.compile('{{> incident}}', options),
     };
   }
 
@@ -188,6 +189,11 @@ export class PublicRenderer {
   incident(ref: PageRef, page: StatusPageDetailView, incident: IncidentView): string {
     // The page's h1 names the incident; its card does not say it again.
     return this.templates.incident({ ...this.layout(ref, page, `${incident.name} – ${page.name}`, null), incident: { ...this.incidentView(ref, incident), standalone: true } });
+  }
+
+  /** An incident's card as status pages show it, without its link: the console's preview of what customers will read. */
+  incidentCard(incident: IncidentView): string {
+    return this.templates.card({ ...this.incidentView({ id: '', accountId: '', url: '', base: '' }, incident), standalone: true });
   }
 
   /** A short page of its own (not found, subscribed, too many requests, a subscriber link), in the page's look when there is one. */
