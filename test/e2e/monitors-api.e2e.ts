@@ -65,11 +65,43 @@ describe('monitors API', () => {
     ['dns', { name: 'x', request: { recordType: 'PTR', query: 'e.com', protocol: 'QUIC' } }, ['request.recordType', 'request.protocol']],
     ['ssl', { name: 'x', request: { sslConfig: { hostname: 'e.com', port: 443, alertDaysBeforeExpiry: -1 } } }, ['request.sslConfig.alertDaysBeforeExpiry']],
     ['ssl', ['not', 'an', 'object'], ['']],
+    ['url', { name: 'x', activated: 'yes', muted: 1, tags: [''], degradedResponseTime: 6000, maxResponseTime: 40_000, request: { url: 'https://e.com', followRedirects: 'no', skipSSL: 0 } }, ['tags[0]', 'maxResponseTime', 'activated', 'muted', 'request.followRedirects', 'request.skipSSL']],
+    ['url', { name: 'x', retryStrategy: { type: 'SOMETIMES', maxRetries: 99, onlyOn: 'TIMEOUT' }, request: { url: 'https://e.com' } }, ['retryStrategy.type', 'retryStrategy.onlyOn', 'retryStrategy.maxRetries']],
+    ['api', { name: 'x', request: { url: 'https://e.com', method: 'TRACE', headers: [{ key: 'a' }], queryParameters: 'q', bodyType: 'XML', basicAuth: 'u:p' } }, ['request.method', 'request.basicAuth', 'request.headers[0]', 'request.queryParameters', 'request.bodyType']],
+    ['tcp', { name: 'x', request: { hostname: 'e.com', port: 22, data: 5, assertions: [{ source: 'STATUS_CODE', comparison: 'EQUALS', target: '1' }] } }, ['request.assertions[0].source', 'request.data']],
+    ['dns', { name: 'x', request: { recordType: 'A', query: '', nameServer: 'http://ns', port: 70_000 } }, ['request.nameServer', 'request.query', 'request.port']],
+    ['ssl', { name: 'x', request: { sslConfig: { hostname: 'https://e.com', port: 'x', serverName: 5, skipChainValidation: 'no' } } }, ['request.sslConfig.hostname', 'request.sslConfig.port', 'request.sslConfig.serverName', 'request.sslConfig.skipChainValidation']],
+    ['url', { name: 'x', alertChannelSubscriptions: [{ alertChannelId: 'nope' }, 'x'], triggerIncident: { serviceId: 'svc', severity: 'HUGE' }, request: { url: 'https://e.com' } }, ['alertChannelSubscriptions[0].alertChannelId', 'alertChannelSubscriptions[1]', 'triggerIncident.serviceId', 'triggerIncident.name', 'triggerIncident.severity']],
+    ['url', { name: 'x', alertChannelSubscriptions: [{ alertChannelId: '01900000-0000-7000-8000-000000000001' }], request: { url: 'https://e.com' } }, ['alertChannelSubscriptions[0].alertChannelId']],
+    ['url', { name: 'x', alertSettings: { escalationType: 'SOMETIMES', reminders: { amount: 9 } }, request: { url: 'https://e.com' } }, ['alertSettings.escalationType', 'alertSettings.reminders.amount']],
+    ['url', { name: 'x', triggerIncident: { serviceId: '01900000-0000-7000-8000-000000000002', severity: 'MAJOR', name: 'down' }, request: { url: 'https://e.com' } }, ['triggerIncident.serviceId']],
   ])('POST /v1/checks/%s %j → 400 naming %j', async (type, body, paths) => {
     const res = await server.http.post(`/v1/checks/${type}`, body, { key: account.key });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ statusCode: 400, error: 'Bad Request' });
     expect(res.body.details.map((d: { path: string }) => d.path)).toEqual(paths);
+  });
+
+  it.each([
+    ['/v1/checks?page=0', 'page'],
+    ['/v1/checks?page=1&limit=500', 'limit'],
+    ['/v1/checks?page=1&status=sleeping', 'status'],
+    ['/v1/analytics/url-monitors/01900000-0000-7000-8000-000000000003?quickRange=forever', 'quickRange'],
+    ['/v2/check-results/01900000-0000-7000-8000-000000000003?resultType=SOME&from=yesterday', 'resultType'],
+  ])('GET %s → 400 naming %s', async (path, field) => {
+    const res = await server.http.get(path, { key: account.key });
+    expect(res.status).toBe(400);
+    expect(res.body.details.map((d: { path: string }) => d.path)).toContain(field);
+  });
+
+  it('POST /v1/analytics/checks refuses a body without 1 to 100 check ids, naming the bad ones', async () => {
+    const none = await server.http.post('/v1/analytics/checks', { checkIds: [] }, { key: account.key });
+    expect(none.status).toBe(400);
+    expect(none.body.details[0].path).toBe('checkIds');
+    const bad = await server.http.post('/v1/analytics/checks', { checkIds: ['01900000-0000-7000-8000-000000000003', 'x'] }, { key: account.key });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details.map((d: { path: string }) => d.path)).toEqual(['checkIds[1]']);
+    expect((await server.http.get('/v1/analytics/traceroute/01900000-0000-7000-8000-000000000003', { key: account.key })).status).toBe(404);
   });
 
   it('a malformed id is a 404; a rollups window out of range is a 400', async () => {

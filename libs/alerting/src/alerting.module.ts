@@ -29,15 +29,18 @@ import { Notifier } from './write/notifier.processor';
 import { Outbox } from './write/outbox';
 import { SubscriberNotices } from './write/subscriber-notices';
 import { SubscriberTokens } from './write/subscriber-tokens';
+import { MonitorLinks, MonitorsModule } from '../../monitors/src/monitors.api';
+import { MonitorNotifier } from './write/monitor-notifier.processor';
+import { MonitorOutages } from './write/monitor-outages';
 
 /**
  * Alert channels, check alerts and subscriber emails (docs/alerting.md): the channel API, the
  * notifier (a processor of the event log) filling a durable outbox, and the worker sending it.
  */
 @Module({
-  imports: [HeartbeatsModule, StatusPagesModule, MaintenanceModule, PublicWebModule],
+  imports: [HeartbeatsModule, MonitorsModule, StatusPagesModule, MaintenanceModule, PublicWebModule],
   controllers: [AlertChannelsController, AlertNotificationsController],
-  providers: [ChannelDirectory, AlertingQueryHandler, AlertChannelCommandHandler, ChannelSubscriptions, Outbox, CheckOutages, Notifier, SubscriberNotices, SubscriberTokens, EmailSender, DeliverySender, DeliveryWorker, DeliveryLogRetention],
+  providers: [ChannelDirectory, AlertingQueryHandler, AlertChannelCommandHandler, ChannelSubscriptions, Outbox, CheckOutages, Notifier, SubscriberNotices, SubscriberTokens, EmailSender, DeliverySender, DeliveryWorker, DeliveryLogRetention, MonitorNotifier, MonitorOutages],
   exports: [Outbox, DeliveryWorker],
 })
 export class AlertingModule implements OnModuleInit {
@@ -47,6 +50,8 @@ export class AlertingModule implements OnModuleInit {
     @Inject(CLOCK) private readonly clock: Clock,
     notifier: Notifier,
     links: CheckAlertLinks,
+    monitorNotifier: MonitorNotifier,
+    monitorLinks: MonitorLinks,
     channels: ChannelDirectory,
     private readonly tokens: SubscriberTokens,
     private readonly commands: CommandBus,
@@ -57,16 +62,19 @@ export class AlertingModule implements OnModuleInit {
     engine.register(alertChannelsProjection);
     engine.register(checkSubscriptionsProjection);
     processors.register(notifier);
-    // A check may only subscribe to channels of its own account; its alertSettings are Checkly's shape.
-    links.register(async (accountId, config) => {
+    processors.register(monitorNotifier);
+    // A check or monitor may only subscribe to channels of its own account; its alertSettings are Checkly's shape.
+    const validate = async (accountId: string, config: { alertSettings: unknown; alertChannelSubscriptions?: { alertChannelId: string }[] }) => {
       const details = alertSettingsProblems(config.alertSettings);
-      const ids = config.alertChannelSubscriptions.map((s) => s.alertChannelId);
+      const ids = (config.alertChannelSubscriptions ?? []).map((s) => s.alertChannelId);
       const existing = ids.length > 0 ? await channels.existing(accountId, ids) : new Set<string>();
       ids.forEach((id, i) => {
         if (!existing.has(id)) details.push({ path: `alertChannelSubscriptions[${i}].alertChannelId`, message: 'must name an alert channel of this account' });
       });
       return details;
-    });
+    };
+    links.register(validate);
+    monitorLinks.register(validate);
   }
 
   onModuleInit(): void {

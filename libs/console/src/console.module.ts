@@ -20,6 +20,8 @@ import { OverviewController } from './http/overview.controller';
 import { AuditReads } from './read/audit-reads';
 import { ConsoleReads } from './read/console-reads';
 import { ConsolePages } from './render/console-pages';
+import { ConsoleMonitorsController } from './http/monitors-console.controller';
+import { MonitorPages } from './render/monitors-pages';
 
 /**
  * The operator console (docs/guide/console.md): server-rendered pages over the other contexts' faces. It sends
@@ -29,7 +31,7 @@ import { ConsolePages } from './render/console-pages';
   imports: [PeopleModule, StatusPagesModule, AuditModule, PublicWebModule],
   controllers: [OverviewController, ConsoleIncidentsController, ConsoleIncidentUpdatesController, ConsoleChecksController,
     ConsoleStatusPagesController, ConsoleSubscribersController, ConsoleServicesController, ConsoleMaintenanceController,
-    ConsoleAlertChannelsController, ConsoleApiKeysController, ConsoleAuditController],
-  providers: [ConsoleAccess, ConsoleReads, ConsolePages, AuditReads, IncidentActions, IncidentList],
+    ConsoleAlertChannelsController, ConsoleApiKeysController, ConsoleAuditController, ConsoleMonitorsController],
+  providers: [ConsoleAccess, ConsoleReads, ConsolePages, AuditReads, IncidentActions, IncidentList, MonitorPages],
 })
 export class ConsoleModule {}

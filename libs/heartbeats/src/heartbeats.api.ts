@@ -23,3 +23,5 @@ export { SlugPings } from './write/slug-pings';
 /** The ping routes, for the OpenAPI document. */
 export { PING_METHODS, PING_PATHS } from './http/ping.routes';
 export { MAX_PING_BODY_BYTES, PING_BODY_LIMIT } from './http/ping-request';
+/** Offered to monitors: their checks join `/v1/checks` and `/v1/check-statuses`. */
+export { OtherChecks, type CatalogCheck, type OtherChecksSource } from './read/other-checks';

@@ -35,10 +35,13 @@ import { IncidentReactor } from './write/incident-reactor';
 import { OutageIncidents } from './write/outage-incidents';
 import { RecentCheckIncidents } from './write/recent-check-incidents';
 
+import { OtherChecks } from './read/other-checks';
+
 @Module({
   imports: [StatusPagesModule, AccountsModule, MaintenanceModule],
   controllers: [ChecksController, CheckStatusesController],
   providers: [
+    OtherChecks,
     CheckDirectory,
     HeartbeatStats,
     HeartbeatsQueryHandler,
@@ -62,7 +65,7 @@ import { RecentCheckIncidents } from './write/recent-check-incidents';
       inject: [VIGIL_CONFIG],
     },
   ],
-  exports: [CheckDirectory, CheckAlertLinks, SlugPings, HeartbeatStats, HeartbeatWatchdog, EventRetention],
+  exports: [CheckDirectory, CheckAlertLinks, OtherChecks, SlugPings, HeartbeatStats, HeartbeatWatchdog, EventRetention],
 })
 export class HeartbeatsModule implements OnModuleInit {
   constructor(

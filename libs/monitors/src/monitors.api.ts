@@ -9,3 +9,11 @@ export { MonitorsQuery } from './read/monitors.queries';
 export type { MonitorsAnswers, MonitorsQuestion, MonitorView, RollupView } from './read/monitors.queries';
 export type { LocationView } from './read/locations';
 export type { CheckResultView } from './read/monitor-results';
+/** Offered to alerting: it validates the alerting parts of a monitor's configuration. */
+export { MonitorLinks, type MonitorLinkValidator } from './write/monitor-links';
+export type { AlertChannelSubscription as MonitorAlertSubscription, IncidentTrigger } from './domain/monitor-config';
+export { expiringDays } from './probes/ssl-probe';
+export type { ServiceHealth } from './read/service-health';
+export { CHART_HOURS } from './read/service-health';
+/** The public pages' cache follows the monitors' links and states through this projection's collection. */
+export { serviceMonitorsProjection } from './read/service-monitors.projection';

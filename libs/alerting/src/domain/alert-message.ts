@@ -1,5 +1,9 @@
+import { MonitorFacts, monitorSummary, monitorTitle } from './monitor-alert-words';
+
 export const ALERT_TYPES = [
   'ALERT_FAILURE',
+  'ALERT_DEGRADED',
+  'ALERT_SSL',
   'ALERT_RECOVERY',
   'ALERT_REMINDER',
   'ALERT_TEST',
@@ -20,7 +24,7 @@ export type AlertCause =
 
 /** What a check alert says; stored with its delivery so a retry sends the same words. */
 export interface CheckAlert {
-  alertType: 'ALERT_FAILURE' | 'ALERT_RECOVERY' | 'ALERT_REMINDER' | 'ALERT_TEST';
+  alertType: 'ALERT_FAILURE' | 'ALERT_RECOVERY' | 'ALERT_REMINDER' | 'ALERT_TEST' | 'ALERT_DEGRADED' | 'ALERT_SSL';
   checkId: string | null;
   checkName: string;
   tags: string[];
@@ -32,6 +36,8 @@ export interface CheckAlert {
   downtimeSeconds: number | null;
   /** Why it failed (failures and reminders); absent on deliveries stored before causes were kept: a missed deadline. */
   cause?: AlertCause;
+  /** Present on a monitor's alerts (ALERT_DEGRADED and ALERT_SSL are only theirs). */
+  monitor?: MonitorFacts;
 }
 
 /** How much of a job's output an alert carries: its first lines, each and all bounded. */
@@ -86,6 +92,7 @@ export function humanTime(iso: string): string {
 }
 
 export function alertTitle(alert: CheckAlert): string {
+  if (alert.monitor) return monitorTitle(alert);
   const cause = causeOf(alert);
   switch (alert.alertType) {
     case 'ALERT_FAILURE':
@@ -98,6 +105,8 @@ export function alertTitle(alert: CheckAlert): string {
       return `${alert.checkName} has recovered`;
     case 'ALERT_TEST':
       return 'Test notification from Vigil';
+    default:
+      return `${alert.checkName}: ${alert.alertType}`;
   }
 }
 
@@ -129,6 +138,7 @@ function causeWords(cause: AlertCause, at: string): string {
 
 /** One line of text describing the alert, for chat channels and emails. */
 export function alertSummary(alert: CheckAlert): string {
+  if (alert.monitor) return monitorSummary(alert, alert.monitor);
   const name = `Heartbeat check "${alert.checkName}"`;
   switch (alert.alertType) {
     case 'ALERT_FAILURE':
@@ -142,6 +152,8 @@ export function alertSummary(alert: CheckAlert): string {
     }
     case 'ALERT_TEST':
       return 'This is a test notification: the alert channel works.';
+    default:
+      return `${name}: ${alert.alertType}.`;
   }
 }
 

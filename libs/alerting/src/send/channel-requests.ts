@@ -14,17 +14,17 @@ export function templateVariables(alert: CheckAlert, config: Pick<VigilConfig, '
     ALERT_TYPE: alert.alertType,
     CHECK_NAME: alert.checkName,
     CHECK_ID: alert.checkId ?? '',
-    CHECK_TYPE: 'HEARTBEAT',
+    CHECK_TYPE: alert.monitor?.checkType ?? 'HEARTBEAT',
     CHECK_RESULT_ID: alert.outageId ?? '',
     RESULT_LINK: checkLink(config.publicUrl, alert.checkId),
     STARTED_AT: alert.startedAt ?? alert.at,
     TAGS: alert.tags.join(','),
     DOWNTIME_SECONDS: alert.downtimeSeconds === null ? '' : String(alert.downtimeSeconds),
-    RESPONSE_TIME: '',
-    REGION: '',
-    RUN_LOCATION: '',
+    RESPONSE_TIME: alert.monitor?.responseTime == null ? '' : String(alert.monitor.responseTime),
+    REGION: alert.monitor?.locations.join(',') ?? '',
+    RUN_LOCATION: alert.monitor?.locations.join(',') ?? '',
     GROUP_NAME: '',
-    SSL_DAYS_REMAINING: '',
+    SSL_DAYS_REMAINING: alert.monitor?.sslDaysRemaining == null ? '' : String(alert.monitor.sslDaysRemaining),
   };
 }
 
@@ -98,7 +98,7 @@ function builtInWebhookBody(type: WebhookConfig['webhookType'], alert: CheckAler
         }),
       };
     case 'WEBHOOK_NTFY': {
-      const failing = alert.alertType === 'ALERT_FAILURE' || alert.alertType === 'ALERT_REMINDER';
+      const failing = alert.alertType !== 'ALERT_RECOVERY' && alert.alertType !== 'ALERT_TEST';
       // Header values must stay on one line and within Latin-1.
       const safe = (s: string) => s.replace(/[^\x20-\x7e]/g, '?').slice(0, 250);
       return {
@@ -114,7 +114,7 @@ function builtInWebhookBody(type: WebhookConfig['webhookType'], alert: CheckAler
           alertType: alert.alertType,
           title,
           text,
-          check: { id: alert.checkId, name: alert.checkName, type: 'HEARTBEAT', tags: alert.tags, link: vars.RESULT_LINK },
+          check: { id: alert.checkId, name: alert.checkName, type: vars.CHECK_TYPE, tags: alert.tags, link: vars.RESULT_LINK },
           startedAt: vars.STARTED_AT,
           at: alert.at,
           downtimeSeconds: alert.downtimeSeconds,

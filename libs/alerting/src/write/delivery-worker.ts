@@ -18,6 +18,7 @@ import { CheckOutages } from './check-outages';
 import { asDeliveryError, BATCH_PARALLEL, DeliverySender } from './delivery-sender';
 import { alertable } from './notifier.processor';
 import { DeliveryDoc, Outbox } from './outbox';
+import { MONITOR_OUTAGE_PREFIX, MonitorOutages } from './monitor-outages';
 
 /** Real-time cadence of the outbox poll; due times themselves follow the injected clock. */
 export const DELIVERY_POLL_MS = 200;
@@ -57,6 +58,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     private readonly email: EmailSender,
     private readonly sender: DeliverySender,
     private readonly outages: CheckOutages,
+    private readonly monitorOutages: MonitorOutages,
     metrics: Metrics,
   ) {
     this.notifications = metrics.counter('vigil_notifications_total', 'Notification attempts by channel type, alert type and outcome (sent, retry, failed)', ['channel_type', 'alert_type', 'outcome']);
@@ -214,6 +216,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   private async outageLasts(doc: DeliveryDoc): Promise<boolean> {
     if (!doc.checkId) return false;
+    if (doc.whileOutage!.startsWith(MONITOR_OUTAGE_PREFIX)) return this.monitorOutages.lastsAlertable(doc.accountId, doc.checkId, doc.whileOutage!);
     const outage = await this.outages.get(doc.checkId);
     if (!outage || outage.outageId !== doc.whileOutage || outage.recoveredAt !== null) return false;
     return alertable(await this.queries.execute(new HeartbeatsQuery({ type: 'AnyCheck', id: doc.checkId })));

@@ -65,6 +65,8 @@ export function consolePagesOpenApiPaths(): Json {
     '/console/checks': page('Checks with their state and last ping, failing first', [{ name: 'state', in: 'query', required: false, schema: { type: 'string', enum: ['NEW', 'UP', 'LATE', 'FAILING', 'PAUSED'] } }]),
     '/console/checks/{id}': page('A check: its state, last ping, ping URL and a crontab line', [idParam], true),
     '/console/checks/{id}/pause': { post: form('Pause a check (no alert until its next ping, which resumes it)', {}, [], [idParam]) },
+    '/console/monitors': page('Monitors with their type, state and last run'),
+    '/console/monitors/{id}': page('A monitor: its state, last run and last 24 hours', [idParam], true),
     '/console/incidents/{id}/updates': { post: form('Post an update, change the status or resolve (status RESOLVED)', update, ['status', 'description'], [idParam]) },
     ...opsPagesOpenApiPaths(),
   };

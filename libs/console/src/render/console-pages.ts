@@ -23,6 +23,7 @@ const SCREENS = [
   { key: 'overview', path: '', text: 'Overview' },
   { key: 'incidents', path: '/incidents', text: 'Incidents' },
   { key: 'checks', path: '/checks', text: 'Checks' },
+  { key: 'monitors', path: '/monitors', text: 'Monitors' },
   { key: 'status-pages', path: '/status-pages', text: 'Status pages' },
   { key: 'services', path: '/services', text: 'Services' },
   { key: 'maintenance', path: '/maintenance', text: 'Maintenance' },
@@ -33,6 +34,9 @@ const SCREENS = [
 ] as const;
 
 export type Screen = (typeof SCREENS)[number]['key'];
+
+/** The header's links, the one of `current` marked. */
+export const consoleNav = (q: string, current?: Screen): NavLink[] => SCREENS.map((s) => ({ href: `/console${s.path}${q}`, text: s.text, current: s.key === current }));
 
 /** What every page of a signed-in person shows around its content. */
 export interface Chrome {
@@ -66,7 +70,7 @@ export class ConsolePages {
 
   render(page: PageName | PagesPageName | OpsPageName | AuditPageName, chrome: Chrome, view: object): string {
     const { q, title, csrf, notice, email, account } = chrome;
-    const nav: NavLink[] = SCREENS.map((s) => ({ href: `/console${s.path}${q}`, text: s.text, current: s.key === chrome.nav }));
+    const nav = consoleNav(q, chrome.nav);
     const who = `Signed in as ${email}${account ? ` · ${account.name} (${account.role})` : ''}`;
     return this.templates[page]({
       ...view,

@@ -18,6 +18,9 @@ import { RunHeartbeatCheckCommand } from '../write/heartbeat-check.handler';
 import { RunHeartbeatCommand } from '../write/heartbeat.handler';
 import { AvailabilityDto, CheckBodyDto, CheckDto, CheckPageDto, HeartbeatEventDetailDto, HeartbeatEventsDto } from './check.dto';
 
+import { CATALOG_MAX, catalogPage, parseCatalogFilter } from './checkly-check-list';
+import { CatalogCheck, OtherChecks } from '../read/other-checks';
+
 function toInput(body: CheckBodyDto): CheckInput {
   const trigger = body.triggerIncident;
   return {
@@ -63,6 +66,7 @@ export class ChecksController {
     @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    private readonly others: OtherChecks,
   ) {}
 
   @Post('heartbeat')
@@ -93,7 +97,9 @@ export class ChecksController {
   @ApiOkResponse({ type: CheckPageDto })
   @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
   @ApiQuery({ name: 'nextId', required: false, type: String })
-  async list(@Account() account: AccountContext, @Query('limit') limit?: string, @Query('nextId') nextId?: string) {
+  @ApiQuery({ name: 'page', required: false, type: Number, description: 'Checkly’s paging: with page, every kind of check (heartbeats and monitors) as an array, the total in Content-Range; filters checkType, tag, search, status' })
+  async list(@Account() account: AccountContext, @Res({ passthrough: true }) reply: FastifyReply, @Query() query: Record<string, string | string[] | undefined>, @Query('limit') limit?: string, @Query('nextId') nextId?: string) {
+    if (query.page !== undefined) return this.catalog(account, query, reply);
     const scope = `heartbeat-checks:${account.accountId}`;
     const size = parseLimit(limit);
     const rows = await this.queries.execute(new HeartbeatsQuery({ type: 'ListChecks', accountId: account.accountId, limit: size, after: this.cursors.decode(scope, nextId) }));
@@ -114,7 +120,12 @@ export class ChecksController {
   @Get(':checkId')
   @ApiOkResponse({ type: CheckDto })
   async get(@Account() account: AccountContext, @Param('checkId') checkId: string, @Res({ passthrough: true }) reply: FastifyReply) {
-    return this.read(account, requireId(checkId, 'Check'), reply);
+    const id = requireId(checkId, 'Check');
+    // A monitor answers at Checkly's one path for every kind of check, as `checkly checks get` reads it.
+    const found = await this.queries.execute(new HeartbeatsQuery({ type: 'GetCheck', accountId: account.accountId, id }));
+    if (!found) return (await this.others.get(account.accountId, id)) ?? this.read(account, id, reply);
+    setEtag(reply, found.revision);
+    return found.check;
   }
 
   @Delete(':checkId')
@@ -172,6 +183,21 @@ export class ChecksController {
     const found = await this.queries.execute(new HeartbeatsQuery({ type: 'CheckAvailability', accountId: account.accountId, checkId: id, window }));
     if (!found) throw new NotFoundError('Check not found');
     return found;
+  }
+
+  /** Checkly's `GET /v1/checks?page=&limit=`, what `checkly checks list` and `stats` read: every kind of check. */
+  private async catalog(account: AccountContext, query: Record<string, string | string[] | undefined>, reply: FastifyReply): Promise<CatalogCheck[]> {
+    const filter = parseCatalogFilter(query);
+    const [heartbeats, others, heartbeatStatuses, otherStatuses] = await Promise.all([
+      this.queries.execute(new HeartbeatsQuery({ type: 'ListChecks', accountId: account.accountId, limit: CATALOG_MAX, after: undefined })),
+      this.others.list(account.accountId, CATALOG_MAX),
+      this.queries.execute(new HeartbeatsQuery({ type: 'CheckStatuses', accountId: account.accountId })),
+      this.others.statuses(account.accountId),
+    ]);
+    const all = [...(heartbeats as unknown as CatalogCheck[]), ...others].slice(0, CATALOG_MAX);
+    const { page, total, first } = catalogPage(all, [...heartbeatStatuses, ...otherStatuses], filter);
+    reply.header('content-range', page.length === 0 ? `*/${total}` : `${first}-${first + page.length - 1}/${total}`);
+    return page;
   }
 
   private async read(account: AccountContext, id: string, reply: FastifyReply): Promise<CheckView> {

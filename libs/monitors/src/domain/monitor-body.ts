@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { ValidationError, ViolationDetail } from '../../../core/src/errors';
 import {
   Assertion, ASSERTION_SOURCES, BODY_TYPES, CheckType, COMPARISONS, DNS_RECORD_TYPES, HTTP_METHODS, KeyValue,
-  MAX_FREQUENCY_MINUTES, MonitorConfig, RequestConfig, RESPONSE_TIME_LIMITS, RETRY_TYPES, RetryStrategy, SUB_MINUTE_SECONDS,
+  AlertChannelSubscription, IncidentTrigger, MAX_FREQUENCY_MINUTES, MonitorConfig, RequestConfig, RESPONSE_TIME_LIMITS, RETRY_TYPES, RetryStrategy, SEVERITIES, SUB_MINUTE_SECONDS,
 } from './monitor-config';
 
 type Obj = Record<string, unknown>;
@@ -209,6 +209,39 @@ function request(r: Reader, type: CheckType): RequestConfig | undefined {
   };
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Checkly's `alertChannelSubscriptions`; whether each channel is the account's is checked by the handler. */
+function subscriptions(r: Reader): AlertChannelSubscription[] {
+  const seen = new Set<string>();
+  return r.list('alertChannelSubscriptions', 50).flatMap((item, i) => {
+    if (!isObj(item)) return r.fail(`alertChannelSubscriptions[${i}]`, 'must be {alertChannelId, activated}') ?? [];
+    const s = new Reader(r.details, r.path(`alertChannelSubscriptions[${i}]`), item);
+    const id = item.alertChannelId;
+    if (typeof id !== 'string' || !UUID.test(id)) return s.fail('alertChannelId', 'must be an alert channel id') ?? [];
+    const activated = s.bool('activated', true);
+    if (seen.has(id.toLowerCase())) return [];
+    seen.add(id.toLowerCase());
+    return [{ alertChannelId: id.toLowerCase(), activated }];
+  });
+}
+
+/** Checkly's `triggerIncident`: the service must be the account's, which the handler checks. */
+function incidentTrigger(r: Reader): IncidentTrigger | null {
+  const t = r.child('triggerIncident', false);
+  if (!t) return null;
+  const serviceId = t.obj.serviceId;
+  if (typeof serviceId !== 'string' || !UUID.test(serviceId)) t.fail('serviceId', 'must be a service id');
+  const name = t.str('name', { required: true, max: 255 });
+  return {
+    serviceId: typeof serviceId === 'string' ? serviceId.toLowerCase() : '',
+    severity: t.oneOf('severity', SEVERITIES) ?? 'MAJOR',
+    name: (name ?? '').trim(),
+    description: t.str('description', { max: 10_000 }) ?? '',
+    notifySubscribers: t.bool('notifySubscribers', false),
+  };
+}
+
 /** A create or replace body for a monitor of `type`, validated field by field; throws a 400 with every problem. */
 export function parseMonitorBody(type: CheckType, body: unknown): MonitorConfig {
   const details: ViolationDetail[] = [];
@@ -250,6 +283,8 @@ export function parseMonitorBody(type: CheckType, body: unknown): MonitorConfig 
     maxResponseTime: max ?? 0,
     request: request(r, type) as RequestConfig,
     alertSettings: isObj(alertSettings) ? alertSettings : null,
+    alertChannelSubscriptions: subscriptions(r),
+    triggerIncident: incidentTrigger(r),
   };
   if (details.length > 0) throw ValidationError.of(details);
   return config;

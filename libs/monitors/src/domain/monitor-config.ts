@@ -106,6 +106,25 @@ export interface MonitorConfig {
   maxResponseTime: number;
   request: RequestConfig;
   alertSettings: Record<string, unknown> | null;
+  /** The alert channels the monitor's alerts go to, as heartbeat checks have them (absent on monitors created before). */
+  alertChannelSubscriptions?: AlertChannelSubscription[];
+  /** The incident a FAILING opens on a service (and a recovery resolves), as heartbeat checks have it. */
+  triggerIncident?: IncidentTrigger | null;
+}
+
+export interface AlertChannelSubscription {
+  alertChannelId: string;
+  activated: boolean;
+}
+
+export const SEVERITIES = ['MINOR', 'MEDIUM', 'MAJOR', 'CRITICAL'] as const;
+
+export interface IncidentTrigger {
+  serviceId: string;
+  severity: (typeof SEVERITIES)[number];
+  name: string;
+  description: string;
+  notifySubscribers: boolean;
 }
 
 export const SUB_MINUTE_SECONDS = [10, 20, 30] as const;

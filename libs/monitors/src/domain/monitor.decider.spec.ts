@@ -76,6 +76,19 @@ describe('Monitor decider', () => {
         .then([recorded(pass), { type: 'MonitorStateChanged', data: { id: ID, from: 'FAILING', to: 'PASSING', roundAt: pass.roundAt, failedLocations: [], downtimeMs: 600_000 } }]);
     });
 
+    it('given FAILING, each further failing round is counted up to the fifth, then only recorded', () => {
+      const fail = run('local', 'FAIL');
+      const failing = { type: 'MonitorStateChanged' as const, data: { id: ID, from: null, to: 'FAILING' as const, roundAt: fail.roundAt, failedLocations: ['local'], downtimeMs: null } };
+      const second = run('local', 'FAIL', '2026-01-01T00:10:00.000Z');
+      spec.given([created(), recorded(fail), failing])
+        .when(record(second))
+        .then([recorded(second), { type: 'MonitorStillFailing', data: { id: ID, roundAt: second.roundAt, failingRounds: 2, failedLocations: ['local'] } }]);
+      const sixth = run('local', 'FAIL', '2026-01-01T00:50:00.000Z');
+      spec.given([created(), recorded(fail), failing, { type: 'MonitorStillFailing', data: { id: ID, roundAt: second.roundAt, failingRounds: 5, failedLocations: ['local'] } }])
+        .when(record(sixth))
+        .then([recorded(sixth)]);
+    });
+
     it('a run that a retry follows is recorded and decides nothing', () => {
       const r = run('local', 'FAIL', undefined, { final: false });
       spec.given([created()]).when(record(r)).then([recorded(r)]);

@@ -23,7 +23,12 @@ export type MonitorEvent =
   | {
       type: 'MonitorStateChanged';
       data: { id: string; from: MonitorStatus | null; to: MonitorStatus; roundAt: string; failedLocations: string[]; downtimeMs: number | null };
-    };
+    }
+  /** Another FAILING round of the same outage, up to the last that escalation can wait for (runs 2 to 5). */
+  | { type: 'MonitorStillFailing'; data: { id: string; roundAt: string; failingRounds: number; failedLocations: string[] } };
+
+/** RUN_BASED escalation waits for at most this many failing rounds, so an outage adds at most this many events. */
+export const MAX_ESCALATION_ROUNDS = 5;
 
 export interface MonitorState {
   id: string | null;
@@ -35,6 +40,8 @@ export interface MonitorState {
   statusSince: string | null;
   /** The newest round seen and its locations' final outcomes so far. */
   round: { at: string; outcomes: Record<string, RunOutcome>; decided: boolean } | null;
+  /** Consecutive FAILING rounds of the current outage, counted up to MAX_ESCALATION_ROUNDS. */
+  failingRounds?: number;
 }
 
 const initialState = (): MonitorState => ({ id: null, accountId: null, deleted: false, config: null, status: null, statusSince: null, round: null });
@@ -69,8 +76,12 @@ function recordRun(state: MonitorState, id: string, run: MonitorRun, threshold: 
   const outcomes = { ...current.outcomes, [run.location]: run.outcome };
   if (!config.locations.every((l) => l in outcomes)) return events;
   const to = decideRound(config.locations.map((l) => outcomes[l]), threshold);
-  if (to === state.status) return events;
   const failedLocations = config.locations.filter((l) => outcomes[l] === 'FAIL');
+  if (to === state.status) {
+    const rounds = state.failingRounds ?? MAX_ESCALATION_ROUNDS;
+    if (to === 'FAILING' && rounds < MAX_ESCALATION_ROUNDS) events.push({ type: 'MonitorStillFailing', data: { id, roundAt: run.roundAt, failingRounds: rounds + 1, failedLocations } });
+    return events;
+  }
   const downtimeMs = state.status === 'FAILING' && state.statusSince !== null ? Date.parse(run.roundAt) - Date.parse(state.statusSince) : null;
   events.push({ type: 'MonitorStateChanged', data: { id, from: state.status, to, roundAt: run.roundAt, failedLocations, downtimeMs } });
   return events;
@@ -124,7 +135,9 @@ export const monitorDecider: Decider<MonitorState, MonitorCommand, MonitorEvent>
         return { ...state, round: { at: round.at, outcomes, decided } };
       }
       case 'MonitorStateChanged':
-        return { ...state, status: event.data.to, statusSince: event.data.roundAt };
+        return { ...state, status: event.data.to, statusSince: event.data.roundAt, failingRounds: event.data.to === 'FAILING' ? 1 : 0 };
+      case 'MonitorStillFailing':
+        return { ...state, failingRounds: event.data.failingRounds };
     }
   },
 };

@@ -1,4 +1,6 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { CLOCK, Clock } from '../../../core/src/clock';
+import { HeartbeatsQuery } from '../../../heartbeats/src/heartbeats.api';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CHECK_RESULTS_SCHEMA } from './monitor.schemas';
@@ -18,12 +20,17 @@ function seconds(raw: string | undefined, name: string, details: ViolationDetail
   return Number(raw) * 1000;
 }
 
+const HEARTBEAT_WINDOW_MS = 30 * 86_400_000;
+
 /** A monitor's runs in Checkly's shape, what `checkly checks get` lists. */
 @ApiTags('monitors')
 @ApiBearerAuth()
 @Controller('v2/check-results')
 export class CheckResultsController {
-  constructor(private readonly queries: QueryBus) {}
+  constructor(
+    private readonly queries: QueryBus,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   @Get(':checkId')
   @ApiOperation({ summary: 'A monitor’s runs', description: 'Every run of the monitor in Checkly’s check-result shape, newest first: FINAL runs and the ATTEMPT runs retried after them. from and to are UNIX seconds. Paged with limit and nextId.' })
@@ -59,7 +66,39 @@ export class CheckResultsController {
     };
     if (details.length > 0) throw ValidationError.of(details);
     const page = await this.queries.execute(new MonitorsQuery({ type: 'ListMonitorResults', accountId: account.accountId, id, filter }));
-    if (!page) throw new NotFoundError('Check not found');
+    if (!page) return this.heartbeatResults(account.accountId, id, filter);
     return { length: page.entries.length, entries: page.entries, nextId: page.nextId };
+  }
+
+  /** A heartbeat check's pings and FAILINGs as check results: within from–to (default the last 30 days), newest first, one page. */
+  private async heartbeatResults(accountId: string, id: string, filter: ResultsFilter) {
+    const found = await this.queries.execute(new HeartbeatsQuery({ type: 'GetCheck', accountId, id }));
+    if (!found) throw new NotFoundError('Check not found');
+    const end = filter.toMs ?? this.clock.now().getTime();
+    const start = filter.fromMs ?? end - HEARTBEAT_WINDOW_MS;
+    const events = await this.queries.execute(new HeartbeatsQuery({ type: 'CheckEvents', accountId, checkId: id, window: { start, end }, limit: filter.limit }));
+    const entries = (events?.events ?? [])
+      .map((e) => ({
+        id: e.id,
+        checkId: id,
+        name: found.check.name,
+        hasFailures: e.state === 'FAILING',
+        hasErrors: false,
+        isDegraded: false,
+        overMaxResponseTime: false,
+        runLocation: e.source ?? 'heartbeat',
+        startedAt: e.timestamp,
+        stoppedAt: e.duration === undefined ? e.timestamp : new Date(Date.parse(e.timestamp) + e.duration).toISOString(),
+        created_at: e.timestamp,
+        responseTime: e.duration ?? 0,
+        checkRunId: Date.parse(e.timestamp),
+        attempts: 1,
+        resultType: 'FINAL' as const,
+        error: e.state === 'FAILING' ? (e.exitCode === undefined ? 'no ping by the deadline' : `exit code ${e.exitCode}`) : null,
+        timings: {},
+      }))
+      .filter((r) => filter.hasFailures === null || r.hasFailures === filter.hasFailures)
+      .filter(() => filter.resultType !== 'ATTEMPT');
+    return { length: entries.length, entries, nextId: null };
   }
 }

@@ -39,6 +39,11 @@ const common = {
     },
   },
   alertSettings: { type: ['object', 'null'], additionalProperties: true },
+  alertChannelSubscriptions: { type: 'array', items: { type: 'object', properties: { alertChannelId: { type: 'string', format: 'uuid' }, activated: { type: 'boolean' } } } },
+  triggerIncident: {
+    type: ['object', 'null'],
+    properties: { serviceId: { type: 'string', format: 'uuid' }, severity: { type: 'string', enum: ['MINOR', 'MEDIUM', 'MAJOR', 'CRITICAL'] }, name: { type: 'string' }, description: { type: 'string' }, notifySubscribers: { type: 'boolean' } },
+  },
   request: {
     type: 'object',
     additionalProperties: true,
@@ -137,3 +142,24 @@ export const CHECK_RESULTS_SCHEMA = schema({
     },
   },
 });
+
+const metrics = { type: 'object', description: 'availability (percent) and Checkly’s timing metrics in ms, e.g. responseTime_avg, responseTime_p95', additionalProperties: { type: ['number', 'null'] } };
+
+export const ANALYTICS_SCHEMA = schema({
+  type: 'object',
+  properties: {
+    checkId: { type: 'string' },
+    name: { type: 'string' },
+    checkType: { type: 'string' },
+    activated: { type: 'boolean' },
+    muted: { type: 'boolean' },
+    frequency: { type: ['integer', 'null'] },
+    tags: { type: 'array', items: { type: 'string' } },
+    from: { type: 'string', format: 'date-time' },
+    to: { type: 'string', format: 'date-time' },
+    series: { type: 'array', items: { type: 'object', properties: { data: { type: 'array', items: metrics } } } },
+    metadata: { type: 'object', additionalProperties: { type: 'object', properties: { unit: { type: 'string' }, label: { type: 'string' } } } },
+  },
+});
+
+export const BATCH_ANALYTICS_SCHEMA = schema({ type: 'array', items: { ...metrics, properties: { checkId: { type: 'string' } } } });

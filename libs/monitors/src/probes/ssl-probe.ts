@@ -7,6 +7,15 @@ import { failed, isNetworkCode, ProbeLimits, ProbeObservation, since } from './p
 
 const DAY_MS = 86_400_000;
 
+const expiringWords = (days: number, threshold: number) => `certificate expires in ${days} days (alert at ${threshold})`;
+const EXPIRING = /^certificate expires in (-?\d+) days \(alert at \d+\)$/;
+
+/** The days a run's error says the certificate has left, when that is why it failed; null for any other error. */
+export function expiringDays(error: string | null): number | null {
+  const match = error === null ? null : EXPIRING.exec(error);
+  return match ? Number(match[1]) : null;
+}
+
 /**
  * SSL monitors: a TLS handshake with the host, the chain validated unless told not to, the leaf certificate
  * read. It fails on a broken chain, an expired certificate, or one expiring within `alertDaysBeforeExpiry`.
@@ -62,7 +71,7 @@ export function sslProbe(config: SslRequestConfig, limits: ProbeLimits, now: Dat
         if (mismatch) error = `certificate does not match ${serverName}`;
       }
       if (error === null && expiresAt.getTime() <= now.getTime()) error = `certificate expired on ${certificate.validTo}`;
-      else if (error === null && daysRemaining < config.alertDaysBeforeExpiry) error = `certificate expires in ${daysRemaining} days (alert at ${config.alertDaysBeforeExpiry})`;
+      else if (error === null && daysRemaining < config.alertDaysBeforeExpiry) error = expiringWords(daysRemaining, config.alertDaysBeforeExpiry);
       finish({ timings: { ...timings, total }, error, networkError: false, facts });
     });
     socket.on('error', (e: NodeJS.ErrnoException) => {

@@ -26,7 +26,7 @@ function nextRun(state: MonitorState, from: number): number | null {
 export const monitorsProjection: Projection<MonitorDoc, MonitorEvent> = {
   name: 'monitors',
   version: 1,
-  handles: ['MonitorCreated', 'MonitorUpdated', 'MonitorDeleted', 'MonitorActivationChanged', 'MonitorMuteChanged', 'MonitorRunRecorded', 'MonitorStateChanged'],
+  handles: ['MonitorCreated', 'MonitorUpdated', 'MonitorDeleted', 'MonitorActivationChanged', 'MonitorMuteChanged', 'MonitorRunRecorded', 'MonitorStateChanged', 'MonitorStillFailing'],
   indexes: [{ field: 'accountId' }, { field: 'checkType' }, { field: 'nextRunAt' }, { field: 'created_at' }],
   sortField: 'created_at',
   ids: (event) => [event.data.id],
@@ -48,6 +48,7 @@ export const monitorsProjection: Projection<MonitorDoc, MonitorEvent> = {
         return { ...doc, state, lastRun: run, nextRunAt: next };
       }
       case 'MonitorStateChanged':
+      case 'MonitorStillFailing':
         return { ...doc, state };
       case 'MonitorActivationChanged':
         return { ...doc, state, updated_at: at, nextRunAt: event.data.activated ? Date.parse(at) : null };

@@ -11,13 +11,21 @@ import { LOCATIONS, LocationView } from './locations';
 import { CheckResultView, readResults, ResultsFilter } from './monitor-results';
 import { monitorRollupsProjection, percentile } from './monitor-rollups.projection';
 import { MonitorDoc, monitorsProjection } from './monitors.projection';
+import { serviceHealth, ServiceHealth } from './service-health';
+import { mergeRollups, MonitorMetrics, monitorStatus } from './monitor-analytics';
 
 export type MonitorsQuestion =
   | { type: 'GetMonitor'; accountId: string; id: string; checkType?: CheckType }
   | { type: 'ListMonitors'; accountId: string; checkType?: CheckType; limit: number; after?: PageAfter }
   | { type: 'GetMonitorRollups'; accountId: string; id: string; granularity: 'h' | 'd'; from: string; to: string }
   | { type: 'ListLocations'; accountId: string }
-  | { type: 'ListMonitorResults'; accountId: string; id: string; filter: ResultsFilter };
+  | { type: 'ListMonitorResults'; accountId: string; id: string; filter: ResultsFilter }
+  /** Every monitor's status in Checkly's `check-statuses` shape (one if `id`). */
+  | { type: 'MonitorStatuses'; accountId: string; id?: string }
+  /** The merged rollups of each monitor over [from, to), from hourly or daily buckets. */
+  | { type: 'MonitorMetrics'; accountId: string; ids: string[]; granularity: 'h' | 'd'; from: string; to: string }
+  /** What the monitors linked to each service (by `triggerIncident`) say about it, for the public pages. */
+  | { type: 'ServiceHealth'; accountId: string; serviceIds: string[]; now: number };
 
 /** A monitor as every response shows it: its configuration in Checkly's shape, its state and its last run. */
 export type MonitorView = Omit<MonitorConfig, 'request'> & {
@@ -43,7 +51,13 @@ export interface MonitorsAnswers {
   GetMonitorRollups: RollupView[] | null;
   ListLocations: LocationView[];
   ListMonitorResults: { entries: CheckResultView[]; nextId: string | null } | null;
+  MonitorStatuses: ReturnType<typeof monitorStatus>[];
+  MonitorMetrics: Map<string, { monitor: MonitorView; metrics: MonitorMetrics }>;
+  ServiceHealth: Map<string, ServiceHealth>;
 }
+
+/** The most monitors one unpaged answer (statuses, Checkly's combined list) carries. */
+export const MAX_LISTED = 5000;
 
 export class MonitorsQuery<T extends MonitorsQuestion['type']> extends ContextQuery<MonitorsQuestion, MonitorsAnswers, T> {}
 
@@ -57,6 +71,8 @@ export function presentMonitor(doc: MonitorDoc): MonitorView {
   return {
     id: doc.id,
     ...rest,
+    alertChannelSubscriptions: rest.alertChannelSubscriptions ?? [],
+    triggerIncident: rest.triggerIncident ?? null,
     request: shown,
     status: { state: doc.state.status, since: doc.state.statusSince, lastRun: doc.lastRun, nextRunAt: doc.nextRunAt === null ? null : new Date(doc.nextRunAt).toISOString() },
     created_at: doc.created_at,
@@ -114,6 +130,35 @@ export class MonitorsQueryHandler implements IQueryHandler<MonitorsQuery<Monitor
       }
       case 'ListLocations':
         return LOCATIONS;
+      case 'ServiceHealth':
+        return serviceHealth(this.store, this.engine, query.accountId, query.serviceIds, query.now);
+      case 'MonitorStatuses': {
+        if (query.id !== undefined) {
+          const stored = await this.store.get(this.engine.collection(monitorsProjection), query.id);
+          return stored && stored.doc.accountId === query.accountId ? [monitorStatus(stored.doc)] : [];
+        }
+        const docs = await this.store.find(this.engine.collection(monitorsProjection), { filters: [{ field: 'accountId', op: 'eq', value: query.accountId }], sort: { field: 'created_at', direction: 'asc' }, limit: MAX_LISTED });
+        return docs.map(monitorStatus);
+      }
+      case 'MonitorMetrics': {
+        const out = new Map<string, { monitor: MonitorView; metrics: MonitorMetrics }>();
+        const owners = await this.store.getMany(this.engine.collection(monitorsProjection), [...new Set(query.ids)].slice(0, 100));
+        for (const owner of owners) {
+          if (owner.doc.accountId !== query.accountId || !owner.doc.state.config) continue;
+          const docs = await this.store.find(this.engine.collection(monitorRollupsProjection), {
+            filters: [
+              { field: 'monitorId', op: 'eq', value: owner.doc.id },
+              { field: 'granularity', op: 'eq', value: query.granularity },
+              { field: 'bucketAt', op: 'gte', value: query.from },
+              { field: 'bucketAt', op: 'lt', value: query.to },
+            ],
+            sort: { field: 'bucketAt', direction: 'asc' },
+            limit: query.granularity === 'h' ? 24 * 31 : 366,
+          });
+          out.set(owner.doc.id, { monitor: presentMonitor(owner.doc), metrics: mergeRollups(docs) });
+        }
+        return out;
+      }
       case 'ListMonitorResults': {
         const owner = await this.store.get(this.engine.collection(monitorsProjection), query.id);
         if (!owner || owner.doc.accountId !== query.accountId || !owner.doc.state.config) return null;

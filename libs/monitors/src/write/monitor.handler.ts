@@ -5,8 +5,11 @@ import { CommandRunner, RunResult } from '../../../event-store/src/command-runne
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { COMMAND_RUNNER, PROJECTION_ENGINE } from '../../../platform/src/tokens';
+import { ValidationError } from '../../../core/src/errors';
+import { ServiceDirectory } from '../../../status-pages/src/status-pages.api';
 import { MonitorCommand, monitorDecider, MonitorEvent, MonitorState, monitorStream } from '../domain/monitor.decider';
 import { monitorsProjection } from '../read/monitors.projection';
+import { MonitorLinks } from './monitor-links';
 
 export type MonitorRunResult = RunResult<MonitorState, MonitorEvent>;
 
@@ -19,9 +22,19 @@ export class MonitorCommandHandler implements ICommandHandler<RunMonitorCommand,
     @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
+    private readonly services: ServiceDirectory,
+    private readonly links: MonitorLinks,
   ) {}
 
-  execute({ command, actor, ifMatch }: RunMonitorCommand): Promise<MonitorRunResult> {
+  async execute({ command, actor, ifMatch }: RunMonitorCommand): Promise<MonitorRunResult> {
+    if (command.type === 'CreateMonitor' || command.type === 'UpdateMonitor') {
+      // What the config names must be the account's: its incident's service and its alert channels.
+      const serviceId = command.config.triggerIncident?.serviceId;
+      if (serviceId && !(await this.services.get(command.accountId, serviceId))) {
+        throw ValidationError.of([{ path: 'triggerIncident.serviceId', message: 'must name an existing service of this account' }]);
+      }
+      await this.links.validate(command.accountId, command.config);
+    }
     const snapshot = async () => {
       const stored = await this.store.get(this.engine.collection(monitorsProjection), command.id);
       return stored ? { state: stored.doc.state, revision: stored.revision } : null;

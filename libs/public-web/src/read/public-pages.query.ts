@@ -1,11 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { MonitorsQuery, ServiceHealth, serviceMonitorsProjection } from '../../../monitors/src/monitors.api';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { incidentDate, IncidentDirectory, IncidentView } from '../../../incidents/src/incidents.api';
 import { StatusPageDetailView, StatusPageDirectory } from '../../../status-pages/src/status-pages.api';
-import { BAR_DAYS, ComponentStatus, currentStatus, DayBar, indicatorOf, Indicator, overallUptime, uptimeBars } from './component-status';
+import { BAR_DAYS, ComponentStatus, currentStatus, DayBar, indicatorOf, Indicator, overallUptime, STATUS_OF_SEVERITY, uptimeBars, worse } from './component-status';
 import { IncidentOutageDoc, incidentOutagesProjection } from './incident-outages.projection';
 import { pageAddressesProjection } from './page-addresses.projection';
 import { PublicMaintenance, PublicMaintenanceWindows } from './public-maintenance';
@@ -25,6 +27,8 @@ export interface PublicService {
   status: ComponentStatus;
   bars: DayBar[];
   uptime: number | null;
+  /** Hourly average response times (ms) of its monitors over the last 24 hours, oldest first; null without monitors. */
+  responseTimes: (number | null)[] | null;
   created_at: string;
   updated_at: string;
 }
@@ -70,6 +74,7 @@ export class PublicPages {
     private readonly pages: StatusPageDirectory,
     private readonly incidents: IncidentDirectory,
     private readonly maintenance: PublicMaintenanceWindows,
+    private readonly queries: QueryBus,
   ) {}
 
   now(): Date {
@@ -97,7 +102,11 @@ export class PublicPages {
     const page = found.page;
     const views = new Map(page.cards.flatMap((card) => card.services).map((s) => [s.id, s]));
     const serviceIds = [...views.keys()];
-    const [outages, maintenance] = await Promise.all([this.outages(ref.accountId, now), this.maintenance.around(ref.accountId, serviceIds, now)]);
+    const [outages, maintenance, health] = await Promise.all([
+      this.outages(ref.accountId, now),
+      this.maintenance.around(ref.accountId, serviceIds, now),
+      this.queries.execute(new MonitorsQuery({ type: 'ServiceHealth', accountId: ref.accountId, serviceIds, now: now.getTime() })),
+    ]);
     const incidents: IncidentView[] = page.incidents;
     const open = incidents.filter((i) => i.lastUpdateStatus !== 'RESOLVED');
     const recent = incidents.filter((i) => i.lastUpdateStatus === 'RESOLVED');
@@ -111,9 +120,10 @@ export class PublicPages {
         id,
         name: view.name,
         description: view.description ?? null,
-        status: currentStatus(severities, inMaintenance.has(id)),
+        status: withMonitors(currentStatus(severities, inMaintenance.has(id)), health.get(id)),
         bars: serviceBars,
         uptime: overallUptime(serviceBars),
+        responseTimes: health.get(id)?.hourly ?? null,
         created_at: view.created_at,
         updated_at: view.updated_at,
       });
@@ -169,6 +179,7 @@ export class PublicPages {
       ...this.pages.readFrom(),
       this.engine.collection(pageAddressesProjection),
       this.engine.collection(incidentOutagesProjection),
+      this.engine.collection(serviceMonitorsProjection),
     ]);
     const maintenance = this.maintenance.changeToken();
     if (stores === null || maintenance === null) return null;
@@ -187,6 +198,14 @@ export class PublicPages {
       limit: OUTAGES_MAX,
     });
   }
+}
+
+/** A service's status with what its monitors say: failing as the severity its incident would have, slow as degraded. */
+function withMonitors(status: ComponentStatus, health: ServiceHealth | undefined): ComponentStatus {
+  if (!health || status === 'under_maintenance') return status;
+  if (health.state === 'FAILING') return worse(status, STATUS_OF_SEVERITY[(health.severity ?? 'MAJOR') as keyof typeof STATUS_OF_SEVERITY]);
+  if (health.state === 'DEGRADED') return worse(status, 'degraded_performance');
+  return status;
 }
 
 /** The host name of a Host header, lower case, without port; null when absent or not a plain name. */

@@ -7,6 +7,7 @@ import { PageRef, PublicPageModel } from '../read/public-pages.query';
 import { dayText, percentText, plural, statusWord, timeText } from './formatting';
 import { createMarkdown, Markdown } from './markdown';
 import { FAVICON_SVG, STYLESHEET } from './stylesheet';
+import { responseChart } from './response-chart';
 import { BADGE, HISTORY, INCIDENT_PAGE, INCIDENT_PARTIAL, LAYOUT, MAINTENANCE_PARTIAL, MESSAGE, PAGE, SUBSCRIBE_PARTIAL } from './templates';
 import { shortHash, themeStylesheet } from './theme-stylesheet';
 import { shortened, xmlSafe } from './xml-text';
@@ -166,6 +167,7 @@ export class PublicRenderer {
           statusLabel: STATUS_LABEL[s.status],
           icon: ICON[s.status],
           runs: barRuns(s.bars),
+          chart: responseChart(s.responseTimes),
           uptimeText: uptimeText(s.uptime),
           // Narrow screens show the last 30 days; the figure under them is of those days.
           narrowUptimeText: uptimeText(overallUptime(s.bars.slice(-NARROW_DAYS))),

@@ -39,6 +39,7 @@ h3{font-size:1rem;margin:0}
 .svc>li:first-child{border-top:0}
 .svc-head{display:flex;flex-wrap:wrap;justify-content:space-between;gap:.25rem 1rem}
 .svc-name{font-weight:600;color:var(--fg)}
+.rt{color:var(--muted);align-self:center}
 .svc-desc{color:var(--muted);font-size:.9rem;margin:.1rem 0 0}
 .st{font-weight:600;display:inline-flex;align-items:center;gap:.35rem}
 .st-operational{color:var(--ok)}.st-degraded_performance{color:var(--degraded)}.st-partial_outage{color:var(--partial)}.st-major_outage{color:var(--major)}.st-under_maintenance{color:var(--maint)}

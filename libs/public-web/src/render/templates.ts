@@ -53,7 +53,7 @@ export const PAGE = `{{#> layout}}
 <section aria-labelledby="svc-h"><h2 id="svc-h">Services</h2>
 {{#each cards}}<section class="card" aria-labelledby="card-{{id}}"><h3 id="card-{{id}}">{{name}}</h3>
 <ul class="svc">{{#each services}}<li>
-<div class="svc-head"><span class="svc-name">{{name}}</span><span class="st st-{{status}}"><span class="icon" aria-hidden="true">{{icon}}</span>{{statusLabel}}</span></div>
+<div class="svc-head"><span class="svc-name">{{name}}</span>{{#if chart}}<svg class="rt" viewBox="0 0 96 20" width="96" height="20" role="img" aria-label="{{chart.label}}"><path d="{{chart.d}}" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linejoin="round" stroke-linecap="round"/></svg>{{/if}}<span class="st st-{{status}}"><span class="icon" aria-hidden="true">{{icon}}</span>{{statusLabel}}</span></div>
 {{#if description}}<p class="svc-desc">{{description}}</p>{{/if}}
 <ol class="bars" aria-label="{{name}}: daily uptime, last 90 days">{{#each runs}}<li class="b-{{code}} w{{days}}{{#if old}} o{{/if}}"><span>{{text}}</span>{{/each}}</ol>
 <p class="legend"><span><span class="l90">90</span><span class="l30">30</span> days ago</span><span><span class="l90">{{uptimeText}}</span><span class="l30">{{narrowUptimeText}}</span></span><span>Today</span></p>
