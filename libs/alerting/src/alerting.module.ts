@@ -24,7 +24,6 @@ import { ChannelSubscriptions } from './write/channel-subscriptions';
 import { DeliveryLogRetention } from './write/delivery-log-retention';
 import { DeliverySender } from './write/delivery-sender';
 import { DeliveryWorker } from './write/delivery-worker';
-import { CheckOutages } from './write/check-outages';
 import { Notifier } from './write/notifier.processor';
 import { Outbox } from './write/outbox';
 import { SubscriberNotices } from './write/subscriber-notices';
@@ -37,7 +36,7 @@ import { SubscriberTokens } from './write/subscriber-tokens';
 @Module({
   imports: [HeartbeatsModule, StatusPagesModule, MaintenanceModule, PublicWebModule],
   controllers: [AlertChannelsController, AlertNotificationsController],
-  providers: [ChannelDirectory, AlertingQueryHandler, AlertChannelCommandHandler, ChannelSubscriptions, Outbox, CheckOutages, Notifier, SubscriberNotices, SubscriberTokens, EmailSender, DeliverySender, DeliveryWorker, DeliveryLogRetention],
+  providers: [ChannelDirectory, AlertingQueryHandler, AlertChannelCommandHandler, ChannelSubscriptions, Outbox, Notifier, SubscriberNotices, SubscriberTokens, EmailSender, DeliverySender, DeliveryWorker, DeliveryLogRetention],
   exports: [Outbox, DeliveryWorker],
 })
 export class AlertingModule implements OnModuleInit {

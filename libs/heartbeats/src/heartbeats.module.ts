@@ -33,7 +33,6 @@ import { HeartbeatWatchdog } from './write/heartbeat-watchdog';
 import { NameClaimCommandHandler } from './write/name-claim.handler';
 import { IncidentReactor } from './write/incident-reactor';
 import { OutageIncidents } from './write/outage-incidents';
-import { RecentCheckIncidents } from './write/recent-check-incidents';
 
 @Module({
   imports: [StatusPagesModule, AccountsModule, MaintenanceModule],
@@ -53,7 +52,6 @@ import { RecentCheckIncidents } from './write/recent-check-incidents';
     OutageIncidents,
     RollupHistory,
     RollupHistoryCommandHandler,
-    RecentCheckIncidents,
     IncidentReactor,
     HeartbeatBackground,
     {
