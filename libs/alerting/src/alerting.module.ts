@@ -5,7 +5,7 @@ import { FastifyInstance } from 'fastify';
 import { CLOCK, Clock } from '../../core/src/clock';
 import { ProjectionEngine } from '../../read-store/src/projection-engine';
 import { ProcessorRunner } from '../../read-store/src/processor-runner';
-import { PROCESSOR_RUNNER, PROJECTION_ENGINE, COMMAND_RUNNER } from '../../platform/src/tokens';
+import { PROCESSOR_RUNNER, PROJECTION_ENGINE } from '../../platform/src/tokens';
 import { HeartbeatsModule, CheckAlertLinks } from '../../heartbeats/src/heartbeats.api';
 import { MaintenanceModule } from '../../maintenance/src/maintenance.api';
 import { RunSubscriptionsCommand, StatusPagesModule, StatusPagesQuery } from '../../status-pages/src/status-pages.api';
