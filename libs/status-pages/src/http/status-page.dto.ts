@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
@@ -33,6 +34,17 @@ const OptionalText = () =>
     const trimmed = value.trim();
     return trimmed === '' ? null : trimmed;
   });
+
+/** An optional http or https URL; empty is null. Listed bottom-up, as stacked decorators apply. */
+const OptionalWebUrl = () =>
+  applyDecorators(
+    IsUrl(WEB_URL, { message: '$property must be an http or https URL' }),
+    MaxLength(2048),
+    IsString(),
+    IsOptional(),
+    OptionalText(),
+    ApiPropertyOptional({ type: String, nullable: true, format: 'uri' }),
+  );
 
 /** At most `max` entries; says nothing of non-arrays, which IsArray reports. */
 const MaxEntries = (max: number) =>
@@ -162,36 +174,16 @@ export class StatusPageBodyDto {
   @Matches(HOST_NAME, { message: 'customDomain must be a host name such as status.example.com' })
   customDomain?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, format: 'uri' })
-  @OptionalText()
-  @IsOptional()
-  @IsString()
-  @MaxLength(2048)
-  @IsUrl(WEB_URL, { message: 'logo must be an http or https URL' })
+  @OptionalWebUrl()
   logo?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, format: 'uri' })
-  @OptionalText()
-  @IsOptional()
-  @IsString()
-  @MaxLength(2048)
-  @IsUrl(WEB_URL, { message: 'logoDark must be an http or https URL' })
+  @OptionalWebUrl()
   logoDark?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, format: 'uri' })
-  @OptionalText()
-  @IsOptional()
-  @IsString()
-  @MaxLength(2048)
-  @IsUrl(WEB_URL, { message: 'favicon must be an http or https URL' })
+  @OptionalWebUrl()
   favicon?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, format: 'uri' })
-  @OptionalText()
-  @IsOptional()
-  @IsString()
-  @MaxLength(2048)
-  @IsUrl(WEB_URL, { message: 'redirectTo must be an http or https URL' })
+  @OptionalWebUrl()
   redirectTo?: string | null;
 
   @ApiPropertyOptional({ enum: DEFAULT_THEMES, default: 'AUTO' })
