@@ -55,7 +55,9 @@ export class OutageIncidents {
     const description = trigger.description.trim() || openedWords(serviceName, outage.startedAt);
     const update = this.update(updateIdOf('investigating', outage.id), description, 'INVESTIGATING', trigger.notifySubscribers);
     const command = { type: 'CreateIncident' as const, id: outageIncidentId(outage.id), accountId: check.accountId, name: trigger.name, severity: trigger.severity, serviceIds: [trigger.serviceId], updates: [update] };
-    await this.commands.execute(new RunIncidentCommand(command, actorFor(check.accountId))).catch(ignore(ConflictError));
+    await this.commands.execute(new RunIncidentCommand(command, actorFor(check.accountId))).catch((error) => {
+      if (!(error instanceof ConflictError)) throw error;
+    });
   }
 
   async resolve(check: CheckDoc, outage: Pick<Outage, 'id' | 'reopens'>, recoveredAt: string): Promise<void> {
@@ -104,9 +106,3 @@ export class OutageIncidents {
     return legacy.state.incidentId ?? outageIncidentId(outageKey);
   }
 }
-
-const ignore =
-  (...kinds: (abstract new (...args: never[]) => Error)[]) =>
-  (error: unknown) => {
-    if (!kinds.some((kind) => error instanceof kind)) throw error;
-  };
