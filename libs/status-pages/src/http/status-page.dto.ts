@@ -16,7 +16,7 @@ import {
   ValidateBy,
   ValidateNested,
 } from 'class-validator';
-import { EachObject, Trim } from '../../../http/src/dto-helpers';
+import { EachObject, RequiredName } from '../../../http/src/dto-helpers';
 import { DEFAULT_THEME_COLORS, DEFAULT_THEMES, DefaultTheme, HEX_COLOR, ThemeColorKey } from '../domain/theme';
 import { ServiceDto } from './service.dto';
 
@@ -85,12 +85,7 @@ export class CardBodyDto {
   @Allow()
   id?: unknown;
 
-  @ApiProperty({ minLength: 1, maxLength: 255, example: 'Core' })
-  @IsDefined({ message: '$property is required' })
-  @Trim()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(255)
+  @RequiredName('Core')
   name!: string;
 
   @ApiProperty({ type: [ServiceRefDto], maxItems: MAX_SERVICES_PER_CARD })
@@ -137,12 +132,7 @@ export class ThemeColorsDto {
 }
 
 export class StatusPageBodyDto {
-  @ApiProperty({ minLength: 1, maxLength: 255, example: 'Acme status' })
-  @IsDefined({ message: '$property is required' })
-  @Trim()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(255)
+  @RequiredName('Acme status')
   name!: string;
 
   @ApiProperty({ pattern: SLUG.source, example: 'acme', description: 'Unique across all accounts' })
