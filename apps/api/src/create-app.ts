@@ -11,7 +11,7 @@ import { installRateLimit, RateLimiter } from '../../../libs/http/src/rate-limit
 import { requestIdFor } from '../../../libs/http/src/request-id';
 import { logRequest } from '../../../libs/http/src/request-log';
 import { BodyValidationPipe } from '../../../libs/http/src/validation';
-import { ApiKeyGuard, ApiKeyLookup } from '../../../libs/accounts/src/accounts.api';
+import { ApiKeyLookup } from '../../../libs/accounts/src/accounts.api';
 import { createLogger, NestPinoLogger, VigilLogger } from '../../../libs/platform/src/logger';
 import { PlatformOptions } from '../../../libs/platform/src/platform.options';
 import { RequestMetrics } from '../../../libs/platform/src/request-metrics';

@@ -5,7 +5,7 @@ import { FastifyInstance } from 'fastify';
 import { CLOCK, Clock } from '../../core/src/clock';
 import { ProjectionEngine } from '../../read-store/src/projection-engine';
 import { ProcessorRunner } from '../../read-store/src/processor-runner';
-import { PROCESSOR_RUNNER, PROJECTION_ENGINE, COMMAND_RUNNER } from '../../platform/src/tokens';
+import { PROCESSOR_RUNNER, PROJECTION_ENGINE } from '../../platform/src/tokens';
 import { HeartbeatsModule, CheckAlertLinks } from '../../heartbeats/src/heartbeats.api';
 import { MaintenanceModule } from '../../maintenance/src/maintenance.api';
 import { RunSubscriptionsCommand, StatusPagesModule, StatusPagesQuery } from '../../status-pages/src/status-pages.api';
@@ -24,7 +24,6 @@ import { ChannelSubscriptions } from './write/channel-subscriptions';
 import { DeliveryLogRetention } from './write/delivery-log-retention';
 import { DeliverySender } from './write/delivery-sender';
 import { DeliveryWorker } from './write/delivery-worker';
-import { CheckOutages } from './write/check-outages';
 import { Notifier } from './write/notifier.processor';
 import { Outbox } from './write/outbox';
 import { SubscriberNotices } from './write/subscriber-notices';
@@ -40,7 +39,7 @@ import { MonitorOutages } from './write/monitor-outages';
 @Module({
   imports: [HeartbeatsModule, MonitorsModule, StatusPagesModule, MaintenanceModule, PublicWebModule],
   controllers: [AlertChannelsController, AlertNotificationsController],
-  providers: [ChannelDirectory, AlertingQueryHandler, AlertChannelCommandHandler, ChannelSubscriptions, Outbox, CheckOutages, Notifier, SubscriberNotices, SubscriberTokens, EmailSender, DeliverySender, DeliveryWorker, DeliveryLogRetention, MonitorNotifier, MonitorOutages],
+  providers: [ChannelDirectory, AlertingQueryHandler, AlertChannelCommandHandler, ChannelSubscriptions, Outbox, Notifier, SubscriberNotices, SubscriberTokens, EmailSender, DeliverySender, DeliveryWorker, DeliveryLogRetention, MonitorNotifier, MonitorOutages],
   exports: [Outbox, DeliveryWorker],
 })
 export class AlertingModule implements OnModuleInit {

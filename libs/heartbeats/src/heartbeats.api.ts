@@ -4,7 +4,7 @@ export { RunHeartbeatCheckCommand, type HeartbeatCheckRun } from './write/heartb
 export { RunHeartbeatCommand, type HeartbeatRun } from './write/heartbeat.handler';
 export type { AlertChannelSubscription, CheckConfig, CheckInput, HeartbeatCheckCommand, HeartbeatCheckEvent, Severity } from './domain/heartbeat-check.decider';
 export type { HeartbeatCommand } from './domain/heartbeat.decider';
-export type { FailedData, HeartbeatEvent, PingReceivedData } from './domain/heartbeat.events';
+export { outageOf, type FailedData, type HeartbeatEvent, type Outage, type PingReceivedData } from './domain/heartbeat.events';
 export { HeartbeatsQuery, type HeartbeatsAnswers, type HeartbeatsQuestion } from './read/heartbeats.queries';
 export type { CheckStatusView, CheckView } from './read/check-directory';
 export { CHECK_STATES, type CheckState } from './read/check-state';

@@ -33,7 +33,6 @@ import { HeartbeatWatchdog } from './write/heartbeat-watchdog';
 import { NameClaimCommandHandler } from './write/name-claim.handler';
 import { IncidentReactor } from './write/incident-reactor';
 import { OutageIncidents } from './write/outage-incidents';
-import { RecentCheckIncidents } from './write/recent-check-incidents';
 
 import { OtherChecks } from './read/other-checks';
 
@@ -56,7 +55,6 @@ import { OtherChecks } from './read/other-checks';
     OutageIncidents,
     RollupHistory,
     RollupHistoryCommandHandler,
-    RecentCheckIncidents,
     IncidentReactor,
     HeartbeatBackground,
     {

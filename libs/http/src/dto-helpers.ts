@@ -1,5 +1,7 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ValidateBy } from 'class-validator';
+import { IsDefined, IsNotEmpty, IsString, MaxLength, ValidateBy } from 'class-validator';
 
 /** Trims strings before validation so " " is empty and "  a " is "a"; other types pass untouched. */
 export const Trim = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
@@ -19,3 +21,7 @@ export const EachObject = (fields: string) =>
       defaultMessage: (args) => `${args?.property}[${(args?.value as unknown[]).findIndex((entry) => !isObjectEntry(entry))}] must be an object ${fields}`,
     },
   });
+
+/** A required name, trimmed, 1–255 characters. Listed bottom-up, as stacked decorators apply. */
+export const RequiredName = (example: string) =>
+  applyDecorators(MaxLength(255), IsNotEmpty(), IsString(), Trim(), IsDefined({ message: '$property is required' }), ApiProperty({ minLength: 1, maxLength: 255, example }));

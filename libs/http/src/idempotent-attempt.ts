@@ -29,10 +29,6 @@ export function runInAttempt<T>(attempt: IdempotentAttempt, work: () => T): T {
   return attempts.run(attempt, work);
 }
 
-export function currentAttempt(): IdempotentAttempt | undefined {
-  return attempts.getStore();
-}
-
 /** What the command runner asks: which earlier attempts of this request may have written. */
 export const idempotentRetries: RetryContext = {
   current: () => {

@@ -1,14 +1,7 @@
 import { Projection } from '../../../core/src/projection';
-import { Role } from '../../../http/src/account-context';
-import { ApiKeyEvent } from '../domain/api-key.decider';
+import { ApiKeyCreatedData, ApiKeyEvent } from '../domain/api-key.decider';
 
-export interface ApiKeyDoc {
-  id: string;
-  accountIds: string[];
-  role: Role;
-  name: string | null;
-  hash: string;
-  prefix: string;
+export interface ApiKeyDoc extends ApiKeyCreatedData {
   revoked: boolean;
   created_at: string;
   revoked_at: string | null;

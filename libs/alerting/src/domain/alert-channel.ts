@@ -1,7 +1,6 @@
 import { isUuid } from '../../../core/src/ids';
 import { ViolationDetail } from '../../../core/src/errors';
 import { isDeliverableAddress } from '../../../status-pages/src/status-pages.api';
-import { outboundUrlProblem } from '../../../core/src/outbound-address';
 import { targetUrlProblem } from '../send/target-check';
 import { templateProblem } from '../send/template-renderer';
 

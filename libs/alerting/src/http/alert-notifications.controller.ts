@@ -12,36 +12,17 @@ import { RunAlertChannelCommand } from '../write/alert-channel.handler';
 import { retryDelivery } from '../write/delivery-retry';
 import { DeliveryDoc, DeliveryStatus, Outbox } from '../write/outbox';
 
-export interface NotificationView {
-  id: string;
-  alertChannelId: string | null;
-  checkId: string | null;
-  incidentId: string | null;
-  alertType: string;
-  recipient: string;
-  status: DeliveryStatus;
-  attempts: number;
-  lastError: string | null;
-  created_at: string;
-  sentAt: string | null;
+/** A delivery as the log shows it: without the worker's bookkeeping, its next attempt as an ISO time. */
+export type NotificationView = Pick<DeliveryDoc, 'id' | 'alertChannelId' | 'checkId' | 'incidentId' | 'alertType' | 'recipient' | 'status' | 'attempts' | 'lastError' | 'created_at' | 'sentAt'> & {
   nextAttemptAt: string | null;
   /** Set on SUPPRESSED notifications: why the alert was not sent. */
   suppressedReason: string | null;
-}
+};
 
 export function presentDelivery(doc: DeliveryDoc): NotificationView {
+  const { id, alertChannelId, checkId, incidentId, alertType, recipient, status, attempts, lastError, created_at, sentAt } = doc;
   return {
-    id: doc.id,
-    alertChannelId: doc.alertChannelId,
-    checkId: doc.checkId,
-    incidentId: doc.incidentId,
-    alertType: doc.alertType,
-    recipient: doc.recipient,
-    status: doc.status,
-    attempts: doc.attempts,
-    lastError: doc.lastError,
-    created_at: doc.created_at,
-    sentAt: doc.sentAt,
+    id, alertChannelId, checkId, incidentId, alertType, recipient, status, attempts, lastError, created_at, sentAt,
     nextAttemptAt: doc.status === 'PENDING' && doc.nextAttemptAt !== null ? new Date(doc.nextAttemptAt).toISOString() : null,
     suppressedReason: doc.suppressedReason ?? null,
   };

@@ -14,7 +14,6 @@ import { EmailQuota } from '../../../status-pages/src/status-pages.api';
 import { ChannelDirectory } from '../read/channel-directory';
 import { DeliveryError } from '../send/delivery-error';
 import { EmailSender } from '../send/email-sender';
-import { CheckOutages } from './check-outages';
 import { asDeliveryError, BATCH_PARALLEL, DeliverySender } from './delivery-sender';
 import { alertable } from './notifier.processor';
 import { DeliveryDoc, Outbox } from './outbox';
@@ -57,7 +56,6 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     private readonly queries: QueryBus,
     private readonly email: EmailSender,
     private readonly sender: DeliverySender,
-    private readonly outages: CheckOutages,
     private readonly monitorOutages: MonitorOutages,
     metrics: Metrics,
   ) {
@@ -217,8 +215,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private async outageLasts(doc: DeliveryDoc): Promise<boolean> {
     if (!doc.checkId) return false;
     if (doc.whileOutage!.startsWith(MONITOR_OUTAGE_PREFIX)) return this.monitorOutages.lastsAlertable(doc.accountId, doc.checkId, doc.whileOutage!);
-    const outage = await this.outages.get(doc.checkId);
-    if (!outage || outage.outageId !== doc.whileOutage || outage.recoveredAt !== null) return false;
+    if ((await this.queries.execute(new HeartbeatsQuery({ type: 'OngoingOutage', checkId: doc.checkId }))) !== doc.whileOutage) return false;
     return alertable(await this.queries.execute(new HeartbeatsQuery({ type: 'AnyCheck', id: doc.checkId })));
   }
 }

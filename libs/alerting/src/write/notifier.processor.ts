@@ -3,14 +3,13 @@ import { QueryBus } from '@nestjs/cqrs';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { EventOf, RecordedEvent } from '../../../core/src/event';
 import { Processor } from '../../../core/src/processor';
-import { CheckDoc, FailedData, HeartbeatEvent, HeartbeatsQuery, PingReceivedData } from '../../../heartbeats/src/heartbeats.api';
+import { CheckDoc, FailedData, HeartbeatEvent, HeartbeatsQuery, outageOf, PingReceivedData } from '../../../heartbeats/src/heartbeats.api';
 import { maskedRecipient } from '../domain/alert-channel';
 import { AlertChannelEvent } from '../domain/alert-channel.decider';
 import { CheckAlert, failureCause } from '../domain/alert-message';
 import { alertPolicy } from '../domain/alert-settings';
 import { ChannelDoc } from '../read/alert-channels.projection';
 import { ChannelDirectory } from '../read/channel-directory';
-import { CheckOutages } from './check-outages';
 import { ChannelSubscriptions } from './channel-subscriptions';
 import { MaintenanceDirectory } from '../../../maintenance/src/maintenance.api';
 import { deliveryId, DeliveryDoc, newDelivery, Outbox } from './outbox';
@@ -28,11 +27,10 @@ export const alertable = (check: CheckDoc | null): check is CheckDoc => check !=
 /**
  * Turns events into deliveries in the outbox, with ids made from the triggering event and the
  * recipient, so handling an event again (a crash, a second worker) adds nothing.
- * 1. HeartbeatFailed: follow the outage (count consecutive FAILINGs); when the escalation threshold
- *    is reached, an ALERT_FAILURE per subscribed channel, then the reminders, each sent only while
- *    the outage lasts. TIME_BASED escalation is a FAILURE due at start + threshold, on the same terms.
- * 2. HeartbeatPingReceived with recoveredFrom: close the outage; an ALERT_RECOVERY with its
- *    downtime when the outage had alerted.
+ * 1. HeartbeatFailed: when its outage (which the event carries) reaches the escalation threshold, an
+ *    ALERT_FAILURE per subscribed channel, then the reminders, each sent only while the outage lasts.
+ *    TIME_BASED escalation is a FAILURE due at start + threshold, on the same terms.
+ * 2. HeartbeatPingReceived that ends an outage: an ALERT_RECOVERY with its downtime when the outage had alerted.
  * 3. AlertChannelTestRequested: the ALERT_TEST delivery; AlertChannelDeleted: no check keeps the channel.
  * 4. Subscriptions and incident updates: see SubscriberNotices.
  */
@@ -50,7 +48,6 @@ export class Notifier implements Processor<NotifierEvent> {
     private readonly subscribers: SubscriberNotices,
     private readonly subscriptions: ChannelSubscriptions,
     private readonly maintenance: MaintenanceDirectory,
-    private readonly outages: CheckOutages,
   ) {}
 
   /** Why an alert of the check at `at` is silenced (muted, deactivated, a maintenance window of its tags), or null. */
@@ -64,10 +61,9 @@ export class Notifier implements Processor<NotifierEvent> {
   async handle(event: RecordedEvent<NotifierEvent>): Promise<void> {
     switch (event.type) {
       case 'HeartbeatFailed':
-        return this.failed(event, event.data);
+        return this.failed(event.data);
       case 'HeartbeatPingReceived':
-        if (event.data.recoveredFrom) await this.recovered(event, event.data);
-        return;
+        return this.recovered(event.data);
       case 'AlertChannelTestRequested': {
         const { data } = event;
         const channel = await this.channels.anyDoc(data.id);
@@ -89,11 +85,12 @@ export class Notifier implements Processor<NotifierEvent> {
     await this.subscriptions.removeAll(accountId, id, { accountId, keyName: 'notifier' });
   }
 
-  private async failed(event: RecordedEvent, data: FailedData): Promise<void> {
+  /** A later FAILING written before FAILINGs carried their outage has no run count: it alerts no one. */
+  private async failed(data: FailedData): Promise<void> {
+    const outage = outageOf(data);
+    if (!outage) return;
     const check = await this.queries.execute(new HeartbeatsQuery({ type: 'AnyCheck', id: data.checkId }));
     if (!check) return;
-    const outage = await this.outages.follow(check, event.position, data);
-    if (!outage) return;
     const policy = alertPolicy(check.alertSettings);
     const startedAt = Date.parse(outage.startedAt);
     let alertAt: number;
@@ -110,7 +107,7 @@ export class Notifier implements Processor<NotifierEvent> {
       checkId: check.id,
       checkName: check.name,
       tags: check.tags,
-      outageId: outage.outageId,
+      outageId: outage.id,
       startedAt: outage.startedAt,
       at: data.deadline,
       downtimeSeconds: null,
@@ -119,20 +116,21 @@ export class Notifier implements Processor<NotifierEvent> {
     // Recorded, not sent: the log says which alert was silenced and why.
     if (silenced !== null) return this.fanOut(check, { ...base, alertType: 'ALERT_FAILURE' }, data.eventId, alertAt, null, silenced);
     const delayed = policy.escalationType === 'TIME_BASED';
-    await this.fanOut(check, { ...base, alertType: 'ALERT_FAILURE' }, data.eventId, alertAt, delayed ? outage.outageId : null);
+    await this.fanOut(check, { ...base, alertType: 'ALERT_FAILURE' }, data.eventId, alertAt, delayed ? outage.id : null);
     for (let i = 1; i <= policy.reminders.amount; i++) {
       const at = alertAt + i * policy.reminders.intervalMinutes * 60_000;
-      await this.fanOut(check, { ...base, alertType: 'ALERT_REMINDER', at: new Date(at).toISOString() }, `${data.eventId}:reminder:${i}`, at, outage.outageId);
+      await this.fanOut(check, { ...base, alertType: 'ALERT_REMINDER', at: new Date(at).toISOString() }, `${data.eventId}:reminder:${i}`, at, outage.id);
     }
   }
 
-  private async recovered(event: RecordedEvent, data: PingReceivedData): Promise<void> {
-    const outage = await this.outages.recover(event.position, data);
-    if (!outage?.recoveredAt) return;
+  /** A recovery written before pings carried their outage has no start to count the downtime from: it alerts no one. */
+  private async recovered(data: PingReceivedData): Promise<void> {
+    const outage = data.recoveredFrom ? data.outage : undefined;
+    if (!outage) return;
     const check = await this.queries.execute(new HeartbeatsQuery({ type: 'AnyCheck', id: data.checkId }));
     if (!check) return;
     const policy = alertPolicy(check.alertSettings);
-    const downtimeMs = Date.parse(outage.recoveredAt) - Date.parse(outage.startedAt);
+    const downtimeMs = Date.parse(data.at) - Date.parse(outage.startedAt);
     const alerted = policy.escalationType === 'TIME_BASED' ? downtimeMs >= policy.minutesFailingThreshold * 60_000 : outage.failedRuns >= policy.failedRunThreshold;
     if (!alerted) return;
     const silenced = await this.silencedAt(check, Date.parse(data.at));
@@ -141,9 +139,9 @@ export class Notifier implements Processor<NotifierEvent> {
       checkId: check.id,
       checkName: check.name,
       tags: check.tags,
-      outageId: outage.outageId,
+      outageId: outage.id,
       startedAt: outage.startedAt,
-      at: outage.recoveredAt,
+      at: data.at,
       downtimeSeconds: Math.max(0, Math.round(downtimeMs / 1000)),
     };
     await this.fanOut(check, alert, data.eventId, this.clock.now().getTime(), null, silenced);

@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { EventOf, RecordedEvent } from '../../../core/src/event';
-import { COMMAND_RUNNER } from '../../../platform/src/tokens';
 import { IncidentEvent, IncidentsQuery, IncidentState, PostedUpdateData } from '../../../incidents/src/incidents.api';
 import { addressKey, StatusPagesQuery, SubscriptionData, SubscriptionsEvent } from '../../../status-pages/src/status-pages.api';
 import { maskEmail } from '../domain/alert-channel';

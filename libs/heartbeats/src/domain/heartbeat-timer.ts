@@ -1,5 +1,6 @@
 import { CheckConfig, toMs } from './heartbeat-check.decider';
-import { FailedData, isHeartbeatEvent, PingState, ScheduleChangedData } from './heartbeat.events';
+import { isHeartbeatEvent, Outage, PingState, ScheduleChangedData } from './heartbeat.events';
+import { FLAP_WINDOW_MS } from './incident-wording';
 import { DEFAULT_TIME_ZONE, SCHEDULE_TOLERANCE_MS, scheduleTiming } from './schedule';
 
 /** A started run not yet finished: `at` + grace is its deadline. */
@@ -36,6 +37,10 @@ export interface TimerState {
   failing: boolean;
   /** eventId of the first FAILING of the current outage. */
   failingSince: string | null;
+  /** The rest of what is known of that outage; null when it began before timers kept it. */
+  outage: Omit<Outage, 'id'> | null;
+  /** The last outage's recovery, and the outage whose incident it had (a flapping check reopens that one). */
+  recovered: { incident: string; at: number } | null;
   lastPingAt: number | null;
   /** When the check last failed (a missed deadline, a reported failure); null when it never did. */
   lastFailedAt: number | null;
@@ -62,6 +67,8 @@ export const initialTimer = (): TimerState => ({
   everPinged: false,
   failing: false,
   failingSince: null,
+  outage: null,
+  recovered: null,
   lastPingAt: null,
   lastFailedAt: null,
   schedule: null,
@@ -108,12 +115,15 @@ export function isDue(timer: TimerState, now: number): boolean {
 
 /** The timer after a ping at `atMs`: evolveTimer's ping case, for callers that hold the time as a number. */
 export function pingedTimer(timer: TimerState, atMs: number, nextDueAt: number | null = null, runs: OpenRun[] = timer.runs): TimerState {
+  const ended = timer.failing ? timer.failingSince : null;
   return {
     ...timer,
     timerStart: atMs,
     everPinged: true,
     failing: false,
     failingSince: null,
+    outage: null,
+    recovered: ended === null ? timer.recovered : { incident: timer.outage?.reopens ?? ended, at: atMs },
     lastPingAt: atMs,
     nextDueAt: timer.schedule !== null ? nextDueAt : null,
     paused: false,
@@ -131,6 +141,19 @@ export function nextDueAfter(timer: Pick<TimerState, 'schedule' | 'timezone' | '
   if (timer.schedule === null) return undefined;
   const schedule = { expression: timer.schedule, timezone: timer.timezone ?? DEFAULT_TIME_ZONE };
   return scheduleTiming(schedule, timer.graceMs, new Date(since), sinceIsPing)?.expectedAt.toISOString() ?? null;
+}
+
+/** An outage starting at `deadline`: it reopens the last one's incident when it comes within the flap window of that recovery. */
+export function startOutage(timer: TimerState, deadline: string): Omit<Outage, 'id'> {
+  const outage: Omit<Outage, 'id'> = { startedAt: deadline, failedRuns: 1 };
+  const gap = timer.recovered === null ? -1 : Date.parse(deadline) - timer.recovered.at;
+  if (timer.recovered !== null && gap >= 0 && gap <= FLAP_WINDOW_MS) outage.reopens = timer.recovered.incident;
+  return outage;
+}
+
+/** The outage the timer is in, as a later FAILING or the ping ending it carries it; null when not failing or not known. */
+export function currentOutage(timer: TimerState): Outage | null {
+  return timer.failing && timer.failingSince !== null && timer.outage !== null ? { id: timer.failingSince, ...timer.outage } : null;
 }
 
 export function evolveTimer(timer: TimerState, e: { type: string; data: unknown }): TimerState {
@@ -167,6 +190,7 @@ export function evolveTimer(timer: TimerState, e: { type: string; data: unknown 
         timerStart: at,
         failing: true,
         failingSince: timer.failing ? timer.failingSince : e.data.eventId,
+        outage: timer.failing ? timer.outage && { ...timer.outage, failedRuns: timer.outage.failedRuns + 1 } : startOutage(timer, e.data.deadline),
         lastFailedAt: at,
         nextDueAt: timer.schedule !== null ? parseOrNull(e.data.nextDueAt) : null,
       };

@@ -1,7 +1,8 @@
 import { specFor } from '../../../testing/src/given-when-then';
 import { CheckConfig } from './heartbeat-check.decider';
 import { deadlineOf } from './heartbeat-timer';
-import { HeartbeatEvent } from './heartbeat.events';
+import { initialTimer } from './heartbeat-timer';
+import { HeartbeatEvent, Outage, outageOf } from './heartbeat.events';
 import { heartbeatDecider } from './heartbeat.decider';
 
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
@@ -17,10 +18,12 @@ const pinged = (ms: number, state: 'RECEIVED' | 'EARLY' | 'GRACE' | 'LATE' = 'RE
   type: 'HeartbeatPingReceived',
   data: { eventId: `p${ms}`, checkId: 'c', state, at: at(ms), source: null, userAgent: null },
 });
-const failed = (deadline: number, first = true): HeartbeatEvent => ({
+const failed = (deadline: number, first = true, carried: { outage?: Outage; reopens?: string } = {}): HeartbeatEvent => ({
   type: 'HeartbeatFailed',
-  data: { eventId: `f${deadline}`, checkId: 'c', deadline: at(deadline), first },
+  data: { eventId: `f${deadline}`, checkId: 'c', deadline: at(deadline), first, ...carried },
 });
+const outage = (start: number, failedRuns: number, reopens?: string): Outage => ({ id: `f${start}`, startedAt: at(start), failedRuns, ...(reopens ? { reopens } : {}) });
+const recovered = (ms: number, ended: Outage): HeartbeatEvent => ({ type: 'HeartbeatPingReceived', data: { ...pinged(ms).data, recoveredFrom: ended.id, outage: ended } as never });
 const ping = (ms: number) => ({ type: 'Ping' as const, eventId: `p${ms}`, at: at(ms), source: null, userAgent: null });
 const fail = (deadline: number) => ({ type: 'Fail' as const, eventId: `f${deadline}`, deadline });
 const config = (over: Partial<CheckConfig['heartbeat']> = {}, activated = true) =>
@@ -37,7 +40,7 @@ describe('heartbeat decider', () => {
       spec
         .given([scheduled(), pinged(T0), failed(T0 + 6 * MIN)])
         .when(ping(T0 + 7 * MIN))
-        .then([{ ...pinged(T0 + 7 * MIN), data: { ...pinged(T0 + 7 * MIN).data, recoveredFrom: `f${T0 + 6 * MIN}` } } as HeartbeatEvent]));
+        .then([{ ...pinged(T0 + 7 * MIN), data: { ...pinged(T0 + 7 * MIN).data, recoveredFrom: `f${T0 + 6 * MIN}`, outage: outage(T0 + 6 * MIN, 1) } } as HeartbeatEvent]));
 
     it('records nothing for a deactivated check', () => spec.given([scheduled({ activated: false })]).when(ping(T0)).then([]));
     it('records nothing for a deleted check', () => spec.given([scheduled({ deleted: true })]).when(ping(T0)).then([]));
@@ -49,7 +52,7 @@ describe('heartbeat decider', () => {
       spec.given([scheduled(), pinged(T0)]).when(fail(T0 + 6 * MIN)).then([failed(T0 + 6 * MIN)]));
 
     it('marks a later deadline of the same outage as not first', () =>
-      spec.given([scheduled(), pinged(T0), failed(T0 + 6 * MIN)]).when(fail(T0 + 12 * MIN)).then([failed(T0 + 12 * MIN, false)]));
+      spec.given([scheduled(), pinged(T0), failed(T0 + 6 * MIN)]).when(fail(T0 + 12 * MIN)).then([failed(T0 + 12 * MIN, false, { outage: outage(T0 + 6 * MIN, 2) })]));
 
     it('decides nothing once a ping moved the deadline', () =>
       spec.given([scheduled(), pinged(T0), pinged(T0 + 5 * MIN)]).when(fail(T0 + 6 * MIN)).then([]));
@@ -58,6 +61,48 @@ describe('heartbeat decider', () => {
       spec.given([scheduled(), pinged(T0), failed(T0 + 6 * MIN)]).when(fail(T0 + 6 * MIN)).then([]));
 
     it('decides nothing for a timer that never ran', () => spec.given([scheduled()]).when(fail(T0)).then([]));
+  });
+
+  describe('the outage its events carry', () => {
+    const F1 = T0 + 6 * MIN;
+
+    it('a later FAILING carries the outage with its runs counted, a signalled one too', () => {
+      spec.given([scheduled(), pinged(T0), failed(F1), failed(F1 + 6 * MIN, false)]).when(fail(F1 + 12 * MIN)).then([failed(F1 + 12 * MIN, false, { outage: outage(F1, 3) })]);
+      const [signalled] = heartbeatDecider.decide({ ...ping(F1 + MIN), signal: 'fail' }, [scheduled(), pinged(T0), failed(F1)].reduce(heartbeatDecider.evolve, initialTimer()));
+      expect(signalled!.data).toMatchObject({ first: false, outage: outage(F1, 2) });
+    });
+
+    it('the ping ending an outage carries its start and runs', () =>
+      spec.given([scheduled(), pinged(T0), failed(F1), failed(F1 + 6 * MIN, false)]).when(ping(F1 + 8 * MIN)).then([recovered(F1 + 8 * MIN, outage(F1, 2))]));
+
+    it('a first FAILING within 30 minutes of the last recovery reopens that outage’s incident', () =>
+      spec.given([scheduled(), pinged(T0), failed(F1), recovered(F1 + MIN, outage(F1, 1))]).when(fail(F1 + 7 * MIN)).then([failed(F1 + 7 * MIN, true, { reopens: `f${F1}` })]));
+
+    it('a later flap reopens the same incident, and the ping ending it says so', () => {
+      const F2 = F1 + 7 * MIN;
+      const flapped = [scheduled(), pinged(T0), failed(F1), recovered(F1 + MIN, outage(F1, 1)), failed(F2, true, { reopens: `f${F1}` })];
+      spec.given(flapped).when(ping(F2 + MIN)).then([recovered(F2 + MIN, outage(F2, 1, `f${F1}`))]);
+      spec.given([...flapped, recovered(F2 + MIN, outage(F2, 1, `f${F1}`))]).when(fail(F2 + 7 * MIN)).then([failed(F2 + 7 * MIN, true, { reopens: `f${F1}` })]);
+    });
+
+    it('a first FAILING more than 30 minutes after the last recovery reopens nothing', () =>
+      spec.given([scheduled(), pinged(T0), failed(F1), recovered(F1 + MIN, outage(F1, 1)), pinged(F1 + 26 * MIN)]).when(fail(F1 + 32 * MIN)).then([failed(F1 + 32 * MIN)]));
+
+    it('events written before they carried the outage give the same timer, so the next events carry it', () =>
+      spec.given([scheduled(), pinged(T0), failed(F1), failed(F1 + 6 * MIN, false)]).when(fail(F1 + 12 * MIN)).then([failed(F1 + 12 * MIN, false, { outage: outage(F1, 3) })]));
+
+    it('a timer kept before it knew its outage (an older timer document) names the outage and carries no more', () => {
+      const timer = { ...[scheduled(), pinged(T0), failed(F1)].reduce(heartbeatDecider.evolve, initialTimer()), outage: null };
+      expect(heartbeatDecider.decide(fail(F1 + 6 * MIN), timer)).toEqual([failed(F1 + 6 * MIN, false)]);
+      expect(heartbeatDecider.decide(ping(F1 + MIN), timer)).toEqual([{ ...pinged(F1 + MIN), data: { ...pinged(F1 + MIN).data, recoveredFrom: `f${F1}` } }]);
+    });
+
+    it('outageOf: a first FAILING is its outage’s start; a later one written before FAILINGs carried it has none', () => {
+      expect(outageOf({ eventId: 'f1', checkId: 'c', deadline: at(F1), first: true })).toEqual({ id: 'f1', startedAt: at(F1), failedRuns: 1 });
+      expect(outageOf({ eventId: 'f1', checkId: 'c', deadline: at(F1), first: true, reopens: 'f0' })).toEqual({ id: 'f1', startedAt: at(F1), failedRuns: 1, reopens: 'f0' });
+      expect(outageOf({ eventId: 'f2', checkId: 'c', deadline: at(F1 + MIN), first: false })).toBeNull();
+      expect(outageOf({ eventId: 'f2', checkId: 'c', deadline: at(F1 + MIN), first: false, outage: outage(F1, 2) })).toEqual(outage(F1, 2));
+    });
   });
 
   describe('Reschedule', () => {

@@ -1,7 +1,7 @@
 import { Decider } from '../../../core/src/decider';
 import { CheckConfig, HeartbeatCheckState } from './heartbeat-check.decider';
 import { FailedData, HeartbeatEvent, MaintenanceDeferredData, PingReceivedData, SignalExtras } from './heartbeat.events';
-import { deadlineOf, evolveTimer, initialTimer, nextDueAfter, pairedRun, pingState, scheduleChange, TimerState } from './heartbeat-timer';
+import { currentOutage, deadlineOf, evolveTimer, initialTimer, nextDueAfter, pairedRun, pingState, scheduleChange, startOutage, TimerState } from './heartbeat-timer';
 
 export const heartbeatStream = (checkId: string) => `heartbeat-${checkId}`;
 
@@ -37,6 +37,18 @@ export type HeartbeatCommand =
   /** Copies the check's configuration at `checkRevision` (null: deleted) onto the timer. */
   | { type: 'Reschedule'; checkId: string; config: CheckConfig | null; checkRevision: number; at: Date };
 
+/** A FAILING carries its outage: a first one the incident it reopens, if any; a later one its outage with this run counted. */
+function withOutage(data: FailedData, timer: TimerState): FailedData {
+  if (data.first) {
+    const { reopens } = startOutage(timer, data.deadline);
+    if (reopens) data.reopens = reopens;
+    return data;
+  }
+  const outage = currentOutage(timer);
+  if (outage) data.outage = { ...outage, failedRuns: outage.failedRuns + 1 };
+  return data;
+}
+
 /**
  * Pings of an inactive or deleted check are not recorded; a Fail whose deadline a ping (or another
  * watchdog) already moved decides nothing, so each deadline fails once; a Reschedule is idempotent by
@@ -66,11 +78,15 @@ export const heartbeatDecider: Decider<TimerState, HeartbeatCommand, HeartbeatEv
         if (signal === 'fail') {
           const data: FailedData = { eventId, checkId, deadline: at, first: !timer.failing, signal: true, source, userAgent, ...extras };
           if (timer.schedule !== null) data.nextDueAt = nextDueAfter(timer, atMs, true);
-          return [{ type: 'HeartbeatFailed', data }];
+          return [{ type: 'HeartbeatFailed', data: withOutage(data, timer) }];
         }
         const state = pingState(timer, atMs);
         const data: PingReceivedData = { eventId, checkId, state, at, source, userAgent, ...extras };
-        if (timer.failing) data.recoveredFrom = timer.failingSince;
+        if (timer.failing) {
+          data.recoveredFrom = timer.failingSince;
+          const outage = currentOutage(timer);
+          if (outage) data.outage = outage;
+        }
         if (timer.schedule !== null) data.nextDueAt = nextDueAfter(timer, atMs, true);
         return [{ type: 'HeartbeatPingReceived', data }];
       }
@@ -92,7 +108,7 @@ export const heartbeatDecider: Decider<TimerState, HeartbeatCommand, HeartbeatEv
         if (run) data.runStartedAt = new Date(run.at).toISOString();
         // A schedule check then waits for the first occurrence after the deadline.
         if (timer.schedule !== null) data.nextDueAt = nextDueAfter(timer, command.deadline, false);
-        return [{ type: 'HeartbeatFailed', data }];
+        return [{ type: 'HeartbeatFailed', data: withOutage(data, timer) }];
       }
       case 'Reschedule': {
         const change = scheduleChange(command.checkId, command.config, command.checkRevision, timer, command.at);

@@ -95,6 +95,8 @@ export interface PingReceivedData extends SignalExtras {
   userAgent: string | null;
   /** Set on the first ping after a FAILING: the eventId of the FAILING that began the outage. */
   recoveredFrom?: string | null;
+  /** With `recoveredFrom`: the outage this ping ends (absent on events written before pings carried it). */
+  outage?: Outage;
   /** A schedule check's next expected occurrence after this ping (absent on period checks). */
   nextDueAt?: string | null;
 }
@@ -106,6 +108,10 @@ export interface FailedData extends SignalExtras {
   deadline: string;
   /** First FAILING after a success: opens the incident. */
   first: boolean;
+  /** A first FAILING within the flap window of the last outage's recovery: the outage whose incident it reopens. */
+  reopens?: string;
+  /** A later FAILING: the outage it belongs to (absent on events written before FAILINGs carried it). */
+  outage?: Outage;
   /** A schedule check's next expected occurrence after the deadline (absent on period checks). */
   nextDueAt?: string | null;
   /** Set on a FAILING a ping signalled (`/fail`, `/{1–255}`): the request's, not "watchdog". */
@@ -114,6 +120,26 @@ export interface FailedData extends SignalExtras {
   runStartedAt?: string;
   source?: string | null;
   userAgent?: string | null;
+}
+
+/** A check's outage, from its first FAILING to the ping that ends it. */
+export interface Outage {
+  /** The eventId of its first FAILING. */
+  id: string;
+  /** Its first FAILING's deadline. */
+  startedAt: string;
+  /** Its FAILINGs so far. */
+  failedRuns: number;
+  /** The earlier outage whose incident it reopened (see FailedData.reopens). */
+  reopens?: string;
+}
+
+/** The outage a FAILING belongs to: a first FAILING is its start; null for a later one written before FAILINGs carried it. */
+export function outageOf(data: FailedData): Outage | null {
+  if (!data.first) return data.outage ?? null;
+  const outage: Outage = { id: data.eventId, startedAt: data.deadline, failedRuns: 1 };
+  if (data.reopens) outage.reopens = data.reopens;
+  return outage;
 }
 
 /** A ping or a failure as the check's history shows it: endpoint 9's event, counted by the rollups. */

@@ -15,7 +15,6 @@ import {
   Matches,
   MaxLength,
   Min,
-  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { Trim } from '../../../http/src/dto-helpers';

@@ -134,6 +134,12 @@ export class CheckDirectory {
     };
   }
 
+  /** The outage (its first FAILING's eventId) the check is in, or null. */
+  async ongoingOutage(id: string): Promise<string | null> {
+    const timer = (await this.timersOf([id])).get(id);
+    return timer?.failing ? timer.failingSince : null;
+  }
+
   /** The timers of these checks, read from the timers read model in one query. */
   private async timersOf(ids: string[]): Promise<Map<string, TimerDoc>> {
     if (ids.length === 0) return new Map();

@@ -9,7 +9,7 @@ import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.po
 import { heartbeatStream } from '../domain/heartbeat.decider';
 import { isCounted, Occurrence, occurrenceOf } from '../domain/heartbeat.events';
 import { timestampOfEventId } from '../../../core/src/ids';
-import { bucketStart, DAY_MS, Granularity, heartbeatRollupsProjection, HOUR_MS, MINUTE_MS, RollupDoc, rollupId } from './heartbeat.projections';
+import { bucketStart, DAY_MS, Granularity, heartbeatRollupsProjection, HOUR_MS, MINUTE_MS, rollupId } from './heartbeat.projections';
 import { TimeWindow } from './heartbeat-window';
 
 export interface HeartbeatEventView {

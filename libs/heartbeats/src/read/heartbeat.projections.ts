@@ -44,6 +44,8 @@ export function toTimerState(doc: TimerDoc | null): TimerState {
     everPinged: doc.everPinged,
     failing: doc.failing,
     failingSince: doc.failingSince,
+    outage: doc.outage ?? null,
+    recovered: doc.recovered ?? null,
     lastPingAt: doc.lastPingAt,
     lastFailedAt: doc.lastFailedAt ?? null,
     schedule: doc.schedule ?? null,
@@ -57,7 +59,8 @@ export function toTimerState(doc: TimerDoc | null): TimerState {
 /** One document per check: its timer, folded from `heartbeat-<id>`; its revision is the stream's. */
 export const heartbeatTimersProjection: Projection<TimerDoc, HeartbeatEvent> = {
   name: 'heartbeat_timers',
-  version: 2,
+  // The timer keeps its outage (start, runs, the incident it reopens) and its last recovery.
+  version: 3,
   handles: [...HEARTBEAT_EVENT_TYPES],
   // Not pingToken: every ping rewrites the timer, and an index entry more per ping costs a page; pings find checks by token.
   indexes: [{ field: 'deadline' }],
@@ -65,7 +68,7 @@ export const heartbeatTimersProjection: Projection<TimerDoc, HeartbeatEvent> = {
   evolve(doc, event, id) {
     // The document is the timer it holds (TimerDoc extends TimerState): evolved as it is, no copy first.
     // A document written before schedules and run signals lacks their fields: fill them in once.
-    const timer = evolveTimer(doc && doc.runs !== undefined && doc.schedule !== undefined ? doc : toTimerState(doc), event);
+    const timer = evolveTimer(doc && doc.runs !== undefined && doc.schedule !== undefined && doc.recovered !== undefined ? doc : toTimerState(doc), event);
     return {
       ...timer,
       id,

@@ -21,7 +21,9 @@ export type HeartbeatsQuestion =
   | { type: 'CheckStatuses'; accountId: string }
   | { type: 'CheckStatus'; accountId: string; checkId: string }
   /** A check of any account, for background work that acts for the account of its event. */
-  | { type: 'AnyCheck'; id: string };
+  | { type: 'AnyCheck'; id: string }
+  /** The outage a check of any account is in (its first FAILING's eventId), or null. */
+  | { type: 'OngoingOutage'; checkId: string };
 
 /** The answers; null where the check (or event) is missing or another account's. */
 export interface HeartbeatsAnswers {
@@ -36,6 +38,7 @@ export interface HeartbeatsAnswers {
   CheckStatuses: CheckStatusView[];
   CheckStatus: CheckStatusView | null;
   AnyCheck: CheckDoc | null;
+  OngoingOutage: string | null;
 }
 
 export class HeartbeatsQuery<T extends HeartbeatsQuestion['type']> extends ContextQuery<HeartbeatsQuestion, HeartbeatsAnswers, T> {}
@@ -78,6 +81,8 @@ export class HeartbeatsQueryHandler implements IQueryHandler<HeartbeatsQuery<Hea
         return this.checks.statusOf(q.accountId, q.checkId);
       case 'AnyCheck':
         return this.checks.byId(q.id);
+      case 'OngoingOutage':
+        return this.checks.ongoingOutage(q.checkId);
     }
   }
 }

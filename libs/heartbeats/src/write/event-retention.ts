@@ -6,7 +6,7 @@ import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { heartbeatStream } from '../domain/heartbeat.decider';
-import { bucketStart, DAY_MS, heartbeatTimersProjection, TimerDoc } from '../read/heartbeat.projections';
+import { bucketStart, DAY_MS, heartbeatTimersProjection } from '../read/heartbeat.projections';
 import { RollupHistory } from './rollup-history';
 
 const PAGE = 500;

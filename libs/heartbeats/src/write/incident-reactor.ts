@@ -4,7 +4,7 @@ import { Processor } from '../../../core/src/processor';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
-import { HeartbeatEvent } from '../domain/heartbeat.events';
+import { HeartbeatEvent, outageOf } from '../domain/heartbeat.events';
 import { CheckDoc, heartbeatChecksProjection } from '../read/heartbeat-checks.projection';
 import { OutageIncidents } from './outage-incidents';
 
@@ -32,12 +32,12 @@ export class IncidentReactor implements Processor<ReactorEvent> {
     if (event.type === 'HeartbeatFailed') {
       if (!event.data.first) return;
       const check = await this.alertable(event.data.checkId);
-      if (check) await this.incidents.open(check, event.data.eventId, event.data.deadline);
+      if (check) await this.incidents.open(check, outageOf(event.data)!);
       return;
     }
     if (!event.data.recoveredFrom) return;
     const check = await this.alertable(event.data.checkId);
-    if (check) await this.incidents.resolve(check, event.data.recoveredFrom, event.data.at);
+    if (check) await this.incidents.resolve(check, { id: event.data.recoveredFrom, reopens: event.data.outage?.reopens }, event.data.at);
   }
 
   private async alertable(checkId: string): Promise<CheckDoc | null> {

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -36,6 +37,10 @@ const IsIsoDateTime = () =>
 
 /** Only set when the field is present: a PATCH may leave it out, but null is not a value. */
 const IfPresent = () => ValidateIf((_, value) => value !== undefined);
+
+/** 1 to `max` objects of `type`; a bad entry's message names the fields it should have. Listed bottom-up, as stacked decorators apply. */
+const ObjectList = (type: () => new () => object, fields: string, max: number) =>
+  applyDecorators(IsArray(), ArrayMinSize(1), ArrayMaxSize(max), EachObject(fields), Type(type), ValidateNested({ each: true }));
 
 // class-validator runs a property's decorators bottom-up and stops at the first failure (see
 // IncidentBodies), so the most basic check of each field is written last.
@@ -87,24 +92,14 @@ export class ReplaceIncidentDto {
   severity!: Severity;
 
   @ApiProperty({ type: [ServiceRefDto], minItems: 1, maxItems: MAX_SERVICES })
-  @ValidateNested({ each: true })
-  @Type(() => ServiceRefDto)
-  @EachObject('{id}')
-  @ArrayMaxSize(MAX_SERVICES)
-  @ArrayMinSize(1)
-  @IsArray()
+  @ObjectList(() => ServiceRefDto, '{id}', MAX_SERVICES)
   @IsDefined({ message: '$property is required' })
   services!: ServiceRefDto[];
 }
 
 export class CreateIncidentDto extends ReplaceIncidentDto {
   @ApiProperty({ type: [IncidentUpdateBodyDto], minItems: 1, maxItems: MAX_CREATE_UPDATES })
-  @ValidateNested({ each: true })
-  @Type(() => IncidentUpdateBodyDto)
-  @EachObject('{description}')
-  @ArrayMaxSize(MAX_CREATE_UPDATES)
-  @ArrayMinSize(1)
-  @IsArray()
+  @ObjectList(() => IncidentUpdateBodyDto, '{description}', MAX_CREATE_UPDATES)
   @IsDefined({ message: '$property is required' })
   incidentUpdates!: IncidentUpdateBodyDto[];
 }
@@ -125,12 +120,7 @@ export class PatchIncidentDto {
 
   @ApiPropertyOptional({ type: [ServiceRefDto], minItems: 1, maxItems: MAX_SERVICES })
   @IfPresent()
-  @ValidateNested({ each: true })
-  @Type(() => ServiceRefDto)
-  @EachObject('{id}')
-  @ArrayMaxSize(MAX_SERVICES)
-  @ArrayMinSize(1)
-  @IsArray()
+  @ObjectList(() => ServiceRefDto, '{id}', MAX_SERVICES)
   services?: ServiceRefDto[];
 }
 

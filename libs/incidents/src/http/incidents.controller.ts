@@ -8,7 +8,7 @@ import { Account, AccountContext } from '../../../http/src/account-context';
 import { parseIfMatch, setEtag } from '../../../http/src/etag';
 import { CURSOR_CODEC, CursorCodec } from '../../../http/src/pagination';
 import { actorOf, requireId } from '../../../http/src/params';
-import { incidentDate, IncidentDirectory, IncidentListFilter, IncidentView } from '../read/incident-directory';
+import { incidentDate, IncidentListFilter, IncidentView } from '../read/incident-directory';
 import { IncidentsQuery } from '../read/incidents.queries';
 import { StatusPageDirectory } from '../../../status-pages/src/status-pages.api';
 import { RunIncidentCommand } from '../write/incident.handler';
@@ -23,7 +23,6 @@ export class IncidentsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    incidents: IncidentDirectory,
     private readonly bodies: IncidentBodies,
     private readonly pages: StatusPageDirectory,
     @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,

@@ -10,15 +10,8 @@ import { IncidentEvent, IncidentState, incidentStream } from '../domain/incident
 import { Severity, UpdateStatus } from '../domain/incident-timeline';
 import { accountResolvedAt, accountState, evolveIncident, IncidentDoc, incidentsProjection, IncidentUpdateDoc, toIncidentState } from './incidents.projection';
 
-/** An incident update as every response shows it. */
-export interface IncidentUpdateView {
-  id: string;
-  description: string;
-  status: UpdateStatus;
-  publicIncidentUpdateDate: string;
-  notifySubscribers: boolean;
-  created_at: string;
-}
+/** An incident update as every response shows it: without its creation order. */
+export type IncidentUpdateView = Omit<IncidentUpdateDoc, 'seq'>;
 
 /** An incident as every response shows it: services expanded, updates chronological. */
 export interface IncidentView {
@@ -39,14 +32,8 @@ export interface IncidentListFilter {
 }
 
 export function presentUpdate(update: IncidentUpdateDoc): IncidentUpdateView {
-  return {
-    id: update.id,
-    description: update.description,
-    status: update.status,
-    publicIncidentUpdateDate: update.publicIncidentUpdateDate,
-    notifySubscribers: update.notifySubscribers,
-    created_at: update.created_at,
-  };
+  const { id, description, status, publicIncidentUpdateDate, notifySubscribers, created_at } = update;
+  return { id, description, status, publicIncidentUpdateDate, notifySubscribers, created_at };
 }
 
 /** Most open (and, apart, most recently resolved) incidents a status page is given. */

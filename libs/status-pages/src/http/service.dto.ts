@@ -1,17 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsDefined, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import { Trim } from '../../../http/src/dto-helpers';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { RequiredName } from '../../../http/src/dto-helpers';
 
 export const MAX_SERVICE_DESCRIPTION = 500;
 
 export class ServiceBodyDto {
-  @ApiProperty({ minLength: 1, maxLength: 255, example: 'API' })
-  @IsDefined({ message: '$property is required' })
-  @Trim()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(255)
+  @RequiredName('API')
   name!: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: MAX_SERVICE_DESCRIPTION, example: 'The public REST API and webhooks', description: 'Shown under the name on status pages; left out or empty: none' })

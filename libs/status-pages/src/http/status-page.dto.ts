@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
@@ -15,7 +16,7 @@ import {
   ValidateBy,
   ValidateNested,
 } from 'class-validator';
-import { EachObject, Trim } from '../../../http/src/dto-helpers';
+import { EachObject, RequiredName } from '../../../http/src/dto-helpers';
 import { DEFAULT_THEME_COLORS, DEFAULT_THEMES, DefaultTheme, HEX_COLOR, ThemeColorKey } from '../domain/theme';
 import { ServiceDto } from './service.dto';
 
@@ -33,6 +34,17 @@ const OptionalText = () =>
     const trimmed = value.trim();
     return trimmed === '' ? null : trimmed;
   });
+
+/** An optional http or https URL; empty is null. Listed bottom-up, as stacked decorators apply. */
+const OptionalWebUrl = () =>
+  applyDecorators(
+    IsUrl(WEB_URL, { message: '$property must be an http or https URL' }),
+    MaxLength(2048),
+    IsString(),
+    IsOptional(),
+    OptionalText(),
+    ApiPropertyOptional({ type: String, nullable: true, format: 'uri' }),
+  );
 
 /** At most `max` entries; says nothing of non-arrays, which IsArray reports. */
 const MaxEntries = (max: number) =>
@@ -73,12 +85,7 @@ export class CardBodyDto {
   @Allow()
   id?: unknown;
 
-  @ApiProperty({ minLength: 1, maxLength: 255, example: 'Core' })
-  @IsDefined({ message: '$property is required' })
-  @Trim()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(255)
+  @RequiredName('Core')
   name!: string;
 
   @ApiProperty({ type: [ServiceRefDto], maxItems: MAX_SERVICES_PER_CARD })
@@ -125,12 +132,7 @@ export class ThemeColorsDto {
 }
 
 export class StatusPageBodyDto {
-  @ApiProperty({ minLength: 1, maxLength: 255, example: 'Acme status' })
-  @IsDefined({ message: '$property is required' })
-  @Trim()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(255)
+  @RequiredName('Acme status')
   name!: string;
 
   @ApiProperty({ pattern: SLUG.source, example: 'acme', description: 'Unique across all accounts' })
@@ -162,36 +164,16 @@ export class StatusPageBodyDto {
   @Matches(HOST_NAME, { message: 'customDomain must be a host name such as status.example.com' })
   customDomain?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, format: 'uri' })
-  @OptionalText()
-  @IsOptional()
-  @IsString()
-  @MaxLength(2048)
-  @IsUrl(WEB_URL, { message: 'logo must be an http or https URL' })
+  @OptionalWebUrl()
   logo?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, format: 'uri' })
-  @OptionalText()
-  @IsOptional()
-  @IsString()
-  @MaxLength(2048)
-  @IsUrl(WEB_URL, { message: 'logoDark must be an http or https URL' })
+  @OptionalWebUrl()
   logoDark?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, format: 'uri' })
-  @OptionalText()
-  @IsOptional()
-  @IsString()
-  @MaxLength(2048)
-  @IsUrl(WEB_URL, { message: 'favicon must be an http or https URL' })
+  @OptionalWebUrl()
   favicon?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, format: 'uri' })
-  @OptionalText()
-  @IsOptional()
-  @IsString()
-  @MaxLength(2048)
-  @IsUrl(WEB_URL, { message: 'redirectTo must be an http or https URL' })
+  @OptionalWebUrl()
   redirectTo?: string | null;
 
   @ApiPropertyOptional({ enum: DEFAULT_THEMES, default: 'AUTO' })
