@@ -6,7 +6,7 @@ import { CLOCK, Clock } from '../../../core/src/clock';
 import { isUuid } from '../../../core/src/ids';
 import { Public } from '../../../http/src/account-context';
 import { CHECK_STATES, CheckView, HeartbeatsQuery, RunHeartbeatCommand } from '../../../heartbeats/src/heartbeats.api';
-import { ConsoleReads, when } from '../read/console-reads';
+import { CHECKS_PER_PAGE, ConsoleReads, when } from '../read/console-reads';
 import { ConsolePages } from '../render/console-pages';
 import { ConsoleAccess, seeOther, sendHtml, Visit } from './console-access';
 
@@ -33,8 +33,20 @@ export class ConsoleChecksController {
     if (!visit.accountId) return this.access.message(reply, 200, visit, 'No account yet', 'You are not a member of any account.');
     const filter = (CHECK_STATES as readonly string[]).includes(String(state)) ? String(state) : undefined;
     if (state !== undefined && !filter) return this.access.message(reply, 400, visit, 'No such state', `Filter by one of ${CHECK_STATES.join(', ')}.`);
-    const checks = (await this.reads.checks(visit.accountId)).filter((c) => !filter || c.state === filter);
-    const view = { checks, state: filter, stateFilters: CHECK_STATES.map((value) => ({ value, current: value === filter })) };
+    const all = (await this.reads.checks(visit.accountId)).filter((c) => !filter || c.state === filter);
+    const pages = Math.max(1, Math.ceil(all.length / CHECKS_PER_PAGE));
+    const asked = Number((request.query as Record<string, unknown>).page ?? 1);
+    if (!Number.isInteger(asked) || asked < 1 || asked > pages) return this.access.message(reply, 400, visit, 'No such page', `This list has pages 1 to ${pages}.`);
+    const href = (page: number) => {
+      const params = new URLSearchParams(visit.chrome.q.slice(1));
+      if (filter) params.set('state', filter);
+      if (page > 1) params.set('page', String(page));
+      const text = params.toString();
+      return `/console/checks${text ? `?${text}` : ''}`;
+    };
+    const checks = all.slice((asked - 1) * CHECKS_PER_PAGE, asked * CHECKS_PER_PAGE);
+    const paging = pages > 1 && { page: asked, pages, previous: asked > 1 ? href(asked - 1) : null, next: asked < pages ? href(asked + 1) : null };
+    const view = { checks, ...paging, state: filter, stateFilters: CHECK_STATES.map((value) => ({ value, current: value === filter })) };
     return sendHtml(reply, 200, this.pages.render('checks', { ...visit.chrome, title: 'Checks', nav: 'checks' }, view));
   }
 

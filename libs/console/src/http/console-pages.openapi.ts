@@ -56,7 +56,10 @@ export function consolePagesOpenApiPaths(): Json {
       ...page('The form that edits one update of an incident', [idParam, updateId], true),
       post: form('Edit an update: text, status, public date (subscribers are not notified again)', { status, description: text(10_000), at }, ['status', 'description'], [idParam, updateId]),
     },
-    '/console/checks': page('Checks with their state and last ping, failing first', [{ name: 'state', in: 'query', required: false, schema: { type: 'string', enum: ['NEW', 'UP', 'LATE', 'FAILING', 'PAUSED'] } }]),
+    '/console/checks': page('Checks with their state and last ping, failing first, 50 a page', [
+      { name: 'state', in: 'query', required: false, schema: { type: 'string', enum: ['NEW', 'UP', 'LATE', 'FAILING', 'PAUSED'] } },
+      { name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 1 } },
+    ]),
     '/console/checks/{id}': page('A check: its state, last ping, ping URL and a crontab line', [idParam], true),
     '/console/checks/{id}/pause': { post: form('Pause a check (no alert until its next ping, which resumes it)', {}, [], [idParam]) },
     '/console/incidents/{id}/updates': { post: form('Post an update, change the status or resolve (status RESOLVED)', update, ['status', 'description'], [idParam]) },
