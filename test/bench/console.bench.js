@@ -15,7 +15,8 @@ const { gzipSync } = require('node:zlib');
 const { createChecks, startVigil, load, machine, ROOT } = require('./lib');
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 5);
+// One connection: the time a page takes to answer a person; BENCH_CONNECTIONS=5 for a team at once.
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 1);
 const CHECKS = 1000;
 const INCIDENTS = 500;
 const OPEN = 20;
