@@ -12,6 +12,8 @@ export const LIST_LIMIT = 500;
 
 /** Most checks a console list or the overview reads (the API pages further). */
 export const MAX_CHECKS = 10_000;
+/** Checks read per question: most accounts' checks in one read. */
+const CHECKS_PER_QUERY = 2_000;
 /** Checks on one page of the checks list, and on the overview. */
 export const CHECKS_PER_PAGE = 50;
 
@@ -53,10 +55,10 @@ export class ConsoleReads {
   async checks(accountId: string): Promise<(CheckView & { lastPingText: string })[]> {
     const checks: CheckView[] = [];
     for (let after: { value: string; id: string } | undefined; checks.length < MAX_CHECKS; ) {
-      const page = await this.queries.execute(new HeartbeatsQuery({ type: 'ListChecks', accountId, limit: LIST_LIMIT, after }));
-      checks.push(...page.slice(0, LIST_LIMIT));
-      if (page.length <= LIST_LIMIT) break;
-      const last = page[LIST_LIMIT - 1];
+      const page = await this.queries.execute(new HeartbeatsQuery({ type: 'ListChecks', accountId, limit: CHECKS_PER_QUERY, after }));
+      checks.push(...page.slice(0, CHECKS_PER_QUERY));
+      if (page.length <= CHECKS_PER_QUERY) break;
+      const last = page[CHECKS_PER_QUERY - 1];
       after = { value: last.created_at, id: last.id };
     }
     return checks
