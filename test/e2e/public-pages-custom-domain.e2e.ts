@@ -1,19 +1,40 @@
 import { request } from 'node:http';
+import dns2 from 'dns2';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 import { createPage, proveDomain } from './public-pages-fixtures';
 
 /**
- * Issue 32, item 6: a custom domain serves its page only once the owner has proven it (here the HTTP token,
- * served by a real HTTP server), loses it when a re-check finds the proof gone, and is never Vigil's own host.
+ * Issue 32, item 6: a custom domain serves its page only once the owner has proven it (the HTTP token served by
+ * a real HTTP server, or a TXT record on a real DNS server Vigil is pointed at), loses it when a re-check finds
+ * the proof gone, and is never Vigil's own host.
  */
 let server: TestServer;
 let account: TestAccount;
+let dnsServer: ReturnType<typeof dns2.createServer>;
+/** The TXT records the DNS server answers, by lower-case name; every other name has none. */
+const txt = new Map<string, string[]>();
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { VIGIL_RATE_LIMIT_PER_MINUTE: '100000', VIGIL_PUBLIC_URL: 'https://vigil.example.com' } });
+  dnsServer = dns2.createServer({
+    udp: true,
+    handle: (query, send) => {
+      const response = dns2.Packet.createResponseFromRequest(query);
+      const question = query.questions[0];
+      for (const data of txt.get(question.name.toLowerCase()) ?? []) {
+        response.answers.push({ name: question.name, type: dns2.Packet.TYPE.TXT, class: dns2.Packet.CLASS.IN, ttl: 1, data } as never);
+      }
+      send(response);
+    },
+  });
+  await dnsServer.listen({ udp: { port: 0, address: '127.0.0.1' } });
+  const dnsPort = (dnsServer.addresses().udp as { port: number }).port;
+  server = await startTestServer({ env: { VIGIL_RATE_LIMIT_PER_MINUTE: '100000', VIGIL_PUBLIC_URL: 'https://vigil.example.com', VIGIL_DNS_SERVERS: `127.0.0.1:${dnsPort}` } });
   account = await server.account('Domains');
 });
-afterAll(() => server?.close());
+afterAll(async () => {
+  await server?.close();
+  await dnsServer?.close();
+});
 
 /** GET / with this Host header (fetch would not send one of its own choosing). */
 function byHost(host: string): Promise<{ status: number }> {
@@ -57,6 +78,29 @@ describe('custom domains', () => {
     expect(lost.body.customDomainVerification.status).toBe('PENDING');
     expect(lost.body.publicUrl).toBe('https://vigil.example.com/status/proven');
     expect((await byHost('status.proven.test')).status).toBe(404);
+  });
+
+  it('is proven by a TXT record on the name servers Vigil asks, and lost when the record goes', async () => {
+    const page = await createPage(server, account, 'by-dns', { customDomain: 'status.dns-proven.test' });
+    const check = () => server.http.post(`/v1/status-pages/${page.pageId}/custom-domain/check`, {}, { key: account.key });
+    const { dns } = (await server.http.get(`/v1/status-pages/${page.pageId}`, { key: account.key })).body.customDomainVerification;
+    expect(dns.name).toBe('_vigil-challenge.status.dns-proven.test');
+
+    // Another page's record, or the value at another name, proves nothing.
+    txt.set('_vigil-challenge.status.dns-proven.test', ['vigil-domain-verification=someone-else']);
+    txt.set('status.dns-proven.test', [dns.value]);
+    expect((await check()).body.customDomainVerification.status).toBe('PENDING');
+    expect((await byHost('status.dns-proven.test')).status).toBe(404);
+
+    // The right record beside others (as domains often carry several TXT records).
+    txt.set(dns.name, ['v=spf1 -all', dns.value]);
+    const proven = await check();
+    expect(proven.body.customDomainVerification.status).toBe('VERIFIED');
+    expect((await byHost('status.dns-proven.test')).status).toBe(200);
+
+    txt.delete(dns.name);
+    expect((await check()).body.customDomainVerification.status).toBe('PENDING');
+    expect((await byHost('status.dns-proven.test')).status).toBe(404);
   });
 
   it('a changed domain needs its own proof; the token belongs to the page and the domain', async () => {

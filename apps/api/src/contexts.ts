@@ -9,6 +9,7 @@ import { AlertingModule } from '../../../libs/alerting/src/alerting.api';
 import { PeopleModule } from '../../../libs/people/src/people.api';
 import { MonitorsModule } from '../../../libs/monitors/src/monitors.api';
 import { ConsoleModule } from '../../../libs/console/src/console.api';
+import { AuditModule } from '../../../libs/audit/src/audit.api';
 
 /** Every bounded context; the API, the worker and the CLI load the same set so they share projections. */
 export const CONTEXT_MODULES = [
@@ -23,4 +24,5 @@ export const CONTEXT_MODULES = [
   PeopleModule,
   ConsoleModule,
   MonitorsModule,
+  AuditModule,
 ];

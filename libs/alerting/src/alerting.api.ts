@@ -9,6 +9,10 @@ export type { DeliveryDoc, DeliveryStatus } from './write/outbox';
 export { Outbox } from './write/outbox';
 export { DeliveryWorker } from './write/delivery-worker';
 export { DeliveryLogRetention } from './write/delivery-log-retention';
-export { presentDelivery, retryDelivery, type NotificationView } from './http/alert-notifications.controller';
+export { presentDelivery, type NotificationView } from './http/alert-notifications.controller';
+export { retryDelivery } from './write/delivery-retry';
 /** Offered to people: sign-in links go out through the same SMTP settings as alerts. */
 export { EmailSender } from './send/email-sender';
+/** Offered to the console: a channel form is checked by the API's own rules. */
+export { CHANNEL_TYPES, OPSGENIE_PRIORITIES, OPSGENIE_REGIONS, parseChannelBody, WEBHOOK_METHODS, WEBHOOK_TYPES, type ChannelSettings, type ChannelType } from './domain/alert-channel';
+export { resolvedTargetProblems } from './send/target-check';

@@ -49,6 +49,10 @@ export class ConflictError extends VigilError {
 }
 
 /** A quota or limit is used up: 429 with Retry-After (seconds until it frees). */
+export class PayloadTooLargeError extends VigilError {
+  readonly statusCode = 413;
+}
+
 export class TooManyRequestsError extends VigilError {
   readonly statusCode = 429;
 

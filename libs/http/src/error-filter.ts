@@ -15,6 +15,10 @@ const STATUS_MESSAGES: Record<number, string> = {
   415: 'Content-Type must be application/json',
 };
 
+/** The console's HTML forms are parsed with a limit of their own. */
+const statusMessage = (status: number, url: string): string | undefined =>
+  status === 413 && url.startsWith('/console/') ? 'Body is larger than 64 KB' : STATUS_MESSAGES[status];
+
 /** What mapping an error needs of its request. */
 interface ErrorRequest {
   id: unknown;
@@ -51,12 +55,12 @@ function mapError(error: unknown, request: ErrorRequest, fastify: FastifyInstanc
       }
       return { body: errorBody(404, 'Not found'), headers };
     }
-    if (status < 500) return { body: errorBody(status, STATUS_MESSAGES[status] ?? httpExceptionMessage(error)), headers };
+    if (status < 500) return { body: errorBody(status, statusMessage(status, request.url) ?? httpExceptionMessage(error)), headers };
   }
   const fastifyError = error as Partial<FastifyError> | null;
   const status = fastifyError?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    const message = STATUS_MESSAGES[status] ?? fastifyError?.message ?? 'Bad request';
+    const message = statusMessage(status, request.url) ?? fastifyError?.message ?? 'Bad request';
     return { body: errorBody(status, message), headers };
   }
   if (error instanceof VigilError && error.statusCode === 503) {

@@ -52,6 +52,7 @@ describe('loadConfig', () => {
       emailsPerHour: 20_000,
       outboundAllowPrivate: false,
       deliveryTimeoutMs: 10_000,
+      dnsServers: [],
       pagerdutyUrl: 'https://events.pagerduty.com',
       opsgenieUsUrl: 'https://api.opsgenie.com',
       opsgenieEuUrl: 'https://api.eu.opsgenie.com',
@@ -120,6 +121,7 @@ describe('loadConfig', () => {
       SMTP_URL: 'smtps://user:pw@smtp.example.com:465',
       VIGIL_MAIL_FROM: 'Status <status@example.com>',
       VIGIL_OUTBOUND_ALLOW_PRIVATE: 'TRUE',
+      VIGIL_DNS_SERVERS: '10.0.0.53',
       VIGIL_DELIVERY_TIMEOUT_MS: '2500',
       VIGIL_PAGERDUTY_URL: 'http://127.0.0.1:9000/',
       VIGIL_OPSGENIE_US_URL: 'http://127.0.0.1:9001',
@@ -166,6 +168,7 @@ describe('loadConfig', () => {
       emailsPerHour: 50,
       outboundAllowPrivate: true,
       deliveryTimeoutMs: 2500,
+      dnsServers: ['10.0.0.53'],
       pagerdutyUrl: 'http://127.0.0.1:9000',
       opsgenieUsUrl: 'http://127.0.0.1:9001',
       opsgenieEuUrl: 'http://127.0.0.1:9002',
@@ -256,6 +259,9 @@ describe('loadConfig', () => {
     ['SMTP_URL', 'not a url'],
     ['VIGIL_MAIL_FROM', 'no-at-sign'],
     ['VIGIL_OUTBOUND_ALLOW_PRIVATE', 'yes'],
+    ['VIGIL_DNS_SERVERS', 'ns1.example.com'],
+    ['VIGIL_DNS_SERVERS', '10.0.0.2:99999'],
+    ['VIGIL_DNS_SERVERS', '10.0.0.2,,10.0.0.3'],
     ['VIGIL_DELIVERY_TIMEOUT_MS', '10'],
     ['VIGIL_PAGERDUTY_URL', 'ftp://x'],
     ['VIGIL_MONITORS_EMBEDDED', 'yes'],
@@ -263,6 +269,11 @@ describe('loadConfig', () => {
     ['VIGIL_MONITORS_CONCURRENCY', '0'],
   ])('refuses %s=%j with an error naming it', (variable, value) => {
     expectConfigError({ [variable]: value }, variable);
+  });
+
+  it('reads the name servers of VIGIL_DNS_SERVERS: addresses, ports, IPv6 in brackets', () => {
+    expect(loadConfig({}).dnsServers).toEqual([]);
+    expect(loadConfig({ VIGIL_DNS_SERVERS: ' 10.0.0.2, 10.0.0.3:5353 ,[2001:db8::1]:53,2001:db8::2' }).dnsServers).toEqual(['10.0.0.2', '10.0.0.3:5353', '[2001:db8::1]:53', '2001:db8::2']);
   });
 
   it('refuses a VIGIL_BOOTSTRAP_ACCOUNT_ID that is not a UUID', () => {

@@ -51,6 +51,8 @@ export interface VigilConfig {
   emailsPerHour: number;
   /** Outbound requests may reach private, loopback and link-local addresses (tests, closed networks). */
   outboundAllowPrivate: boolean;
+  /** Name servers (`address` or `address:port`) for custom-domain TXT checks; empty: the system's resolver. */
+  dnsServers: string[];
   /** Per delivery attempt. */
   deliveryTimeoutMs: number;
   pagerdutyUrl: string;
@@ -122,6 +124,20 @@ function mailbox(env: Env, name: string): string | null {
   const value = text(env, name);
   if (value !== null && !/^[^\s@<>"]+@[^\s@<>"]+$/.test(value)) throw new ConfigError(name, 'must be a bare address such as unsubscribe@example.com');
   return value;
+}
+
+/** `VIGIL_DNS_SERVERS`: comma-separated IP addresses, each with an optional port (`[v6]:port` for IPv6). */
+function dnsServers(env: Env): string[] {
+  const raw = text(env, 'VIGIL_DNS_SERVERS');
+  if (raw === null) return [];
+  return raw.split(',').map((entry) => {
+    const server = entry.trim();
+    const match = /^(?:\[([0-9a-fA-F:.]+)\]|([0-9.]+))(?::(\d{1,5}))?$/.exec(server) ?? /^([0-9a-fA-F:]+)$/.exec(server);
+    const address = match?.[1] ?? match?.[2];
+    const port = match?.[3] === undefined ? 53 : Number(match[3]);
+    if (!address || isIP(address) === 0 || port < 1 || port > 65535) throw new ConfigError('VIGIL_DNS_SERVERS', `must list IP addresses with optional ports, such as 10.0.0.2,10.0.0.3:5353; got "${server}"`);
+    return server;
+  });
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -285,6 +301,7 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     emailConfirmationsPerHour: integer(env, 'VIGIL_EMAIL_CONFIRMATIONS_PER_HOUR', 200, 1, 1_000_000),
     emailsPerHour: integer(env, 'VIGIL_EMAILS_PER_HOUR', 20_000, 1, 100_000_000),
     outboundAllowPrivate: allowPrivateRaw === 'true',
+    dnsServers: dnsServers(env),
     deliveryTimeoutMs: integer(env, 'VIGIL_DELIVERY_TIMEOUT_MS', 10_000, 100, 120_000),
     pagerdutyUrl: vendor('VIGIL_PAGERDUTY_URL', 'https://events.pagerduty.com'),
     opsgenieUsUrl: vendor('VIGIL_OPSGENIE_US_URL', 'https://api.opsgenie.com'),

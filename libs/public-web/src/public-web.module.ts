@@ -7,6 +7,7 @@ import { IncidentsModule } from '../../incidents/src/incidents.api';
 import { MaintenanceModule } from '../../maintenance/src/maintenance.api';
 import { StatusPagesModule } from '../../status-pages/src/status-pages.api';
 import { PublicPagesController, SUBSCRIBE_ROUTES } from './http/public-pages.controller';
+import { PayloadTooLargeError } from '../../core/src/errors';
 import { incidentOutagesProjection } from './read/incident-outages.projection';
 import { pageAddressesProjection } from './read/page-addresses.projection';
 import { PublicMaintenanceWindows } from './read/public-maintenance';
@@ -15,7 +16,9 @@ import { PublicPagesQueryHandler } from './read/public-pages.queries';
 import { PublicRenderer } from './render/public-renderer';
 
 /** The subscribe form's body is a few dozen bytes; anything much larger is not a person. */
-const FORM_BODY_LIMIT = 4 * 1024;
+const SUBSCRIBE_BODY_LIMIT = 4 * 1024;
+/** A console form (a status page with its cards and colours is the largest) for signed-in people. */
+const CONSOLE_BODY_LIMIT = 64 * 1024;
 
 /**
  * Public status pages (contract §6): server-rendered HTML, feeds, Statuspage v2 JSON and badges,
@@ -42,13 +45,15 @@ export class PublicWebModule implements OnModuleInit {
     // HTML forms post urlencoded bodies; every other route keeps answering them 415.
     fastify.addContentTypeParser(
       'application/x-www-form-urlencoded',
-      { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
+      { parseAs: 'string', bodyLimit: CONSOLE_BODY_LIMIT },
       (request: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
         // The console's forms (libs/people) post here too: Fastify allows one parser per type.
         const route = request.routeOptions.url ?? '';
-        if (!SUBSCRIBE_ROUTES.has(route) && !route.startsWith('/console/')) {
+        const console = route.startsWith('/console/');
+        if (!SUBSCRIBE_ROUTES.has(route) && !console) {
           return done(Object.assign(new Error('Content-Type must be application/json'), { statusCode: 415 }));
         }
+        if (!console && Buffer.byteLength(body) > SUBSCRIBE_BODY_LIMIT) return done(new PayloadTooLargeError('The form is larger than 4 KB'));
         const fields: Record<string, string> = Object.create(null);
         for (const [name, value] of new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))) {
           if (!(name in fields)) fields[name] = value;

@@ -20,3 +20,11 @@ export { ServiceDirectory } from './read/service-directory';
 export { ServiceLinks, CheckRef, ChecksSource, UsageSource } from './read/service-links';
 export { PageIncidents, PageIncident, PageIncidentsSource } from './read/page-incidents';
 export { EmailQuota } from './write/email-quota';
+// The API's body rules and mappings: the console's forms validate with the same.
+export { StatusPageBodyDto } from './http/status-page.dto';
+export { ServiceBodyDto } from './http/service.dto';
+export { MAX_BULK_SUBSCRIPTIONS } from './http/subscription.dto';
+export { toPageInput } from './http/page-input';
+export { THEME_COLOR_KEYS } from './domain/theme';
+export { CustomDomainChecks } from './write/custom-domain-checks';
+export type { DomainProofInstructions } from './write/custom-domain-checks';

@@ -41,7 +41,7 @@ import { SubscriptionsCommandHandler } from './write/subscriptions.handler';
     StatusPageCommandHandler,
     SubscriptionsCommandHandler,
   ],
-  exports: [ServiceLinks, ServiceDirectory, StatusPageDirectory, PageIncidents],
+  exports: [ServiceLinks, ServiceDirectory, StatusPageDirectory, PageIncidents, CustomDomainChecks],
 })
 export class StatusPagesModule {
   constructor(@Inject(PROJECTION_ENGINE) engine: ProjectionEngine, links: ServiceLinks, pages: StatusPageDirectory) {

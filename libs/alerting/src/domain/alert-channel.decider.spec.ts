@@ -45,4 +45,12 @@ describe('alert channel decider', () => {
       .when({ type: 'RequestAlertChannelTest', id: ID, accountId: ACCOUNT, notificationId: 'n1' })
       .then([{ type: 'AlertChannelTestRequested', data: { id: ID, accountId: ACCOUNT, notificationId: 'n1' } }]);
   });
+
+  it('retries a FAILED delivery of its own channel only, recording who asked', () => {
+    const retry = { type: 'RetryAlertDelivery' as const, id: ID, accountId: ACCOUNT, notificationId: 'n2', failed: true };
+    spec.given([created]).when(retry).then([{ type: 'AlertChannelDeliveryRetried', data: { id: ID, accountId: ACCOUNT, notificationId: 'n2' } }]);
+    spec.given([created]).when({ ...retry, failed: false }).then([]);
+    spec.given([created]).when({ ...retry, accountId: 'acc-2' }).thenThrows(NotFoundError);
+    spec.given([created, { type: 'AlertChannelDeleted', data: { id: ID } }]).when(retry).thenThrows(NotFoundError);
+  });
 });

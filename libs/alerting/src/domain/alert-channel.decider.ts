@@ -7,13 +7,17 @@ export type AlertChannelEvent =
   | { type: 'AlertChannelUpdated'; data: { id: string; settings: ChannelSettings } }
   | { type: 'AlertChannelDeleted'; data: { id: string } }
   /** POST …/test: the notifier turns it into an ALERT_TEST delivery with this id. */
-  | { type: 'AlertChannelTestRequested'; data: { id: string; accountId: string; notificationId: string } };
+  | { type: 'AlertChannelTestRequested'; data: { id: string; accountId: string; notificationId: string } }
+  /** A FAILED delivery of the channel is sent again (the handler makes it due in the outbox). */
+  | { type: 'AlertChannelDeliveryRetried'; data: { id: string; accountId: string; notificationId: string } };
 
 export type AlertChannelCommand =
   | { type: 'CreateAlertChannel'; id: string; accountId: string; settings: ChannelSettings }
   | { type: 'UpdateAlertChannel'; id: string; accountId: string; settings: ChannelSettings }
   | { type: 'DeleteAlertChannel'; id: string; accountId: string }
-  | { type: 'RequestAlertChannelTest'; id: string; accountId: string; notificationId: string };
+  | { type: 'RequestAlertChannelTest'; id: string; accountId: string; notificationId: string }
+  /** `failed`: the delivery's status in the outbox, read by the handler; only a FAILED one is retried. */
+  | { type: 'RetryAlertDelivery'; id: string; accountId: string; notificationId: string; failed: boolean };
 
 export interface AlertChannelState {
   status: 'absent' | 'active' | 'deleted';
@@ -45,6 +49,10 @@ export const alertChannelDecider: Decider<AlertChannelState, AlertChannelCommand
       case 'RequestAlertChannelTest':
         requireChannel(state, command.accountId);
         return [{ type: 'AlertChannelTestRequested', data: { id: command.id, accountId: command.accountId, notificationId: command.notificationId } }];
+      case 'RetryAlertDelivery':
+        requireChannel(state, command.accountId);
+        // Sent, pending or suppressed: nothing to retry, and nothing recorded.
+        return command.failed ? [{ type: 'AlertChannelDeliveryRetried', data: { id: command.id, accountId: command.accountId, notificationId: command.notificationId } }] : [];
     }
   },
   evolve(state, event) {

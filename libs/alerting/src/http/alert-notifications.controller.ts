@@ -1,13 +1,15 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CLOCK, Clock } from '../../../core/src/clock';
-import { NotFoundError, ValidationError, ViolationDetail } from '../../../core/src/errors';
+import { ValidationError, ViolationDetail } from '../../../core/src/errors';
 import { isUuid } from '../../../core/src/ids';
 import { Account, AccountContext } from '../../../http/src/account-context';
 import { CURSOR_CODEC, CursorCodec, parseLimit } from '../../../http/src/pagination';
-import { requireId } from '../../../http/src/params';
+import { actorOf, requireId } from '../../../http/src/params';
 import { AlertingQuery } from '../read/alerting.queries';
+import { RunAlertChannelCommand } from '../write/alert-channel.handler';
+import { retryDelivery } from '../write/delivery-retry';
 import { DeliveryDoc, DeliveryStatus, Outbox } from '../write/outbox';
 
 export interface NotificationView {
@@ -64,6 +66,7 @@ function isoOrProblem(value: unknown, name: string, details: ViolationDetail[]):
 export class AlertNotificationsController {
   constructor(
     private readonly outbox: Outbox,
+    private readonly commands: CommandBus,
     private readonly queries: QueryBus,
     @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -100,24 +103,15 @@ export class AlertNotificationsController {
     return this.cursors.page(scope, rows, size, (d: DeliveryDoc) => ({ value: d.created_at, id: d.id }), (d) => presentDelivery(d as DeliveryDoc));
   }
 
+  /** A channel's delivery is retried by the channel's RetryAlertDelivery (recorded with its author); a subscriber's directly. */
   @Post(':id/retry')
   @HttpCode(202)
   async retry(@Account() account: AccountContext, @Param('id') rawId: string) {
-    return presentDelivery(await retryDelivery(this.outbox, account.accountId, requireId(rawId, 'Notification'), this.clock.now()));
-  }
-}
-
-/** A FAILED delivery is PENDING again, due now, with a fresh set of attempts; other states are left alone. */
-export async function retryDelivery(outbox: Outbox, accountId: string | null, id: string, now: Date): Promise<DeliveryDoc> {
-  for (;;) {
-    const stored = await outbox.get(id);
-    if (!stored || (accountId !== null && stored.doc.accountId !== accountId)) throw new NotFoundError('Notification not found');
-    if (stored.doc.status !== 'FAILED') return stored.doc;
-    const target =
-      stored.doc.target.kind === 'incident-emails'
-        ? { ...stored.doc.target, recipients: stored.doc.target.recipients.map((r) => (r.state === 'FAILED' ? { ...r, state: 'PENDING' as const } : r)) }
-        : stored.doc.target;
-    const doc: DeliveryDoc = { ...stored.doc, target, status: 'PENDING', attempts: 0, nextAttemptAt: now.getTime(), leaseUntil: 0 };
-    if (await outbox.replace(doc, stored.version)) return doc;
+    const id = requireId(rawId, 'Notification');
+    const stored = await this.outbox.get(id);
+    if (!stored?.doc.alertChannelId || stored.doc.accountId !== account.accountId) return presentDelivery(await retryDelivery(this.outbox, account.accountId, id, this.clock.now()));
+    const command = { type: 'RetryAlertDelivery' as const, id: stored.doc.alertChannelId, accountId: account.accountId, notificationId: id, failed: true };
+    await this.commands.execute(new RunAlertChannelCommand(command, actorOf(account)));
+    return presentDelivery((await this.outbox.get(id))?.doc ?? stored.doc);
   }
 }

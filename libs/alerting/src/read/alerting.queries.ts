@@ -16,6 +16,8 @@ export interface NotificationFilter {
 /** What may be asked of the alerting read side, always for one account. */
 export type AlertingQuestion =
   | { type: 'ListAlertChannels'; accountId: string; limit: number; after: FindQuery['after'] }
+  /** The same page without each channel's subscriptions (a list of names and targets: no scan of the checks). */
+  | { type: 'ListAlertChannelSettings'; accountId: string; limit: number; after: FindQuery['after'] }
   | { type: 'GetAlertChannel'; accountId: string; id: string }
   /** A channel's stored settings, secrets unmasked: what an update starts from. */
   | { type: 'AlertChannelSettings'; accountId: string; id: string }
@@ -24,6 +26,7 @@ export type AlertingQuestion =
 export interface AlertingAnswers {
   /** One page, newest first, one row more than `limit`. */
   ListAlertChannels: ChannelView[];
+  ListAlertChannelSettings: Omit<ChannelView, 'subscriptions'>[];
   GetAlertChannel: { channel: ChannelView; revision: bigint } | null;
   AlertChannelSettings: ChannelSettings | null;
   /** One page, newest first, one row more than `limit`. */
@@ -44,6 +47,8 @@ export class AlertingQueryHandler implements IQueryHandler<AlertingQuery<Alertin
     switch (q.type) {
       case 'ListAlertChannels':
         return this.channels.present(await this.channels.list(q.accountId, q.limit, q.after));
+      case 'ListAlertChannelSettings':
+        return (await this.channels.list(q.accountId, q.limit, q.after)).map((doc) => this.channels.settingsOf(doc));
       case 'GetAlertChannel':
         return this.channels.get(q.accountId, q.id);
       case 'AlertChannelSettings': {

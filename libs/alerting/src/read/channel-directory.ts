@@ -80,20 +80,22 @@ export class ChannelDirectory {
   }
 
   async present(docs: ChannelDoc[]): Promise<ChannelView[]> {
-    return Promise.all(
-      docs.map(async (doc) => ({
-        id: doc.id,
-        type: doc.type,
-        config: maskedConfig(doc.type, doc.config),
-        sendRecovery: doc.sendRecovery,
-        sendFailure: doc.sendFailure,
-        sendDegraded: doc.sendDegraded,
-        sslExpiry: doc.sslExpiry,
-        sslExpiryThreshold: doc.sslExpiryThreshold,
-        subscriptions: await this.subscriptionsOf(doc.accountId, doc.id),
-        created_at: doc.created_at,
-        updated_at: doc.updated_at,
-      })),
-    );
+    return Promise.all(docs.map(async (doc) => ({ ...this.settingsOf(doc), subscriptions: await this.subscriptionsOf(doc.accountId, doc.id) })));
+  }
+
+  /** A channel as shown (secrets masked), without the subscriptions that cost a scan of the checks each. */
+  settingsOf(doc: ChannelDoc): Omit<ChannelView, 'subscriptions'> {
+    return {
+      id: doc.id,
+      type: doc.type,
+      config: maskedConfig(doc.type, doc.config),
+      sendRecovery: doc.sendRecovery,
+      sendFailure: doc.sendFailure,
+      sendDegraded: doc.sendDegraded,
+      sslExpiry: doc.sslExpiry,
+      sslExpiryThreshold: doc.sslExpiryThreshold,
+      created_at: doc.created_at,
+      updated_at: doc.updated_at,
+    };
   }
 }

@@ -32,27 +32,3 @@ export const OVERVIEW = `{{#> layout}}
 /** One field's error, tied to the field by id (aria-describedby). */
 export const FIELD_ERROR = (name: string) => `{{#if errors.${name}}}<p class="field-error" id="${name}-error">{{errors.${name}}}</p>{{/if}}`;
 export const INVALID = (name: string) => `{{#if errors.${name}}} aria-invalid="true" aria-describedby="${name}-error"{{/if}}`;
-
-export const CHECKS = `{{#> layout}}
-<h1>Checks</h1>
-<nav aria-label="Check filter"><ul><li><a href="/console/checks{{q}}"{{#unless state}} aria-current="page"{{/unless}}>All</a></li>
-{{#each stateFilters}}<li><a href="/console/checks{{../qAnd}}state={{value}}"{{#if current}} aria-current="page"{{/if}}>{{value}}</a></li>{{/each}}</ul></nav>
-{{#if checks}}<ul class="rows card">{{#each checks}}<li><span class="who"><a href="/console/checks/{{id}}{{../q}}">{{name}}</a></span><span class="state s-{{state}}">{{state}}</span> <span class="muted">{{lastPingText}}</span></li>{{/each}}</ul>
-{{else}}<p class="card">No checks{{#if state}} in state {{state}}{{/if}}.</p>{{/if}}
-{{#if pages}}<nav class="pager" aria-label="Check pages"><span>{{#if previous}}<a href="{{previous}}">Previous checks</a>{{/if}}</span> <span class="muted">Page {{page}} of {{pages}}</span> <span>{{#if next}}<a href="{{next}}">More checks</a>{{/if}}</span></nav>{{/if}}
-{{/layout}}`;
-
-export const CHECK = `{{#> layout}}
-<h1>{{check.name}}</h1>
-<p><span class="state s-{{check.state}}">{{check.state}}</span> <span class="muted">{{lastPingText}}</span></p>
-<section aria-labelledby="ping-h"><h2 id="ping-h">Ping URL</h2>
-<div class="card"><p><code>{{check.heartbeat.pingUrl}}</code></p>
-<p>Add to the end of the job's crontab line, for example:</p>
-<pre><code>{{cron}}</code></pre></div>
-</section>
-{{#if canWrite}}<section aria-labelledby="act-h"><h2 id="act-h">Actions</h2>
-{{#if paused}}<p>Paused: the check's next ping resumes it.</p>
-{{else}}<form method="post" action="/console/checks/{{check.id}}/pause{{q}}"><input type="hidden" name="csrf" value="{{csrf}}"><button class="btn" type="submit">Pause</button></form>{{/if}}
-</section>{{/if}}
-<p><a href="/console/checks{{q}}">All checks</a></p>
-{{/layout}}`;

@@ -1,3 +1,4 @@
+import { historySection } from './audit-templates';
 import { FIELD_ERROR, INVALID } from './console-templates';
 
 /**
@@ -88,6 +89,7 @@ ${SERVICES}{{/with}}
 <button class="btn" type="submit">Save details</button>
 </form></section>
 {{/if}}
+${historySection('incident', true)}
 <p><a href="/console/incidents{{q}}">All incidents</a></p>
 {{/layout}}`;
 

@@ -3,37 +3,16 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import { NotFoundError } from '../../../core/src/errors';
-import { parseIsoDate } from '../../../core/src/time';
-import { canonicalTimeZone } from '../../../core/src/time-zone';
 import { Account, AccountContext } from '../../../http/src/account-context';
 import { parseIfMatch, setEtag } from '../../../http/src/etag';
 import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
 import { CURSOR_CODEC, CursorCodec, parseLimit } from '../../../http/src/pagination';
 import { actorOf, requireId } from '../../../http/src/params';
-import { WindowConfig } from '../domain/maintenance-window.decider';
 import { MaintenanceWindowView } from '../read/maintenance-directory';
 import { MaintenanceQuery } from '../read/maintenance.queries';
 import { RunMaintenanceWindowCommand } from '../write/maintenance-window.handler';
 import { MaintenanceWindowBodyDto, MaintenanceWindowDto, MaintenanceWindowPageDto } from './maintenance-window.dto';
-
-// The DTO has checked the dates; times are stored in Vigil's one output format.
-const instant = (value: string) => parseIsoDate(value)!.toISOString();
-
-function toConfig(body: MaintenanceWindowBodyDto): WindowConfig {
-  const zone = body.timezone ?? 'UTC';
-  return {
-    name: body.name,
-    tags: body.tags ?? [],
-    startsAt: instant(body.startsAt),
-    endsAt: instant(body.endsAt),
-    repeatInterval: body.repeatInterval ?? null,
-    repeatUnit: body.repeatUnit ?? null,
-    repeatEndsAt: body.repeatEndsAt ? instant(body.repeatEndsAt) : null,
-    // An unknown zone is kept as sent: the decider names the field.
-    timezone: canonicalTimeZone(zone) ?? zone,
-    serviceIds: (body.serviceIds ?? []).map((id) => id.toLowerCase()),
-  };
-}
+import { toConfig } from './window-config';
 
 /** Maintenance windows, in Checkly's shape (contract §4.1). */
 @ApiTags('maintenance windows')

@@ -1,13 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import {
-  AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { ValidationError } from '../../../core/src/errors';
 import { Actor } from '../../../event-store/src/command-runner';
@@ -19,6 +12,10 @@ import { RunUserCommand } from '../write/user.handler';
 import { SignedIn } from './console-sessions';
 
 const CHALLENGE_MS = 5 * 60_000;
+
+/** Loaded at the first ceremony: the library takes most of a second to load, which every start would pay. */
+let webauthnLibrary: Promise<typeof import('@simplewebauthn/server')> | null = null;
+const webauthn = () => (webauthnLibrary ??= import('@simplewebauthn/server'));
 
 interface Challenge {
   purpose: 'register' | 'authenticate';
@@ -52,7 +49,7 @@ export class PasskeyCeremonies {
 
   async registrationOptions(me: SignedIn) {
     const existing = await this.queries.execute(new PeopleQuery({ type: 'PasskeysOfUser', userId: me.user.id }));
-    const options = await generateRegistrationOptions({
+    const options = await (await webauthn()).generateRegistrationOptions({
       rpName: 'Vigil',
       rpID: this.rpID,
       userName: me.user.email,
@@ -68,7 +65,7 @@ export class PasskeyCeremonies {
   async register(me: SignedIn, name: string, response: unknown, actor: Actor): Promise<void> {
     let verified;
     try {
-      verified = await verifyRegistrationResponse({
+      verified = await (await webauthn()).verifyRegistrationResponse({
         response: response as RegistrationResponseJSON,
         expectedChallenge: (challenge) => this.take(challenge, 'register', me.user.id),
         expectedOrigin: this.origin,
@@ -84,7 +81,7 @@ export class PasskeyCeremonies {
   }
 
   async authenticationOptions() {
-    const options = await generateAuthenticationOptions({ rpID: this.rpID, userVerification: 'preferred' });
+    const options = await (await webauthn()).generateAuthenticationOptions({ rpID: this.rpID, userVerification: 'preferred' });
     this.keep(options.challenge, 'authenticate', null);
     return options;
   }
@@ -96,7 +93,7 @@ export class PasskeyCeremonies {
     if (!passkey) throw new PasskeyNotValidError();
     let verified;
     try {
-      verified = await verifyAuthenticationResponse({
+      verified = await (await webauthn()).verifyAuthenticationResponse({
         response: response as AuthenticationResponseJSON,
         expectedChallenge: (challenge) => this.take(challenge, 'authenticate', null),
         expectedOrigin: this.origin,

@@ -49,6 +49,44 @@ ol.timeline{list-style:none;margin:0;padding:0}
 ol.timeline>li{border-left:3px solid var(--border);padding:.25rem 0 .75rem 1rem}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--bg);border:1px solid var(--border);border-radius:.375rem;padding:.5rem;margin:.5rem 0}
 code{overflow-wrap:anywhere}
+/* console status pages, services, maintenance (k-pages) */
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+.hint{margin:0 0 .25rem;font-size:.9rem}
+input[type=url],input[type=number],input[type=datetime-local]{font:inherit;color:inherit;background:var(--bg);border:1px solid var(--border);border-radius:.375rem;padding:.5rem;max-width:100%;min-height:2.75rem}
+input[type=url]{width:100%}
+input.pos{width:5.5rem}
+input[type=color]{width:2.75rem;height:2.75rem;padding:.125rem;border:1px solid var(--border);border-radius:.375rem;background:var(--bg);vertical-align:middle}
+.swatches{display:grid;grid-template-columns:repeat(auto-fill,minmax(13rem,1fr));gap:.25rem 1rem}
+.swatches label,.positions label{display:inline;font-weight:400}
+.positions{display:grid;grid-template-columns:repeat(auto-fill,minmax(13rem,1fr));gap:.25rem 1rem}
+svg.preview{display:block;width:100%;max-width:24rem;height:auto;margin:.75rem 0;border:1px solid var(--border);border-radius:.375rem}
+dl.card dt{font-weight:600}
+dl.card dd{margin:0 0 .5rem}
+/* checks and alert channels (console) */
+input[type=text].num{width:6rem}
+.runs{display:inline-flex;gap:2px}
+.run{display:inline-block;width:.5rem;height:1.25rem;border-radius:1px;background:var(--muted)}
+.run.r-RECEIVED,.run.r-EARLY{background:var(--ok)}
+.run.r-FAILING{background:var(--danger)}
+.run.r-LATE,.run.r-GRACE{background:var(--warn)}
+.s-RECEIVED,.s-EARLY,.s-SENT{color:var(--ok)}
+.s-GRACE,.s-PENDING{color:var(--warn)}
+.s-FAILED{color:var(--danger)}
+/* audit: the log's filter, its entries' diffs, a past view */
+input[type=datetime-local]{font:inherit;color:inherit;background:var(--bg);border:1px solid var(--border);border-radius:.375rem;padding:.5rem;max-width:100%;min-height:2.75rem}
+form.filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end}
+form.filters>div{flex:1 1 12rem;min-width:0}
+ol.audit{list-style:none;margin:0;padding:0}
+ol.audit>li{border-top:1px solid var(--border);padding:.5rem 0;overflow-wrap:anywhere}
+ol.audit>li:first-child{border-top:0}
+ol.audit p{margin:.25rem 0}
+dl.diff{margin:.25rem 0 0}
+dl.diff dt{font-weight:600}
+dl.diff dd{margin:0 0 .25rem 1rem}
+@media (min-width:40rem){dl.diff{display:grid;grid-template-columns:minmax(0,max-content) minmax(0,1fr);gap:.125rem .75rem}dl.diff>div{display:contents}dl.diff dd{margin:0}}
+.was{text-decoration:line-through}
+ul.pager{list-style:none;padding:0;display:flex;gap:1rem}
+.past-view{border:2px solid var(--warn);border-radius:.375rem;padding:.5rem 1rem;margin:.75rem 0}
 /* incidents: filters, dates, backfill, pager and the public look of the preview */
 form.filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end}
 form.filters>div{flex:1 1 10rem}

@@ -64,9 +64,13 @@ export class StatusPageDirectory {
   async get(accountId: string, id: string): Promise<{ page: StatusPageDetailView; revision: bigint } | null> {
     const stored = await this.getDoc(accountId, id);
     if (!stored) return null;
-    const [entry] = await this.present(accountId, [stored.doc]);
-    const { doc } = stored;
-    const page: StatusPageDetailView = {
+    return { page: await this.detail(accountId, stored.doc), revision: stored.revision };
+  }
+
+  /** A page's document as the single-page answers show it. */
+  async detail(accountId: string, doc: StatusPageDoc): Promise<StatusPageDetailView> {
+    const [entry] = await this.present(accountId, [doc]);
+    return {
       id: entry.id,
       accountId: entry.accountId,
       name: entry.name,
@@ -86,7 +90,6 @@ export class StatusPageDirectory {
       updated_at: entry.updated_at,
       ...(doc.customDomain ? { customDomainVerified: doc.customDomainVerified === true } : {}),
     };
-    return { page, revision: stored.revision };
   }
 
   /** One page of the account's documents, newest first, one more than `limit` so the caller knows whether more follow. */

@@ -6,17 +6,21 @@ import { FindQuery, READ_STORE, ReadStore } from '../../../read-store/src/read-s
 import { ContextQuery } from '../../../read-store/src/context-query';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { COMMAND_RUNNER, PROJECTION_ENGINE } from '../../../platform/src/tokens';
-import { requireOwned, statusPageDecider, statusPageStream } from '../domain/status-page.decider';
+import { RecordedEvent } from '../../../core/src/event';
+import { requireOwned, statusPageDecider, StatusPageEvent, statusPageStream } from '../domain/status-page.decider';
 import { ServiceDirectory, ServiceView } from './service-directory';
 import { StatusPageDetailView, StatusPageDirectory, StatusPageView } from './status-page-directory';
 import { SubscriptionDirectory, SubscriptionView } from './subscription-directory';
 import { subscriptionsProjection } from './subscriptions.projection';
+import { StatusPageDoc, statusPagesProjection } from './status-pages.projection';
 
 type After = FindQuery['after'];
 
 /** What other contexts and this context's GETs ask of status pages, services and subscriptions. */
 export type StatusPagesQuestion =
   | { type: 'GetStatusPage'; accountId: string; id: string }
+  /** The page as it stood at `at`, folded from its stream (services and incidents joined as they are now); null when not the account's then. */
+  | { type: 'GetStatusPageAsOf'; accountId: string; id: string; at: Date }
   /** One page newest first, one more than `limit` so the caller knows whether more follow. */
   | { type: 'ListStatusPages'; accountId: string; limit: number; after: After }
   | { type: 'GetService'; accountId: string; id: string }
@@ -32,6 +36,7 @@ export type StatusPagesQuestion =
 
 export interface StatusPagesAnswers {
   GetStatusPage: { page: StatusPageDetailView; revision: bigint } | null;
+  GetStatusPageAsOf: { page: StatusPageDetailView; revision: bigint } | null;
   ListStatusPages: StatusPageView[];
   GetService: { service: ServiceView; revision: bigint } | null;
   ListServices: ServiceView[];
@@ -60,6 +65,15 @@ export class StatusPagesQueryHandler implements IQueryHandler<StatusPagesQuery<S
     switch (query.type) {
       case 'GetStatusPage':
         return this.pages.get(query.accountId, query.id);
+      case 'GetStatusPageAsOf': {
+        const { state, revision } = await this.runner.load<StatusPageDoc | null, RecordedEvent<StatusPageEvent>>(
+          statusPageStream(query.id),
+          { initialState: () => null, evolve: (doc, event) => statusPagesProjection.evolve(doc, event, query.id) },
+          query.at,
+        );
+        if (!state || state.accountId !== query.accountId || revision === null) return null;
+        return { page: await this.pages.detail(query.accountId, state), revision };
+      }
       case 'ListStatusPages':
         return this.pages.present(query.accountId, await this.pages.listDocs(query.accountId, query.limit, query.after));
       case 'GetService':

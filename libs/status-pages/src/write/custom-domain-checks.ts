@@ -33,11 +33,11 @@ const ACTOR = { accountId: null, keyId: null, keyName: 'custom domain check', re
  */
 @Injectable()
 export class CustomDomainChecks implements OnModuleInit, OnModuleDestroy {
-  /** Where TXT records are looked up (a Resolver pointed at chosen servers, in tests). */
-  resolveTxt: (name: string) => Promise<string[][]> = (name) => dns.resolveTxt(name);
   /** Where the HTTP check connects for a domain (its port 80 unless told otherwise). */
   httpTarget: (domain: string) => { host: string; port: number } = (domain) => ({ host: domain, port: 80 });
   private key: Promise<Buffer> | null = null;
+  /** The system's resolver, or the name servers of VIGIL_DNS_SERVERS. */
+  private readonly resolver = new dns.Resolver({ timeout: TIMEOUT_MS, tries: 2 });
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -48,6 +48,7 @@ export class CustomDomainChecks implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   onModuleInit(): void {
+    if (this.config.dnsServers.length > 0) this.resolver.setServers(this.config.dnsServers);
     this.timer = setInterval(() => void this.recheckAll().catch(() => undefined), RECHECK_PENDING_MS);
     this.timer.unref();
   }
@@ -88,7 +89,7 @@ export class CustomDomainChecks implements OnModuleInit, OnModuleDestroy {
 
   private async findProof(statusPageId: string, domain: string): Promise<'dns' | 'http' | null> {
     const expected = await this.instructions(statusPageId, domain);
-    const records = await this.resolveTxt(expected.dns.name).catch(() => [] as string[][]);
+    const records = await this.resolver.resolveTxt(expected.dns.name).catch(() => [] as string[][]);
     if (records.some((chunks) => chunks.join('') === expected.dns.value)) return 'dns';
     if (outboundUrlProblem(expected.http.url, { allowPrivate: this.config.outboundAllowPrivate }) !== null) return null;
     const body = await this.fetchToken(domain).catch(() => null);

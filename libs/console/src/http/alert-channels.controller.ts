@@ -1,0 +1,222 @@
+import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { FastifyReply, FastifyRequest } from 'fastify';
+import { AlertingQuery, CHANNEL_TYPES, ChannelSettings, ChannelType, ChannelView, DeliveryDoc, parseChannelBody, presentDelivery, resolvedTargetProblems, RunAlertChannelCommand } from '../../../alerting/src/alerting.api';
+import { CLOCK, Clock } from '../../../core/src/clock';
+import { VigilError } from '../../../core/src/errors';
+import { ID_GENERATOR, IdGenerator, isUuid } from '../../../core/src/ids';
+import { Public } from '../../../http/src/account-context';
+import { RunHeartbeatCheckCommand } from '../../../heartbeats/src/heartbeats.api';
+import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
+import { ConsoleReads, LIST_LIMIT, when } from '../read/console-reads';
+import { ConsolePages } from '../render/console-pages';
+import { blankChannel, channelBody, forgetTypedSecrets, channelChoices, ChannelFormValues, channelSummary, channelValues, fieldErrors, isChannelType, readChannelForm, TYPE_NAMES } from './channel-form';
+import { ConsoleAccess, seeOther, sendHtml, Visit } from './console-access';
+import { FieldErrors } from './incident-form';
+
+const NOTICES: Record<string, string> = { created: 'Channel created.', saved: 'Channel saved.', test: 'Test alert queued: it shows in the delivery log once sent.', retried: 'Delivery queued again.' };
+/** Deliveries per page of the log. */
+export const DELIVERY_PAGE = 20;
+const NOT_FOUND = ['No such alert channel', 'This account has no alert channel at this address.'] as const;
+
+/** Alert channels: list, create and edit each type, send a test, the delivery log with retry. Every write is the API's. */
+@Public()
+@ApiExcludeController()
+@Controller('console/alert-channels')
+export class ConsoleAlertChannelsController {
+  constructor(
+    private readonly access: ConsoleAccess,
+    private readonly reads: ConsoleReads,
+    private readonly pages: ConsolePages,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Inject(VIGIL_CONFIG) private readonly config: VigilConfig,
+  ) {}
+
+  @Get()
+  async list(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const visit = await this.access.visit(request);
+    if (!visit) return seeOther(reply, '/console/sign-in');
+    if (!visit.accountId) return this.access.message(reply, 200, visit, 'No account yet', 'You are not a member of any account.');
+    const [rows, checks] = await Promise.all([
+      this.queries.execute(new AlertingQuery({ type: 'ListAlertChannelSettings', accountId: visit.accountId, limit: LIST_LIMIT, after: undefined })),
+      this.reads.checks(visit.accountId),
+    ]);
+    // Subscriptions live on the checks: one read of them counts every channel's.
+    const counts = new Map<string, number>();
+    for (const s of checks.flatMap((c) => c.alertChannelSubscriptions.filter((a) => a.activated))) counts.set(s.alertChannelId, (counts.get(s.alertChannelId) ?? 0) + 1);
+    const channels = rows.slice(0, LIST_LIMIT).map((c) => ({ id: c.id, ...channelSummary(c), typeName: TYPE_NAMES[c.type], checkCount: counts.get(c.id) ?? 0 }));
+    const types = CHANNEL_TYPES.map((value) => ({ value, text: TYPE_NAMES[value] }));
+    return sendHtml(reply, 200, this.pages.render('channels', { ...visit.chrome, title: 'Alert channels', nav: 'channels' }, { channels, types, canWrite: visit.canWrite }));
+  }
+
+  @Get('new')
+  async blank(@Query('type') type: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const visit = await this.access.visit(request);
+    if (!visit) return seeOther(reply, '/console/sign-in');
+    if (!isChannelType(type)) return this.access.message(reply, 400, visit, 'No such channel type', `Choose one of ${CHANNEL_TYPES.join(', ')}.`);
+    if (!visit.canWrite) return this.access.message(reply, 403, visit, 'Request refused', 'Your role on this account is READ_ONLY: you can see, not change.');
+    return this.newPage(reply, 200, visit, blankChannel(type), {});
+  }
+
+  @Post()
+  async create(@Query('type') type: unknown, @Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const visit = await this.access.act(request, reply, body);
+    if (!visit) return reply;
+    if (!isChannelType(type)) return this.access.message(reply, 400, visit, 'No such channel type', `Choose one of ${CHANNEL_TYPES.join(', ')}.`);
+    const values = readChannelForm(type, body);
+    const checked = await this.checked(visit, values);
+    if ('errors' in checked) return this.newPage(reply, 400, visit, ...this.again(values, checked.errors));
+    const id = this.ids.next();
+    const refused = await this.run(visit, { type: 'CreateAlertChannel', id, accountId: visit.accountId!, settings: checked.settings });
+    if (refused) return this.newPage(reply, 400, visit, ...this.again(values, { type: refused }));
+    await this.subscribe(visit, id, [], values.checks);
+    return seeOther(reply, `/console/alert-channels/${id}${this.and(visit, 'notice=created')}`);
+  }
+
+  @Get(':id')
+  async show(@Param('id') id: string, @Query() query: Record<string, unknown>, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const visit = await this.access.visit(request);
+    if (!visit) return seeOther(reply, '/console/sign-in');
+    const channel = await this.channel(visit, id);
+    if (!channel) return this.access.message(reply, 404, visit, ...NOT_FOUND);
+    const before = parseCursor(query.before);
+    if (query.before !== undefined && !before) return this.access.message(reply, 400, visit, 'No such page', 'This page of the delivery log does not exist: start from the channel.');
+    const notice = typeof query.notice === 'string' ? NOTICES[query.notice] : undefined;
+    return this.channelPage(reply, 200, visit, channel, channelValues(channel), {}, before, notice);
+  }
+
+  @Post(':id')
+  async update(@Param('id') id: string, @Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const visit = await this.access.act(request, reply, body);
+    if (!visit) return reply;
+    const channel = await this.channel(visit, id);
+    if (!channel) return this.access.message(reply, 404, visit, ...NOT_FOUND);
+    const values = readChannelForm(channel.type, body);
+    const stored = await this.queries.execute(new AlertingQuery({ type: 'AlertChannelSettings', accountId: visit.accountId!, id: channel.id }));
+    const checked = await this.checked(visit, values, stored ?? undefined);
+    if ('errors' in checked) return this.channelPage(reply, 400, visit, channel, ...this.again(values, checked.errors));
+    const refused = await this.run(visit, { type: 'UpdateAlertChannel', id: channel.id, accountId: visit.accountId!, settings: checked.settings });
+    if (refused) return this.channelPage(reply, 400, visit, channel, ...this.again(values, { type: refused }));
+    await this.subscribe(visit, channel.id, channel.subscriptions.filter((s) => s.activated).map((s) => s.checkId), values.checks);
+    return seeOther(reply, `/console/alert-channels/${channel.id}${this.and(visit, 'notice=saved')}`);
+  }
+
+  @Post(':id/test')
+  async test(@Param('id') id: string, @Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const visit = await this.access.act(request, reply, body);
+    if (!visit) return reply;
+    const channel = await this.channel(visit, id);
+    if (!channel) return this.access.message(reply, 404, visit, ...NOT_FOUND);
+    await this.commands.execute(new RunAlertChannelCommand({ type: 'RequestAlertChannelTest', id: channel.id, accountId: visit.accountId!, notificationId: this.ids.next() }, visit.actor));
+    return seeOther(reply, `/console/alert-channels/${channel.id}${this.and(visit, 'notice=test')}`);
+  }
+
+  /** The channel's RetryAlertDelivery: a FAILED delivery is due again now (others are left as they are). */
+  @Post(':id/deliveries/:deliveryId/retry')
+  async retry(@Param('id') id: string, @Param('deliveryId') deliveryId: string, @Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const visit = await this.access.act(request, reply, body);
+    if (!visit) return reply;
+    const channel = await this.channel(visit, id);
+    const refused = channel && isUuid(deliveryId) ? await this.run(visit, { type: 'RetryAlertDelivery', id: channel.id, accountId: visit.accountId!, notificationId: deliveryId.toLowerCase(), failed: true }) : 'Not found';
+    if (!channel || refused) return this.access.message(reply, 404, visit, 'No such delivery', 'This channel has no delivery at this address.');
+    return seeOther(reply, `/console/alert-channels/${channel.id}${this.and(visit, 'notice=retried')}`);
+  }
+
+  /** The form checked as the API checks a body (the same parser and DNS check), and its checks this account's. */
+  private async checked(visit: Visit, values: ChannelFormValues, stored?: ChannelSettings): Promise<{ settings: ChannelSettings } | { errors: FieldErrors }> {
+    const { body, errors } = channelBody(values);
+    const options = { allowPrivate: this.config.outboundAllowPrivate };
+    const parsed = parseChannelBody(body, options, stored);
+    const problems = parsed.settings ? await resolvedTargetProblems(parsed.settings.config, options) : [];
+    Object.assign(errors, fieldErrors([...parsed.details, ...problems]), errors);
+    const known = new Set((await this.reads.checks(visit.accountId!)).map((c) => c.id));
+    if (values.checks.some((c) => !known.has(c))) errors.checks = 'Choose checks of this account (one is no longer there: reload the page).';
+    if (Object.keys(errors).length > 0 || !parsed.settings) return { errors };
+    return { settings: parsed.settings };
+  }
+
+  /** Subscriptions live on the checks: one command per check whose box changed. */
+  private async subscribe(visit: Visit, channelId: string, before: string[], after: string[]): Promise<void> {
+    const was = new Set(before);
+    const now = new Set(after);
+    const changes = [...after.filter((c) => !was.has(c)).map((c) => [c, true] as const), ...before.filter((c) => !now.has(c)).map((c) => [c, null] as const)];
+    for (const [checkId, activated] of changes) {
+      const command = { type: 'SetAlertChannelSubscription' as const, id: checkId, accountId: visit.accountId!, alertChannelId: channelId, activated };
+      await this.commands.execute(new RunHeartbeatCheckCommand(command, visit.actor));
+    }
+  }
+
+  private async run(visit: Visit, command: RunAlertChannelCommand['command']): Promise<string | null> {
+    try {
+      await this.commands.execute(new RunAlertChannelCommand(command, visit.actor));
+      return null;
+    } catch (error) {
+      if (error instanceof VigilError && error.statusCode < 500) return error.message;
+      throw error;
+    }
+  }
+
+  private async channel(visit: Visit, id: string): Promise<ChannelView | null> {
+    if (!visit.accountId || !isUuid(id)) return null;
+    const found = await this.queries.execute(new AlertingQuery({ type: 'GetAlertChannel', accountId: visit.accountId, id: id.toLowerCase() }));
+    return found?.channel ?? null;
+  }
+
+  /** A failed form's values and errors: typed secrets left out, each with a note. */
+  private again(values: ChannelFormValues, errors: FieldErrors): [ChannelFormValues, FieldErrors] {
+    return [forgetTypedSecrets(values, errors), errors];
+  }
+
+  private and(visit: Visit, param: string): string {
+    return visit.chrome.q ? `${visit.chrome.q}&${param}` : `?${param}`;
+  }
+
+  private async checkChoices(visit: Visit, values: ChannelFormValues) {
+    const chosen = new Set(values.checks);
+    return (await this.reads.checks(visit.accountId!)).map((c) => ({ id: c.id, name: c.name, checked: chosen.has(c.id) }));
+  }
+
+  private async newPage(reply: FastifyReply, code: number, visit: Visit, values: ChannelFormValues, errors: FieldErrors) {
+    if (!visit.accountId) return this.access.message(reply, 200, visit, 'No account yet', 'You are not a member of any account.');
+    const typeName = TYPE_NAMES[values.type as ChannelType];
+    const view = { values, typeName, ...channelChoices(values), checkChoices: await this.checkChoices(visit, values), errors: Object.keys(errors).length > 0 ? errors : undefined };
+    return sendHtml(reply, code, this.pages.render('channelNew', { ...visit.chrome, title: `New ${typeName} channel`, nav: 'channels' }, view));
+  }
+
+  private async channelPage(reply: FastifyReply, code: number, visit: Visit, channel: ChannelView, values: ChannelFormValues, errors: FieldErrors, before?: Cursor, notice?: string) {
+    const filter = { alertChannelId: channel.id };
+    const rows: DeliveryDoc[] = await this.queries.execute(new AlertingQuery({ type: 'ListNotifications', accountId: visit.accountId!, limit: DELIVERY_PAGE, after: before, filter }));
+    const page = rows.slice(0, DELIVERY_PAGE);
+    const last = page[page.length - 1];
+    const deliveries = page.map((d) => ({ ...presentDelivery(d), when: when(d.created_at), retry: visit.canWrite && d.status === 'FAILED' }));
+    const summary = channelSummary(channel);
+    const view = {
+      id: channel.id,
+      ...summary,
+      typeName: TYPE_NAMES[channel.type],
+      deliveries,
+      older: rows.length > DELIVERY_PAGE && last ? `${last.created_at}~${last.id}` : undefined,
+      paged: before !== undefined,
+      canWrite: visit.canWrite,
+      values,
+      ...channelChoices(values),
+      checkChoices: await this.checkChoices(visit, values),
+      errors: Object.keys(errors).length > 0 ? errors : undefined,
+    };
+    return sendHtml(reply, code, this.pages.render('channel', { ...visit.chrome, title: summary.title, nav: 'channels', notice }, view));
+  }
+}
+
+type Cursor = { value: string; id: string };
+
+/** `before=<created_at>~<id>`: the last delivery of the previous page. */
+function parseCursor(raw: unknown): Cursor | undefined {
+  if (typeof raw !== 'string') return undefined;
+  const [value, id, extra] = raw.split('~');
+  if (extra !== undefined || !id || !isUuid(id) || Number.isNaN(Date.parse(value)) || !/^\d{4}-\d{2}-\d{2}T/.test(value)) return undefined;
+  return { value, id: id.toLowerCase() };
+}

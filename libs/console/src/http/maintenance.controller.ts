@@ -1,0 +1,167 @@
+import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { FastifyReply, FastifyRequest } from 'fastify';
+import { CLOCK, Clock } from '../../../core/src/clock';
+import { ID_GENERATOR, IdGenerator, isUuid } from '../../../core/src/ids';
+import { Public } from '../../../http/src/account-context';
+import { MaintenanceQuery, MaintenanceWindowBodyDto, MaintenanceWindowView, RunMaintenanceWindowCommand, toConfig, WindowConfig } from '../../../maintenance/src/maintenance.api';
+import { ConsoleReads, LIST_LIMIT, when } from '../read/console-reads';
+import { ConsolePages } from '../render/console-pages';
+import { ConsoleAccess, seeOther, sendHtml, Visit } from './console-access';
+import { checkBody, FieldErrors, hasErrors, send, withParam } from './form-check';
+import { BLANK_WINDOW, phaseOf, readWindowForm, repeatChoices, serviceErrors, windowBody, WindowValues, windowValues } from './maintenance-form';
+
+const NOTICES: Record<string, string> = { planned: 'Maintenance window planned.', saved: 'Maintenance window saved.', ended: 'Maintenance window ended.', deleted: 'Maintenance window deleted.' };
+const PHASE_TEXT = { active: 'Active', upcoming: 'Upcoming', repeating: 'Repeating', past: 'Past' };
+const noticeOf = (notice: unknown) => (typeof notice === 'string' ? NOTICES[notice] : undefined);
+
+const isRepeating = (w: MaintenanceWindowView) => w.repeatInterval !== null && w.repeatUnit !== null;
+
+/** Its times; a repeating window in an occurrence says until when this one lasts. */
+function whenText(w: MaintenanceWindowView, activeUntil?: Date): string {
+  const repeat = isRepeating(w) ? `, repeats every ${w.repeatInterval} ${w.repeatUnit!.toLowerCase()}${w.repeatEndsAt ? ` until ${when(w.repeatEndsAt)}` : ''}` : '';
+  const now = activeUntil && isRepeating(w) ? `now until ${when(activeUntil.toISOString())}; first ` : '';
+  return `${now}${when(w.startsAt)} – ${when(w.endsAt)}${repeat}`;
+}
+
+/** Maintenance windows: the list by phase, planning, editing, ending and deleting one; every write a RunMaintenanceWindowCommand. */
+@Public()
+@ApiExcludeController()
+@Controller('console/maintenance')
+export class ConsoleMaintenanceController {
+  constructor(
+    private readonly access: ConsoleAccess,
+    private readonly reads: ConsoleReads,
+    private readonly pages: ConsolePages,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+  ) {}
+
+  @Get()
+  async list(@Query('notice') notice: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const visit = await this.access.visit(request);
+    if (!visit) return seeOther(reply, '/console/sign-in');
+    return this.listPage(reply, 200, visit, BLANK_WINDOW, {}, noticeOf(notice));
+  }
+
+  @Post()
+  async create(@Body() raw: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const visit = await this.access.act(request, reply, raw);
+    if (!visit) return reply;
+    const values = readWindowForm(raw);
+    const { config, errors } = await this.check(visit, values);
+    if (!config) return this.listPage(reply, 400, visit, values, errors);
+    const refused = await send(this.commands, new RunMaintenanceWindowCommand({ type: 'CreateMaintenanceWindow', id: this.ids.next(), accountId: visit.accountId!, config }, visit.actor), 'name');
+    if (refused) return this.listPage(reply, 400, visit, values, refused);
+    return seeOther(reply, `/console/maintenance${withParam(visit.chrome.q, 'notice=planned')}`);
+  }
+
+  @Get(':id')
+  async show(@Param('id') id: string, @Query('notice') notice: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const visit = await this.access.visit(request);
+    if (!visit) return seeOther(reply, '/console/sign-in');
+    const window = await this.window(visit, id);
+    if (!window) return this.notFound(reply, visit);
+    return this.windowPage(reply, 200, visit, window, windowValues(window), {}, noticeOf(notice));
+  }
+
+  @Post(':id')
+  async update(@Param('id') id: string, @Body() raw: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const visit = await this.access.act(request, reply, raw);
+    if (!visit) return reply;
+    const window = await this.window(visit, id);
+    if (!window) return this.notFound(reply, visit);
+    const values = readWindowForm(raw);
+    const { config, errors } = await this.check(visit, values);
+    if (!config) return this.windowPage(reply, 400, visit, window, values, errors);
+    const refused = await send(this.commands, new RunMaintenanceWindowCommand({ type: 'UpdateMaintenanceWindow', id: window.id, accountId: visit.accountId!, config }, visit.actor), 'name');
+    if (refused) return this.windowPage(reply, 400, visit, window, values, refused);
+    return seeOther(reply, `/console/maintenance/${window.id}${withParam(visit.chrome.q, 'notice=saved')}`);
+  }
+
+  /** Ends an active, non-repeating window now: its end moves to this instant. */
+  @Post(':id/end')
+  async end(@Param('id') id: string, @Body() raw: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const visit = await this.access.act(request, reply, raw);
+    if (!visit) return reply;
+    const window = await this.window(visit, id);
+    if (!window) return this.notFound(reply, visit);
+    const now = this.clock.now().toISOString();
+    if (isRepeating(window) || !(await this.activeNow(visit, now)).has(window.id)) return this.access.message(reply, 409, visit, 'Not active', 'Only an active window that does not repeat can be ended; delete a repeating one, or edit its repeats.');
+    const { name, tags, startsAt, repeatInterval, repeatUnit, repeatEndsAt, timezone, serviceIds } = window;
+    const config: WindowConfig = { name, tags, startsAt, endsAt: now, repeatInterval, repeatUnit, repeatEndsAt, timezone, serviceIds };
+    const refused = await send(this.commands, new RunMaintenanceWindowCommand({ type: 'UpdateMaintenanceWindow', id: window.id, accountId: visit.accountId!, config }, visit.actor), 'form');
+    if (refused) return this.access.message(reply, 409, visit, 'Not ended', Object.values(refused)[0]);
+    return seeOther(reply, `/console/maintenance/${window.id}${withParam(visit.chrome.q, 'notice=ended')}`);
+  }
+
+  @Post(':id/delete')
+  async remove(@Param('id') id: string, @Body() raw: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const visit = await this.access.act(request, reply, raw);
+    if (!visit) return reply;
+    const window = await this.window(visit, id);
+    if (!window) return this.notFound(reply, visit);
+    await this.commands.execute(new RunMaintenanceWindowCommand({ type: 'DeleteMaintenanceWindow', id: window.id, accountId: visit.accountId! }, visit.actor));
+    return seeOther(reply, `/console/maintenance${withParam(visit.chrome.q, 'notice=deleted')}`);
+  }
+
+  /** The API's rules for the body, and services of this account only: the window's config, or the errors. */
+  private async check(visit: Visit, values: WindowValues): Promise<{ config: WindowConfig | null; errors: FieldErrors }> {
+    const { body, errors } = await checkBody(MaintenanceWindowBodyDto, windowBody(values));
+    const known = new Set((await this.reads.services(visit.accountId!)).map((s) => s.id));
+    const all = { ...serviceErrors(values, known), ...errors };
+    return hasErrors(all) ? { config: null, errors: all } : { config: toConfig(body), errors: {} };
+  }
+
+  /** The ids of the windows in an occurrence now, with its end. */
+  private async activeNow(visit: Visit, now: string): Promise<Map<string, Date>> {
+    const occurrences = await this.queries.execute(new MaintenanceQuery({ type: 'WindowsActiveAt', accountId: visit.accountId!, at: now }));
+    return new Map(occurrences.map((o) => [o.window.id, o.end]));
+  }
+
+  private async window(visit: Visit, id: string): Promise<MaintenanceWindowView | null> {
+    if (!visit.accountId || !isUuid(id)) return null;
+    const found = await this.queries.execute(new MaintenanceQuery({ type: 'GetMaintenanceWindow', accountId: visit.accountId, id: id.toLowerCase() }));
+    return found?.window ?? null;
+  }
+
+  private notFound(reply: FastifyReply, visit: Visit) {
+    return this.access.message(reply, 404, visit, 'No such maintenance window', 'This account has no maintenance window at this address.');
+  }
+
+  private async formView(visit: Visit, values: WindowValues, errors: FieldErrors) {
+    const chosen = new Set(values.services);
+    const services = await this.reads.services(visit.accountId!);
+    return {
+      canWrite: visit.canWrite,
+      values,
+      errors: hasErrors(errors) ? errors : undefined,
+      repeatUnits: repeatChoices(values.repeatUnit),
+      serviceChoices: services.map((s) => ({ id: s.id, name: s.name, checked: chosen.has(s.id) })),
+    };
+  }
+
+  private async listPage(reply: FastifyReply, code: number, visit: Visit, values: WindowValues, errors: FieldErrors, notice?: string) {
+    if (!visit.accountId) return this.access.message(reply, 200, visit, 'No account yet', 'You are not a member of any account.');
+    const windows = await this.queries.execute(new MaintenanceQuery({ type: 'ListMaintenanceWindows', accountId: visit.accountId, limit: LIST_LIMIT }));
+    const now = this.clock.now().toISOString();
+    const active = await this.activeNow(visit, now);
+    const groups: Record<string, { id: string; name: string; when: string; startsAt: string }[]> = { active: [], upcoming: [], repeating: [], past: [] };
+    for (const w of windows.slice(0, LIST_LIMIT)) groups[phaseOf(w, now, active.has(w.id))].push({ id: w.id, name: w.name, when: whenText(w, active.get(w.id)), startsAt: w.startsAt });
+    groups.upcoming.sort((a, b) => a.startsAt.localeCompare(b.startsAt));
+    groups.past.sort((a, b) => b.startsAt.localeCompare(a.startsAt));
+    const view = { ...(await this.formView(visit, values, errors)), groups };
+    return sendHtml(reply, code, this.pages.render('maintenance', { ...visit.chrome, title: 'Maintenance', nav: 'maintenance', notice }, view));
+  }
+
+  private async windowPage(reply: FastifyReply, code: number, visit: Visit, window: MaintenanceWindowView, values: WindowValues, errors: FieldErrors, notice?: string) {
+    const now = this.clock.now().toISOString();
+    const active = await this.activeNow(visit, now);
+    const phase = phaseOf(window, now, active.has(window.id));
+    const view = { ...(await this.formView(visit, values, errors)), window, phase: PHASE_TEXT[phase], when: whenText(window, active.get(window.id)), canEnd: phase === 'active' && !isRepeating(window) };
+    return sendHtml(reply, code, this.pages.render('maintenance-window', { ...visit.chrome, title: window.name, nav: 'maintenance', notice }, view));
+  }
+}

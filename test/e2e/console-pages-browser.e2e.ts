@@ -1,0 +1,142 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
+import { signedInMember } from './people-fixtures';
+
+// Functions passed to page.evaluate run in the page; the project compiles without the DOM library.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+declare const document: any;
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
+const ROOT = join(__dirname, '..', '..');
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium) console.warn(`Skipping the console pages browser tests: ${CHROMIUM} is absent.`);
+const describeInBrowser = haveChromium ? describe : describe.skip;
+
+let server: TestServer;
+let account: TestAccount;
+let browser: Browser;
+let writer: string;
+let pageId = '';
+let serviceId = '';
+let windowId = '';
+
+/** Console errors, page errors, failed and third-party requests of a page. */
+function watch(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('requestfailed', (request) => problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`));
+  page.on('request', (request) => {
+    if (!request.url().startsWith(server.url)) problems.push(`third-party request: ${request.url()}`);
+  });
+  return problems;
+}
+
+async function personWith(cookie: string, javaScriptEnabled: boolean, options: Record<string, unknown> = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({ javaScriptEnabled, viewport: { width: 1024, height: 900 }, ...options });
+  const [name, value] = cookie.split('=');
+  await context.addCookies([{ name, value, url: server.url }]);
+  return context;
+}
+
+async function axe(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8') });
+  return page.evaluate(async () => {
+    const result = await (globalThis as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] } });
+    return result.violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical').map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+  });
+}
+
+const paths = () => [
+  '/console/status-pages',
+  '/console/status-pages/new',
+  `/console/status-pages/${pageId}`,
+  `/console/status-pages/${pageId}/subscribers`,
+  '/console/services',
+  `/console/services/${serviceId}`,
+  '/console/maintenance',
+  `/console/maintenance/${windowId}`,
+];
+
+jest.setTimeout(180_000);
+
+describeInBrowser('the console’s status pages, services and maintenance in headless Chromium', () => {
+  beforeAll(async () => {
+    server = await startTestServer({ env: { VIGIL_RATE_LIMIT_PER_MINUTE: '100000' } });
+    account = await server.account('Acme');
+    const key = { key: account.key };
+    for (const name of ['Checkout', 'Search']) serviceId = (await server.http.post('/v1/status-pages/services', { name }, key)).body.id;
+    const page = await server.http.post('/v1/status-pages', { name: 'Acme status', url: 'acme-look', customDomain: 'status.acme.test', cards: [{ name: 'Core', services: [{ id: serviceId }] }] }, key);
+    pageId = page.body.id;
+    await server.http.post(`/v1/status-pages/${pageId}/subscriptions/bulk`, { subscriptions: [{ type: 'EMAIL', config: 'ann@example.com' }] }, key);
+    windowId = (await server.http.post('/v1/maintenance-windows', { name: 'Disk swap', startsAt: '2030-01-01T01:00:00.000Z', endsAt: '2030-01-01T02:00:00.000Z' }, key)).body.id;
+    writer = await signedInMember(server, 'ada@example.com', account.id, 'ADMIN');
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('with JavaScript, the preview follows a theme colour as it changes, and saving keeps it', async () => {
+    const context = await personWith(writer, true);
+    const page = await context.newPage();
+    const problems = watch(page);
+    await page.goto(`${server.url}/console/status-pages/${pageId}`, { waitUntil: 'load' });
+    const link = page.locator('[data-fill="l-linkFontColor"]');
+    const before = await link.getAttribute('fill');
+    await page.locator('#l-linkFontColor').fill('#aa0055');
+    await expect(link.getAttribute('fill')).resolves.toBe('#aa0055');
+    expect(before).not.toBe('#aa0055');
+    await page.locator('#d-headerBackgroundColor').fill('#102030');
+    await expect(page.locator('[data-fill="d-headerBackgroundColor"]').getAttribute('fill')).resolves.toBe('#102030');
+    await Promise.all([page.waitForURL(/notice=saved/), page.getByRole('button', { name: 'Save status page' }).click()]);
+    const saved = (await server.http.get(`/v1/status-pages/${pageId}`, { key: account.key })).body;
+    expect([saved.themeColors.light.linkFontColor.toLowerCase(), saved.themeColors.dark.headerBackgroundColor.toLowerCase()]).toEqual(['#aa0055', '#102030']);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('without JavaScript, the preview shows the colours once saved', async () => {
+    const context = await personWith(writer, false);
+    const page = await context.newPage();
+    const problems = watch(page);
+    await page.goto(`${server.url}/console/status-pages/${pageId}`, { waitUntil: 'load' });
+    await page.locator('#l-bodyBackgroundColor').fill('#fafaf0');
+    await expect(page.locator('[data-fill="l-bodyBackgroundColor"]').getAttribute('fill')).resolves.not.toBe('#fafaf0');
+    await Promise.all([page.waitForURL(/notice=saved/), page.getByRole('button', { name: 'Save status page' }).click()]);
+    await expect(page.locator('[data-fill="l-bodyBackgroundColor"]').getAttribute('fill')).resolves.toBe('#fafaf0');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('has no serious or critical axe violation, light and dark, no console error, and nothing overflows at 320 px', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const context = await personWith(writer, true, { colorScheme, bypassCSP: true });
+      for (const path of paths()) {
+        const page = await context.newPage();
+        const problems = watch(page);
+        await page.goto(server.url + path, { waitUntil: 'load' });
+        expect([colorScheme, path, await axe(page), problems]).toEqual([colorScheme, path, [], []]);
+        await page.close();
+      }
+      await context.close();
+    }
+    const narrow = await personWith(writer, true, { viewport: { width: 320, height: 640 } });
+    for (const path of paths()) {
+      const page = await narrow.newPage();
+      const problems = watch(page);
+      await page.goto(server.url + path, { waitUntil: 'load' });
+      const fits = await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+      expect([path, fits, problems]).toEqual([path, true, []]);
+      await page.close();
+    }
+    await narrow.close();
+  });
+});
