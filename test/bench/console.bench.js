@@ -15,7 +15,8 @@ const { gzipSync } = require('node:zlib');
 const { createChecks, startVigil, load, machine, ROOT } = require('./lib');
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 5);
+// One connection: the time a page takes to answer a person; BENCH_CONNECTIONS=5 for a team at once.
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 1);
 const CHECKS = 1000;
 const INCIDENTS = 500;
 const OPEN = 20;
@@ -36,15 +37,17 @@ function cli(vigil, args) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js'), ...args], { env: { ...process.env, VIGIL_DATA_DIR: vigil.dataDir, VIGIL_PUBLIC_URL: vigil.url, LOG_LEVEL: 'error' } });
     let out = '';
+    let err = '';
     child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`cli ${args.join(' ')}: ${code} ${out}`))));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`cli ${args.join(' ')}: ${code} ${out}${err}`))));
   });
 }
 
 async function signIn(vigil, accountId) {
   await cli(vigil, ['users', 'create', '--email', 'bench@example.com', '--account', accountId, '--role', 'ADMIN']);
-  const { url } = JSON.parse(await cli(vigil, ['users', 'login-link', '--email', 'bench@example.com', '--json']));
+  const printed = await cli(vigil, ['users', 'login-link', '--email', 'bench@example.com', '--json']);
+  const { url } = JSON.parse(printed.trim().split('\n').pop());
   const token = new URL(url).searchParams.get('token');
   const response = await fetch(`${vigil.url}/console/sign-in/link`, {
     method: 'POST',
@@ -116,11 +119,13 @@ async function sseLatency(vigil, cookie, token) {
   const decoder = new TextDecoder();
   let seen = '';
   const until = async (pattern) => {
+    const giveUp = setTimeout(() => abort.abort(), 15_000);
     while (!pattern.test(seen)) {
       const { value, done } = await reader.read();
       if (done) throw new Error(`stream ended: ${seen}`);
       seen += decoder.decode(value);
     }
+    clearTimeout(giveUp);
     seen = seen.replace(pattern, '');
   };
   await until(/event: ready\n/);
@@ -148,6 +153,7 @@ async function main() {
     const tokens = await seed(vigil);
     console.log(`seeded ${CHECKS} checks, ${INCIDENTS} incidents, ${PAGES} pages in ${Math.round((performance.now() - seeding) / 1000)} s`);
     const cookie = await signIn(vigil, accountId);
+    console.log('signed in');
     const rows = [];
     for (const path of await consolePaths(vigil, cookie)) {
       const row = await measurePage(vigil, cookie, path);

@@ -211,6 +211,19 @@ describe('checks', () => {
     expect((await consoleRequest(server, 'GET', '/console/checks?state=BROKEN', { cookie: admin })).status).toBe(400);
   });
 
+  it('the overview shows the first 50 checks, failing first, with the counts by state; the list shows every check, 50 a page', async () => {
+    for (let i = 0; i < 60; i++) await api('post', '/v1/checks/heartbeat', { name: `m-batch-${String(i).padStart(2, '0')}`, heartbeat: { period: 1, periodUnit: 'days', grace: 1, graceUnit: 'hours' } });
+    const names = (html: string) => [...html.matchAll(/<a href="\/console\/checks\/[0-9a-f-]{36}">([^<]+)<\/a>/g)].map((m) => m[1]);
+    const overview = await consoleRequest(server, 'GET', '/console', { cookie: admin });
+    expect(names(overview.text)).toHaveLength(50);
+    expect(names(overview.text)[0]).toBe('live-check');
+    const total = Number(/(\d+) checks: \d+ FAILING,/.exec(overview.text)![1]);
+    expect(total).toBeGreaterThan(60);
+    const first = await consoleRequest(server, 'GET', '/console/checks', { cookie: admin });
+    const second = await consoleRequest(server, 'GET', '/console/checks?from=50', { cookie: admin });
+    expect(new Set([...names(first.text), ...names(second.text)]).size).toBe(total);
+  });
+
   it("a check's page shows its ping URL and a crontab line; pause works for READ_WRITE, is refused for READ_ONLY", async () => {
     const check = (await api('post', '/v1/checks/heartbeat', { name: 'hourly <sync>', heartbeat: { period: 1, periodUnit: 'hours', grace: 5, graceUnit: 'minutes' } })).body;
     const page = await consoleRequest(server, 'GET', `/console/checks/${check.id}`, { cookie: admin });

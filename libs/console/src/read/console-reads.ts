@@ -10,6 +10,13 @@ import { ServiceView, StatusPagesQuery } from '../../../status-pages/src/status-
 /** How many rows a console list reads at most (one page; the API pages further). */
 export const LIST_LIMIT = 500;
 
+/** Most checks a console list or the overview reads (the API pages further). */
+export const MAX_CHECKS = 10_000;
+/** Checks read per question: most accounts' checks in one read. */
+const CHECKS_PER_QUERY = 2_000;
+/** Checks on one page of the checks list, and on the overview. */
+export const CHECKS_PER_PAGE = 50;
+
 /** Failing first, then late, then the rest; by name within a state. */
 const STATE_ORDER: Record<string, number> = { FAILING: 0, LATE: 1, NEW: 2, UP: 3, PAUSED: 4 };
 
@@ -19,6 +26,9 @@ export interface OverviewData {
   incidents: IncidentView[];
   services: { id: string; name: string; status: string; statusText: string }[];
   checks: (CheckView & { lastPingText: string })[];
+  /** How many checks the account has, and how many of each state. */
+  checkCount: number;
+  stateCounts: { state: string; count: number }[];
   maintenance: { name: string; when: string }[];
   /** Changes whenever anything shown changes: what the event stream compares. */
   version: string;
@@ -41,10 +51,17 @@ export class ConsoleReads {
     return this.queries.execute(new IncidentsQuery({ type: 'ListIncidents', accountId, limit: LIST_LIMIT, filter: status ? { status } : {} }));
   }
 
+  /** Every check of the account (up to MAX_CHECKS), failing first: lists page them, the overview shows the first. */
   async checks(accountId: string): Promise<(CheckView & { lastPingText: string })[]> {
-    const checks = await this.queries.execute(new HeartbeatsQuery({ type: 'ListChecks', accountId, limit: LIST_LIMIT, after: undefined }));
+    const checks: CheckView[] = [];
+    for (let after: { value: string; id: string } | undefined; checks.length < MAX_CHECKS; ) {
+      const page = await this.queries.execute(new HeartbeatsQuery({ type: 'ListChecks', accountId, limit: CHECKS_PER_QUERY, after }));
+      checks.push(...page.slice(0, CHECKS_PER_QUERY));
+      if (page.length <= CHECKS_PER_QUERY) break;
+      const last = page[CHECKS_PER_QUERY - 1];
+      after = { value: last.created_at, id: last.id };
+    }
     return checks
-      .slice(0, LIST_LIMIT)
       .sort((a, b) => (STATE_ORDER[a.state] ?? 9) - (STATE_ORDER[b.state] ?? 9) || a.name.localeCompare(b.name))
       .map((c) => ({ ...c, lastPingText: c.lastPingAt ? `last ping ${when(c.lastPingAt)}` : 'no ping yet' }));
   }
@@ -61,7 +78,9 @@ export class ConsoleReads {
     const data = {
       incidents,
       services: services.slice(0, LIST_LIMIT).map((s) => serviceStatus(s, incidents)),
-      checks,
+      checks: checks.slice(0, CHECKS_PER_PAGE),
+      checkCount: checks.length,
+      stateCounts: Object.keys(STATE_ORDER).map((state) => ({ state, count: checks.filter((c) => c.state === state).length })).filter((c) => c.count > 0),
       maintenance: windows.filter((w) => current(w, now)).map((w) => ({ name: w.name, when: windowText(w, now) })),
     };
     const version = createHash('sha256').update(JSON.stringify(data)).digest('base64url').slice(0, 16);

@@ -19,6 +19,7 @@ export const OVERVIEW = `{{#> layout}}
 <section aria-labelledby="chk-h"><h2 id="chk-h">Checks</h2>
 {{#if checks}}<ul class="rows card">{{#each checks}}<li><span class="who"><a href="/console/checks/{{id}}{{../q}}">{{name}}</a></span><span class="state s-{{state}}">{{state}}</span> <span class="muted">{{lastPingText}}</span></li>{{/each}}</ul>
 {{else}}<p class="card">No checks yet.</p>{{/if}}
+{{#if checks}}<p>{{checkCount}} checks:{{#each stateCounts}} {{count}} {{state}}{{#unless @last}},{{/unless}}{{/each}}. <a href="/console/checks{{q}}">All checks</a></p>{{/if}}
 </section>
 <section aria-labelledby="mnt-h"><h2 id="mnt-h">Maintenance</h2>
 {{#if maintenance}}<ul class="rows card">{{#each maintenance}}<li><span class="who">{{name}}</span><span>{{when}}</span></li>{{/each}}</ul>
