@@ -26,6 +26,7 @@ import { DeliverySender } from './write/delivery-sender';
 import { DeliveryWorker } from './write/delivery-worker';
 import { CheckOutages } from './write/check-outages';
 import { Notifier } from './write/notifier.processor';
+import { LocationAlerts } from './write/location-alerts.processor';
 import { Outbox } from './write/outbox';
 import { SubscriberNotices } from './write/subscriber-notices';
 import { SubscriberTokens } from './write/subscriber-tokens';
@@ -37,7 +38,7 @@ import { SubscriberTokens } from './write/subscriber-tokens';
 @Module({
   imports: [HeartbeatsModule, StatusPagesModule, MaintenanceModule, PublicWebModule],
   controllers: [AlertChannelsController, AlertNotificationsController],
-  providers: [ChannelDirectory, AlertingQueryHandler, AlertChannelCommandHandler, ChannelSubscriptions, Outbox, CheckOutages, Notifier, SubscriberNotices, SubscriberTokens, EmailSender, DeliverySender, DeliveryWorker, DeliveryLogRetention],
+  providers: [ChannelDirectory, AlertingQueryHandler, AlertChannelCommandHandler, ChannelSubscriptions, Outbox, CheckOutages, Notifier, LocationAlerts, SubscriberNotices, SubscriberTokens, EmailSender, DeliverySender, DeliveryWorker, DeliveryLogRetention],
   exports: [Outbox, DeliveryWorker],
 })
 export class AlertingModule implements OnModuleInit {

@@ -9,3 +9,14 @@ export { MonitorsQuery } from './read/monitors.queries';
 export type { MonitorsAnswers, MonitorsQuestion, MonitorView, RollupView } from './read/monitors.queries';
 export type { LocationView } from './read/locations';
 export type { CheckResultView } from './read/monitor-results';
+export { RunRunnerKeyCommand } from './write/runner-key.handler';
+export type { RunnerKeyCommand, RunnerKeyEvent } from './domain/runner-key.decider';
+export type { LocationEvent } from './domain/location.decider';
+export type { RunnerKeySummary } from './read/monitors.queries';
+export { newRunnerKey } from './domain/runner-key-secret';
+export { parseRunnerKeyBody } from './http/runner-keys.controller';
+/** For the runner app: the probes and the retry rule the embedded location uses. */
+export { runProbe } from './probes/run-probe';
+export { retryDelaySeconds } from './domain/retry';
+export { intervalSeconds } from './domain/monitor-config';
+export type { LeaseAnswer, ReportedRun } from './write/runner-leases';

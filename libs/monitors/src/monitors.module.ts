@@ -8,15 +8,23 @@ import { monitorsProjection } from './read/monitors.projection';
 import { MonitorsQueryHandler } from './read/monitors.queries';
 import { MonitorCommandHandler } from './write/monitor.handler';
 import { MonitorScheduler } from './write/monitor-scheduler';
+import { RunnerKeysController } from './http/runner-keys.controller';
+import { RunnersController } from './http/runners.controller';
+import { runnerKeysProjection, runnerLocationsProjection } from './read/runner-keys.projection';
+import { LocationCommandHandler } from './write/location.handler';
+import { LocationWatch } from './write/location-watch';
+import { RunnerKeyCommandHandler } from './write/runner-key.handler';
+import { RunnerLeases } from './write/runner-leases';
+import { RunnerPresence } from './write/runner-presence';
 
-/** Uptime monitors: URL, API, TCP, DNS and SSL probes run by Vigil itself (docs/guide/monitors.md). */
+/** Uptime monitors: URL, API, TCP, DNS and SSL probes run by Vigil itself or its runners (docs/guide/monitors.md). */
 @Module({
-  controllers: [MonitorsController, CheckResultsController],
-  providers: [MonitorCommandHandler, MonitorsQueryHandler, MonitorScheduler],
+  controllers: [MonitorsController, CheckResultsController, RunnerKeysController, RunnersController],
+  providers: [MonitorCommandHandler, RunnerKeyCommandHandler, LocationCommandHandler, MonitorsQueryHandler, MonitorScheduler, RunnerPresence, RunnerLeases, LocationWatch],
   exports: [MonitorScheduler],
 })
 export class MonitorsModule {
   constructor(@Inject(PROJECTION_ENGINE) engine: ProjectionEngine) {
-    for (const projection of [monitorsProjection, monitorRollupsProjection]) engine.register(projection);
+    for (const projection of [monitorsProjection, monitorRollupsProjection, runnerKeysProjection, runnerLocationsProjection]) engine.register(projection);
   }
 }

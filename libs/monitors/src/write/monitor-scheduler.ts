@@ -62,7 +62,7 @@ export class MonitorScheduler implements OnApplicationBootstrap, OnApplicationSh
     try {
       const now = this.clock.now().getTime();
       const [next] = await this.store.find(this.engine.collection(monitorsProjection), {
-        filters: [{ field: 'nextRunAt', op: 'gt', value: now }],
+        filters: [{ field: 'nextRunAt', op: 'gt', value: now }, { field: 'places', op: 'contains', value: LOCAL_LOCATION }],
         sort: { field: 'nextRunAt', direction: 'asc' },
         limit: 1,
       });
@@ -80,7 +80,7 @@ export class MonitorScheduler implements OnApplicationBootstrap, OnApplicationSh
     try {
       const now = this.clock.now().getTime();
       const due = await this.store.find(this.engine.collection(monitorsProjection), {
-        filters: [{ field: 'nextRunAt', op: 'lte', value: now }],
+        filters: [{ field: 'nextRunAt', op: 'lte', value: now }, { field: 'places', op: 'contains', value: LOCAL_LOCATION }],
         sort: { field: 'nextRunAt', direction: 'asc' },
         limit: DUE_BATCH,
       });
