@@ -20,3 +20,5 @@ export { runProbe } from './probes/run-probe';
 export { retryDelaySeconds } from './domain/retry';
 export { intervalSeconds } from './domain/monitor-config';
 export type { LeaseAnswer, ReportedRun } from './write/runner-leases';
+/** Retention of raw runs (rollups kept for good), for the retention tests. */
+export { RunRetention } from './write/run-retention';

@@ -16,11 +16,13 @@ import { LocationWatch } from './write/location-watch';
 import { RunnerKeyCommandHandler } from './write/runner-key.handler';
 import { RunnerLeases } from './write/runner-leases';
 import { RunnerPresence } from './write/runner-presence';
+import { RollupHistoryCommandHandler } from './write/rollup-history.handler';
+import { RunRetention } from './write/run-retention';
 
 /** Uptime monitors: URL, API, TCP, DNS and SSL probes run by Vigil itself or its runners (docs/guide/monitors.md). */
 @Module({
   controllers: [MonitorsController, CheckResultsController, RunnerKeysController, RunnersController],
-  providers: [MonitorCommandHandler, RunnerKeyCommandHandler, LocationCommandHandler, MonitorsQueryHandler, MonitorScheduler, RunnerPresence, RunnerLeases, LocationWatch],
+  providers: [MonitorCommandHandler, RunnerKeyCommandHandler, LocationCommandHandler, MonitorsQueryHandler, MonitorScheduler, RunnerPresence, RunnerLeases, LocationWatch, RollupHistoryCommandHandler, RunRetention],
   exports: [MonitorScheduler],
 })
 export class MonitorsModule {

@@ -2,6 +2,7 @@ import { Projection } from '../../../core/src/projection';
 import { MonitorEvent, monitorDecider, MonitorState } from '../domain/monitor.decider';
 import { CheckType, intervalSeconds } from '../domain/monitor-config';
 import { MonitorRun } from '../domain/round';
+import { monitorIdOf, runOf } from '../domain/run-codec';
 import { LOCAL_LOCATION } from './locations';
 
 /** A monitor as its API shows it, the decider's state (the command handler's snapshot) and the scheduler's next round. */
@@ -35,7 +36,7 @@ export const monitorsProjection: Projection<MonitorDoc, MonitorEvent> = {
   handles: ['MonitorCreated', 'MonitorUpdated', 'MonitorDeleted', 'MonitorActivationChanged', 'MonitorMuteChanged', 'MonitorRunRecorded', 'MonitorStateChanged'],
   indexes: [{ field: 'accountId' }, { field: 'checkType' }, { field: 'nextRunAt' }, { field: 'places', array: true }, { field: 'created_at' }],
   sortField: 'created_at',
-  ids: (event) => [event.data.id],
+  ids: (event) => [event.type === 'MonitorRunRecorded' ? monitorIdOf(event.stream) : event.data.id],
   evolve(doc, event) {
     const at = event.metadata.occurredAt;
     if (event.type === 'MonitorCreated') {
@@ -49,7 +50,7 @@ export const monitorsProjection: Projection<MonitorDoc, MonitorEvent> = {
     const state = monitorDecider.evolve(doc.state, event);
     switch (event.type) {
       case 'MonitorRunRecorded': {
-        const run = event.data.run;
+        const run = runOf(event.data);
         // The next round follows this one's schedule, so a slow run does not push the ones after it.
         const next = run.final && run.roundAt === state.round?.at ? nextRun(state, Date.parse(run.roundAt)) : doc.nextRunAt;
         return { ...doc, state, lastRun: run, nextRunAt: next };

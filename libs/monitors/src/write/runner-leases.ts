@@ -11,7 +11,7 @@ import { MonitorRun } from '../domain/round';
 import { hashRunnerKey } from '../domain/runner-key-secret';
 import { monitorsProjection } from '../read/monitors.projection';
 import { RunnerKeyDoc, runnerKeysProjection } from '../read/runner-keys.projection';
-import { RunMonitorCommand } from './monitor.handler';
+import { RUN_ACTOR, RunMonitorCommand } from './monitor.handler';
 import { isActive, LEASE_MS, placeOf, RunnerPresence } from './runner-presence';
 
 /** The most due monitors one lease looks at; the next lease takes the rest. */
@@ -116,7 +116,7 @@ export class RunnerLeases {
   async report(key: RunnerKeyDoc, runs: ReportedRun[]): Promise<{ accepted: number; rejected: ViolationDetail[] }> {
     const rejected: ViolationDetail[] = [];
     const docs = new Map((await this.store.getMany(this.engine.collection(monitorsProjection), [...new Set(runs.map((r) => r.monitorId))])).map((s) => [s.doc.id, s.doc]));
-    const actor = { accountId: key.accountId, keyId: key.id, keyName: `runner:${key.location}` };
+    const actor = RUN_ACTOR;
     let accepted = 0;
     await Promise.all(
       runs.map(async ({ monitorId, ...run }, index) => {
