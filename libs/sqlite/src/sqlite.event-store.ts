@@ -58,7 +58,7 @@ const INFLATE = { dictionary: BODY_DICTIONARY, windowBits: 10, chunkSize: 1024 }
  */
 const RUN_DICTIONARY = Buffer.concat([
   BODY_DICTIONARY,
-  Buffer.from('["MonitorRunRecorded",{"r":"local P 1 1 0 0 0 0 - - - - "},{"accountId":null,"keyId":null,"keyName":null,"requestId":null,"occurredAt":"2026-01-01T00:00:00.000Z"}]'),
+  Buffer.from('["MonitorRunRecorded",{"r":"local P miiw0000 0 0,0,0,,0"},{"accountId":null,"keyId":null,"keyName":null,"requestId":null,"occurredAt":"2026-01-01T00:00:00.000Z"}]'),
 ]);
 const RUN_DEFLATE = { ...DEFLATE, dictionary: RUN_DICTIONARY };
 const RUN_INFLATE = { ...INFLATE, dictionary: RUN_DICTIONARY };

@@ -1,56 +1,50 @@
 import { MonitorRun, RunTimings } from './round';
 
 /**
- * A run as its event stores it: one line of space-separated fields, so the event stays under 100 bytes
- * on disk (docs/benchmarks.md). The monitor is the stream's; location names hold no spaces; the error,
- * free text, comes last.
- *   <location> <P|D|F> <attempt> <final 1|0> <network error 1|0> <roundAt ms, base 36> <start − roundAt ms>
- *   <total> <dns|-> <connect|-> <tls|-> <firstByte|-> [error]
+ * A run as its event stores it: one short line, so the event stays under 100 bytes on disk
+ * (docs/benchmarks.md). The monitor is the stream's; location names hold no spaces; the error, free text,
+ * comes last.
+ *   <location> <code>[attempt if not 1] <roundAt ms, base 36> <start − roundAt ms> <total>[,dns,connect,tls,firstByte] [error]
+ * The code is the outcome's letter (P, D, F; N for a network failure), lowercase when a retry follows.
  */
 export type CompactRun = string;
 
 /** The data of MonitorRunRecorded: the compact run, or (events stored before it) the run itself. */
 export type RunRecordedData = { r: CompactRun } | { id: string; run: MonitorRun };
 
-const OUTCOMES = { PASS: 'P', DEGRADED: 'D', FAIL: 'F' } as const;
-const FROM_CODE = { P: 'PASS', D: 'DEGRADED', F: 'FAIL' } as const;
+const CODES = { PASS: 'P', DEGRADED: 'D', FAIL: 'F' } as const;
+const OUTCOMES: Record<string, MonitorRun['outcome']> = { P: 'PASS', D: 'DEGRADED', F: 'FAIL', N: 'FAIL' };
 const PHASES = ['dns', 'connect', 'tls', 'firstByte'] as const;
 
 export function encodeRun(run: MonitorRun): CompactRun {
+  const letter = run.outcome === 'FAIL' && run.networkError ? 'N' : CODES[run.outcome];
+  const code = `${run.final ? letter : letter.toLowerCase()}${run.attempt === 1 ? '' : run.attempt}`;
   const roundMs = Date.parse(run.roundAt);
-  const fields = [
-    run.location,
-    OUTCOMES[run.outcome],
-    run.attempt,
-    run.final ? 1 : 0,
-    run.networkError ? 1 : 0,
-    roundMs.toString(36),
-    Date.parse(run.startedAt) - roundMs,
-    run.timings.total,
-    ...PHASES.map((p) => run.timings[p] ?? '-'),
-  ];
-  return run.error === null ? fields.join(' ') : `${fields.join(' ')} ${run.error}`;
+  const timings = [run.timings.total, ...PHASES.map((p) => run.timings[p] ?? '')].join(',').replace(/,+$/, '');
+  const line = `${run.location} ${code} ${roundMs.toString(36)} ${Date.parse(run.startedAt) - roundMs} ${timings}`;
+  return run.error === null ? line : `${line} ${run.error}`;
 }
 
 export function decodeRun(text: CompactRun): MonitorRun {
   const parts = text.split(' ');
-  const [location, outcome, attempt, final, networkError, round, start, total] = parts;
+  const [location, code, round, start, times] = parts;
+  const letter = code[0].toUpperCase();
   const roundMs = parseInt(round, 36);
-  const timings: RunTimings = { total: Number(total) };
+  const values = times.split(',');
+  const timings: RunTimings = { total: Number(values[0]) };
   PHASES.forEach((phase, i) => {
-    if (parts[8 + i] !== '-') timings[phase] = Number(parts[8 + i]);
+    if (values[i + 1] !== undefined && values[i + 1] !== '') timings[phase] = Number(values[i + 1]);
   });
-  const error = parts.length > 12 ? parts.slice(12).join(' ') : null;
   return {
     location,
     roundAt: new Date(roundMs).toISOString(),
     startedAt: new Date(roundMs + Number(start)).toISOString(),
-    outcome: FROM_CODE[outcome as keyof typeof FROM_CODE],
+    outcome: OUTCOMES[letter],
     timings,
-    error,
-    networkError: networkError === '1',
-    attempt: Number(attempt),
-    final: final === '1',
+    error: parts.length > 5 ? parts.slice(5).join(' ') : null,
+    networkError: letter === 'N',
+    attempt: code.length > 1 ? Number(code.slice(1)) : 1,
+    final: code[0] === letter,
   };
 }
 
