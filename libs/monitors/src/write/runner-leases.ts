@@ -106,8 +106,10 @@ export class RunnerLeases {
       if (ownerOf(doc.id, active) !== self) continue;
       const interval = intervalSeconds(config) * 1000;
       const skipped = Math.max(0, Math.ceil((now - LEASE_MS - doc.nextRunAt) / interval));
-      for (let at = doc.nextRunAt + skipped * interval; at < until; at += interval) answer.runs.push({ monitorId: doc.id, roundAt: new Date(at).toISOString() });
-      answer.monitors[doc.id] = config;
+      for (let at = doc.nextRunAt + skipped * interval; at < until; at += interval) {
+        answer.runs.push({ monitorId: doc.id, roundAt: new Date(at).toISOString() });
+        answer.monitors[doc.id] = config;
+      }
     }
     return answer;
   }
