@@ -5,12 +5,14 @@ import { VigilLogger } from '../../../libs/platform/src/logger';
 /** How often a runner leases: well within the lease (10 s), so one lost call costs no run. */
 const LEASE_EVERY_MS = 3000;
 const REPORT_EVERY_MS = 1000;
-const MAX_BATCH = 2000;
+/** Within the API's 20,000 values per body (a run is ~15). */
+const MAX_BATCH = 1000;
 /** Runs kept while the API does not answer; the oldest go first beyond this. */
 const MAX_QUEUED = 100_000;
 
 /** The API refused the runner's key: it stops rather than retry. */
 export class RunnerRefused extends Error {}
+class BatchRefused extends Error {}
 
 /**
  * A runner process: leases its location's due runs from the API, starts each at its round's time
@@ -65,8 +67,10 @@ export class Runner {
       body: JSON.stringify({ runner: this.id, location: this.config.location, ...body }),
       signal: AbortSignal.timeout(15_000),
     });
-    const answer = (await response.json().catch(() => null)) as (T & { message?: string }) | null;
+    const answer = (await response.json().catch(() => null)) as (T & { message?: string; details?: unknown }) | null;
     if (response.status === 401 || response.status === 403) throw new RunnerRefused(`the API refused this runner: ${answer?.message ?? response.status}`);
+    // A batch the API finds malformed would be refused forever: it is dropped, and said.
+    if (response.status === 400) throw new BatchRefused(`${path} refused: ${JSON.stringify(answer?.details ?? answer?.message ?? null).slice(0, 500)}`);
     if (!response.ok || answer === null) throw new Error(`${path} answered ${response.status}: ${answer?.message ?? ''}`);
     return answer;
   }
@@ -136,7 +140,11 @@ export class Runner {
   private async report(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue.slice(0, MAX_BATCH);
-      const answer = await this.call<{ accepted: number; rejected: { path: string; message: string }[] }>('/v1/runners/results', { results: batch });
+      const answer = await this.call<{ accepted: number; rejected: { path: string; message: string }[] }>('/v1/runners/results', { results: batch }).catch((error: unknown) => {
+        if (!(error instanceof BatchRefused)) throw error;
+        this.logger.error({ err: error, dropped: batch.length }, error.message);
+        return { accepted: 0, rejected: [] };
+      });
       this.queue.splice(0, batch.length);
       this.stats.reported += answer.accepted;
       if (answer.rejected.length > 0) this.logger.warn({ rejected: answer.rejected.slice(0, 5), count: answer.rejected.length }, 'runs not recorded');

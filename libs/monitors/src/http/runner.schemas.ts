@@ -61,7 +61,7 @@ export const RESULTS_BODY_SCHEMA = schema({
     location: { type: 'string' },
     results: {
       type: 'array',
-      maxItems: 2000,
+      maxItems: 1000,
       items: {
         type: 'object',
         required: ['monitorId', 'roundAt', 'startedAt', 'outcome', 'timings', 'error', 'networkError', 'attempt', 'final'],
