@@ -37,7 +37,8 @@ async function waitForHttp(url, child, getOutput) {
 }
 
 async function startProcess(script, env, probePath, nodeFlags = []) {
-  const port = await freePort();
+  // A given PORT keeps a restarted server's address.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   let output = '';
   const child = spawn(process.execPath, [...nodeFlags, script], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'error', ...env },

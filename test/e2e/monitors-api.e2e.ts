@@ -52,7 +52,7 @@ describe('monitors API', () => {
   it('lists locations', async () => {
     const res = await server.http.get('/v1/locations', { key: account.key });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual([{ region: 'local', name: 'Inside Vigil', kind: 'embedded' }]);
+    expect(res.body).toEqual([{ region: 'local', name: 'Inside Vigil', kind: 'embedded', status: 'UP' }]);
   });
 
   it.each<[string, unknown, string[]]>([

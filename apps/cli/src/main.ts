@@ -17,6 +17,7 @@ import { Outbox, presentDelivery, retryDelivery } from '../../../libs/alerting/s
 import { CliModule } from './cli.module';
 import { MissingStoreError, requireStore, storeLine } from './store-notice';
 import { runUsersCommand } from './users.commands';
+import { runRunnerKeysCommand } from './runner-keys.commands';
 
 const USAGE = `Usage: npm run --silent cli -- <command>
 
@@ -25,6 +26,9 @@ const USAGE = `Usage: npm run --silent cli -- <command>
   keys create --account ID [--account ID…] --role READ_ONLY|READ_WRITE|ADMIN [--name NAME] [--json]
   keys list --account ID [--json]
   keys revoke KEY_ID
+  runner-keys create --account ID --location NAME [--name NAME] [--allow-private] [--json]
+  runner-keys list --account ID [--json]
+  runner-keys revoke KEY_ID --account ID
   projections status [--json]
   projections rebuild [NAME]
   incidents history INCIDENT_ID [--json]
@@ -63,6 +67,8 @@ async function main(argv: string[]): Promise<number> {
       account: { type: 'string', multiple: true },
       role: { type: 'string' },
       email: { type: 'string' },
+      location: { type: 'string' },
+      'allow-private': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       failed: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -87,10 +93,11 @@ async function main(argv: string[]): Promise<number> {
     const queries = app.get(QueryBus);
     const engine = app.get<ProjectionEngine>(PROJECTION_ENGINE);
     const ids = app.get<IdGenerator>(ID_GENERATOR);
-    if (group === 'users') {
-      const answer = await runUsersCommand(action ?? '', values, app, (message) => {
-        throw new UsageError(message);
-      });
+    const usage = (message: string): never => {
+      throw new UsageError(message);
+    };
+    if (group === 'users' || group === 'runner-keys') {
+      const answer = group === 'users' ? await runUsersCommand(action ?? '', values, app, usage) : await runRunnerKeysCommand(action ?? '', rest, values, app, usage);
       out(answer.json, answer.text);
       return 0;
     }

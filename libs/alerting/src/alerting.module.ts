@@ -25,6 +25,7 @@ import { DeliveryLogRetention } from './write/delivery-log-retention';
 import { DeliverySender } from './write/delivery-sender';
 import { DeliveryWorker } from './write/delivery-worker';
 import { Notifier } from './write/notifier.processor';
+import { LocationAlerts } from './write/location-alerts.processor';
 import { Outbox } from './write/outbox';
 import { SubscriberNotices } from './write/subscriber-notices';
 import { SubscriberTokens } from './write/subscriber-tokens';
@@ -39,7 +40,7 @@ import { MonitorOutages } from './write/monitor-outages';
 @Module({
   imports: [HeartbeatsModule, MonitorsModule, StatusPagesModule, MaintenanceModule, PublicWebModule],
   controllers: [AlertChannelsController, AlertNotificationsController],
-  providers: [ChannelDirectory, AlertingQueryHandler, AlertChannelCommandHandler, ChannelSubscriptions, Outbox, Notifier, SubscriberNotices, SubscriberTokens, EmailSender, DeliverySender, DeliveryWorker, DeliveryLogRetention, MonitorNotifier, MonitorOutages],
+  providers: [ChannelDirectory, AlertingQueryHandler, AlertChannelCommandHandler, ChannelSubscriptions, Outbox, Notifier, LocationAlerts, SubscriberNotices, SubscriberTokens, EmailSender, DeliverySender, DeliveryWorker, DeliveryLogRetention, MonitorNotifier, MonitorOutages],
   exports: [Outbox, DeliveryWorker],
 })
 export class AlertingModule implements OnModuleInit {

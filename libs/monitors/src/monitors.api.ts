@@ -17,3 +17,16 @@ export type { ServiceHealth } from './read/service-health';
 export { CHART_HOURS } from './read/service-health';
 /** The public pages' cache follows the monitors' links and states through this projection's collection. */
 export { serviceMonitorsProjection } from './read/service-monitors.projection';
+export { RunRunnerKeyCommand } from './write/runner-key.handler';
+export type { RunnerKeyCommand, RunnerKeyEvent } from './domain/runner-key.decider';
+export type { LocationEvent } from './domain/location.decider';
+export type { RunnerKeySummary } from './read/monitors.queries';
+export { newRunnerKey } from './domain/runner-key-secret';
+export { parseRunnerKeyBody } from './http/runner-keys.controller';
+/** For the runner app: the probes and the retry rule the embedded location uses. */
+export { runProbe } from './probes/run-probe';
+export { retryDelaySeconds } from './domain/retry';
+export { intervalSeconds } from './domain/monitor-config';
+export type { LeaseAnswer, ReportedRun } from './write/runner-leases';
+/** Retention of raw runs (rollups kept for good), for the retention tests. */
+export { RunRetention } from './write/run-retention';

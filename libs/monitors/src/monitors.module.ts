@@ -17,12 +17,23 @@ import { MonitorScheduler } from './write/monitor-scheduler';
 import { MonitorLinks } from './write/monitor-links';
 import { ServiceLinks, StatusPagesModule } from '../../status-pages/src/status-pages.api';
 import { READ_STORE, ReadStore } from '../../read-store/src/read-store.port';
+import { RunnerKeysController } from './http/runner-keys.controller';
+import { RunnersController } from './http/runners.controller';
+import { runnerKeysProjection, runnerLocationsProjection } from './read/runner-keys.projection';
+import { LocationCommandHandler } from './write/location.handler';
+import { LocationWatch } from './write/location-watch';
+import { RunnerKeyCommandHandler } from './write/runner-key.handler';
+import { RunnerLeases } from './write/runner-leases';
+import { RunnerPresence } from './write/runner-presence';
+import { RollupHistoryCommandHandler } from './write/rollup-history.handler';
+import { RunRetention } from './write/run-retention';
 
-/** Uptime monitors: URL, API, TCP, DNS and SSL probes run by Vigil itself (docs/guide/monitors.md). */
+/** Uptime monitors: URL, API, TCP, DNS and SSL probes run by Vigil itself or its runners (docs/guide/monitors.md). */
 @Module({
   imports: [StatusPagesModule, HeartbeatsModule],
-  controllers: [MonitorsController, CheckResultsController, AnalyticsController],
-  providers: [MonitorCommandHandler, MonitorsQueryHandler, MonitorScheduler, MonitorLinks, MonitorIncidents, MonitorCatalog],
+  controllers: [MonitorsController, CheckResultsController, AnalyticsController, RunnerKeysController, RunnersController],
+  providers: [MonitorCommandHandler, RunnerKeyCommandHandler, LocationCommandHandler, MonitorsQueryHandler, MonitorScheduler, MonitorLinks, MonitorIncidents, MonitorCatalog,
+    RunnerPresence, RunnerLeases, LocationWatch, RollupHistoryCommandHandler, RunRetention],
   exports: [MonitorScheduler, MonitorLinks, MonitorIncidents, MonitorCatalog],
 })
 export class MonitorsModule {
@@ -36,7 +47,7 @@ export class MonitorsModule {
       for (const d of docs.filter((doc) => doc.accountId === accountId)) out.set(d.serviceId, [...(out.get(d.serviceId) ?? []), { id: d.id, name: d.name }]);
       return out;
     }, () => [collection()]);
-    for (const projection of [monitorsProjection, monitorRollupsProjection, serviceMonitorsProjection]) engine.register(projection);
+    for (const projection of [monitorsProjection, monitorRollupsProjection, serviceMonitorsProjection, runnerKeysProjection, runnerLocationsProjection]) engine.register(projection);
     processors.register(incidents);
   }
 }

@@ -62,7 +62,7 @@ export async function openStores(config: VigilConfig, logger: VigilLogger, _cloc
   // The event store calls the engine's inline hooks, and the engine reads the event store: filled once both exist.
   const inline = {} as InlineProjections;
   // Heartbeat streams hold nearly every event: deflating them meets the bytes-per-ping target; other bodies stay text.
-  const eventStore = new SqliteEventStore(db, { inline, deflate: (stream) => stream.startsWith('heartbeat-') });
+  const eventStore = new SqliteEventStore(db, { inline, deflate: (stream) => stream.startsWith('heartbeat-') || (stream.startsWith('monitor-') && 'runs') });
   const engine = new ProjectionEngine(readStore, eventStore, [], engineLogger(logger), readStore.inline);
   Object.assign(inline, engine.inline);
   return {

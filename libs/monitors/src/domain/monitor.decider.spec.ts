@@ -3,6 +3,7 @@ import { specFor } from '../../../testing/src/given-when-then';
 import { MonitorEvent, monitorDecider } from './monitor.decider';
 import { parseMonitorBody } from './monitor-body';
 import { MonitorRun } from './round';
+import { encodeRun } from './run-codec';
 
 const spec = specFor(monitorDecider);
 const ID = '01900000-0000-7000-8000-000000000001';
@@ -13,7 +14,7 @@ const created = (c = config()): MonitorEvent => ({ type: 'MonitorCreated', data:
 const run = (location: string, outcome: MonitorRun['outcome'], roundAt = '2026-01-01T00:00:00.000Z', over: Partial<MonitorRun> = {}): MonitorRun => ({
   location, roundAt, startedAt: roundAt, outcome, timings: { total: 12 }, error: outcome === 'FAIL' ? 'HTTP 500' : null, networkError: false, attempt: 1, final: true, ...over,
 });
-const recorded = (r: MonitorRun): MonitorEvent => ({ type: 'MonitorRunRecorded', data: { id: ID, run: r } });
+const recorded = (r: MonitorRun): MonitorEvent => ({ type: 'MonitorRunRecorded', data: { r: encodeRun(r) } });
 const record = (r: MonitorRun) => ({ type: 'RecordMonitorRun' as const, id: ID, run: r, failThreshold: 0.5 });
 
 describe('Monitor decider', () => {

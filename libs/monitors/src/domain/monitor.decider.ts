@@ -2,6 +2,7 @@ import { Decider } from '../../../core/src/decider';
 import { ConflictError, NotFoundError, ValidationError } from '../../../core/src/errors';
 import { intervalSeconds, MonitorConfig, RESPONSE_TIME_LIMITS, SUB_MINUTE_SECONDS } from './monitor-config';
 import { decideRound, MonitorRun, MonitorStatus, RunOutcome } from './round';
+import { encodeRun, RunRecordedData, runOf } from './run-codec';
 
 export const monitorStream = (id: string): string => `monitor-${id}`;
 
@@ -19,7 +20,8 @@ export type MonitorEvent =
   | { type: 'MonitorDeleted'; data: { id: string } }
   | { type: 'MonitorActivationChanged'; data: { id: string; activated: boolean } }
   | { type: 'MonitorMuteChanged'; data: { id: string; muted: boolean } }
-  | { type: 'MonitorRunRecorded'; data: { id: string; run: MonitorRun } }
+  /** Compact (run-codec.ts): nearly every event of a monitor is one. */
+  | { type: 'MonitorRunRecorded'; data: RunRecordedData }
   | {
       type: 'MonitorStateChanged';
       data: { id: string; from: MonitorStatus | null; to: MonitorStatus; roundAt: string; failedLocations: string[]; downtimeMs: number | null };
@@ -66,7 +68,7 @@ function owned(state: MonitorState, accountId: string): MonitorConfig {
 
 function recordRun(state: MonitorState, id: string, run: MonitorRun, threshold: number): MonitorEvent[] {
   if (state.config === null || state.deleted) throw new NotFoundError('Monitor not found');
-  const events: MonitorEvent[] = [{ type: 'MonitorRunRecorded', data: { id, run } }];
+  const events: MonitorEvent[] = [{ type: 'MonitorRunRecorded', data: { r: encodeRun(run) } }];
   const config = state.config;
   // A late run of an older round, a run from a location the monitor left, or a retry to come: recorded, not decisive.
   if (!run.final || !config.locations.includes(run.location)) return events;
@@ -127,7 +129,7 @@ export const monitorDecider: Decider<MonitorState, MonitorCommand, MonitorEvent>
       case 'MonitorMuteChanged':
         return state.config ? { ...state, config: { ...state.config, muted: event.data.muted } } : state;
       case 'MonitorRunRecorded': {
-        const run = event.data.run;
+        const run = runOf(event.data);
         if (!run.final || (state.round !== null && run.roundAt < state.round.at)) return state;
         const round = state.round !== null && state.round.at === run.roundAt ? state.round : { at: run.roundAt, outcomes: {}, decided: false };
         const outcomes = { ...round.outcomes, [run.location]: run.outcome };

@@ -88,7 +88,21 @@ export const MONITOR_SCHEMA = schema(monitor);
 
 export const MONITOR_PAGE_SCHEMA = schema({ type: 'object', properties: { length: { type: 'integer' }, entries: { type: 'array', items: monitor }, nextId: { type: ['string', 'null'] } } });
 
-export const LOCATIONS_SCHEMA = schema({ type: 'array', items: { type: 'object', properties: { region: { type: 'string' }, name: { type: 'string' }, kind: { type: 'string' } } } });
+export const LOCATIONS_SCHEMA = schema({
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: {
+      region: { type: 'string' },
+      name: { type: 'string' },
+      kind: { type: 'string', enum: ['embedded', 'runner'] },
+      status: { type: 'string', enum: ['UP', 'DOWN', 'NEW'] },
+      downSince: { type: ['string', 'null'], format: 'date-time' },
+      allowPrivateTargets: { type: 'boolean' },
+      runners: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, lastSeenAt: { type: 'string', format: 'date-time' }, state: { type: 'string', enum: ['ACTIVE', 'LOST'] } } } },
+    },
+  },
+});
 
 export const ROLLUPS_SCHEMA = schema({
   type: 'object',

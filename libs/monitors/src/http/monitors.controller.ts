@@ -11,7 +11,7 @@ import { CURSOR_CODEC, CursorCodec, parseLimit } from '../../../http/src/paginat
 import { actorOf, requireId } from '../../../http/src/params';
 import { parseMonitorBody } from '../domain/monitor-body';
 import { CheckType, MonitorConfig } from '../domain/monitor-config';
-import { LOCATIONS } from '../read/locations';
+import { LocationView } from '../read/locations';
 import { MonitorsQuery, MonitorView } from '../read/monitors.queries';
 import { RunMonitorCommand } from '../write/monitor.handler';
 import { LOCATIONS_SCHEMA, MONITOR_BODY_SCHEMA, MONITOR_PAGE_SCHEMA, MONITOR_SCHEMA, ROLLUPS_SCHEMA } from './monitor.schemas';
@@ -26,9 +26,9 @@ function typeOf(req: FastifyRequest): CheckType {
   return TYPES[req.url.split('?')[0].split('/')[3]];
 }
 
-function configOf(type: CheckType, body: unknown): MonitorConfig {
+function configOf(type: CheckType, body: unknown, known: LocationView[]): MonitorConfig {
   const config = parseMonitorBody(type, body);
-  const unknown = config.locations.filter((l) => !LOCATIONS.some((known) => known.region === l));
+  const unknown = config.locations.filter((l) => !known.some((k) => k.region === l));
   if (unknown.length > 0) throw ValidationError.of(unknown.map((l) => ({ path: 'locations', message: `unknown location "${l}" (see GET /v1/locations)` })));
   return config;
 }
@@ -61,7 +61,7 @@ export class MonitorsController {
   async create(@Account() account: AccountContext, @Req() req: FastifyRequest, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<MonitorView> {
     const type = typeOf(req);
     const id = this.ids.next();
-    await this.commands.execute(new RunMonitorCommand({ type: 'CreateMonitor', id, accountId: account.accountId, config: configOf(type, body) }, actorOf(account)));
+    await this.commands.execute(new RunMonitorCommand({ type: 'CreateMonitor', id, accountId: account.accountId, config: configOf(type, body, await this.locationsOf(account)) }, actorOf(account)));
     return this.read(account, id, type, reply);
   }
 
@@ -99,7 +99,7 @@ export class MonitorsController {
   ): Promise<MonitorView> {
     const type = typeOf(req);
     const id = await this.owned(account, rawId, type);
-    await this.commands.execute(new RunMonitorCommand({ type: 'UpdateMonitor', id, accountId: account.accountId, config: configOf(type, body) }, actorOf(account), parseIfMatch(ifMatch)));
+    await this.commands.execute(new RunMonitorCommand({ type: 'UpdateMonitor', id, accountId: account.accountId, config: configOf(type, body, await this.locationsOf(account)) }, actorOf(account), parseIfMatch(ifMatch)));
     return this.read(account, id, type, reply);
   }
 
@@ -139,9 +139,13 @@ export class MonitorsController {
   }
 
   @Get('locations')
-  @ApiOperation({ summary: 'List locations', description: 'The places monitors run from; the embedded location `local` runs probes inside the Vigil process.' })
+  @ApiOperation({ summary: 'List locations', description: 'The places monitors run from; the embedded location `local` runs probes inside the Vigil process; each runner location of the account says whether its runners report (UP, DOWN, NEW) and lists them, ACTIVE or LOST.' })
   @ApiOkResponse({ schema: LOCATIONS_SCHEMA })
   locations(@Account() account: AccountContext) {
+    return this.queries.execute(new MonitorsQuery({ type: 'ListLocations', accountId: account.accountId }));
+  }
+
+  private locationsOf(account: AccountContext): Promise<LocationView[]> {
     return this.queries.execute(new MonitorsQuery({ type: 'ListLocations', accountId: account.accountId }));
   }
 

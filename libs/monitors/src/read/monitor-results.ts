@@ -2,6 +2,7 @@ import { asDecided, RecordedEvent } from '../../../core/src/event';
 import { EventStore } from '../../../event-store/src/event-store.port';
 import { MonitorEvent, monitorStream } from '../domain/monitor.decider';
 import { MonitorConfig } from '../domain/monitor-config';
+import { runOf } from '../domain/run-codec';
 
 /** A run as Checkly's check results show it (`GET /v2/check-results/{checkId}`). */
 export interface CheckResultView {
@@ -41,7 +42,7 @@ const MAX_SCANNED = 10_000;
 function present(event: RecordedEvent, monitorId: string, config: MonitorConfig): CheckResultView | null {
   const e = asDecided<MonitorEvent>(event);
   if (e.type !== 'MonitorRunRecorded') return null;
-  const run = e.data.run;
+  const run = runOf(e.data);
   return {
     id: event.revision.toString(),
     checkId: monitorId,

@@ -1,5 +1,7 @@
 import { Projection } from '../../../core/src/projection';
 import { MonitorEvent } from '../domain/monitor.decider';
+import { RollupHistoryEvent } from '../domain/rollup-history.decider';
+import { monitorIdOf, runOf } from '../domain/run-codec';
 
 /** Upper bounds (ms) of the response-time buckets; a percentile is the bound of the bucket it falls in. */
 export const BUCKET_BOUNDS_MS = [10, 20, 30, 50, 75, 100, 150, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 5000, 7500, 10_000, 15_000, 20_000, 30_000, Infinity];
@@ -35,22 +37,31 @@ export function percentile(histogram: number[], p: number): number | null {
   return null;
 }
 
-export const monitorRollupsProjection: Projection<RollupDoc, MonitorEvent> = {
+/** Final runs add to their hour and day; a day's buckets kept before its runs were pruned come back as they were. */
+export const monitorRollupsProjection: Projection<RollupDoc, MonitorEvent | RollupHistoryEvent> = {
   name: 'monitor_rollups',
-  version: 1,
-  handles: ['MonitorRunRecorded'],
+  version: 2,
+  handles: ['MonitorRunRecorded', 'MonitorRollupsKept'],
   indexes: [{ field: 'monitorId' }, { field: 'granularity' }, { field: 'bucketAt' }],
   sortField: 'bucketAt',
   ids(event) {
-    if (event.type !== 'MonitorRunRecorded' || !event.data.run.final) return [];
-    const at = event.data.run.roundAt;
-    return [rollupId(event.data.id, 'h', start(at, HOUR)), rollupId(event.data.id, 'd', start(at, DAY))];
+    if (event.type === 'MonitorRollupsKept') return event.data.buckets.map((b) => rollupId(event.data.monitorId, b.granularity, b.bucketAt));
+    if (event.type !== 'MonitorRunRecorded') return [];
+    const run = runOf(event.data);
+    if (!run.final) return [];
+    const monitorId = monitorIdOf(event.stream);
+    return [rollupId(monitorId, 'h', start(run.roundAt, HOUR)), rollupId(monitorId, 'd', start(run.roundAt, DAY))];
   },
   evolve(doc, event, id) {
+    if (event.type === 'MonitorRollupsKept') {
+      // Only where the runs are gone (a rebuild after pruning): live, the bucket already holds them.
+      const kept = event.data.buckets.find((b) => rollupId(event.data.monitorId, b.granularity, b.bucketAt) === id);
+      return doc ?? (kept ? { id, monitorId: event.data.monitorId, ...kept } : null);
+    }
     if (event.type !== 'MonitorRunRecorded') return doc;
-    const run = event.data.run;
+    const run = runOf(event.data);
     const [, granularity, bucketAt] = [id.slice(0, id.indexOf(':')), id.split(':')[1] as 'h' | 'd', id.slice(id.indexOf(':', id.indexOf(':') + 1) + 1)];
-    const base: RollupDoc = doc ?? { id, monitorId: event.data.id, granularity, bucketAt, runs: 0, failed: 0, degraded: 0, sumMs: 0, histogram: BUCKET_BOUNDS_MS.map(() => 0) };
+    const base: RollupDoc = doc ?? { id, monitorId: monitorIdOf(event.stream), granularity, bucketAt, runs: 0, failed: 0, degraded: 0, sumMs: 0, histogram: BUCKET_BOUNDS_MS.map(() => 0) };
     const histogram = [...base.histogram];
     if (run.outcome !== 'FAIL') histogram[BUCKET_BOUNDS_MS.findIndex((bound) => run.timings.total <= bound)]++;
     return {

@@ -2,6 +2,8 @@ import { Projection } from '../../../core/src/projection';
 import { MonitorEvent, monitorDecider, MonitorState } from '../domain/monitor.decider';
 import { CheckType, intervalSeconds } from '../domain/monitor-config';
 import { MonitorRun } from '../domain/round';
+import { monitorIdOf, runOf } from '../domain/run-codec';
+import { LOCAL_LOCATION } from './locations';
 
 /** A monitor as its API shows it, the decider's state (the command handler's snapshot) and the scheduler's next round. */
 export interface MonitorDoc {
@@ -11,6 +13,8 @@ export interface MonitorDoc {
   checkType: CheckType;
   /** Activated monitors' next round time (ms), indexed for the scheduler; null when deactivated. */
   nextRunAt: number | null;
+  /** Where it runs, indexed: `local`, and `<accountId>:<location>` per runner location. */
+  places: string[];
   state: MonitorState;
   lastRun: MonitorRun | null;
   created_at: string;
@@ -22,27 +26,31 @@ function nextRun(state: MonitorState, from: number): number | null {
   return from + intervalSeconds(state.config) * 1000;
 }
 
+/** The places a monitor's locations name: the embedded one as is, runner locations within the account. */
+export const placesOf = (accountId: string, locations: string[]): string[] => locations.map((l) => (l === LOCAL_LOCATION ? l : `${accountId}:${l}`));
+
 /** One document per monitor, from its own stream; deleted monitors disappear. */
 export const monitorsProjection: Projection<MonitorDoc, MonitorEvent> = {
   name: 'monitors',
-  version: 1,
+  version: 2,
   handles: ['MonitorCreated', 'MonitorUpdated', 'MonitorDeleted', 'MonitorActivationChanged', 'MonitorMuteChanged', 'MonitorRunRecorded', 'MonitorStateChanged', 'MonitorStillFailing'],
-  indexes: [{ field: 'accountId' }, { field: 'checkType' }, { field: 'nextRunAt' }, { field: 'created_at' }],
+  indexes: [{ field: 'accountId' }, { field: 'checkType' }, { field: 'nextRunAt' }, { field: 'places', array: true }, { field: 'created_at' }],
   sortField: 'created_at',
-  ids: (event) => [event.data.id],
+  ids: (event) => [event.type === 'MonitorRunRecorded' ? monitorIdOf(event.stream) : event.data.id],
   evolve(doc, event) {
     const at = event.metadata.occurredAt;
     if (event.type === 'MonitorCreated') {
       const state = monitorDecider.evolve(monitorDecider.initialState(), event);
       // A new monitor's first round is at once.
-      return { id: event.data.id, accountId: event.data.accountId, checkType: event.data.config.checkType, nextRunAt: Date.parse(at), state, lastRun: null, created_at: at, updated_at: at };
+      const { id, accountId, config } = event.data;
+      return { id, accountId, checkType: config.checkType, nextRunAt: Date.parse(at), places: placesOf(accountId, config.locations), state, lastRun: null, created_at: at, updated_at: at };
     }
     if (doc === null) return null;
     if (event.type === 'MonitorDeleted') return null;
     const state = monitorDecider.evolve(doc.state, event);
     switch (event.type) {
       case 'MonitorRunRecorded': {
-        const run = event.data.run;
+        const run = runOf(event.data);
         // The next round follows this one's schedule, so a slow run does not push the ones after it.
         const next = run.final && run.roundAt === state.round?.at ? nextRun(state, Date.parse(run.roundAt)) : doc.nextRunAt;
         return { ...doc, state, lastRun: run, nextRunAt: next };
@@ -56,7 +64,7 @@ export const monitorsProjection: Projection<MonitorDoc, MonitorEvent> = {
         // A replaced config may deactivate (no next round), reactivate (a round at once) or shorten the wait.
         const soonest = nextRun(state, Date.parse(at));
         const nextRunAt = soonest === null ? null : doc.nextRunAt === null ? Date.parse(at) : Math.min(doc.nextRunAt, soonest);
-        return { ...doc, state, updated_at: at, nextRunAt };
+        return { ...doc, state, updated_at: at, nextRunAt, places: placesOf(doc.accountId, state.config?.locations ?? []) };
       }
     }
   },

@@ -1,4 +1,5 @@
 import { Inject } from '@nestjs/common';
+import { CLOCK, Clock } from '../../../core/src/clock';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { ContextQuery } from '../../../read-store/src/context-query';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
@@ -8,6 +9,8 @@ import { CheckType, MonitorConfig, SslRequestConfig } from '../domain/monitor-co
 import { MonitorRun, MonitorStatus } from '../domain/round';
 import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
 import { LOCATIONS, LocationView } from './locations';
+import { isActive, RunnerPresence } from '../write/runner-presence';
+import { runnerKeysProjection, runnerLocationsProjection } from './runner-keys.projection';
 import { CheckResultView, readResults, ResultsFilter } from './monitor-results';
 import { monitorRollupsProjection, percentile } from './monitor-rollups.projection';
 import { MonitorDoc, monitorsProjection } from './monitors.projection';
@@ -19,6 +22,7 @@ export type MonitorsQuestion =
   | { type: 'ListMonitors'; accountId: string; checkType?: CheckType; limit: number; after?: PageAfter }
   | { type: 'GetMonitorRollups'; accountId: string; id: string; granularity: 'h' | 'd'; from: string; to: string }
   | { type: 'ListLocations'; accountId: string }
+  | { type: 'ListRunnerKeys'; accountId: string }
   | { type: 'ListMonitorResults'; accountId: string; id: string; filter: ResultsFilter }
   /** Every monitor's status in Checkly's `check-statuses` shape (one if `id`). */
   | { type: 'MonitorStatuses'; accountId: string; id?: string }
@@ -50,6 +54,7 @@ export interface MonitorsAnswers {
   ListMonitors: MonitorView[];
   GetMonitorRollups: RollupView[] | null;
   ListLocations: LocationView[];
+  ListRunnerKeys: RunnerKeySummary[];
   ListMonitorResults: { entries: CheckResultView[]; nextId: string | null } | null;
   MonitorStatuses: ReturnType<typeof monitorStatus>[];
   MonitorMetrics: Map<string, { monitor: MonitorView; metrics: MonitorMetrics }>;
@@ -58,6 +63,17 @@ export interface MonitorsAnswers {
 
 /** The most monitors one unpaged answer (statuses, Checkly's combined list) carries. */
 export const MAX_LISTED = 5000;
+/** A runner key as lists show it: never its hash. */
+export interface RunnerKeySummary {
+  id: string;
+  location: string;
+  name: string | null;
+  prefix: string;
+  allowPrivateTargets: boolean;
+  revoked: boolean;
+  created_at: string;
+  revoked_at: string | null;
+}
 
 export class MonitorsQuery<T extends MonitorsQuestion['type']> extends ContextQuery<MonitorsQuestion, MonitorsAnswers, T> {}
 
@@ -87,6 +103,8 @@ export class MonitorsQueryHandler implements IQueryHandler<MonitorsQuery<Monitor
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
     @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly presence: RunnerPresence,
   ) {}
 
   async execute({ query }: MonitorsQuery<MonitorsQuestion['type']>): Promise<MonitorsAnswers[MonitorsQuestion['type']]> {
@@ -129,7 +147,7 @@ export class MonitorsQueryHandler implements IQueryHandler<MonitorsQuery<Monitor
         });
       }
       case 'ListLocations':
-        return LOCATIONS;
+        return [...LOCATIONS, ...(await this.runnerLocations(query.accountId))];
       case 'ServiceHealth':
         return serviceHealth(this.store, this.engine, query.accountId, query.serviceIds, query.now);
       case 'MonitorStatuses': {
@@ -159,11 +177,32 @@ export class MonitorsQueryHandler implements IQueryHandler<MonitorsQuery<Monitor
         }
         return out;
       }
+      case 'ListRunnerKeys': {
+        const keys = await this.store.find(this.engine.collection(runnerKeysProjection), { filters: [{ field: 'accountId', op: 'eq', value: query.accountId }], sort: { field: 'created_at', direction: 'asc' }, limit: 1000 });
+        return keys.map(({ id, location, name, prefix, allowPrivateTargets, revoked, created_at, revoked_at }) => ({ id, location, name, prefix, allowPrivateTargets, revoked, created_at, revoked_at }));
+      }
       case 'ListMonitorResults': {
         const owner = await this.store.get(this.engine.collection(monitorsProjection), query.id);
         if (!owner || owner.doc.accountId !== query.accountId || !owner.doc.state.config) return null;
         return readResults(this.events, query.id, owner.doc.state.config, query.filter);
       }
     }
+  }
+
+  /** The account's runner locations (one per location its runner keys name) and their runners seen within a day. */
+  private async runnerLocations(accountId: string): Promise<LocationView[]> {
+    const keys = await this.store.find(this.engine.collection(runnerKeysProjection), { filters: [{ field: 'accountId', op: 'eq', value: accountId }], limit: 1000 });
+    const states = await this.store.find(this.engine.collection(runnerLocationsProjection), { filters: [{ field: 'accountId', op: 'eq', value: accountId }], limit: 1000 });
+    const now = this.clock.now().getTime();
+    const names = [...new Set(keys.map((k) => k.location))].sort();
+    return Promise.all(
+      names.map(async (location) => {
+        const runners = (await this.presence.ofPlace(accountId, location, now)).map((p) => ({ id: p.runner, lastSeenAt: new Date(p.lastSeen).toISOString(), state: isActive(p, now) ? ('ACTIVE' as const) : ('LOST' as const) }));
+        const state = states.find((s) => s.location === location);
+        const status = runners.some((r) => r.state === 'ACTIVE') ? 'UP' : runners.length > 0 || state ? 'DOWN' : 'NEW';
+        const allowPrivateTargets = keys.some((k) => k.location === location && !k.revoked && k.allowPrivateTargets);
+        return { region: location, name: location, kind: 'runner' as const, status, downSince: status === 'DOWN' && state && !state.up ? state.since : null, allowPrivateTargets, runners };
+      }),
+    );
   }
 }

@@ -1,3 +1,4 @@
+import { monitorIdOf } from '../domain/run-codec';
 import { Projection } from '../../../core/src/projection';
 import { MonitorEvent } from '../domain/monitor.decider';
 import { MonitorConfig } from '../domain/monitor-config';
@@ -25,7 +26,7 @@ export const serviceMonitorsProjection: Projection<ServiceMonitorDoc, MonitorEve
   handles: ['MonitorCreated', 'MonitorUpdated', 'MonitorDeleted', 'MonitorActivationChanged', 'MonitorStateChanged'],
   indexes: [{ field: 'serviceId' }],
   sortField: 'id',
-  ids: (event) => [event.data.id],
+  ids: (event) => [event.type === 'MonitorRunRecorded' ? monitorIdOf(event.stream) : event.data.id],
   evolve(doc, event) {
     switch (event.type) {
       case 'MonitorCreated':

@@ -11,7 +11,7 @@ import { retryDelaySeconds } from '../domain/retry';
 import { runProbe } from '../probes/run-probe';
 import { LOCAL_LOCATION } from '../read/locations';
 import { MonitorDoc, monitorsProjection } from '../read/monitors.projection';
-import { RunMonitorCommand } from './monitor.handler';
+import { RUN_ACTOR, RunMonitorCommand } from './monitor.handler';
 
 /** The longest wait between two looks at the due rounds; a round due sooner is waited for exactly. */
 const TICK_MS = 250;
@@ -62,7 +62,7 @@ export class MonitorScheduler implements OnApplicationBootstrap, OnApplicationSh
     try {
       const now = this.clock.now().getTime();
       const [next] = await this.store.find(this.engine.collection(monitorsProjection), {
-        filters: [{ field: 'nextRunAt', op: 'gt', value: now }],
+        filters: [{ field: 'nextRunAt', op: 'gt', value: now }, { field: 'places', op: 'contains', value: LOCAL_LOCATION }],
         sort: { field: 'nextRunAt', direction: 'asc' },
         limit: 1,
       });
@@ -80,7 +80,7 @@ export class MonitorScheduler implements OnApplicationBootstrap, OnApplicationSh
     try {
       const now = this.clock.now().getTime();
       const due = await this.store.find(this.engine.collection(monitorsProjection), {
-        filters: [{ field: 'nextRunAt', op: 'lte', value: now }],
+        filters: [{ field: 'nextRunAt', op: 'lte', value: now }, { field: 'places', op: 'contains', value: LOCAL_LOCATION }],
         sort: { field: 'nextRunAt', direction: 'asc' },
         limit: DUE_BATCH,
       });
@@ -112,7 +112,7 @@ export class MonitorScheduler implements OnApplicationBootstrap, OnApplicationSh
       const run = { location: LOCAL_LOCATION, roundAt, startedAt, outcome: verdict.outcome, timings: verdict.timings, error: verdict.error, networkError: verdict.networkError, attempt, final: delay === null };
       try {
         await this.commands.execute(
-          new RunMonitorCommand({ type: 'RecordMonitorRun', id: doc.id, run, failThreshold: this.config.monitorsFailThreshold }, { accountId: doc.accountId, keyName: 'monitor-scheduler' }),
+          new RunMonitorCommand({ type: 'RecordMonitorRun', id: doc.id, run, failThreshold: this.config.monitorsFailThreshold }, RUN_ACTOR),
         );
       } catch (error) {
         // Deleted meanwhile, or a store outage: the round ends; the next one starts on schedule.

@@ -13,6 +13,9 @@ import { MonitorLinks } from './monitor-links';
 
 export type MonitorRunResult = RunResult<MonitorState, MonitorEvent>;
 
+/** Who records runs: no one, in the metadata. The stream names the monitor, and a run event must stay under 100 bytes. */
+export const RUN_ACTOR = { accountId: null };
+
 export class RunMonitorCommand extends AggregateCommand<MonitorCommand, MonitorRunResult> {}
 
 /** The one writer of monitor streams. The monitor's document is the snapshot, so a run does not read the stream's history. */

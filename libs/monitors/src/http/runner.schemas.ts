@@ -1,0 +1,84 @@
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+
+/** OpenAPI 3.1 schemas of the runner routes (runner-body.ts and runner-keys.controller.ts parse the bodies). */
+const schema = (value: object): SchemaObject => value as SchemaObject;
+
+const keyFields = {
+  id: { type: 'string', format: 'uuid' },
+  location: { type: 'string' },
+  name: { type: ['string', 'null'] },
+  prefix: { type: 'string', description: 'the key’s first characters' },
+  allowPrivateTargets: { type: 'boolean' },
+};
+
+export const RUNNER_KEY_BODY_SCHEMA = schema({
+  type: 'object',
+  required: ['location'],
+  additionalProperties: false,
+  properties: {
+    location: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,62}$', description: 'the location its runners serve (not local)' },
+    name: { type: ['string', 'null'], maxLength: 255 },
+    allowPrivateTargets: { type: 'boolean', default: false, description: 'a private location: its runners may probe private, loopback and link-local addresses' },
+  },
+});
+
+export const RUNNER_KEY_CREATED_SCHEMA = schema({ type: 'object', properties: { ...keyFields, runnerKey: { type: 'string', description: 'shown only in this answer' } } });
+
+export const RUNNER_KEYS_SCHEMA = schema({
+  type: 'array',
+  items: { type: 'object', properties: { ...keyFields, revoked: { type: 'boolean' }, created_at: { type: 'string', format: 'date-time' }, revoked_at: { type: ['string', 'null'], format: 'date-time' } } },
+});
+
+const runner = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'this runner process’s id, chosen at its start' };
+
+export const LEASE_BODY_SCHEMA = schema({ type: 'object', required: ['runner', 'location'], additionalProperties: false, properties: { runner, location: { type: 'string' } } });
+
+export const LEASE_SCHEMA = schema({
+  type: 'object',
+  properties: {
+    at: { type: 'string', format: 'date-time' },
+    leaseUntil: { type: 'string', format: 'date-time' },
+    location: { type: 'string' },
+    allowPrivateTargets: { type: 'boolean' },
+    activeRunners: { type: 'integer' },
+    monitors: {
+      type: 'object',
+      description: 'each leased monitor’s configuration, by id, as the monitor routes show it',
+      additionalProperties: { type: 'object', properties: { checkType: { type: 'string' }, name: { type: 'string' }, frequency: { type: 'integer' }, frequencyOffset: { type: 'integer' }, request: { type: 'object', additionalProperties: true } } },
+    },
+    runs: { type: 'array', items: { type: 'object', properties: { monitorId: { type: 'string', format: 'uuid' }, roundAt: { type: 'string', format: 'date-time' } } } },
+  },
+});
+
+const timing = { type: 'integer', minimum: 0, maximum: 600000 };
+
+export const RESULTS_BODY_SCHEMA = schema({
+  type: 'object',
+  required: ['runner', 'location', 'results'],
+  additionalProperties: false,
+  properties: {
+    runner,
+    location: { type: 'string' },
+    results: {
+      type: 'array',
+      maxItems: 1000,
+      items: {
+        type: 'object',
+        required: ['monitorId', 'roundAt', 'startedAt', 'outcome', 'timings', 'error', 'networkError', 'attempt', 'final'],
+        properties: {
+          monitorId: { type: 'string', format: 'uuid' },
+          roundAt: { type: 'string', format: 'date-time' },
+          startedAt: { type: 'string', format: 'date-time' },
+          outcome: { type: 'string', enum: ['PASS', 'DEGRADED', 'FAIL'] },
+          timings: { type: 'object', required: ['total'], properties: { total: timing, dns: timing, connect: timing, tls: timing, firstByte: timing } },
+          error: { type: ['string', 'null'], maxLength: 1000 },
+          networkError: { type: 'boolean' },
+          attempt: { type: 'integer', minimum: 1, maximum: 100 },
+          final: { type: 'boolean' },
+        },
+      },
+    },
+  },
+});
+
+export const RESULTS_SCHEMA = schema({ type: 'object', properties: { accepted: { type: 'integer' }, rejected: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } } } } });
