@@ -1,9 +1,9 @@
-import type { Collection, Db, Document, MongoClient, Sort } from 'mongodb';
+import type { ClientBulkWriteModel, Collection, Db, Document, MongoClient, Sort } from 'mongodb';
 import { StoreUnavailableError } from '../../core/src/errors';
 import { ReadModelDoc } from '../../core/src/projection';
 import { CollectionSchema, pageSegments, ReadStoreUsageError, checkCollectionName } from './collection-schema';
-import { filterQuery, path, segmentQuery } from './mongodb-queries';
-import { CollectionSpec, DocWrite, Filter, FindQuery, ReadStore, StoredDoc } from './read-store.port';
+import { docsByPart, filterQuery, onlyDuplicateKeys, PartRecord, path, replaceOlder, segmentQuery, unionPipeline } from './mongodb-queries';
+import { CollectionSpec, CollectionWrites, DocsWanted, DocWrite, Filter, FindQuery, ReadStore, StoredDoc } from './read-store.port';
 
 type Driver = typeof import('mongodb');
 
@@ -31,6 +31,8 @@ const UNAVAILABLE_NAMES = new Set(['MongoWaitQueueTimeoutError', 'MongoPoolClose
 const WATCHDOG_GRACE_MS = 100;
 const SCHEMA_TTL_MS = 5_000;
 const DUPLICATE_KEY = 11000;
+/** A server before 8.0 has no cross-collection bulkWrite. */
+const COMMAND_NOT_FOUND = 59;
 /** Throws the driver's own parse error when it would refuse the connection string; connects to nothing. */
 export function checkMongoConnectionString(url: string): void {
   const driver = require('mongodb') as Driver;
@@ -44,6 +46,8 @@ export function checkMongoConnectionString(url: string): void {
  */
 export class MongoReadStore implements ReadStore {
   private readonly schemas = new Map<string, { schema: CollectionSchema; checkedAt: number }>();
+  /** False once the server said it has no cross-collection bulkWrite: writeAll then writes collection by collection. */
+  private clientBulkWrite = true;
 
   private constructor(
     private readonly driver: Driver,
@@ -148,6 +152,14 @@ export class MongoReadStore implements ReadStore {
     });
   }
 
+  async getManyOf(wanted: readonly DocsWanted[]): Promise<StoredDoc[][]> {
+    const parts = await Promise.all(wanted.map(async ({ collection, ids }) => ({ table: `rm_${collection}`, ids: (await this.schema(collection)).checkIds(ids) })));
+    const union = unionPipeline(parts);
+    if (!union) return parts.map(() => []);
+    const records = await this.guard(() => this.db.collection(union.table).aggregate<PartRecord>(union.pipeline, { maxTimeMS: this.timeoutMs }).toArray());
+    return docsByPart(parts, records);
+  }
+
   async find<Doc extends ReadModelDoc>(collection: string, query: FindQuery): Promise<Doc[]> {
     const { filters, sort, limit, after } = (await this.schema(collection)).checkQuery(query);
     const asc = sort.direction === 'asc';
@@ -198,21 +210,37 @@ export class MongoReadStore implements ReadStore {
   async writeMany(collection: string, writes: readonly DocWrite[]): Promise<void> {
     if (writes.length === 0) return;
     const schema = await this.schema(collection);
-    const operations = writes.map(({ id, doc, revision }) => {
-      if (doc) schema.checkDoc(doc, revision);
-      else schema.checkWrite(id, revision);
-      const replacement = doc ? { revision, deleted: false, doc: JSON.parse(JSON.stringify(doc)) as ReadModelDoc } : { revision, deleted: true, doc: null };
-      return { replaceOne: { filter: { _id: id, revision: { $lt: revision } }, replacement, upsert: true } };
-    });
+    const operations = writes.map((write) => ({ replaceOne: replaceOlder(schema.checkDocWrite(write)) }));
     await this.guard(async () => {
       try {
         await this.records(collection).bulkWrite(operations, { ordered: false, maxTimeMS: this.timeoutMs });
       } catch (error) {
         // A duplicate key is an upsert that met a newer stored revision: that write is a no-op, as in put.
-        const failures = (error as { writeErrors?: { code: number }[] }).writeErrors;
-        if (!failures || failures.some((failure) => failure.code !== DUPLICATE_KEY)) throw error;
+        if (!onlyDuplicateKeys(error, DUPLICATE_KEY)) throw error;
       }
     });
+  }
+
+  async writeAll(batches: readonly CollectionWrites[]): Promise<void> {
+    const filled = batches.filter((batch) => batch.writes.length > 0);
+    if (filled.length < 2 || !this.clientBulkWrite) {
+      for (const { collection, writes } of filled) await this.writeMany(collection, writes);
+      return;
+    }
+    const models: ClientBulkWriteModel<Record<string, DocRecord>>[] = [];
+    for (const { collection, writes } of filled) {
+      const schema = await this.schema(collection);
+      const namespace = `${this.db.databaseName}.rm_${collection}`;
+      for (const write of writes) models.push({ name: 'replaceOne' as const, namespace, ...replaceOlder(schema.checkDocWrite(write)) });
+    }
+    try {
+      await this.guard(() => this.client.bulkWrite<Record<string, DocRecord>>(models, { ordered: false, maxTimeMS: this.timeoutMs }));
+    } catch (error) {
+      if (onlyDuplicateKeys(error, DUPLICATE_KEY)) return;
+      if (!(error instanceof this.driver.MongoServerError && error.code === COMMAND_NOT_FOUND)) throw error;
+      this.clientBulkWrite = false;
+      await this.writeAll(filled);
+    }
   }
 
   async getCheckpoint(name: string): Promise<bigint | null> {

@@ -127,33 +127,37 @@ export class ProjectionEngine {
     this.wake?.();
     if (appended.length === 0) return;
     const source = new StreamSource(this.eventStore, appended[0].stream, appended[0].revision, history ?? []);
-    await Promise.all(
-      [...this.projections.values()].map(async (projection) => {
-        const ids = touchedIds(projection, appended);
-        if (ids.length === 0) return;
-        // A generation switched elsewhere must be known before writing: the switch waits SWITCH_GRACE_MS for this.
-        if (Date.now() - (this.metaReadAt.get(projection.name) ?? 0) > META_MAX_AGE_MS) await this.refreshProjectionMeta(projection);
-        const meta = this.meta.get(projection.name)!;
-        for (const generation of [meta.active, meta.building]) {
-          if (generation) await this.applyToDocs(projection, collectionName(projection.name, generation), ids, appended, source, generation !== meta.active);
-        }
-      }),
-    );
+    const targets: { projection: Projection; collection: string; ids: string[]; building: boolean }[] = [];
+    for (const projection of this.projections.values()) {
+      const ids = touchedIds(projection, appended);
+      if (ids.length === 0) continue;
+      // A generation switched elsewhere must be known before writing: the switch waits SWITCH_GRACE_MS for this.
+      if (Date.now() - (this.metaReadAt.get(projection.name) ?? 0) > META_MAX_AGE_MS) await this.refreshProjectionMeta(projection);
+      const meta = this.meta.get(projection.name)!;
+      for (const generation of [meta.active, meta.building]) {
+        if (generation) targets.push({ projection, collection: collectionName(projection.name, generation), ids, building: generation !== meta.active });
+      }
+    }
+    if (targets.length === 0) return;
+    // One read and one write for every read model the append touches: a round trip each on MongoDB.
+    const stored = await this.readStore.getManyOf(targets.map(({ collection, ids }) => ({ collection, ids })));
+    const writes = await Promise.all(targets.map((target, i) => this.foldOnto(target.projection, target.collection, target.ids, stored[i], appended, source, target.building)));
+    await this.readStore.writeAll(targets.map(({ collection }, i) => ({ collection, writes: writes[i] })).filter((batch) => batch.writes.length > 0));
   }
 
   /**
-   * Brings documents `ids` of one collection up to `appended`. A document reflecting an older revision
-   * is folded on from there; an absent one is new only as far as the collection's checkpoint says the
-   * stream's earlier events were applied, and the rest of them are folded in first. A building
-   * generation far behind is left to its builder, which reaches these events anyway.
+   * The writes bringing documents `ids` of one collection (`stored`: those found) up to `appended`. A
+   * document reflecting an older revision is folded on from there; an absent one is new only as far as
+   * the collection's checkpoint says the stream's earlier events were applied, and the rest of them are
+   * folded in first. A building generation far behind is left to its builder, which reaches these events anyway.
    */
-  private async applyToDocs(projection: Projection, collection: string, ids: string[], appended: RecordedEvent[], source: StreamSource, building: boolean): Promise<void> {
+  private async foldOnto(projection: Projection, collection: string, ids: string[], stored: StoredDoc[], appended: RecordedEvent[], source: StreamSource, building: boolean): Promise<DocWrite[]> {
     const first = appended[0].revision;
     const start = new Map<string, { doc: ReadModelDoc | null; revision: bigint }>();
-    const take = (stored: StoredDoc[]) => {
-      for (const { doc, revision } of stored) start.set(doc.id, { doc, revision });
+    const take = (docs: StoredDoc[]) => {
+      for (const { doc, revision } of docs) start.set(doc.id, { doc, revision });
     };
-    take(await this.readStore.getMany(collection, ids));
+    take(stored);
     let absent = ids.filter((id) => !start.has(id));
     if (absent.length > 0) {
       if (first === 0n) {
@@ -165,17 +169,16 @@ export class ProjectionEngine {
         absent = absent.filter((id) => !start.has(id));
         if (absent.length > 0) {
           const floor = await source.lastAppliedRevision(checkpoint, building ? PAGE : Infinity);
-          if (floor === null) return;
+          if (floor === null) return [];
           for (const id of absent) start.set(id, { doc: null, revision: floor });
         }
       }
     }
     let from = first;
     for (const { revision } of start.values()) if (revision + 1n < from) from = revision + 1n;
-    if (building && first - from > BigInt(PAGE)) return;
+    if (building && first - from > BigInt(PAGE)) return [];
     const events = from < first ? [...(await source.range(from)), ...appended] : appended;
-    const writes = foldFrom(projection, start, events);
-    if (writes.length > 0) await this.readStore.writeMany(collection, writes);
+    return foldFrom(projection, start, events);
   }
 
   /** Applies everything between each collection's checkpoint and the log head, reading the log once. Returns events read. */
