@@ -17,7 +17,9 @@ interface Budget {
 }
 
 function expectWithin(calls: CallCounts, budget: Budget): void {
-  const over = calls.event > budget.event || calls.read > budget.read || (budget.appends !== undefined && (calls.byCall['event.appendToStream'] ?? 0) > budget.appends);
+  // The instance's generation follower reads one stamp a second in the background: a measurement may catch it.
+  const read = calls.read - Math.min(1, calls.byCall['read.getMeta'] ?? 0);
+  const over = calls.event > budget.event || read > budget.read || (budget.appends !== undefined && (calls.byCall['event.appendToStream'] ?? 0) > budget.appends);
   if (over) throw new Error(`over budget ${JSON.stringify(budget)}: ${calls.event} event-store and ${calls.read} read-store calls ${JSON.stringify(calls.byCall)}`);
 }
 

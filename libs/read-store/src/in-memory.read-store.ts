@@ -107,6 +107,10 @@ export class InMemoryReadStore implements ReadStore {
     if (stored === undefined || stored < position) this.checkpoints.set(name, position);
   }
 
+  async setCheckpoints(names: readonly string[], position: bigint): Promise<void> {
+    for (const name of names) await this.setCheckpoint(name, position);
+  }
+
   async resetCheckpoint(name: string): Promise<void> {
     this.checkpoints.delete(name);
   }

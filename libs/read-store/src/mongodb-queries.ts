@@ -80,11 +80,3 @@ export function replaceOlder({ id, doc, revision }: DocWrite): { filter: { _id: 
   const replacement = doc ? { revision, deleted: false, doc: JSON.parse(JSON.stringify(doc)) as ReadModelDoc } : { revision, deleted: true, doc: null };
   return { filter: { _id: id, revision: { $lt: revision } }, replacement, upsert: true };
 }
-
-/** True when every failure of an unordered bulk write is a duplicate key: upserts that met a newer revision, no-ops. */
-export function onlyDuplicateKeys(error: unknown, duplicateKey: number): boolean {
-  const failures = (error as { writeErrors?: { code: number }[] | Map<number, { code: number }> }).writeErrors;
-  if (!failures) return false;
-  const list = failures instanceof Map ? [...failures.values()] : failures;
-  return list.length > 0 && list.every((failure) => failure.code === duplicateKey);
-}

@@ -2,7 +2,8 @@ import type { ClientBulkWriteModel, Collection, Db, Document, MongoClient, Sort 
 import { StoreUnavailableError } from '../../core/src/errors';
 import { ReadModelDoc } from '../../core/src/projection';
 import { CollectionSchema, pageSegments, ReadStoreUsageError, checkCollectionName } from './collection-schema';
-import { docsByPart, filterQuery, onlyDuplicateKeys, PartRecord, path, replaceOlder, segmentQuery, unionPipeline } from './mongodb-queries';
+import { docsByPart, filterQuery, PartRecord, path, replaceOlder, segmentQuery, unionPipeline } from './mongodb-queries';
+import { COMMAND_NOT_FOUND, DUPLICATE_KEY, isUnavailable, onlyDuplicateKeys } from './mongodb-errors';
 import { CollectionSpec, CollectionWrites, DocsWanted, DocWrite, Filter, FindQuery, ReadStore, StoredDoc } from './read-store.port';
 
 type Driver = typeof import('mongodb');
@@ -23,16 +24,9 @@ export interface MongoReadStoreOptions {
   schemaTtlMs?: number;
 }
 
-// What the server answers while it cannot serve: deadlines, elections, shutdowns, unreachable peers.
-const UNAVAILABLE_CODES = new Set([6, 7, 50, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436]);
-// Driver errors it does not export: no connection free in time, a pool closed under a call.
-const UNAVAILABLE_NAMES = new Set(['MongoWaitQueueTimeoutError', 'MongoPoolClosedError', 'MongoPoolClearedError']);
 /** The driver's own timeouts fire first; this margin only catches a call none of them bounds. */
 const WATCHDOG_GRACE_MS = 100;
 const SCHEMA_TTL_MS = 5_000;
-const DUPLICATE_KEY = 11000;
-/** A server before 8.0 has no cross-collection bulkWrite. */
-const COMMAND_NOT_FOUND = 59;
 /** Throws the driver's own parse error when it would refuse the connection string; connects to nothing. */
 export function checkMongoConnectionString(url: string): void {
   const driver = require('mongodb') as Driver;
@@ -264,6 +258,14 @@ export class MongoReadStore implements ReadStore {
     }
   }
 
+  async setCheckpoints(names: readonly string[], position: bigint): Promise<void> {
+    if (names.length === 0) return;
+    const operations = names.map((name) => ({ updateOne: { filter: { _id: name, position: { $lt: position } }, update: { $set: { position } }, upsert: true } }));
+    await this.guard(() => this.checkpoints().bulkWrite(operations, { ordered: false, maxTimeMS: this.timeoutMs })).catch((error: unknown) => {
+      if (!onlyDuplicateKeys(error, DUPLICATE_KEY)) throw error;
+    });
+  }
+
   async resetCheckpoint(name: string): Promise<void> {
     await this.guard(() => this.checkpoints().deleteOne({ _id: name }, { maxTimeMS: this.timeoutMs }));
   }
@@ -368,7 +370,7 @@ export class MongoReadStore implements ReadStore {
     try {
       return await Promise.race([running, watchdog]);
     } catch (error) {
-      throw this.isUnavailable(error)
+      throw isUnavailable(this.driver, error)
         ? new StoreUnavailableError('The MongoDB read store is unavailable', error)
         : error;
     } finally {
@@ -376,23 +378,6 @@ export class MongoReadStore implements ReadStore {
     }
   }
 
-  private isUnavailable(error: unknown): boolean {
-    const driver = this.driver;
-    if (error instanceof StoreUnavailableError) return false;
-    return (
-      error instanceof driver.MongoNetworkError ||
-      error instanceof driver.MongoServerSelectionError ||
-      error instanceof driver.MongoTopologyClosedError ||
-      error instanceof driver.MongoClientClosedError ||
-      error instanceof driver.MongoNotConnectedError ||
-      error instanceof driver.MongoOperationTimeoutError ||
-      // The write was not acknowledged as asked (no majority in time); a retry is harmless, revisions guard it.
-      error instanceof driver.MongoWriteConcernError ||
-      (error instanceof Error && UNAVAILABLE_NAMES.has(error.name)) ||
-      (error instanceof driver.MongoError && (error.hasErrorLabel('RetryableWriteError') || error.hasErrorLabel('TransientTransactionError'))) ||
-      (error instanceof driver.MongoServerError && UNAVAILABLE_CODES.has(Number(error.code)))
-    );
-  }
 }
 
 function sameSpec(a: CollectionSpec, b: CollectionSpec): boolean {

@@ -624,6 +624,13 @@ export function readStoreContract(adapterName: string, factory: () => Promise<Re
         expect(await store.getCheckpoint('raced')).toBe(9n);
       });
 
+      it('moves several checkpoints forward in one call, each only forward', async () => {
+        await store.setCheckpoint('ahead', 50n);
+        await store.setCheckpoints(['ahead', 'behind', 'new'], 20n);
+        await store.setCheckpoints([], 99n);
+        expect([await store.getCheckpoint('ahead'), await store.getCheckpoint('behind'), await store.getCheckpoint('new')]).toEqual([50n, 20n, 20n]);
+      });
+
       it('forgets a reset checkpoint (a replay starts from the log\'s start)', async () => {
         await store.setCheckpoint('cp', 10n);
         await store.resetCheckpoint('cp');

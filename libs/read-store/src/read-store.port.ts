@@ -93,6 +93,8 @@ export interface ReadStore {
   getCheckpoint(name: string): Promise<bigint | null>;
   /** Moves forward only: a position not after the stored one changes nothing (a slower instance cannot set it back). */
   setCheckpoint(name: string, position: bigint): Promise<void>;
+  /** setCheckpoint of several checkpoints to one position in one round trip (the daemon's pass over every read model). */
+  setCheckpoints(names: readonly string[], position: bigint): Promise<void>;
   /** Forgets a checkpoint, so the next catch-up reads the log from its start (a replay). */
   resetCheckpoint(name: string): Promise<void>;
 

@@ -274,6 +274,11 @@ export class SqliteReadStore implements ReadStore {
     await this.synced();
   }
 
+  async setCheckpoints(names: readonly string[], position: bigint): Promise<void> {
+    this.sql.setCheckpoints.run(position, JSON.stringify(names));
+    await this.synced();
+  }
+
   async resetCheckpoint(name: string): Promise<void> {
     this.sql.resetCheckpoint.run(name);
     await this.synced();
