@@ -67,7 +67,7 @@ describe('the projection daemon batches its read-store calls (production: MongoD
     await engine.catchUp();
 
     const total = [...calls.values()].reduce((sum, n) => sum + n, 0);
-    expect(calls.get('writeMany')).toBeGreaterThan(0);
+    expect(calls.get('writeAll')).toBeGreaterThan(0);
     expect(total / PINGS).toBeLessThanOrEqual(0.1);
     const timers = await store.find(engine.collection(heartbeatTimersProjection), { limit: CHECKS + 1 });
     expect(timers).toHaveLength(CHECKS);
