@@ -2,7 +2,7 @@ import { sleep } from '../../core/src/sleep';
 import { DomainEvent, RecordedEvent } from '../../core/src/event';
 import { Collection, Projection, ReadModelDoc } from '../../core/src/projection';
 import { EventStore } from '../../event-store/src/event-store.port';
-import { LogWatch } from '../../event-store/src/log-watch';
+import { LogWatch, WATCH_FALLBACK_MS } from '../../event-store/src/log-watch';
 import { applyEvents, touchedIds } from './projection-fold';
 import { AppendTarget, foldOnto } from './append-fold';
 import { BATCH_MS, collectionName, Generation, GENERATIONS_STAMP, META_MAX_AGE_MS, META_PREFIX, META_REFRESH_MS, newStamp, nextGeneration, ProjectionMeta, RETIRE_GRACE_MS, SWITCH_GRACE_MS } from './projection-generations';
@@ -181,17 +181,18 @@ export class ProjectionEngine {
     }
   }
 
-  /**
-   * The daemon: tails the log until the signal aborts. With a `watch` (production), a pass reads the log
-   * only once the watch saw it move; between, it wakes every META_REFRESH_MS to follow generations (one
-   * stamp read), so a CLI rebuild is followed before it drops the generation this process serves.
-   */
+  /** The daemon. With a `watch` (production) a pass reads the log once the watch saw it move, and every META_REFRESH_MS
+   * follows generations (one stamp read), so a CLI rebuild is followed before it drops the generation served here. */
   async run(signal: AbortSignal, idleMs = 200, watch?: LogWatch): Promise<void> {
     let force = true;
+    let readAt = 0;
     while (!signal.aborted) {
       try {
-        const moved = !watch || force || watch.head === null || this.readUpTo === null || watch.head > this.readUpTo;
-        const applied = await this.daemonPass(moved || [...this.meta.values()].some((m) => m.building !== null));
+        // A subscription that stalled silently costs latency, never events: the log is read every WATCH_FALLBACK_MS anyway.
+        const moved = !watch || force || watch.head === null || this.readUpTo === null || watch.head > this.readUpTo || Date.now() - readAt >= WATCH_FALLBACK_MS;
+        const read = moved || [...this.meta.values()].some((m) => m.building !== null);
+        if (read) readAt = Date.now();
+        const applied = await this.daemonPass(read);
         force = applied > 0 || this.checkpoints.size === 0;
         if (applied === 0) await idleUntil(signal, watch ? META_REFRESH_MS : idleMs, watch, this.readUpTo, (wake) => (this.wake = wake));
         // Under steady traffic a pass a second applies what arrived meanwhile in one batch; a backlog is read at once.
@@ -276,10 +277,7 @@ export class ProjectionEngine {
     }
   }
 
-  /**
-   * Applies a page of the log to every collection behind its end, in three round trips whatever their
-   * number: one read of the touched documents, one write of the changed ones, one move of the checkpoints.
-   */
+  /** Applies a page of the log to every collection behind its end: one read, one write, one checkpoint move in all. */
   private async applyToAll(targets: { projection: Projection; collection: string; checkpoint: bigint }[], page: RecordedEvent[]): Promise<void> {
     const end = page[page.length - 1].position;
     const behind = targets
