@@ -47,7 +47,7 @@ describeOnSharedStores('a retry with the same Idempotency-Key', (real) => {
     server.http.post(SERVICES, { name }, { headers: { authorization: `${scheme} ${account.key}`, 'idempotency-key': key, 'x-service-account': account.id } });
 
   it('commit, then a read-store failure (503), then a retry: one write, and the retry answers with it', async () => {
-    stores.probe.failNext('read', 'writeMany');
+    stores.probe.failNext('read', 'writeAll');
     const failed = await post(servers[0], 'after-commit', 'retry-1');
     expect(failed.status).toBe(503);
     expect(await created('after-commit')).toHaveLength(1);
@@ -69,7 +69,7 @@ describeOnSharedStores('a retry with the same Idempotency-Key', (real) => {
     const body = { name: 'Retried outage', severity: 'MAJOR', services: [{ id: service.body.id }], incidentUpdates: [{ description: 'Looking into it.' }] };
     const send = (server: TestServer) =>
       server.http.post('/v1/status-pages/incidents', body, { headers: { authorization: `Bearer ${account.key}`, 'idempotency-key': 'retry-incident' } });
-    stores.probe.failNext('read', 'writeMany');
+    stores.probe.failNext('read', 'writeAll');
     const failed = await send(servers[0]);
     expect(failed.text).toContain('"statusCode":503');
     const retried = await send(servers[1]);
@@ -80,7 +80,7 @@ describeOnSharedStores('a retry with the same Idempotency-Key', (real) => {
   });
 
   it('the retry on another instance finds the first attempt too', async () => {
-    stores.probe.failNext('read', 'writeMany');
+    stores.probe.failNext('read', 'writeAll');
     expect((await post(servers[0], 'two-instances', 'retry-2')).status).toBe(503);
 
     const retried = await post(servers[1], 'two-instances', 'retry-2');

@@ -17,7 +17,9 @@ interface Budget {
 }
 
 function expectWithin(calls: CallCounts, budget: Budget): void {
-  const over = calls.event > budget.event || calls.read > budget.read || (budget.appends !== undefined && (calls.byCall['event.appendToStream'] ?? 0) > budget.appends);
+  // The instance's generation follower reads one stamp a second in the background: a measurement may catch it.
+  const read = calls.read - Math.min(1, calls.byCall['read.getMeta'] ?? 0);
+  const over = calls.event > budget.event || read > budget.read || (budget.appends !== undefined && (calls.byCall['event.appendToStream'] ?? 0) > budget.appends);
   if (over) throw new Error(`over budget ${JSON.stringify(budget)}: ${calls.event} event-store and ${calls.read} read-store calls ${JSON.stringify(calls.byCall)}`);
 }
 
@@ -55,13 +57,13 @@ describeOnSharedStores('store calls per request', (real) => {
     return calls;
   };
 
-  it('a ping: at most 1 event-store call (its append) and 5 read-store calls (target: 3)', async () => {
-    expectWithin(await measure(() => server.http.get(`/ping/${pingToken}`), 200), { event: 1, appends: 1, read: 5 });
+  it('a ping: at most 1 event-store call (its append) and 3 read-store calls', async () => {
+    expectWithin(await measure(() => server.http.get(`/ping/${pingToken}`), 200), { event: 1, appends: 1, read: 3 });
   });
 
-  it('an incident create: at most 2 event-store and 8 read-store calls (target: 4)', async () => {
+  it('an incident create: at most 2 event-store and 7 read-store calls (target: 4)', async () => {
     const create = () => server.http.post('/v1/status-pages/incidents', { name: 'Budget', severity: 'MINOR', services: [{ id: serviceIds[0] }], incidentUpdates: [{ description: 'Looking.' }] }, { key: account.key });
-    expectWithin(await measure(create, 201), { event: 2, appends: 1, read: 8 });
+    expectWithin(await measure(create, 201), { event: 2, appends: 1, read: 7 });
   });
 
   it('an incident list: no event-store call and at most 4 read-store calls', async () => {

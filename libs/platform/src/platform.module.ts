@@ -4,6 +4,7 @@ import { CLOCK, Clock, SystemClock } from '../../core/src/clock';
 import { ID_GENERATOR, UuidV7Generator } from '../../core/src/ids';
 import { EVENT_STORE } from '../../event-store/src/event-store.port';
 import { CommandRunner } from '../../event-store/src/command-runner';
+import { LogWatch } from '../../event-store/src/log-watch';
 import { idempotentRetries, RetryStableIds } from '../../http/src/idempotent-attempt';
 import { CURSOR_CODEC, CursorCodec } from '../../http/src/pagination';
 import { AnswerCache } from '../../http/src/response-cache';
@@ -31,6 +32,7 @@ export class ProjectionLifecycle implements OnApplicationBootstrap, OnApplicatio
   private readonly abort = new AbortController();
   private running: Promise<void> | null = null;
   private processing: Promise<void> | null = null;
+  private watch: LogWatch | null = null;
 
   constructor(
     @Inject(STORES) private readonly stores: Stores,
@@ -45,8 +47,13 @@ export class ProjectionLifecycle implements OnApplicationBootstrap, OnApplicatio
     // Embedded processes (server, CLI) and the production worker catch up first; API instances beside a worker serve at once.
     if (this.daemon || this.stores.db) await this.stores.engine.catchUp();
     if (this.daemon) {
-      this.running = this.stores.engine.run(this.abort.signal);
-      this.processing = this.processors.run(this.abort.signal);
+      // Production: one subscription tells both readers when the log moves, instead of polling the stores
+      // (embedded, polling the local file costs no round trip, and inline projections leave the daemon little to do).
+      const watch = this.stores.db ? undefined : new LogWatch(this.stores.eventStore);
+      watch?.start(this.abort.signal, await this.stores.eventStore.headPosition());
+      this.watch = watch ?? null;
+      this.running = this.stores.engine.run(this.abort.signal, undefined, watch);
+      this.processing = this.processors.run(this.abort.signal, undefined, watch);
       this.logger.info('projection daemon started');
     } else {
       // Reads must move to a rebuilt generation before the old one is dropped, daemon or not.
@@ -58,6 +65,7 @@ export class ProjectionLifecycle implements OnApplicationBootstrap, OnApplicatio
     this.abort.abort();
     await this.running;
     await this.processing;
+    await this.watch?.stopped();
     await this.stores.close();
   }
 }

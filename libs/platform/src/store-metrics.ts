@@ -4,7 +4,7 @@ import { ReadStore } from '../../read-store/src/read-store.port';
 import { Metrics } from './metrics';
 
 const EVENT_STORE_CALLS = ['appendToStream', 'readStream', 'streamRevision', 'readAll', 'headPosition', 'pruneStream'] as const;
-const READ_STORE_CALLS = ['ensureCollection', 'dropCollection', 'get', 'getMany', 'find', 'count', 'put', 'delete', 'getCheckpoint', 'setCheckpoint', 'getMeta', 'setMeta'] as const;
+const READ_STORE_CALLS = ['ensureCollection', 'dropCollection', 'get', 'getMany', 'getManyOf', 'find', 'count', 'put', 'delete', 'writeMany', 'writeAll', 'getCheckpoint', 'setCheckpoint', 'setCheckpoints', 'getMeta', 'setMeta'] as const;
 
 type Store = 'event' | 'read';
 

@@ -1,5 +1,5 @@
 import { ReadModelDoc } from '../../core/src/projection';
-import { CollectionSpec, Filter, FindQuery, PageAfter, SortSpec } from './read-store.port';
+import { CollectionSpec, DocWrite, Filter, FindQuery, PageAfter, SortSpec } from './read-store.port';
 
 /** A query or write the read store refuses: a programming error, never a user's. */
 export class ReadStoreUsageError extends Error {
@@ -111,6 +111,13 @@ export class CollectionSchema {
       throw new ReadStoreUsageError(`${this.name}: a document must be an object`);
     }
     this.checkWrite(doc.id, revision);
+  }
+
+  /** Checks a put (`doc`) or a delete (null doc) of writeMany; returns it. */
+  checkDocWrite(write: DocWrite): DocWrite {
+    if (write.doc) this.checkDoc(write.doc, write.revision);
+    else this.checkWrite(write.id, write.revision);
+    return write;
   }
 
   checkIds(ids: string[]): string[] {

@@ -1,7 +1,7 @@
 import { ReadModelDoc } from '../../core/src/projection';
 import { ChangeCounters, CheckedFilter, CollectionSchema, ReadStoreUsageError, checkCollectionName } from './collection-schema';
 import { compareStrings, compareValues, matches, SortKey, scalarAt } from './doc-match';
-import { CollectionSpec, DocWrite, Filter, FindQuery, ReadStore, StoredDoc } from './read-store.port';
+import { CollectionSpec, CollectionWrites, DocsWanted, DocWrite, Filter, FindQuery, ReadStore, StoredDoc } from './read-store.port';
 
 interface Row {
   revision: bigint;
@@ -47,6 +47,10 @@ export class InMemoryReadStore implements ReadStore {
     });
   }
 
+  async getManyOf(wanted: readonly DocsWanted[]): Promise<StoredDoc[][]> {
+    return Promise.all(wanted.map(({ collection, ids }) => this.getMany(collection, ids)));
+  }
+
   async find<Doc extends ReadModelDoc>(collection: string, query: FindQuery): Promise<Doc[]> {
     const { schema, rows } = this.collection(collection);
     const { filters, sort, limit, after } = schema.checkQuery(query);
@@ -89,6 +93,11 @@ export class InMemoryReadStore implements ReadStore {
     for (const { id, doc, revision } of writes) await (doc ? this.put(collection, doc, revision) : this.delete(collection, id, revision));
   }
 
+  async writeAll(batches: readonly CollectionWrites[]): Promise<void> {
+    for (const { collection } of batches) this.collection(collection);
+    for (const { collection, writes } of batches) await this.writeMany(collection, writes);
+  }
+
   async getCheckpoint(name: string): Promise<bigint | null> {
     return this.checkpoints.get(name) ?? null;
   }
@@ -96,6 +105,10 @@ export class InMemoryReadStore implements ReadStore {
   async setCheckpoint(name: string, position: bigint): Promise<void> {
     const stored = this.checkpoints.get(name);
     if (stored === undefined || stored < position) this.checkpoints.set(name, position);
+  }
+
+  async setCheckpoints(names: readonly string[], position: bigint): Promise<void> {
+    for (const name of names) await this.setCheckpoint(name, position);
   }
 
   async resetCheckpoint(name: string): Promise<void> {

@@ -1,5 +1,7 @@
 import type { Document } from 'mongodb';
+import { ReadModelDoc } from '../../core/src/projection';
 import { CheckedFilter, PageSegment } from './collection-schema';
+import { DocWrite, StoredDoc } from './read-store.port';
 
 const RANGE = { gt: '$gt', gte: '$gte', lt: '$lt', lte: '$lte' } as const;
 
@@ -43,4 +45,38 @@ export function segmentQuery(segment: PageSegment, sortField: string, asc: boole
     case 'afterId':
       return { _id: { [next]: segment.id } };
   }
+}
+
+/** A stored record as read, tagged with the part of a several-collection read it answers. */
+export interface PartRecord {
+  _id: string;
+  revision: bigint;
+  doc: ReadModelDoc | null;
+  part: number;
+}
+
+/**
+ * One aggregation reading the ids of every part (a collection each, by table name): the first part with ids
+ * is the collection it runs on, the others come in through $unionWith. Null when no part asks for anything.
+ */
+export function unionPipeline(parts: readonly { table: string; ids: string[] }[]): { table: string; pipeline: Document[] } | null {
+  const branches = parts.flatMap((part, index) =>
+    part.ids.length === 0 ? [] : [{ table: part.table, stages: [{ $match: { _id: { $in: part.ids }, deleted: false } }, { $project: { revision: 1, doc: 1, part: { $literal: index } } }] }],
+  );
+  if (branches.length === 0) return null;
+  const [first, ...rest] = branches;
+  return { table: first.table, pipeline: [...first.stages, ...rest.map((branch) => ({ $unionWith: { coll: branch.table, pipeline: branch.stages } }))] };
+}
+
+/** The records of a several-collection read, per part and in the order of its ids. */
+export function docsByPart(parts: readonly { ids: string[] }[], records: readonly PartRecord[]): StoredDoc[][] {
+  const found = parts.map(() => new Map<string, StoredDoc>());
+  for (const record of records) if (record.doc) found[record.part].set(record._id, { doc: record.doc, revision: BigInt(record.revision) });
+  return parts.map((part, index) => part.ids.flatMap((id) => found[index].get(id) ?? []));
+}
+
+/** A revision-guarded write as a replaceOne: it replaces only an older record, and inserts when there is none. */
+export function replaceOlder({ id, doc, revision }: DocWrite): { filter: { _id: string; revision: { $lt: bigint } }; replacement: { revision: bigint; deleted: boolean; doc: ReadModelDoc | null }; upsert: true } {
+  const replacement = doc ? { revision, deleted: false, doc: JSON.parse(JSON.stringify(doc)) as ReadModelDoc } : { revision, deleted: true, doc: null };
+  return { filter: { _id: id, revision: { $lt: revision } }, replacement, upsert: true };
 }

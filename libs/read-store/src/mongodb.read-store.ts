@@ -1,9 +1,10 @@
-import type { Collection, Db, Document, MongoClient, Sort } from 'mongodb';
+import type { ClientBulkWriteModel, Collection, Db, Document, MongoClient, Sort } from 'mongodb';
 import { StoreUnavailableError } from '../../core/src/errors';
 import { ReadModelDoc } from '../../core/src/projection';
 import { CollectionSchema, pageSegments, ReadStoreUsageError, checkCollectionName } from './collection-schema';
-import { filterQuery, path, segmentQuery } from './mongodb-queries';
-import { CollectionSpec, DocWrite, Filter, FindQuery, ReadStore, StoredDoc } from './read-store.port';
+import { docsByPart, filterQuery, PartRecord, path, replaceOlder, segmentQuery, unionPipeline } from './mongodb-queries';
+import { COMMAND_NOT_FOUND, DUPLICATE_KEY, isUnavailable, onlyDuplicateKeys } from './mongodb-errors';
+import { CollectionSpec, CollectionWrites, DocsWanted, DocWrite, Filter, FindQuery, ReadStore, StoredDoc } from './read-store.port';
 
 type Driver = typeof import('mongodb');
 
@@ -23,14 +24,9 @@ export interface MongoReadStoreOptions {
   schemaTtlMs?: number;
 }
 
-// What the server answers while it cannot serve: deadlines, elections, shutdowns, unreachable peers.
-const UNAVAILABLE_CODES = new Set([6, 7, 50, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436]);
-// Driver errors it does not export: no connection free in time, a pool closed under a call.
-const UNAVAILABLE_NAMES = new Set(['MongoWaitQueueTimeoutError', 'MongoPoolClosedError', 'MongoPoolClearedError']);
 /** The driver's own timeouts fire first; this margin only catches a call none of them bounds. */
 const WATCHDOG_GRACE_MS = 100;
 const SCHEMA_TTL_MS = 5_000;
-const DUPLICATE_KEY = 11000;
 /** Throws the driver's own parse error when it would refuse the connection string; connects to nothing. */
 export function checkMongoConnectionString(url: string): void {
   const driver = require('mongodb') as Driver;
@@ -44,6 +40,8 @@ export function checkMongoConnectionString(url: string): void {
  */
 export class MongoReadStore implements ReadStore {
   private readonly schemas = new Map<string, { schema: CollectionSchema; checkedAt: number }>();
+  /** False once the server said it has no cross-collection bulkWrite: writeAll then writes collection by collection. */
+  private clientBulkWrite = true;
 
   private constructor(
     private readonly driver: Driver,
@@ -148,6 +146,14 @@ export class MongoReadStore implements ReadStore {
     });
   }
 
+  async getManyOf(wanted: readonly DocsWanted[]): Promise<StoredDoc[][]> {
+    const parts = await Promise.all(wanted.map(async ({ collection, ids }) => ({ table: `rm_${collection}`, ids: (await this.schema(collection)).checkIds(ids) })));
+    const union = unionPipeline(parts);
+    if (!union) return parts.map(() => []);
+    const records = await this.guard(() => this.db.collection(union.table).aggregate<PartRecord>(union.pipeline, { maxTimeMS: this.timeoutMs }).toArray());
+    return docsByPart(parts, records);
+  }
+
   async find<Doc extends ReadModelDoc>(collection: string, query: FindQuery): Promise<Doc[]> {
     const { filters, sort, limit, after } = (await this.schema(collection)).checkQuery(query);
     const asc = sort.direction === 'asc';
@@ -198,21 +204,37 @@ export class MongoReadStore implements ReadStore {
   async writeMany(collection: string, writes: readonly DocWrite[]): Promise<void> {
     if (writes.length === 0) return;
     const schema = await this.schema(collection);
-    const operations = writes.map(({ id, doc, revision }) => {
-      if (doc) schema.checkDoc(doc, revision);
-      else schema.checkWrite(id, revision);
-      const replacement = doc ? { revision, deleted: false, doc: JSON.parse(JSON.stringify(doc)) as ReadModelDoc } : { revision, deleted: true, doc: null };
-      return { replaceOne: { filter: { _id: id, revision: { $lt: revision } }, replacement, upsert: true } };
-    });
+    const operations = writes.map((write) => ({ replaceOne: replaceOlder(schema.checkDocWrite(write)) }));
     await this.guard(async () => {
       try {
         await this.records(collection).bulkWrite(operations, { ordered: false, maxTimeMS: this.timeoutMs });
       } catch (error) {
         // A duplicate key is an upsert that met a newer stored revision: that write is a no-op, as in put.
-        const failures = (error as { writeErrors?: { code: number }[] }).writeErrors;
-        if (!failures || failures.some((failure) => failure.code !== DUPLICATE_KEY)) throw error;
+        if (!onlyDuplicateKeys(error, DUPLICATE_KEY)) throw error;
       }
     });
+  }
+
+  async writeAll(batches: readonly CollectionWrites[]): Promise<void> {
+    const filled = batches.filter((batch) => batch.writes.length > 0);
+    if (filled.length < 2 || !this.clientBulkWrite) {
+      for (const { collection, writes } of filled) await this.writeMany(collection, writes);
+      return;
+    }
+    const models: ClientBulkWriteModel<Record<string, DocRecord>>[] = [];
+    for (const { collection, writes } of filled) {
+      const schema = await this.schema(collection);
+      const namespace = `${this.db.databaseName}.rm_${collection}`;
+      for (const write of writes) models.push({ name: 'replaceOne' as const, namespace, ...replaceOlder(schema.checkDocWrite(write)) });
+    }
+    try {
+      await this.guard(() => this.client.bulkWrite<Record<string, DocRecord>>(models, { ordered: false, maxTimeMS: this.timeoutMs }));
+    } catch (error) {
+      if (onlyDuplicateKeys(error, DUPLICATE_KEY)) return;
+      if (!(error instanceof this.driver.MongoServerError && error.code === COMMAND_NOT_FOUND)) throw error;
+      this.clientBulkWrite = false;
+      await this.writeAll(filled);
+    }
   }
 
   async getCheckpoint(name: string): Promise<bigint | null> {
@@ -234,6 +256,14 @@ export class MongoReadStore implements ReadStore {
       // The upsert found no older checkpoint and could not insert: one as new or newer is there already.
       if (!(error instanceof this.driver.MongoServerError && error.code === DUPLICATE_KEY)) throw error;
     }
+  }
+
+  async setCheckpoints(names: readonly string[], position: bigint): Promise<void> {
+    if (names.length === 0) return;
+    const operations = names.map((name) => ({ updateOne: { filter: { _id: name, position: { $lt: position } }, update: { $set: { position } }, upsert: true } }));
+    await this.guard(() => this.checkpoints().bulkWrite(operations, { ordered: false, maxTimeMS: this.timeoutMs })).catch((error: unknown) => {
+      if (!onlyDuplicateKeys(error, DUPLICATE_KEY)) throw error;
+    });
   }
 
   async resetCheckpoint(name: string): Promise<void> {
@@ -340,7 +370,7 @@ export class MongoReadStore implements ReadStore {
     try {
       return await Promise.race([running, watchdog]);
     } catch (error) {
-      throw this.isUnavailable(error)
+      throw isUnavailable(this.driver, error)
         ? new StoreUnavailableError('The MongoDB read store is unavailable', error)
         : error;
     } finally {
@@ -348,23 +378,6 @@ export class MongoReadStore implements ReadStore {
     }
   }
 
-  private isUnavailable(error: unknown): boolean {
-    const driver = this.driver;
-    if (error instanceof StoreUnavailableError) return false;
-    return (
-      error instanceof driver.MongoNetworkError ||
-      error instanceof driver.MongoServerSelectionError ||
-      error instanceof driver.MongoTopologyClosedError ||
-      error instanceof driver.MongoClientClosedError ||
-      error instanceof driver.MongoNotConnectedError ||
-      error instanceof driver.MongoOperationTimeoutError ||
-      // The write was not acknowledged as asked (no majority in time); a retry is harmless, revisions guard it.
-      error instanceof driver.MongoWriteConcernError ||
-      (error instanceof Error && UNAVAILABLE_NAMES.has(error.name)) ||
-      (error instanceof driver.MongoError && (error.hasErrorLabel('RetryableWriteError') || error.hasErrorLabel('TransientTransactionError'))) ||
-      (error instanceof driver.MongoServerError && UNAVAILABLE_CODES.has(Number(error.code)))
-    );
-  }
 }
 
 function sameSpec(a: CollectionSpec, b: CollectionSpec): boolean {

@@ -1,6 +1,7 @@
 import { DomainEvent, handledEvent, RecordedEvent } from '../../core/src/event';
 import { Processor } from '../../core/src/processor';
 import { EventStore } from '../../event-store/src/event-store.port';
+import { LogWatch, WATCH_FALLBACK_MS } from '../../event-store/src/log-watch';
 import { sleep } from '../../core/src/sleep';
 import { ReadStore } from './read-store.port';
 
@@ -24,6 +25,8 @@ export class ProcessorRunner {
   private readonly retryAt = new Map<string, number>();
   /** Per processor, where it stands (ahead of the stored checkpoint by at most STORE_EVERY_MS) and when that was last stored. */
   private readonly cursors = new Map<string, { position: bigint | null; storedAt: number }>();
+  /** The newest log position a pass has read up to. */
+  private readUpTo: bigint | null = null;
 
   constructor(
     private readonly events: EventStore,
@@ -67,11 +70,21 @@ export class ProcessorRunner {
     await this.storeCursors();
   }
 
-  /** Tails the log until the signal aborts. */
-  async run(signal: AbortSignal, idleMs = 200): Promise<void> {
+  /**
+   * Tails the log until the signal aborts. With a `watch` an idle pass waits until the log moves (or a
+   * failed processor's retry is due) instead of polling every `idleMs`.
+   */
+  async run(signal: AbortSignal, idleMs = 200, watch?: LogWatch): Promise<void> {
     while (!signal.aborted) {
       const read = await this.step();
-      if (read === 0) await sleep(idleMs, signal);
+      if (read > 0) continue;
+      if (!watch) {
+        await sleep(idleMs, signal);
+        continue;
+      }
+      const retries = [...this.retryAt.values()];
+      const timeout = retries.length > 0 ? Math.max(0, Math.min(...retries) - this.now()) : WATCH_FALLBACK_MS;
+      await watch.waitPast(this.readUpTo, signal, Math.min(timeout, WATCH_FALLBACK_MS));
     }
     await this.storeCursors();
   }
@@ -99,6 +112,8 @@ export class ProcessorRunner {
       const after = cursor.position;
       page = pages.get(after) ?? (await this.events.readAll({ after: after ?? undefined, maxCount: PAGE }));
       pages.set(after, page);
+      const reached = page.length > 0 ? page[page.length - 1].position : after;
+      if (reached !== null && (this.readUpTo === null || reached > this.readUpTo)) this.readUpTo = reached;
       for (const event of page) {
         const handled = handledEvent(processor.handles, event);
         if (handled) {

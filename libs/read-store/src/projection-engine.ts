@@ -2,26 +2,17 @@ import { sleep } from '../../core/src/sleep';
 import { DomainEvent, RecordedEvent } from '../../core/src/event';
 import { Collection, Projection, ReadModelDoc } from '../../core/src/projection';
 import { EventStore } from '../../event-store/src/event-store.port';
-import { applyEvents, foldFrom, touchedIds } from './projection-fold';
-import { collectionName, Generation, META_MAX_AGE_MS, META_PREFIX, META_REFRESH_MS, nextGeneration, ProjectionMeta, RETIRE_GRACE_MS, SWITCH_GRACE_MS } from './projection-generations';
+import { LogWatch, WATCH_FALLBACK_MS } from '../../event-store/src/log-watch';
+import { applyEvents, touchedIds } from './projection-fold';
+import { AppendTarget, foldOnto } from './append-fold';
+import { BATCH_MS, collectionName, Generation, GENERATIONS_STAMP, META_MAX_AGE_MS, META_PREFIX, META_REFRESH_MS, newStamp, nextGeneration, ProjectionMeta, RETIRE_GRACE_MS, SWITCH_GRACE_MS } from './projection-generations';
 import { DocWrite, ReadStore, StoredDoc } from './read-store.port';
+import { EngineLogger, InlineAccess } from './engine-ports';
+import { idleUntil } from './daemon-idle';
 import { projectionStatus, ProjectionStatus } from './projection-status';
 import { PAGE, StreamSource } from './stream-source';
 
-/** The synchronous reads and writes inline projections make inside the embedded append transaction. */
-export interface InlineAccess {
-  getMany(collection: string, ids: string[]): StoredDoc[];
-  writeMany(collection: string, writes: readonly DocWrite[]): void;
-  /** Every stored checkpoint, by name: one read per batch. */
-  checkpoints(): Map<string, bigint>;
-  /** Moves the checkpoints `names` to `position` in one write. */
-  setCheckpoints(names: readonly string[], position: bigint): void;
-}
-
-export interface EngineLogger {
-  info(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
-}
+export type { EngineLogger, InlineAccess } from './engine-ports';
 
 /** Runs projections: inline in the embedded append (`inline`), after an append elsewhere (`applyAfterAppend`), and as the
  * daemon applying whatever a checkpoint is behind on. A rebuild fills a new generation, then switches reads to it. */
@@ -36,6 +27,13 @@ export class ProjectionEngine {
   /** Per projection, the building generation this process knows and since when. */
   private readonly buildingSince = new Map<string, { key: string; since: number }>();
   private wake: (() => void) | null = null;
+  /** The generations stamp this process's generations were read under (undefined: never read). */
+  private stamp: string | null | undefined = undefined;
+  private refreshing: Promise<void> | null = null;
+  /** Production daemon's checkpoints per collection, kept between passes: only it moves them, and a stale one only repeats guarded writes. */
+  private readonly checkpoints = new Map<string, bigint>();
+  /** The newest log position the daemon has read. */
+  private readUpTo: bigint | null = null;
 
   constructor(
     private readonly readStore: ReadStore,
@@ -54,6 +52,9 @@ export class ProjectionEngine {
 
   /** Loads or creates each projection's generation; a changed version starts a build beside the serving one. */
   async start(): Promise<void> {
+    // Read before the generations, so that a change made meanwhile is seen at the next refresh.
+    this.stamp = await this.readStore.getMeta<string>(GENERATIONS_STAMP);
+    let changed = false;
     for (const projection of this.projections.values()) {
       const key = META_PREFIX + projection.name;
       const readAt = Date.now();
@@ -61,15 +62,18 @@ export class ProjectionEngine {
       if (!meta) {
         meta = { active: { version: projection.version, generation: 1 }, building: null };
         await this.readStore.setMeta(key, meta);
+        changed = true;
       } else if (meta.active.version !== projection.version && meta.building?.version !== projection.version) {
         meta = { ...meta, building: { version: projection.version, generation: nextGeneration(meta) } };
         await this.readStore.setMeta(key, meta);
+        changed = true;
         this.logger.info('projection version changed, building a new generation', { projection: projection.name });
       }
       await this.ensureCollections(projection, meta);
       this.meta.set(projection.name, meta);
       this.noteGenerations(projection.name, readAt);
     }
+    if (changed) await this.publishGenerations();
   }
 
   /** The collection that serves reads of a projection now; given the projection itself, a handle typed with its documents. */
@@ -127,55 +131,25 @@ export class ProjectionEngine {
     this.wake?.();
     if (appended.length === 0) return;
     const source = new StreamSource(this.eventStore, appended[0].stream, appended[0].revision, history ?? []);
-    await Promise.all(
-      [...this.projections.values()].map(async (projection) => {
-        const ids = touchedIds(projection, appended);
-        if (ids.length === 0) return;
-        // A generation switched elsewhere must be known before writing: the switch waits SWITCH_GRACE_MS for this.
-        if (Date.now() - (this.metaReadAt.get(projection.name) ?? 0) > META_MAX_AGE_MS) await this.refreshProjectionMeta(projection);
-        const meta = this.meta.get(projection.name)!;
-        for (const generation of [meta.active, meta.building]) {
-          if (generation) await this.applyToDocs(projection, collectionName(projection.name, generation), ids, appended, source, generation !== meta.active);
-        }
-      }),
-    );
-  }
-
-  /**
-   * Brings documents `ids` of one collection up to `appended`. A document reflecting an older revision
-   * is folded on from there; an absent one is new only as far as the collection's checkpoint says the
-   * stream's earlier events were applied, and the rest of them are folded in first. A building
-   * generation far behind is left to its builder, which reaches these events anyway.
-   */
-  private async applyToDocs(projection: Projection, collection: string, ids: string[], appended: RecordedEvent[], source: StreamSource, building: boolean): Promise<void> {
-    const first = appended[0].revision;
-    const start = new Map<string, { doc: ReadModelDoc | null; revision: bigint }>();
-    const take = (stored: StoredDoc[]) => {
-      for (const { doc, revision } of stored) start.set(doc.id, { doc, revision });
-    };
-    take(await this.readStore.getMany(collection, ids));
-    let absent = ids.filter((id) => !start.has(id));
-    if (absent.length > 0) {
-      if (first === 0n) {
-        for (const id of absent) start.set(id, { doc: null, revision: -1n });
-      } else {
-        // The checkpoint first, then the documents again: one the daemon wrote before its checkpoint moved is then seen.
-        const checkpoint = (await this.readStore.getCheckpoint(collection)) ?? -1n;
-        take(await this.readStore.getMany(collection, absent));
-        absent = absent.filter((id) => !start.has(id));
-        if (absent.length > 0) {
-          const floor = await source.lastAppliedRevision(checkpoint, building ? PAGE : Infinity);
-          if (floor === null) return;
-          for (const id of absent) start.set(id, { doc: null, revision: floor });
-        }
+    const touched = [...this.projections.values()].flatMap((projection) => {
+      const ids = touchedIds(projection, appended);
+      return ids.length > 0 ? [{ projection, ids }] : [];
+    });
+    // A generation switched elsewhere must be known before writing: the switch waits SWITCH_GRACE_MS for this.
+    if (touched.some(({ projection }) => Date.now() - (this.metaReadAt.get(projection.name) ?? 0) > META_MAX_AGE_MS)) await this.refreshGenerations();
+    const targets: AppendTarget[] = [];
+    for (const { projection, ids } of touched) {
+      const meta = this.meta.get(projection.name)!;
+      for (const generation of [meta.active, meta.building]) {
+        if (generation) targets.push({ projection, collection: collectionName(projection.name, generation), ids, building: generation !== meta.active });
       }
     }
-    let from = first;
-    for (const { revision } of start.values()) if (revision + 1n < from) from = revision + 1n;
-    if (building && first - from > BigInt(PAGE)) return;
-    const events = from < first ? [...(await source.range(from)), ...appended] : appended;
-    const writes = foldFrom(projection, start, events);
-    if (writes.length > 0) await this.readStore.writeMany(collection, writes);
+    if (targets.length === 0) return;
+    // One read and one write for every read model the append touches: a round trip each on MongoDB.
+    const stored = await this.readStore.getManyOf(targets.map(({ collection, ids }) => ({ collection, ids })));
+    const writes = await Promise.all(targets.map((target, i) => foldOnto(this.readStore, target, stored[i], appended, source)));
+    const batches = targets.map(({ collection }, i) => ({ collection, writes: writes[i] })).filter((batch) => batch.writes.length > 0);
+    if (batches.length > 0) await this.readStore.writeAll(batches);
   }
 
   /** Applies everything between each collection's checkpoint and the log head, reading the log once. Returns events read. */
@@ -186,49 +160,76 @@ export class ProjectionEngine {
       for (const generation of [meta.active, meta.building]) {
         if (!generation) continue;
         const collection = collectionName(projection.name, generation);
-        targets.push({ projection, collection, checkpoint: (await this.readStore.getCheckpoint(collection)) ?? 0n });
+        // Embedded, inline writes move the stored checkpoints: they are read each pass (in-process, free).
+        const kept = this.access ? undefined : this.checkpoints.get(collection);
+        targets.push({ projection, collection, checkpoint: kept ?? (await this.readStore.getCheckpoint(collection)) ?? 0n });
       }
     }
     let after = targets.reduce((min, t) => (t.checkpoint < min ? t.checkpoint : min), 2n ** 63n);
     let read = 0;
-    for (;;) {
-      const page = await this.eventStore.readAll({ after, maxCount: PAGE });
-      if (page.length === 0) return read;
-      after = page[page.length - 1].position;
-      for (const target of targets) {
-        if (target.checkpoint >= after) continue;
-        await this.applyPage(target.projection, target.collection, page.filter((event) => event.position > target.checkpoint));
-        target.checkpoint = after;
+    try {
+      for (;;) {
+        const page = await this.eventStore.readAll({ after, maxCount: PAGE });
+        if (page.length > 0) after = page[page.length - 1].position;
+        if (targets.length > 0 && (this.readUpTo === null || after > this.readUpTo)) this.readUpTo = after;
+        if (page.length === 0) return read;
+        await this.applyToAll(targets, page);
+        read += page.length;
       }
-      read += page.length;
+    } finally {
+      for (const target of targets) this.checkpoints.set(target.collection, target.checkpoint);
     }
   }
 
-  /** The daemon: tails the log until the signal aborts, applying what inline did not and finishing builds. */
-  async run(signal: AbortSignal, idleMs = 200): Promise<void> {
+  /** The daemon. With a `watch` (production) a pass reads the log once the watch saw it move, and every META_REFRESH_MS
+   * follows generations (one stamp read), so a CLI rebuild is followed before it drops the generation served here. */
+  async run(signal: AbortSignal, idleMs = 200, watch?: LogWatch): Promise<void> {
+    let force = true;
+    let readAt = 0;
     while (!signal.aborted) {
       try {
-        await this.refreshMeta();
-        const applied = await this.catchUp();
-        await this.finishBuilds();
-        if (applied === 0) await this.idle(idleMs, signal);
+        // A subscription that stalled silently costs latency, never events: the log is read every WATCH_FALLBACK_MS anyway.
+        const moved = !watch || force || watch.head === null || this.readUpTo === null || watch.head > this.readUpTo || Date.now() - readAt >= WATCH_FALLBACK_MS;
+        const read = moved || [...this.meta.values()].some((m) => m.building !== null);
+        if (read) readAt = Date.now();
+        const applied = await this.daemonPass(read);
+        force = applied > 0 || this.checkpoints.size === 0;
+        if (applied === 0) await idleUntil(signal, watch ? META_REFRESH_MS : idleMs, watch, this.readUpTo, (wake) => (this.wake = wake));
+        // Under steady traffic a pass a second applies what arrived meanwhile in one batch; a backlog is read at once.
+        else if (watch && applied < PAGE) await sleep(BATCH_MS, signal);
       } catch (error) {
+        this.checkpoints.clear();
+        force = true;
         this.logger.error('projection daemon failed, retrying', { error: String(error) });
         await sleep(1000, signal);
       }
     }
   }
 
-  /** Without the daemon (an API instance beside a worker): follows generation switches made elsewhere. */
-  async followGenerations(signal: AbortSignal, intervalMs = 500): Promise<void> {
+  /** One daemon pass: generations switched elsewhere (at most once per META_REFRESH_MS), new events unless `read` is false, builds done. Returns events read. */
+  async daemonPass(read = true): Promise<number> {
+    await this.refreshMeta();
+    const applied = read || this.checkpoints.size === 0 ? await this.catchUp() : 0;
+    await this.finishBuilds();
+    return applied;
+  }
+
+  /** Without the daemon (an API instance beside a worker): follows generation switches made elsewhere, one store call a pass. */
+  async followGenerations(signal: AbortSignal, intervalMs = META_REFRESH_MS): Promise<void> {
     while (!signal.aborted) {
       try {
-        await this.refreshMeta();
+        await this.refreshGenerations();
       } catch (error) {
         this.logger.error('projection generations could not be refreshed, retrying', { error: String(error) });
       }
       await sleep(intervalMs, signal);
     }
+  }
+
+  /** Learns generations switched elsewhere: one read of the stamp each change renews; only a new stamp re-reads every projection's. */
+  refreshGenerations(): Promise<void> {
+    this.refreshing ??= this.readGenerations().finally(() => (this.refreshing = null));
+    return this.refreshing;
   }
 
   /** Fills a new generation of each named projection from the log's start while the old one serves, then switches. */
@@ -244,6 +245,7 @@ export class ProjectionEngine {
       await this.readStore.setMeta(META_PREFIX + name, { ...meta, building });
       builds.push({ projection, building });
     }
+    await this.publishGenerations();
     const published = Date.now();
     for (const { projection, building } of builds) progress?.(projection.name, await this.catchUpCollection(projection, collectionName(projection.name, building)));
     // Writers elsewhere learn of the building generations within META_MAX_AGE_MS and apply to them from then on.
@@ -273,6 +275,25 @@ export class ProjectionEngine {
       await this.applyPage(projection, collection, page);
       applied += page.length;
     }
+  }
+
+  /** Applies a page of the log to every collection behind its end: one read, one write, one checkpoint move in all. */
+  private async applyToAll(targets: { projection: Projection; collection: string; checkpoint: bigint }[], page: RecordedEvent[]): Promise<void> {
+    const end = page[page.length - 1].position;
+    const behind = targets
+      .filter((target) => target.checkpoint < end)
+      .map((target) => {
+        const events = page.filter((event) => event.position > target.checkpoint);
+        return { target, events, ids: touchedIds(target.projection, events) };
+      });
+    const touched = behind.filter(({ ids }) => ids.length > 0);
+    if (touched.length > 0) {
+      const stored = await this.readStore.getManyOf(touched.map(({ target, ids }) => ({ collection: target.collection, ids })));
+      const batches = touched.map(({ target, events }, i) => ({ collection: target.collection, writes: applyEvents(target.projection, events, stored[i]) })).filter((batch) => batch.writes.length > 0);
+      if (batches.length > 0) await this.readStore.writeAll(batches);
+    }
+    if (behind.length > 0) await this.readStore.setCheckpoints(behind.map(({ target }) => target.collection), end);
+    for (const { target } of behind) target.checkpoint = end;
   }
 
   /** Applies a page of the log to one collection and moves its checkpoint to the page's end. */
@@ -320,6 +341,7 @@ export class ProjectionEngine {
     }
     const next: ProjectionMeta = { active: building, building: null };
     await this.readStore.setMeta(key, next);
+    await this.publishGenerations();
     this.meta.set(projection.name, next);
     // Events appended while switching are the daemon's, like any other lag.
     await this.catchUpCollection(projection, collection);
@@ -330,7 +352,25 @@ export class ProjectionEngine {
   private async refreshMeta(): Promise<void> {
     if (Date.now() - this.lastMetaRefresh < META_REFRESH_MS) return;
     this.lastMetaRefresh = Date.now();
-    for (const projection of this.projections.values()) await this.refreshProjectionMeta(projection);
+    await this.refreshGenerations();
+  }
+
+  private async readGenerations(): Promise<void> {
+    const readAt = Date.now();
+    const stamp = await this.readStore.getMeta<string>(GENERATIONS_STAMP);
+    if (stamp !== this.stamp) {
+      for (const projection of this.projections.values()) await this.refreshProjectionMeta(projection);
+      // Generations changed: the daemon reads the checkpoints of the ones it now serves afresh.
+      this.checkpoints.clear();
+      this.stamp = stamp;
+      return;
+    }
+    for (const name of this.projections.keys()) this.noteGenerations(name, readAt);
+  }
+
+  /** Renews the stamp after the generations were written, so that every process re-reads them. */
+  private async publishGenerations(): Promise<void> {
+    await this.readStore.setMeta(GENERATIONS_STAMP, newStamp());
   }
 
   private async refreshProjectionMeta(projection: Projection): Promise<void> {
@@ -354,19 +394,5 @@ export class ProjectionEngine {
     const key = building ? collectionName(name, building) : null;
     if (key === null) this.buildingSince.delete(name);
     else if (this.buildingSince.get(name)?.key !== key) this.buildingSince.set(name, { key, since: Date.now() });
-  }
-
-  private idle(ms: number, signal: AbortSignal): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        this.wake = null;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      signal.addEventListener('abort', done, { once: true });
-      this.wake = done;
-    });
   }
 }

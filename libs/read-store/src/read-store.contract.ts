@@ -183,6 +183,35 @@ export function readStoreContract(adapterName: string, factory: () => Promise<Re
       });
     });
 
+    describe('several collections in one call (getManyOf, writeAll)', () => {
+      const OTHER: CollectionSpec = { name: 'incidents_v2_g2', indexes: [] };
+
+      it('writes each collection\'s documents guarded by revision, and reads them back per collection in the order asked', async () => {
+        await store.ensureCollection(OTHER);
+        await store.put(C, incident('inc-1', { title: 'newer' }), 9n);
+        await store.put(OTHER.name, incident('inc-9', { title: 'gone soon' }), 1n);
+        await store.writeAll([
+          { collection: C, writes: [{ id: 'inc-1', doc: incident('inc-1', { title: 'stale' }), revision: 3n }, { id: 'inc-2', doc: incident('inc-2'), revision: 1n }] },
+          { collection: OTHER.name, writes: [{ id: 'inc-1', doc: incident('inc-1', { title: 'other' }), revision: 1n }, { id: 'inc-9', doc: null, revision: 2n }] },
+        ]);
+        await store.writeAll([]);
+        const [mine, other, none] = await store.getManyOf([
+          { collection: C, ids: ['inc-2', 'missing', 'inc-1', 'inc-2'] },
+          { collection: OTHER.name, ids: ['inc-9', 'inc-1'] },
+          { collection: C, ids: [] },
+        ]);
+        expect(mine).toEqual([{ doc: incident('inc-2'), revision: 1n }, { doc: incident('inc-1', { title: 'newer' }), revision: 9n }]);
+        expect(other).toEqual([{ doc: incident('inc-1', { title: 'other' }), revision: 1n }]);
+        expect(none).toEqual([]);
+        expect(await store.getManyOf([])).toEqual([]);
+      });
+
+      it('refuses a collection that was never ensured', async () => {
+        await expect(store.getManyOf([{ collection: 'never_ensured', ids: ['x'] }])).rejects.toThrow(ReadStoreUsageError);
+        await expect(store.writeAll([{ collection: 'never_ensured', writes: [{ id: 'x', doc: incident('x'), revision: 1n }] }])).rejects.toThrow(ReadStoreUsageError);
+      });
+    });
+
     describe('tombstones', () => {
       it('hides a deleted document', async () => {
         await store.put(C, incident('inc-1'), 1n);
@@ -593,6 +622,13 @@ export function readStoreContract(adapterName: string, factory: () => Promise<Re
       it('keeps racing writers\' newest position, whatever order they land in', async () => {
         await Promise.all([5n, 9n, 2n, 7n].map((position) => store.setCheckpoint('raced', position)));
         expect(await store.getCheckpoint('raced')).toBe(9n);
+      });
+
+      it('moves several checkpoints forward in one call, each only forward', async () => {
+        await store.setCheckpoint('ahead', 50n);
+        await store.setCheckpoints(['ahead', 'behind', 'new'], 20n);
+        await store.setCheckpoints([], 99n);
+        expect([await store.getCheckpoint('ahead'), await store.getCheckpoint('behind'), await store.getCheckpoint('new')]).toEqual([50n, 20n, 20n]);
       });
 
       it('forgets a reset checkpoint (a replay starts from the log\'s start)', async () => {

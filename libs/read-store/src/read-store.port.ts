@@ -42,6 +42,18 @@ export interface DocWrite<Doc extends ReadModelDoc = ReadModelDoc> {
   revision: bigint;
 }
 
+/** The ids wanted of one collection, in a read of several (`getManyOf`). */
+export interface DocsWanted {
+  collection: string;
+  ids: string[];
+}
+
+/** The writes to one collection, in a write to several (`writeAll`). */
+export interface CollectionWrites {
+  collection: string;
+  writes: readonly DocWrite[];
+}
+
 export interface CollectionSpec {
   /** Physical name, unique per projection version and generation. */
   name: string;
@@ -65,6 +77,8 @@ export interface ReadStore {
   get<Doc extends ReadModelDoc>(collection: Collection<Doc>, id: string): Promise<StoredDoc<Doc> | null>;
   /** In the order of `ids`; missing and deleted ids are skipped, repeated ones returned once. */
   getMany<Doc extends ReadModelDoc>(collection: Collection<Doc>, ids: string[]): Promise<StoredDoc<Doc>[]>;
+  /** getMany of several collections in one round trip (an append's documents in every read model it touches); answers in the order asked. */
+  getManyOf(wanted: readonly DocsWanted[]): Promise<StoredDoc[][]>;
   /** Filters and sorts only on declared indexes (and id); anything else throws. */
   find<Doc extends ReadModelDoc>(collection: Collection<Doc>, query: FindQuery): Promise<Doc[]>;
   count(collection: string, filters?: Filter[]): Promise<number>;
@@ -73,10 +87,14 @@ export interface ReadStore {
   delete(collection: string, id: string, revision: bigint): Promise<boolean>;
   /** Many puts and deletes of one collection in one round trip (the projection runner's batches). */
   writeMany<Doc extends ReadModelDoc>(collection: Collection<Doc>, writes: readonly DocWrite<Doc>[]): Promise<void>;
+  /** writeMany of several collections in one round trip; each write is guarded on its own, as in writeMany. */
+  writeAll(batches: readonly CollectionWrites[]): Promise<void>;
 
   getCheckpoint(name: string): Promise<bigint | null>;
   /** Moves forward only: a position not after the stored one changes nothing (a slower instance cannot set it back). */
   setCheckpoint(name: string, position: bigint): Promise<void>;
+  /** setCheckpoint of several checkpoints to one position in one round trip (the daemon's pass over every read model). */
+  setCheckpoints(names: readonly string[], position: bigint): Promise<void>;
   /** Forgets a checkpoint, so the next catch-up reads the log from its start (a replay). */
   resetCheckpoint(name: string): Promise<void>;
 

@@ -4,7 +4,7 @@ import { StoreUnavailableError } from '../../core/src/errors';
 import { ReadModelDoc } from '../../core/src/projection';
 import { ChangeCounters, CheckedFilter, CollectionSchema, PageSegment, pageSegments, ReadStoreUsageError, Scalar, checkCollectionName } from '../../read-store/src/collection-schema';
 import { InlineAccess } from '../../read-store/src/projection-engine';
-import { CollectionSpec, DocWrite, Filter, FindQuery, ReadStore, StoredDoc } from '../../read-store/src/read-store.port';
+import { CollectionSpec, CollectionWrites, DocsWanted, DocWrite, Filter, FindQuery, ReadStore, StoredDoc } from '../../read-store/src/read-store.port';
 import { SqliteDatabase } from './sqlite-database';
 
 interface SqliteCollection {
@@ -203,6 +203,10 @@ export class SqliteReadStore implements ReadStore {
     return this.getManyNow(collection, ids) as StoredDoc<Doc>[];
   }
 
+  async getManyOf(wanted: readonly DocsWanted[]): Promise<StoredDoc[][]> {
+    return wanted.map(({ collection, ids }) => this.getManyNow(collection, ids));
+  }
+
   async find<Doc extends ReadModelDoc>(collection: string, query: FindQuery): Promise<Doc[]> {
     const entry = this.collection(collection);
     const { filters, sort, limit, after } = entry.schema.checkQuery(query);
@@ -254,12 +258,24 @@ export class SqliteReadStore implements ReadStore {
     await this.synced();
   }
 
+  async writeAll(batches: readonly CollectionWrites[]): Promise<void> {
+    this.db.transaction(() => {
+      for (const { collection, writes } of batches) this.writeManyNow(collection, writes);
+    }).immediate();
+    await this.synced();
+  }
+
   async getCheckpoint(name: string): Promise<bigint | null> {
     return (this.sql.getCheckpoint.get(name) as bigint | undefined) ?? null;
   }
 
   async setCheckpoint(name: string, position: bigint): Promise<void> {
     this.sql.setCheckpoint.run(name, position);
+    await this.synced();
+  }
+
+  async setCheckpoints(names: readonly string[], position: bigint): Promise<void> {
+    this.sql.setCheckpoints.run(position, JSON.stringify(names));
     await this.synced();
   }
 
