@@ -61,11 +61,10 @@ export class MonitorNotifier implements Processor<EventOf<MonitorEvent, 'Monitor
   ) {}
 
   async handle(event: Event): Promise<void> {
-    const accountId = event.metadata.accountId;
-    if (!accountId) return;
-    const found = await this.queries.execute(new MonitorsQuery({ type: 'GetMonitor', accountId, id: event.data.id }));
+    // Runs are recorded without an actor, so the account comes from the monitor the event names.
+    const found = await this.queries.execute(new MonitorsQuery({ type: 'MonitorOf', id: event.data.id }));
     if (!found) return;
-    const monitor = { accountId, view: found.monitor };
+    const monitor = { accountId: found.accountId, view: found.monitor };
     if (event.type === 'MonitorStillFailing') return this.stillFailing(monitor, event);
     const { from, to } = event.data;
     if (to === 'FAILING') return this.failing(monitor, event);

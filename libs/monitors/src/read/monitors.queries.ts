@@ -19,6 +19,8 @@ import { mergeRollups, MonitorMetrics, monitorStatus } from './monitor-analytics
 
 export type MonitorsQuestion =
   | { type: 'GetMonitor'; accountId: string; id: string; checkType?: CheckType }
+  /** For background reactors (alerting): a monitor and its account by id alone, as its events name it. */
+  | { type: 'MonitorOf'; id: string }
   | { type: 'ListMonitors'; accountId: string; checkType?: CheckType; limit: number; after?: PageAfter }
   | { type: 'GetMonitorRollups'; accountId: string; id: string; granularity: 'h' | 'd'; from: string; to: string }
   | { type: 'ListLocations'; accountId: string }
@@ -51,6 +53,7 @@ export interface RollupView {
 
 export interface MonitorsAnswers {
   GetMonitor: { monitor: MonitorView; revision: bigint } | null;
+  MonitorOf: { accountId: string; monitor: MonitorView } | null;
   ListMonitors: MonitorView[];
   GetMonitorRollups: RollupView[] | null;
   ListLocations: LocationView[];
@@ -114,6 +117,10 @@ export class MonitorsQueryHandler implements IQueryHandler<MonitorsQuery<Monitor
         if (!stored || stored.doc.accountId !== query.accountId) return null;
         if (query.checkType !== undefined && stored.doc.checkType !== query.checkType) return null;
         return { monitor: presentMonitor(stored.doc), revision: stored.revision };
+      }
+      case 'MonitorOf': {
+        const stored = await this.store.get(this.engine.collection(monitorsProjection), query.id);
+        return stored && stored.doc.state.config ? { accountId: stored.doc.accountId, monitor: presentMonitor(stored.doc) } : null;
       }
       case 'ListMonitors': {
         const filters = [{ field: 'accountId', op: 'eq' as const, value: query.accountId }];
