@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { AddressInfo } from 'node:net';
-import { CommandBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import selfsigned from 'selfsigned';
 import { parseMonitorBody } from '../../libs/monitors/src/domain/monitor-body';
 import { monitorIncidentId } from '../../libs/monitors/src/write/monitor-incidents';
-import { RunMonitorCommand } from '../../libs/monitors/src/monitors.api';
+import { EVENT_STORE, EventStore } from '../../libs/event-store/src/event-store.port';
+import { MonitorsQuery, RunMonitorCommand } from '../../libs/monitors/src/monitors.api';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 import { ReceivedRequest, Receiver, startReceiver } from './alerting-receivers';
 
@@ -199,5 +200,36 @@ describe('monitor alerts', () => {
     const failedFar = await server.http.get(`/v2/check-results/${id}?hasFailures=true`, { key: account.key });
     expect(failedFar.body.entries.length).toBeGreaterThanOrEqual(3);
     expect(alertsOf(id)).toEqual([]);
+  });
+
+  it('events written before they carried the outage: a FAILING alerts as before, a recovery without its outage alerts no one', async () => {
+    // Hourly: after its first round nothing but the events appended here moves the monitor.
+    const id = await create('url', { name: 'old events', frequency: 60, request: { url: `http://127.0.0.1:${ports.http}/` } });
+    while ((await state('url', id))?.state !== 'PASSING') await new Promise((r) => setTimeout(r, 200));
+    const store = server.app.get<EventStore>(EVENT_STORE);
+    const ongoing = () => server.app.get(QueryBus).execute(new MonitorsQuery({ type: 'OngoingOutage', accountId: account.id, id }));
+    const append = (type: string, data: object) => store.appendToStream(`monitor-${id}`, [{ type, data: { id, ...data }, metadata: { accountId: null, occurredAt: new Date().toISOString() } }]);
+    const at = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
+    const startedAt = at(-3);
+
+    await append('MonitorStateChanged', { from: 'PASSING', to: 'FAILING', roundAt: startedAt, failedLocations: ['local'], downtimeMs: null });
+    const failure = await alertArrives(id, 'ALERT_FAILURE');
+    expect(failure.title).toBe('old events is failing');
+    while ((await state('url', id)).state !== 'FAILING') await new Promise((r) => setTimeout(r, 100));
+    expect(await ongoing()).toBe(startedAt);
+    expect(await server.app.get(QueryBus).execute(new MonitorsQuery({ type: 'OngoingOutage', accountId: 'another-account', id }))).toBeNull();
+
+    await append('MonitorStillFailing', { roundAt: at(-2), failingRounds: 2, failedLocations: ['local'] });
+    await append('MonitorStateChanged', { from: 'FAILING', to: 'DEGRADED', roundAt: at(-1), failedLocations: [], downtimeMs: 120_000 });
+    // The notifier handles a monitor's events in order: once the degradation is in the log, the recovery was handled.
+    let logged: string[] = [];
+    while (!logged.includes('ALERT_DEGRADED')) {
+      const log = await server.http.get(`/v1/alert-notifications?limit=100&checkId=${id}`, { key: account.key });
+      logged = log.body.entries.map((e: { alertType: string }) => e.alertType);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(logged.sort()).toEqual(['ALERT_DEGRADED', 'ALERT_FAILURE']);
+    while ((await state('url', id)).state !== 'DEGRADED') await new Promise((r) => setTimeout(r, 100));
+    expect(await ongoing()).toBeNull();
   });
 });

@@ -31,7 +31,6 @@ import { SubscriberNotices } from './write/subscriber-notices';
 import { SubscriberTokens } from './write/subscriber-tokens';
 import { MonitorLinks, MonitorsModule } from '../../monitors/src/monitors.api';
 import { MonitorNotifier } from './write/monitor-notifier.processor';
-import { MonitorOutages } from './write/monitor-outages';
 
 /**
  * Alert channels, check alerts and subscriber emails (docs/alerting.md): the channel API, the
@@ -40,7 +39,7 @@ import { MonitorOutages } from './write/monitor-outages';
 @Module({
   imports: [HeartbeatsModule, MonitorsModule, StatusPagesModule, MaintenanceModule, PublicWebModule],
   controllers: [AlertChannelsController, AlertNotificationsController],
-  providers: [ChannelDirectory, AlertingQueryHandler, AlertChannelCommandHandler, ChannelSubscriptions, Outbox, Notifier, LocationAlerts, SubscriberNotices, SubscriberTokens, EmailSender, DeliverySender, DeliveryWorker, DeliveryLogRetention, MonitorNotifier, MonitorOutages],
+  providers: [ChannelDirectory, AlertingQueryHandler, AlertChannelCommandHandler, ChannelSubscriptions, Outbox, Notifier, LocationAlerts, SubscriberNotices, SubscriberTokens, EmailSender, DeliverySender, DeliveryWorker, DeliveryLogRetention, MonitorNotifier],
   exports: [Outbox, DeliveryWorker],
 })
 export class AlertingModule implements OnModuleInit {

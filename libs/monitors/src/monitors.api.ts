@@ -2,7 +2,7 @@
 export { MonitorsModule } from './monitors.module';
 export { RunMonitorCommand } from './write/monitor.handler';
 export type { MonitorRunResult } from './write/monitor.handler';
-export type { MonitorCommand, MonitorEvent } from './domain/monitor.decider';
+export type { MonitorCommand, MonitorEvent, MonitorOutage } from './domain/monitor.decider';
 export type { CheckType, MonitorConfig } from './domain/monitor-config';
 export type { MonitorRun, MonitorStatus, RunOutcome } from './domain/round';
 export { MonitorsQuery } from './read/monitors.queries';
@@ -12,7 +12,7 @@ export type { CheckResultView } from './read/monitor-results';
 /** Offered to alerting: it validates the alerting parts of a monitor's configuration. */
 export { MonitorLinks, type MonitorLinkValidator } from './write/monitor-links';
 export type { AlertChannelSubscription as MonitorAlertSubscription, IncidentTrigger } from './domain/monitor-config';
-export { expiringDays } from './probes/ssl-probe';
+export { expiringDays } from './domain/certificate-expiry';
 export type { ServiceHealth } from './read/service-health';
 export { CHART_HOURS } from './read/service-health';
 /** The public pages' cache follows the monitors' links and states through this projection's collection. */

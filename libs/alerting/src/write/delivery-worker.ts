@@ -10,6 +10,7 @@ import { DAEMON_ENABLED } from '../../../platform/src/tokens';
 import { Metrics } from '../../../platform/src/metrics';
 import { Counter } from 'prom-client';
 import { HeartbeatsQuery } from '../../../heartbeats/src/heartbeats.api';
+import { MonitorsQuery } from '../../../monitors/src/monitors.api';
 import { EmailQuota } from '../../../status-pages/src/status-pages.api';
 import { ChannelDirectory } from '../read/channel-directory';
 import { DeliveryError } from '../send/delivery-error';
@@ -17,7 +18,7 @@ import { EmailSender } from '../send/email-sender';
 import { asDeliveryError, BATCH_PARALLEL, DeliverySender } from './delivery-sender';
 import { alertable } from './notifier.processor';
 import { DeliveryDoc, Outbox } from './outbox';
-import { MONITOR_OUTAGE_PREFIX, MonitorOutages } from './monitor-outages';
+import { MONITOR_OUTAGE_PREFIX, monitorOutageId } from './monitor-notifier.processor';
 
 /** Real-time cadence of the outbox poll; due times themselves follow the injected clock. */
 export const DELIVERY_POLL_MS = 200;
@@ -56,7 +57,6 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     private readonly queries: QueryBus,
     private readonly email: EmailSender,
     private readonly sender: DeliverySender,
-    private readonly monitorOutages: MonitorOutages,
     metrics: Metrics,
   ) {
     this.notifications = metrics.counter('vigil_notifications_total', 'Notification attempts by channel type, alert type and outcome (sent, retry, failed)', ['channel_type', 'alert_type', 'outcome']);
@@ -214,8 +214,16 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   private async outageLasts(doc: DeliveryDoc): Promise<boolean> {
     if (!doc.checkId) return false;
-    if (doc.whileOutage!.startsWith(MONITOR_OUTAGE_PREFIX)) return this.monitorOutages.lastsAlertable(doc.accountId, doc.checkId, doc.whileOutage!);
+    if (doc.whileOutage!.startsWith(MONITOR_OUTAGE_PREFIX)) return this.monitorOutageLasts(doc.accountId, doc.checkId, doc.whileOutage!);
     if ((await this.queries.execute(new HeartbeatsQuery({ type: 'OngoingOutage', checkId: doc.checkId }))) !== doc.whileOutage) return false;
     return alertable(await this.queries.execute(new HeartbeatsQuery({ type: 'AnyCheck', id: doc.checkId })));
+  }
+
+  /** Whether the monitor's outage `outageId` still lasts and the monitor is neither muted nor deactivated. */
+  private async monitorOutageLasts(accountId: string, monitorId: string, outageId: string): Promise<boolean> {
+    const startedAt = await this.queries.execute(new MonitorsQuery({ type: 'OngoingOutage', accountId, id: monitorId }));
+    if (startedAt === null || monitorOutageId(monitorId, startedAt) !== outageId) return false;
+    const found = await this.queries.execute(new MonitorsQuery({ type: 'GetMonitor', accountId, id: monitorId }));
+    return found !== null && !found.monitor.muted && found.monitor.activated;
   }
 }

@@ -4,15 +4,18 @@ import { CLOCK, Clock } from '../../../core/src/clock';
 import { EventOf, RecordedEvent } from '../../../core/src/event';
 import { Processor } from '../../../core/src/processor';
 import { MaintenanceDirectory } from '../../../maintenance/src/maintenance.api';
-import { expiringDays, MonitorEvent, MonitorsQuery, MonitorView } from '../../../monitors/src/monitors.api';
+import { expiringDays, MonitorEvent, MonitorOutage, MonitorsQuery, MonitorView } from '../../../monitors/src/monitors.api';
 import { maskedRecipient } from '../domain/alert-channel';
 import { CheckAlert } from '../domain/alert-message';
 import { alertPolicy } from '../domain/alert-settings';
 import { MonitorFacts } from '../domain/monitor-alert-words';
 import { ChannelDoc } from '../read/alert-channels.projection';
 import { ChannelDirectory } from '../read/channel-directory';
-import { MonitorOutageDoc, monitorOutageId, MonitorOutages } from './monitor-outages';
 import { deliveryId, newDelivery, Outbox } from './outbox';
+
+/** Delayed alerts and reminders of a monitor carry `whileOutage` ids with this prefix. */
+export const MONITOR_OUTAGE_PREFIX = 'monitor:';
+export const monitorOutageId = (monitorId: string, startedAt: string) => `${MONITOR_OUTAGE_PREFIX}${monitorId}:${startedAt}`;
 
 type Event = RecordedEvent<EventOf<MonitorEvent, 'MonitorStateChanged' | 'MonitorStillFailing'>>;
 interface Monitor {
@@ -37,11 +40,13 @@ function wants(channel: ChannelDoc, alert: CheckAlert, degradedRecovery: boolean
 /**
  * Turns a monitor's state changes into deliveries, as the notifier does a heartbeat's FAILINGs, with ids made
  * from the triggering event so handling it again adds nothing.
- * 1. → FAILING opens the outage. A certificate within `alertDaysBeforeExpiry` is an ALERT_SSL to channels with
+ * The outage (start, failing rounds, certificate cause) is the one the event carries.
+ * 1. → FAILING begins the outage. A certificate within `alertDaysBeforeExpiry` is an ALERT_SSL to channels with
  *    `sslExpiry` (within their threshold) instead. Otherwise RUN_BASED escalation alerts at the
  *    `failedRunThreshold`th failing round (MonitorStillFailing counts them), TIME_BASED after the minutes
  *    (a delivery dropped if the outage ends first); reminders follow while the outage lasts.
  * 2. FAILING → anything: the outage ends; an ALERT_RECOVERY with the downtime when it had alerted.
+ * A MonitorStillFailing or a recovery written before events carried their outage alerts no one.
  * 3. → DEGRADED: an ALERT_DEGRADED to channels with `sendDegraded`; DEGRADED → PASSING their recovery.
  * Muted, deactivated or in a maintenance window of its tags: recorded as SUPPRESSED with the reason.
  */
@@ -57,7 +62,6 @@ export class MonitorNotifier implements Processor<EventOf<MonitorEvent, 'Monitor
     private readonly queries: QueryBus,
     private readonly channels: ChannelDirectory,
     private readonly maintenance: MaintenanceDirectory,
-    private readonly outages: MonitorOutages,
   ) {}
 
   async handle(event: Event): Promise<void> {
@@ -81,8 +85,8 @@ export class MonitorNotifier implements Processor<EventOf<MonitorEvent, 'Monitor
     const run = failure?.entries[0] ?? null;
     const sslDays = monitor.view.checkType === 'SSL' ? expiringDays(run?.error ?? null) : null;
     const facts: MonitorFacts = { checkType: monitor.view.checkType, error: run?.error ?? null, locations: failedLocations, responseTime: run?.responseTime ?? null, sslDaysRemaining: sslDays };
-    const outage = await this.outages.apply(id, event.position, () => ({ id, accountId: monitor.accountId, outageId: monitorOutageId(id, roundAt), startedAt: roundAt, failingRounds: 1, recoveredAt: null, sslExpiry: sslDays !== null }));
-    if (!outage) return;
+    // An event written before it carried the outage: the failed run says whether the certificate was the cause.
+    const outage = event.data.outage ?? { startedAt: roundAt, failingRounds: 1, sslExpiry: sslDays !== null };
     const base = this.alert(monitor, outage, facts);
     if (outage.sslExpiry) return this.fanOut(monitor, { ...base, alertType: 'ALERT_SSL' }, this.trigger(event), Date.parse(roundAt), null, await this.silencedAt(monitor, roundAt));
     const policy = alertPolicy(monitor.view.alertSettings);
@@ -91,29 +95,28 @@ export class MonitorNotifier implements Processor<EventOf<MonitorEvent, 'Monitor
   }
 
   private async stillFailing(monitor: Monitor, event: EventOf<MonitorEvent, 'MonitorStillFailing'> & Event): Promise<void> {
-    const { id, roundAt, failingRounds, failedLocations } = event.data;
-    const outage = await this.outages.apply(id, event.position, (previous) => (previous && previous.recoveredAt === null ? { ...previous, failingRounds } : null));
+    const { roundAt, failedLocations, outage } = event.data;
     const policy = alertPolicy(monitor.view.alertSettings);
-    if (!outage || outage.sslExpiry || policy.escalationType !== 'RUN_BASED' || failingRounds !== policy.failedRunThreshold) return;
+    if (!outage || outage.sslExpiry || policy.escalationType !== 'RUN_BASED' || outage.failingRounds !== policy.failedRunThreshold) return;
     const facts: MonitorFacts = { checkType: monitor.view.checkType, error: monitor.view.status.lastRun?.error ?? null, locations: failedLocations, responseTime: null, sslDaysRemaining: null };
     await this.escalate(monitor, outage, { ...this.alert(monitor, outage, facts), at: roundAt }, this.trigger(event), Date.parse(roundAt), false);
   }
 
   /** The failure alert due at `alertAt` (only while the outage lasts when `delayed`), then the reminders. */
-  private async escalate(monitor: Monitor, outage: MonitorOutageDoc, base: Omit<CheckAlert, 'alertType'>, trigger: string, alertAt: number, delayed: boolean): Promise<void> {
+  private async escalate(monitor: Monitor, outage: MonitorOutage, base: Omit<CheckAlert, 'alertType'>, trigger: string, alertAt: number, delayed: boolean): Promise<void> {
     const silenced = await this.silencedAt(monitor, base.at);
     if (silenced !== null) return this.fanOut(monitor, { ...base, alertType: 'ALERT_FAILURE' }, trigger, alertAt, null, silenced);
-    await this.fanOut(monitor, { ...base, alertType: 'ALERT_FAILURE' }, trigger, alertAt, delayed ? outage.outageId : null);
+    const outageId = monitorOutageId(monitor.view.id, outage.startedAt);
+    await this.fanOut(monitor, { ...base, alertType: 'ALERT_FAILURE' }, trigger, alertAt, delayed ? outageId : null);
     const { reminders } = alertPolicy(monitor.view.alertSettings);
     for (let i = 1; i <= reminders.amount; i++) {
       const at = alertAt + i * reminders.intervalMinutes * 60_000;
-      await this.fanOut(monitor, { ...base, alertType: 'ALERT_REMINDER', at: new Date(at).toISOString() }, `${trigger}:reminder:${i}`, at, outage.outageId);
+      await this.fanOut(monitor, { ...base, alertType: 'ALERT_REMINDER', at: new Date(at).toISOString() }, `${trigger}:reminder:${i}`, at, outageId);
     }
   }
 
   private async recovered(monitor: Monitor, event: EventOf<MonitorEvent, 'MonitorStateChanged'> & Event): Promise<void> {
-    const { id, roundAt } = event.data;
-    const outage = await this.outages.apply(id, event.position, (previous) => (previous && previous.recoveredAt === null ? { ...previous, recoveredAt: roundAt } : null));
+    const { roundAt, outage } = event.data;
     if (!outage || outage.sslExpiry) return;
     const policy = alertPolicy(monitor.view.alertSettings);
     const downtimeMs = event.data.downtimeMs ?? Date.parse(roundAt) - Date.parse(outage.startedAt);
@@ -139,8 +142,8 @@ export class MonitorNotifier implements Processor<EventOf<MonitorEvent, 'Monitor
     await this.fanOut(monitor, alert, this.trigger(event), this.clock.now().getTime(), null, await this.silencedAt(monitor, roundAt), true);
   }
 
-  private alert(monitor: Monitor, outage: MonitorOutageDoc, facts: MonitorFacts): Omit<CheckAlert, 'alertType'> {
-    return { checkId: monitor.view.id, checkName: monitor.view.name, tags: monitor.view.tags, outageId: outage.outageId, startedAt: outage.startedAt, at: outage.startedAt, downtimeSeconds: null, monitor: facts };
+  private alert(monitor: Monitor, outage: MonitorOutage, facts: MonitorFacts): Omit<CheckAlert, 'alertType'> {
+    return { checkId: monitor.view.id, checkName: monitor.view.name, tags: monitor.view.tags, outageId: monitorOutageId(monitor.view.id, outage.startedAt), startedAt: outage.startedAt, at: outage.startedAt, downtimeSeconds: null, monitor: facts };
   }
 
   /** Why an alert of the monitor at `at` is silenced (muted, deactivated, a maintenance window of its tags), or null. */

@@ -1,8 +1,9 @@
 import { ConflictError, NotFoundError, ValidationError } from '../../../core/src/errors';
 import { specFor } from '../../../testing/src/given-when-then';
-import { MonitorEvent, monitorDecider } from './monitor.decider';
+import { expiringWords } from './certificate-expiry';
+import { MonitorEvent, monitorDecider, MonitorOutage } from './monitor.decider';
 import { parseMonitorBody } from './monitor-body';
-import { MonitorRun } from './round';
+import { MonitorRun, MonitorStatus } from './round';
 import { encodeRun } from './run-codec';
 
 const spec = specFor(monitorDecider);
@@ -15,6 +16,15 @@ const run = (location: string, outcome: MonitorRun['outcome'], roundAt = '2026-0
   location, roundAt, startedAt: roundAt, outcome, timings: { total: 12 }, error: outcome === 'FAIL' ? 'HTTP 500' : null, networkError: false, attempt: 1, final: true, ...over,
 });
 const recorded = (r: MonitorRun): MonitorEvent => ({ type: 'MonitorRunRecorded', data: { r: encodeRun(r) } });
+const outage = (startedAt: string, failingRounds: number, sslExpiry = false): MonitorOutage => ({ startedAt, failingRounds, sslExpiry });
+const changed = (from: MonitorStatus | null, to: MonitorStatus, roundAt: string, failedLocations: string[], downtimeMs: number | null, carried?: MonitorOutage): MonitorEvent => ({
+  type: 'MonitorStateChanged',
+  data: { id: ID, from, to, roundAt, failedLocations, downtimeMs, ...(carried ? { outage: carried } : {}) },
+});
+const still = (roundAt: string, failingRounds: number, carried?: MonitorOutage): MonitorEvent => ({
+  type: 'MonitorStillFailing',
+  data: { id: ID, roundAt, failingRounds, failedLocations: ['local'], ...(carried ? { outage: carried } : {}) },
+});
 const record = (r: MonitorRun) => ({ type: 'RecordMonitorRun' as const, id: ID, run: r, failThreshold: 0.5 });
 
 describe('Monitor decider', () => {
@@ -74,7 +84,7 @@ describe('Monitor decider', () => {
       const pass = run('local', 'PASS', '2026-01-01T00:10:00.000Z');
       spec.given([created(), recorded(fail), { type: 'MonitorStateChanged', data: { id: ID, from: null, to: 'FAILING', roundAt: fail.roundAt, failedLocations: ['local'], downtimeMs: null } }])
         .when(record(pass))
-        .then([recorded(pass), { type: 'MonitorStateChanged', data: { id: ID, from: 'FAILING', to: 'PASSING', roundAt: pass.roundAt, failedLocations: [], downtimeMs: 600_000 } }]);
+        .then([recorded(pass), { type: 'MonitorStateChanged', data: { id: ID, from: 'FAILING', to: 'PASSING', roundAt: pass.roundAt, failedLocations: [], downtimeMs: 600_000, outage: outage(fail.roundAt, 1) } }]);
     });
 
     it('given FAILING, each further failing round is counted up to the fifth, then only recorded', () => {
@@ -83,7 +93,7 @@ describe('Monitor decider', () => {
       const second = run('local', 'FAIL', '2026-01-01T00:10:00.000Z');
       spec.given([created(), recorded(fail), failing])
         .when(record(second))
-        .then([recorded(second), { type: 'MonitorStillFailing', data: { id: ID, roundAt: second.roundAt, failingRounds: 2, failedLocations: ['local'] } }]);
+        .then([recorded(second), { type: 'MonitorStillFailing', data: { id: ID, roundAt: second.roundAt, failingRounds: 2, failedLocations: ['local'], outage: outage(fail.roundAt, 2) } }]);
       const sixth = run('local', 'FAIL', '2026-01-01T00:50:00.000Z');
       spec.given([created(), recorded(fail), failing, { type: 'MonitorStillFailing', data: { id: ID, roundAt: second.roundAt, failingRounds: 5, failedLocations: ['local'] } }])
         .when(record(sixth))
@@ -101,7 +111,7 @@ describe('Monitor decider', () => {
       const local = run('local', 'PASS');
       spec.given([created(twoPlaces), recorded(eu)]).when(record(local)).then([
         recorded(local),
-        { type: 'MonitorStateChanged', data: { id: ID, from: null, to: 'FAILING', roundAt: local.roundAt, failedLocations: ['eu'], downtimeMs: null } },
+        { type: 'MonitorStateChanged', data: { id: ID, from: null, to: 'FAILING', roundAt: local.roundAt, failedLocations: ['eu'], downtimeMs: null, outage: outage(local.roundAt, 1) } },
       ]);
     });
 
@@ -122,6 +132,53 @@ describe('Monitor decider', () => {
 
     it('given a deleted monitor, a run is refused', () => {
       spec.given([created(), { type: 'MonitorDeleted', data: { id: ID } }]).when(record(run('local', 'PASS'))).thenThrows(NotFoundError);
+    });
+  });
+
+  describe('the outage its events carry', () => {
+    const T = (minutes: number) => new Date(Date.parse('2026-01-01T00:00:00.000Z') + minutes * 60_000).toISOString();
+    const failAt = (minutes: number, location = 'local', error = 'HTTP 500') => run(location, 'FAIL', T(minutes), { error });
+    const began = changed(null, 'FAILING', T(0), ['local'], null, outage(T(0), 1));
+
+    it('the round making it FAILING begins the outage; each further round counts one more; the passing round ends it', () => {
+      spec.given([created()]).when(record(failAt(0))).then([recorded(failAt(0)), began]);
+      spec.given([created(), recorded(failAt(0)), began, recorded(failAt(10)), still(T(10), 2, outage(T(0), 2))])
+        .when(record(failAt(20)))
+        .then([recorded(failAt(20)), still(T(20), 3, outage(T(0), 3))]);
+      const pass = run('local', 'PASS', T(30));
+      spec.given([created(), recorded(failAt(0)), began, recorded(failAt(10)), still(T(10), 2, outage(T(0), 2))])
+        .when(record(pass))
+        .then([recorded(pass), changed('FAILING', 'PASSING', T(30), [], 1_800_000, outage(T(0), 2))]);
+    });
+
+    it('an SSL monitor whose every failed location says the certificate expires soon: the certificate alert takes the failure’s place', () => {
+      const ssl = parseMonitorBody('SSL', { name: 'Cert', request: { sslConfig: { hostname: 'example.com' } }, locations: ['local', 'eu'] });
+      const expiring = (location: string) => failAt(0, location, expiringWords(5, 14));
+      spec.given([created(ssl), recorded(expiring('eu'))]).when(record(expiring('local')))
+        .then([recorded(expiring('local')), changed(null, 'FAILING', T(0), ['local', 'eu'], null, outage(T(0), 1, true))]);
+      const broken = failAt(0, 'local', 'certificate chain invalid: SELF_SIGNED');
+      spec.given([created(ssl), recorded(expiring('eu'))]).when(record(broken))
+        .then([recorded(broken), changed(null, 'FAILING', T(0), ['local', 'eu'], null, outage(T(0), 1))]);
+    });
+
+    it('a URL monitor failing with those words is no certificate outage', () => {
+      const words = failAt(0, 'local', expiringWords(5, 14));
+      spec.given([created()]).when(record(words)).then([recorded(words), changed(null, 'FAILING', T(0), ['local'], null, outage(T(0), 1))]);
+    });
+
+    it('events written before they carried the outage give the same state, the round’s runs its certificate cause', () => {
+      const ssl = parseMonitorBody('SSL', { name: 'Cert', request: { sslConfig: { hostname: 'example.com' } } });
+      const expiring = failAt(0, 'local', expiringWords(5, 14));
+      spec.given([created(ssl), recorded(expiring), changed(null, 'FAILING', T(0), ['local'], null), recorded(failAt(10, 'local', expiringWords(5, 14))), still(T(10), 2)])
+        .when(record(failAt(20, 'local', expiringWords(5, 14))))
+        .then([recorded(failAt(20, 'local', expiringWords(5, 14))), still(T(20), 3, outage(T(0), 3, true))]);
+    });
+
+    it('a state kept before it knew its outage (an older monitor document) counts no more rounds, and its recovery carries no outage', () => {
+      const kept = { ...[created(), recorded(failAt(0)), began].reduce(monitorDecider.evolve, monitorDecider.initialState()), outage: undefined, failingRounds: 2 };
+      expect(monitorDecider.decide(record(failAt(10)), kept)).toEqual([recorded(failAt(10))]);
+      const pass = run('local', 'PASS', T(10));
+      expect(monitorDecider.decide(record(pass), kept)).toEqual([recorded(pass), changed('FAILING', 'PASSING', T(10), [], 600_000)]);
     });
   });
 });

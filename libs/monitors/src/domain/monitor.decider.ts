@@ -1,5 +1,7 @@
 import { Decider } from '../../../core/src/decider';
+import { EventOf } from '../../../core/src/event';
 import { ConflictError, NotFoundError, ValidationError } from '../../../core/src/errors';
+import { expiringDays } from './certificate-expiry';
 import { intervalSeconds, MonitorConfig, RESPONSE_TIME_LIMITS, SUB_MINUTE_SECONDS } from './monitor-config';
 import { decideRound, MonitorRun, MonitorStatus, RunOutcome } from './round';
 import { encodeRun, RunRecordedData, runOf } from './run-codec';
@@ -24,10 +26,21 @@ export type MonitorEvent =
   | { type: 'MonitorRunRecorded'; data: RunRecordedData }
   | {
       type: 'MonitorStateChanged';
-      data: { id: string; from: MonitorStatus | null; to: MonitorStatus; roundAt: string; failedLocations: string[]; downtimeMs: number | null };
+      /** `outage`: to FAILING the outage it begins, from FAILING the one it ends (absent on events written before they carried it). */
+      data: { id: string; from: MonitorStatus | null; to: MonitorStatus; roundAt: string; failedLocations: string[]; downtimeMs: number | null; outage?: MonitorOutage };
     }
   /** Another FAILING round of the same outage, up to the last that escalation can wait for (runs 2 to 5). */
-  | { type: 'MonitorStillFailing'; data: { id: string; roundAt: string; failingRounds: number; failedLocations: string[] } };
+  | { type: 'MonitorStillFailing'; data: { id: string; roundAt: string; failingRounds: number; failedLocations: string[]; outage?: MonitorOutage } };
+
+/** A monitor's outage, from the round that made it FAILING to the one that ends it. */
+export interface MonitorOutage {
+  /** The round that began it. */
+  startedAt: string;
+  /** Its FAILING rounds so far, counted up to MAX_ESCALATION_ROUNDS. */
+  failingRounds: number;
+  /** Every failed location's certificate expires soon: the certificate-expiry alert takes the failure's place. */
+  sslExpiry: boolean;
+}
 
 /** RUN_BASED escalation waits for at most this many failing rounds, so an outage adds at most this many events. */
 export const MAX_ESCALATION_ROUNDS = 5;
@@ -41,12 +54,24 @@ export interface MonitorState {
   /** When the current status began (the round that brought it). */
   statusSince: string | null;
   /** The newest round seen and its locations' final outcomes so far. */
-  round: { at: string; outcomes: Record<string, RunOutcome>; decided: boolean } | null;
-  /** Consecutive FAILING rounds of the current outage, counted up to MAX_ESCALATION_ROUNDS. */
-  failingRounds?: number;
+  round: { at: string; outcomes: Record<string, RunOutcome>; decided: boolean; expiring?: string[] } | null;
+  /** The current outage while FAILING; absent on a state kept before it knew its outage. */
+  outage?: MonitorOutage | null;
 }
 
-const initialState = (): MonitorState => ({ id: null, accountId: null, deleted: false, config: null, status: null, statusSince: null, round: null });
+const initialState = (): MonitorState => ({ id: null, accountId: null, deleted: false, config: null, status: null, statusSince: null, round: null, outage: null });
+
+/** The round's locations whose final run failed only because the certificate expires soon. */
+function expiringAfter(round: { expiring?: string[] }, run: MonitorRun): string[] {
+  const others = (round.expiring ?? []).filter((l) => l !== run.location);
+  return run.outcome === 'FAIL' && expiringDays(run.error) !== null ? [...others, run.location] : others;
+}
+
+/** The outage a round making the monitor FAILING begins. */
+function outageBegun(config: MonitorConfig | null, roundAt: string, failedLocations: string[], expiring: string[]): MonitorOutage {
+  const sslExpiry = config?.checkType === 'SSL' && failedLocations.length > 0 && failedLocations.every((l) => expiring.includes(l));
+  return { startedAt: roundAt, failingRounds: 1, sslExpiry };
+}
 
 /** Invariants a config must hold whoever built it (the HTTP body parser checks the same, field by field). */
 function checkConfig(config: MonitorConfig): void {
@@ -79,13 +104,20 @@ function recordRun(state: MonitorState, id: string, run: MonitorRun, threshold: 
   if (!config.locations.every((l) => l in outcomes)) return events;
   const to = decideRound(config.locations.map((l) => outcomes[l]), threshold);
   const failedLocations = config.locations.filter((l) => outcomes[l] === 'FAIL');
+  // A state kept before it knew its outage counts no more rounds and carries no outage.
+  const ongoing = state.status === 'FAILING' ? (state.outage ?? null) : null;
   if (to === state.status) {
-    const rounds = state.failingRounds ?? MAX_ESCALATION_ROUNDS;
-    if (to === 'FAILING' && rounds < MAX_ESCALATION_ROUNDS) events.push({ type: 'MonitorStillFailing', data: { id, roundAt: run.roundAt, failingRounds: rounds + 1, failedLocations } });
+    if (ongoing !== null && ongoing.failingRounds < MAX_ESCALATION_ROUNDS) {
+      const outage = { ...ongoing, failingRounds: ongoing.failingRounds + 1 };
+      events.push({ type: 'MonitorStillFailing', data: { id, roundAt: run.roundAt, failingRounds: outage.failingRounds, failedLocations, outage } });
+    }
     return events;
   }
   const downtimeMs = state.status === 'FAILING' && state.statusSince !== null ? Date.parse(run.roundAt) - Date.parse(state.statusSince) : null;
-  events.push({ type: 'MonitorStateChanged', data: { id, from: state.status, to, roundAt: run.roundAt, failedLocations, downtimeMs } });
+  const data: EventOf<MonitorEvent, 'MonitorStateChanged'>['data'] = { id, from: state.status, to, roundAt: run.roundAt, failedLocations, downtimeMs };
+  if (to === 'FAILING') data.outage = outageBegun(config, run.roundAt, failedLocations, expiringAfter(current, run));
+  else if (ongoing !== null) data.outage = ongoing;
+  events.push({ type: 'MonitorStateChanged', data });
   return events;
 }
 
@@ -134,12 +166,19 @@ export const monitorDecider: Decider<MonitorState, MonitorCommand, MonitorEvent>
         const round = state.round !== null && state.round.at === run.roundAt ? state.round : { at: run.roundAt, outcomes: {}, decided: false };
         const outcomes = { ...round.outcomes, [run.location]: run.outcome };
         const decided = state.config !== null && state.config.locations.every((l) => l in outcomes);
-        return { ...state, round: { at: round.at, outcomes, decided } };
+        const expiring = expiringAfter(round, run);
+        return { ...state, round: { at: round.at, outcomes, decided, ...(expiring.length > 0 ? { expiring } : {}) } };
       }
-      case 'MonitorStateChanged':
-        return { ...state, status: event.data.to, statusSince: event.data.roundAt, failingRounds: event.data.to === 'FAILING' ? 1 : 0 };
-      case 'MonitorStillFailing':
-        return { ...state, failingRounds: event.data.failingRounds };
+      case 'MonitorStateChanged': {
+        const { to, roundAt, failedLocations, outage } = event.data;
+        // Events written before they carried the outage give the same state: the round's runs tell the rest.
+        const begun = to === 'FAILING' ? (outage ?? outageBegun(state.config, roundAt, failedLocations, state.round?.expiring ?? [])) : null;
+        return { ...state, status: to, statusSince: roundAt, outage: begun };
+      }
+      case 'MonitorStillFailing': {
+        const { outage, failingRounds } = event.data;
+        return { ...state, outage: outage ?? (state.outage ? { ...state.outage, failingRounds } : state.outage) };
+      }
     }
   },
 };

@@ -1,20 +1,12 @@
 import tls from 'node:tls';
 import { isPublicAddress, literalAddress } from '../../../core/src/outbound-address';
 import { SslRequestConfig } from '../domain/monitor-config';
+import { expiringWords } from '../domain/certificate-expiry';
 import { RunTimings } from '../domain/round';
 import { guardedLookup, PRIVATE_CODE, PRIVATE_MESSAGE } from './guarded-lookup';
 import { failed, isNetworkCode, ProbeLimits, ProbeObservation, since } from './probe';
 
 const DAY_MS = 86_400_000;
-
-const expiringWords = (days: number, threshold: number) => `certificate expires in ${days} days (alert at ${threshold})`;
-const EXPIRING = /^certificate expires in (-?\d+) days \(alert at \d+\)$/;
-
-/** The days a run's error says the certificate has left, when that is why it failed; null for any other error. */
-export function expiringDays(error: string | null): number | null {
-  const match = error === null ? null : EXPIRING.exec(error);
-  return match ? Number(match[1]) : null;
-}
 
 /**
  * SSL monitors: a TLS handshake with the host, the chain validated unless told not to, the leaf certificate

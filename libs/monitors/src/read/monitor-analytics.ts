@@ -1,6 +1,6 @@
 import { ValidationError } from '../../../core/src/errors';
 import { CheckType } from '../domain/monitor-config';
-import { expiringDays } from '../probes/ssl-probe';
+import { expiringDays } from '../domain/certificate-expiry';
 import { percentile, RollupDoc } from './monitor-rollups.projection';
 import { MonitorDoc } from './monitors.projection';
 

@@ -31,7 +31,9 @@ export type MonitorsQuestion =
   /** The merged rollups of each monitor over [from, to), from hourly or daily buckets. */
   | { type: 'MonitorMetrics'; accountId: string; ids: string[]; granularity: 'h' | 'd'; from: string; to: string }
   /** What the monitors linked to each service (by `triggerIncident`) say about it, for the public pages. */
-  | { type: 'ServiceHealth'; accountId: string; serviceIds: string[]; now: number };
+  | { type: 'ServiceHealth'; accountId: string; serviceIds: string[]; now: number }
+  /** When the monitor's current outage began (its FAILING round), or null when it is not failing. */
+  | { type: 'OngoingOutage'; accountId: string; id: string };
 
 /** A monitor as every response shows it: its configuration in Checkly's shape, its state and its last run. */
 export type MonitorView = Omit<MonitorConfig, 'request'> & {
@@ -62,6 +64,7 @@ export interface MonitorsAnswers {
   MonitorStatuses: ReturnType<typeof monitorStatus>[];
   MonitorMetrics: Map<string, { monitor: MonitorView; metrics: MonitorMetrics }>;
   ServiceHealth: Map<string, ServiceHealth>;
+  OngoingOutage: string | null;
 }
 
 /** The most monitors one unpaged answer (statuses, Checkly's combined list) carries. */
@@ -187,6 +190,12 @@ export class MonitorsQueryHandler implements IQueryHandler<MonitorsQuery<Monitor
       case 'ListRunnerKeys': {
         const keys = await this.store.find(this.engine.collection(runnerKeysProjection), { filters: [{ field: 'accountId', op: 'eq', value: query.accountId }], sort: { field: 'created_at', direction: 'asc' }, limit: 1000 });
         return keys.map(({ id, location, name, prefix, allowPrivateTargets, revoked, created_at, revoked_at }) => ({ id, location, name, prefix, allowPrivateTargets, revoked, created_at, revoked_at }));
+      }
+      case 'OngoingOutage': {
+        const stored = await this.store.get(this.engine.collection(monitorsProjection), query.id);
+        if (!stored || stored.doc.accountId !== query.accountId || stored.doc.state.status !== 'FAILING') return null;
+        // A document kept before the state knew its outage still knows when FAILING began.
+        return stored.doc.state.outage?.startedAt ?? stored.doc.state.statusSince;
       }
       case 'ListMonitorResults': {
         const owner = await this.store.get(this.engine.collection(monitorsProjection), query.id);
