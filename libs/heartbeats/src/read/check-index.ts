@@ -9,8 +9,10 @@ import { CheckDoc, heartbeatChecksProjection } from './heartbeat-checks.projecti
 import { CHECK_STATES, CheckState, checkState } from './check-state';
 import { heartbeatTimersProjection, TimerDoc, toTimerState } from './heartbeat.projections';
 
-/** Failing first, then late, then the rest; by name within a state. */
-const STATE_ORDER: Record<CheckState, number> = { FAILING: 0, LATE: 1, NEW: 2, UP: 3, PAUSED: 4 };
+const byName = new Intl.Collator().compare;
+
+/** Failing first, then late, then the rest; by name within a state (the buckets' order). */
+const STATE_ORDER: readonly CheckState[] = ['FAILING', 'LATE', 'NEW', 'UP', 'PAUSED'];
 
 /** Accounts whose checks are kept in memory at once. */
 const ACCOUNTS_KEPT = 100;
@@ -42,7 +44,7 @@ interface Entry {
  */
 @Injectable()
 export class CheckIndex {
-  private readonly cache = new Map<string, { version: string; entries: Entry[] }>();
+  private readonly cache = new Map<string, { version: string; entries: Promise<Entry[]> }>();
 
   constructor(
     @Inject(READ_STORE) private readonly store: ReadStore,
@@ -69,18 +71,21 @@ export class CheckIndex {
   /** Checks in the state and with the tag (when given), failing first, `limit` from `offset`. */
   async page(accountId: string, filter: { state?: CheckState; tag?: string }, offset: number, limit: number): Promise<CheckPage> {
     const now = this.clock.now().getTime();
-    const matching = (await this.entries(accountId))
-      .map((entry) => ({ entry, state: this.state(entry, now) }))
-      .filter(({ entry, state }) => (!filter.state || state === filter.state) && (!filter.tag || (entry.doc.tags ?? []).includes(filter.tag)))
-      .sort((a, b) => STATE_ORDER[a.state] - STATE_ORDER[b.state] || a.entry.doc.name.localeCompare(b.entry.doc.name) || a.entry.doc.id.localeCompare(b.entry.doc.id));
-    const checks = matching.slice(offset, offset + limit).map(({ entry }) => this.directory.present(entry.doc, entry.timer));
+    // Entries are kept sorted by name: bucketing by state keeps that order, with no sort per request.
+    const buckets = new Map<CheckState, Entry[]>(STATE_ORDER.map((state) => [state, []]));
+    for (const entry of await this.entries(accountId)) {
+      const state = this.state(entry, now);
+      if ((!filter.state || state === filter.state) && (!filter.tag || (entry.doc.tags ?? []).includes(filter.tag))) buckets.get(state)!.push(entry);
+    }
+    const matching = [...buckets.values()].flat();
+    const checks = matching.slice(offset, offset + limit).map((entry) => this.directory.present(entry.doc, entry.timer));
     return { checks, total: matching.length };
   }
 
   /** The first `limit` checks by name, and the named ones (`include`) wherever they sort, that are the account's. */
   async names(accountId: string, include: string[], limit: number): Promise<{ checks: { id: string; name: string }[]; total: number }> {
     const wanted = new Set(include);
-    const entries = (await this.entries(accountId)).slice().sort((a, b) => a.doc.name.localeCompare(b.doc.name) || a.doc.id.localeCompare(b.doc.id));
+    const entries = await this.entries(accountId);
     const checks = entries.filter((e, i) => i < limit || wanted.has(e.doc.id)).map((e) => ({ id: e.doc.id, name: e.doc.name }));
     return { checks, total: entries.length };
   }
@@ -96,14 +101,22 @@ export class CheckIndex {
     const version = this.store.changeToken([checks, timers]) ?? `head:${await this.events.headPosition()}`;
     const cached = this.cache.get(accountId);
     if (cached && cached.version === version) return cached.entries;
-    const docs = await this.store.find(checks, { filters: [{ field: 'accountId', op: 'eq', value: accountId }], limit: 100_000 });
-    const timerDocs = docs.length === 0 ? [] : await this.store.find(timers, { filters: [{ field: 'id', op: 'in', value: docs.map((d) => d.id) }], limit: docs.length });
-    const byId = new Map(timerDocs.map((t) => [t.id, t]));
-    const entries = docs.map((doc) => ({ doc, timer: byId.get(doc.id) ?? null }));
+    // One read serves the questions a page asks at once (its summary and its page).
+    const entries = this.load(accountId);
+    entries.catch(() => this.cache.get(accountId)?.entries === entries && this.cache.delete(accountId));
     // The accounts whose console is open: the least recently loaded one makes room.
     this.cache.delete(accountId);
     if (this.cache.size >= ACCOUNTS_KEPT) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(accountId, { version, entries });
     return entries;
+  }
+
+  private async load(accountId: string): Promise<Entry[]> {
+    const checks = this.engine.collection(heartbeatChecksProjection);
+    const timers = this.engine.collection(heartbeatTimersProjection);
+    const docs = await this.store.find(checks, { filters: [{ field: 'accountId', op: 'eq', value: accountId }], limit: 100_000 });
+    const timerDocs = docs.length === 0 ? [] : await this.store.find(timers, { filters: [{ field: 'id', op: 'in', value: docs.map((d) => d.id) }], limit: docs.length });
+    const byId = new Map(timerDocs.map((t) => [t.id, t]));
+    return docs.map((doc) => ({ doc, timer: byId.get(doc.id) ?? null })).sort((a, b) => byName(a.doc.name, b.doc.name) || (a.doc.id < b.doc.id ? -1 : 1));
   }
 }

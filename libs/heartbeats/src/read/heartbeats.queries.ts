@@ -87,8 +87,8 @@ export class HeartbeatsQueryHandler implements IQueryHandler<HeartbeatsQuery<Hea
       }
       case 'RecentEvents': {
         const everything = { start: 0, end: Number.MAX_SAFE_INTEGER };
-        const owned = await Promise.all(q.checkIds.map(async (id) => ((await this.checks.owns(q.accountId, id)) ? id : null)));
-        const rows = await Promise.all(owned.filter((id): id is string => id !== null).map(async (id) => [id, await this.stats.events(id, everything, q.limit)] as const));
+        const owned = await this.checks.ownedOf(q.accountId, q.checkIds);
+        const rows = await Promise.all(owned.map(async (id) => [id, await this.stats.events(id, everything, q.limit)] as const));
         return Object.fromEntries(rows);
       }
       case 'CheckAvailability':
