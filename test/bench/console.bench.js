@@ -7,7 +7,8 @@
 // each console page (the header's screens, found on the overview, plus an incident's and a check's page) is
 // fetched once for its size (as sent, and gzipped here for comparison), then loaded for BENCH_SECONDS by
 // BENCH_CONNECTIONS connections (latency p50/p99); last, with the overview's event stream open, a ping that
-// changes a check's state is timed until the stream says `change` (BENCH_SSE_SAMPLES rounds, sequential).
+// changes a check's state is timed until the stream says `change` (BENCH_SSE_SAMPLES rounds, sequential); and the
+// overview and checks list are timed right after a ping (their first read after a write).
 const { spawn } = require('node:child_process');
 const { randomUUID } = require('node:crypto');
 const { join } = require('node:path');
@@ -145,6 +146,24 @@ async function sseLatency(vigil, cookie, token) {
   return { samples: times.length, p50: at(0.5), p99: at(0.99), max: Math.round(times[times.length - 1]) };
 }
 
+/** The screens that count checks, each fetched right after a ping: the first read after a write loads the account's checks again. */
+async function afterWrite(vigil, cookie, token) {
+  const out = {};
+  for (const path of ['/console', '/console/checks']) {
+    const times = [];
+    for (let i = 0; i < SSE_SAMPLES; i++) {
+      await fetch(`${vigil.url}/ping/${token}${i % 2 === 0 ? '/fail' : ''}`).then((r) => r.text());
+      const started = performance.now();
+      const response = await fetch(vigil.url + path, { headers: { cookie } });
+      await response.text();
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    out[path] = { p50: Math.round(times[Math.floor(times.length / 2)]), max: Math.round(times[times.length - 1]) };
+  }
+  return out;
+}
+
 async function main() {
   const accountId = randomUUID();
   const vigil = await startVigil({ VIGIL_BOOTSTRAP_ACCOUNT_ID: accountId });
@@ -162,6 +181,7 @@ async function main() {
     }
     const sse = await sseLatency(vigil, cookie, tokens[1]);
     console.log(JSON.stringify({ sse }));
+    console.log(JSON.stringify({ afterWrite: await afterWrite(vigil, cookie, tokens[2]) }));
     console.log(`machine: ${machine()}; ${CONNECTIONS} connections, ${DURATION} s per page; RSS ${vigil.rssMiB()} MiB`);
     const worst = rows.reduce((a, b) => (b.p99 > a.p99 ? b : a));
     const biggest = rows.reduce((a, b) => (b.sentKB > a.sentKB ? b : a));

@@ -95,16 +95,20 @@ describe('the audit log', () => {
     expect(window.map((r) => r.action)).toEqual(['incident update posted']);
   });
 
-  it('pages 50 changes at a time, older ones behind a link, none twice', async () => {
+  it('pages 25 changes at a time, older ones behind a link, none twice', async () => {
     for (let i = 0; i < 55; i++) await api(other, 'post', '/v1/status-pages/services', { name: `svc ${i}` });
+    const nextOf = (html: string) => /href="\/console\/audit\?([^"]+)" rel="next"/.exec(html)?.[1].replace(/&amp;/g, '&').replace(/&#x3D;/g, '=');
     const first = await consoleRequest(server, 'GET', '/console/audit?resource=service', { cookie: await otherAdmin() });
-    const rows = entries(first.text);
-    expect(rows).toHaveLength(50);
-    const next = /href="\/console\/audit\?([^"]+)" rel="next"/.exec(first.text)![1].replace(/&amp;/g, '&').replace(/&#x3D;/g, '=');
+    const pages = [entries(first.text)];
+    let next = nextOf(first.text);
     expect(next).toContain('resource=service&after=');
-    const second = entries((await consoleRequest(server, 'GET', `/console/audit?${next}`, { cookie: await otherAdmin() })).text);
-    expect(second).toHaveLength(6);
-    const names = [...rows, ...second].map((r) => r.body.replace(/^service (\S+ \S+).*$/, '$1'));
+    while (next) {
+      const answer = await consoleRequest(server, 'GET', `/console/audit?${next}`, { cookie: await otherAdmin() });
+      pages.push(entries(answer.text));
+      next = nextOf(answer.text);
+    }
+    expect(pages.map((rows) => rows.length)).toEqual([25, 25, 6]);
+    const names = pages.flat().map((r) => r.body.replace(/^service (\S+ \S+).*$/, '$1'));
     expect(new Set(names).size).toBe(56);
   });
 

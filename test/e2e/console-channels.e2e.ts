@@ -189,3 +189,28 @@ describe('roles and forged posts', () => {
     expect((await consoleRequest(server, 'GET', '/console/alert-channels/nope', { cookie: writer })).status).toBe(404);
   });
 });
+
+describe('an account with more checks than a form lists', () => {
+  it('lists 50 checks by name plus the chosen ones, with a note; saving as shown keeps a subscription not listed', async () => {
+    for (let i = 0; i < 60; i++) await server.http.post('/v1/checks/heartbeat', { name: `aa-bulk-${String(i).padStart(2, '0')}`, heartbeat: { period: 1, periodUnit: 'days', grace: 1, graceUnit: 'hours' } }, { key: account.key });
+    const boxes = (html: string) => [...html.matchAll(/<input type="checkbox" id="chk-([0-9a-f-]{36})"/g)].map((m) => m[1]);
+    const blank = await consoleRequest(server, 'GET', '/console/alert-channels/new?type=WEBHOOK', { cookie: writer });
+    expect(boxes(blank.text)).toHaveLength(50);
+    expect(boxes(blank.text)).not.toContain(checkId);
+    expect(blank.text).toMatch(/\d+ more checks are not listed/);
+
+    const created = await consoleRequest(server, 'POST', '/console/alert-channels?type=WEBHOOK', {
+      cookie: writer,
+      form: { csrf: csrfOf(blank.text), name: 'Bulk hook', url: `${receiver.url}/bulk`, method: 'POST', webhookType: 'WEBHOOK', sendFailure: 'on', sslExpiryThreshold: '14', [`check-${checkId}`]: 'on' },
+    });
+    expect(created.status).toBe(303);
+    const id = /^\/console\/alert-channels\/([0-9a-f-]{36})\?notice=created$/.exec(created.location!)![1];
+    const page = await consoleRequest(server, 'GET', `/console/alert-channels/${id}`, { cookie: writer });
+    expect(boxes(page.text)).toHaveLength(51);
+    expect(page.text).toContain(`id="chk-${checkId}" name="check-${checkId}" value="on" checked`);
+    const saved = await consoleRequest(server, 'POST', `/console/alert-channels/${id}`, { cookie: writer, form: formAsShown(page.text, `/console/alert-channels/${id}`) });
+    expect(saved.status).toBe(303);
+    const subscriptions = (await server.http.get(`/v1/checks/${checkId}`, { key: account.key })).body.alertChannelSubscriptions as { alertChannelId: string }[];
+    expect(subscriptions.map((s) => s.alertChannelId)).toContain(id);
+  });
+});

@@ -7,6 +7,7 @@ export type { HeartbeatCommand } from './domain/heartbeat.decider';
 export { outageOf, type FailedData, type HeartbeatEvent, type Outage, type PingReceivedData } from './domain/heartbeat.events';
 export { HeartbeatsQuery, type HeartbeatsAnswers, type HeartbeatsQuestion } from './read/heartbeats.queries';
 export type { CheckStatusView, CheckView } from './read/check-directory';
+export type { CheckPage, CheckSummary } from './read/check-index';
 export { CHECK_STATES, type CheckState } from './read/check-state';
 export type { CheckDoc } from './read/heartbeat-checks.projection';
 export type { Availability, HeartbeatEventView } from './read/heartbeat-stats';

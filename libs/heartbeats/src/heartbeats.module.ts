@@ -16,6 +16,7 @@ import { ChecksController } from './http/checks.controller';
 import { PingRateLimiter } from './http/ping-rate-limiter';
 import { PING_PATHS, registerPingRoutes, SLUG_CREATE_BURST, SLUG_CREATES_PER_SECOND } from './http/ping.routes';
 import { CheckDirectory } from './read/check-directory';
+import { CheckIndex } from './read/check-index';
 import { HeartbeatsQueryHandler } from './read/heartbeats.queries';
 import { PingTargets } from './read/ping-targets';
 import { heartbeatChecksProjection } from './read/heartbeat-checks.projection';
@@ -42,6 +43,7 @@ import { OtherChecks } from './read/other-checks';
   providers: [
     OtherChecks,
     CheckDirectory,
+    CheckIndex,
     HeartbeatStats,
     HeartbeatsQueryHandler,
     HeartbeatCheckCommandHandler,

@@ -7,7 +7,7 @@ import { CLOCK, Clock } from '../../../core/src/clock';
 import { VigilError } from '../../../core/src/errors';
 import { ID_GENERATOR, IdGenerator, isUuid } from '../../../core/src/ids';
 import { Public } from '../../../http/src/account-context';
-import { RunHeartbeatCheckCommand } from '../../../heartbeats/src/heartbeats.api';
+import { HeartbeatsQuery, RunHeartbeatCheckCommand } from '../../../heartbeats/src/heartbeats.api';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { ConsoleReads, LIST_LIMIT, when } from '../read/console-reads';
 import { ConsolePages } from '../render/console-pages';
@@ -18,6 +18,8 @@ import { FieldErrors } from './incident-form';
 const NOTICES: Record<string, string> = { created: 'Channel created.', saved: 'Channel saved.', test: 'Test alert queued: it shows in the delivery log once sent.', retried: 'Delivery queued again.' };
 /** Deliveries per page of the log. */
 export const DELIVERY_PAGE = 20;
+/** Checkboxes a channel form lists besides the checks already chosen (the rest subscribe from their check's page). */
+export const CHECK_CHOICES = 50;
 const NOT_FOUND = ['No such alert channel', 'This account has no alert channel at this address.'] as const;
 
 /** Alert channels: list, create and edit each type, send a test, the delivery log with retry. Every write is the API's. */
@@ -41,13 +43,12 @@ export class ConsoleAlertChannelsController {
     const visit = await this.access.visit(request);
     if (!visit) return seeOther(reply, '/console/sign-in');
     if (!visit.accountId) return this.access.message(reply, 200, visit, 'No account yet', 'You are not a member of any account.');
-    const [rows, checks] = await Promise.all([
+    const [rows, summary] = await Promise.all([
       this.queries.execute(new AlertingQuery({ type: 'ListAlertChannelSettings', accountId: visit.accountId, limit: LIST_LIMIT, after: undefined })),
-      this.reads.checks(visit.accountId),
+      this.reads.checkSummary(visit.accountId),
     ]);
-    // Subscriptions live on the checks: one read of them counts every channel's.
-    const counts = new Map<string, number>();
-    for (const s of checks.flatMap((c) => c.alertChannelSubscriptions.filter((a) => a.activated))) counts.set(s.alertChannelId, (counts.get(s.alertChannelId) ?? 0) + 1);
+    // Subscriptions live on the checks: the heartbeats summary counts every channel's.
+    const counts = new Map(Object.entries(summary.byChannel));
     const channels = rows.slice(0, LIST_LIMIT).map((c) => ({ id: c.id, ...channelSummary(c), typeName: TYPE_NAMES[c.type], checkCount: counts.get(c.id) ?? 0 }));
     const types = CHANNEL_TYPES.map((value) => ({ value, text: TYPE_NAMES[value] }));
     return sendHtml(reply, 200, this.pages.render('channels', { ...visit.chrome, title: 'Alert channels', nav: 'channels' }, { channels, types, canWrite: visit.canWrite }));
@@ -133,7 +134,8 @@ export class ConsoleAlertChannelsController {
     const parsed = parseChannelBody(body, options, stored);
     const problems = parsed.settings ? await resolvedTargetProblems(parsed.settings.config, options) : [];
     Object.assign(errors, fieldErrors([...parsed.details, ...problems]), errors);
-    const known = new Set((await this.reads.checks(visit.accountId!)).map((c) => c.id));
+    const named = await this.queries.execute(new HeartbeatsQuery({ type: 'CheckNames', accountId: visit.accountId!, include: values.checks, limit: 0 }));
+    const known = new Set(named.checks.map((c) => c.id));
     if (values.checks.some((c) => !known.has(c))) errors.checks = 'Choose checks of this account (one is no longer there: reload the page).';
     if (Object.keys(errors).length > 0 || !parsed.settings) return { errors };
     return { settings: parsed.settings };
@@ -175,15 +177,18 @@ export class ConsoleAlertChannelsController {
     return visit.chrome.q ? `${visit.chrome.q}&${param}` : `?${param}`;
   }
 
+  /** The first CHECK_CHOICES checks by name and every chosen one (so saving keeps them); others subscribe from their check's page. */
   private async checkChoices(visit: Visit, values: ChannelFormValues) {
     const chosen = new Set(values.checks);
-    return (await this.reads.checks(visit.accountId!)).map((c) => ({ id: c.id, name: c.name, checked: chosen.has(c.id) }));
+    const named = await this.queries.execute(new HeartbeatsQuery({ type: 'CheckNames', accountId: visit.accountId!, include: values.checks, limit: CHECK_CHOICES }));
+    const choices = named.checks.map((c) => ({ id: c.id, name: c.name, checked: chosen.has(c.id) }));
+    return { checkChoices: choices, checksLeftOut: named.total > choices.length ? named.total - choices.length : undefined };
   }
 
   private async newPage(reply: FastifyReply, code: number, visit: Visit, values: ChannelFormValues, errors: FieldErrors) {
     if (!visit.accountId) return this.access.message(reply, 200, visit, 'No account yet', 'You are not a member of any account.');
     const typeName = TYPE_NAMES[values.type as ChannelType];
-    const view = { values, typeName, ...channelChoices(values), checkChoices: await this.checkChoices(visit, values), errors: Object.keys(errors).length > 0 ? errors : undefined };
+    const view = { values, typeName, ...channelChoices(values), ...(await this.checkChoices(visit, values)), errors: Object.keys(errors).length > 0 ? errors : undefined };
     return sendHtml(reply, code, this.pages.render('channelNew', { ...visit.chrome, title: `New ${typeName} channel`, nav: 'channels' }, view));
   }
 
@@ -204,7 +209,7 @@ export class ConsoleAlertChannelsController {
       canWrite: visit.canWrite,
       values,
       ...channelChoices(values),
-      checkChoices: await this.checkChoices(visit, values),
+      ...(await this.checkChoices(visit, values)),
       errors: Object.keys(errors).length > 0 ? errors : undefined,
     };
     return sendHtml(reply, code, this.pages.render('channel', { ...visit.chrome, title: summary.title, nav: 'channels', notice }, view));

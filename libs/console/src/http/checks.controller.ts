@@ -7,7 +7,7 @@ import { CLOCK, Clock } from '../../../core/src/clock';
 import { ValidationError, VigilError } from '../../../core/src/errors';
 import { ID_GENERATOR, IdGenerator, isUuid } from '../../../core/src/ids';
 import { Public } from '../../../http/src/account-context';
-import { CHECK_STATES, CheckView, HeartbeatCheckCommand, HeartbeatEventView, HeartbeatsQuery, RunHeartbeatCheckCommand, RunHeartbeatCommand } from '../../../heartbeats/src/heartbeats.api';
+import { CHECK_STATES, CheckState, CheckView, HeartbeatCheckCommand, HeartbeatEventView, HeartbeatsQuery, RunHeartbeatCheckCommand, RunHeartbeatCommand } from '../../../heartbeats/src/heartbeats.api';
 import { ConsoleReads, LIST_LIMIT, when } from '../read/console-reads';
 import { ConsolePages } from '../render/console-pages';
 import { channelSummary } from './channel-form';
@@ -169,9 +169,11 @@ export class ConsoleChecksController {
     if (state !== undefined && !stateFilter) return this.access.message(reply, 400, visit, 'No such state', `Filter by one of ${CHECK_STATES.join(', ')}.`);
     const tagFilter = typeof tag === 'string' && tag !== '' ? tag : undefined;
     const offset = /^\d{1,6}$/.test(String(query.from ?? '0')) ? Number(query.from ?? 0) : 0;
-    const all = await this.reads.checks(visit.accountId);
-    const matching = all.filter((c) => (!stateFilter || c.state === stateFilter) && (!tagFilter || c.tags.includes(tagFilter)));
-    const shown = matching.slice(offset, offset + CHECK_PAGE);
+    const [page, summary] = await Promise.all([
+      this.reads.checks(visit.accountId, { state: stateFilter as CheckState | undefined, tag: tagFilter }, offset, CHECK_PAGE),
+      this.reads.checkSummary(visit.accountId),
+    ]);
+    const shown = page.checks;
     const runs = await this.queries.execute(new HeartbeatsQuery({ type: 'RecentEvents', accountId: visit.accountId, checkIds: shown.map((c) => c.id), limit: RUNS_SHOWN }));
     const checks = shown.map((c) => {
       const states = (runs[c.id] ?? []).map((e) => e.state);
@@ -184,8 +186,8 @@ export class ConsoleChecksController {
       tag: tagFilter,
       filtered: stateFilter !== undefined || tagFilter !== undefined,
       stateFilters: CHECK_STATES.map((value) => ({ value, current: value === stateFilter })),
-      tagFilters: [...new Set(all.flatMap((c) => c.tags))].sort().map((value) => ({ value, param: encodeURIComponent(value), current: value === tagFilter })),
-      more: matching.length > offset + CHECK_PAGE ? [...filters, `from=${offset + CHECK_PAGE}`].join('&') : undefined,
+      tagFilters: summary.tags.map((value) => ({ value, param: encodeURIComponent(value), current: value === tagFilter })),
+      more: page.total > offset + CHECK_PAGE ? [...filters, `from=${offset + CHECK_PAGE}`].join('&') : undefined,
       canWrite: visit.canWrite,
       values,
       ...checkChoices(values),

@@ -5,8 +5,8 @@ import { AuditActor, AuditEntryView, AuditFilter, AuditQuery } from '../../../au
 import { PeopleQuery } from '../../../people/src/people.api';
 import { PageAfter } from '../../../read-store/src/read-store.port';
 
-/** Rows of one audit page. */
-export const AUDIT_PAGE = 50;
+/** Rows of one audit page (25 keeps a page of long diffs under 60 KB: the console does not compress). */
+export const AUDIT_PAGE = 25;
 /** Most entries one export holds (newest first); a narrower filter exports the rest. */
 export const EXPORT_MAX = 10_000;
 const EXPORT_PAGE = 500;

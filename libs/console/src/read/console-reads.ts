@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { CLOCK, Clock } from '../../../core/src/clock';
-import { CheckView, HeartbeatsQuery } from '../../../heartbeats/src/heartbeats.api';
+import { CheckState, CheckSummary, CheckView, HeartbeatsQuery } from '../../../heartbeats/src/heartbeats.api';
 import { IncidentsQuery, IncidentView, SEVERITIES } from '../../../incidents/src/incidents.api';
 import { MaintenanceQuery, MaintenanceWindowView } from '../../../maintenance/src/maintenance.api';
 import { ServiceView, StatusPagesQuery } from '../../../status-pages/src/status-pages.api';
@@ -10,15 +10,11 @@ import { ServiceView, StatusPagesQuery } from '../../../status-pages/src/status-
 /** How many rows a console list reads at most (one page; the API pages further). */
 export const LIST_LIMIT = 500;
 
-/** Most checks a console list or the overview reads (the API pages further). */
-export const MAX_CHECKS = 10_000;
-/** Checks read per question: most accounts' checks in one read. */
-const CHECKS_PER_QUERY = 2_000;
 /** Checks on one page of the checks list, and on the overview. */
 export const CHECKS_PER_PAGE = 50;
 
-/** Failing first, then late, then the rest; by name within a state. */
-const STATE_ORDER: Record<string, number> = { FAILING: 0, LATE: 1, NEW: 2, UP: 3, PAUSED: 4 };
+/** States in the order the overview counts them. */
+const STATES = ['FAILING', 'LATE', 'NEW', 'UP', 'PAUSED'] as const;
 
 export const when = (iso: string | null) => (iso ? iso.slice(0, 16).replace('T', ' ') + ' UTC' : 'never');
 
@@ -51,26 +47,23 @@ export class ConsoleReads {
     return this.queries.execute(new IncidentsQuery({ type: 'ListIncidents', accountId, limit: LIST_LIMIT, filter: status ? { status } : {} }));
   }
 
-  /** Every check of the account (up to MAX_CHECKS), failing first: lists page them, the overview shows the first. */
-  async checks(accountId: string): Promise<(CheckView & { lastPingText: string })[]> {
-    const checks: CheckView[] = [];
-    for (let after: { value: string; id: string } | undefined; checks.length < MAX_CHECKS; ) {
-      const page = await this.queries.execute(new HeartbeatsQuery({ type: 'ListChecks', accountId, limit: CHECKS_PER_QUERY, after }));
-      checks.push(...page.slice(0, CHECKS_PER_QUERY));
-      if (page.length <= CHECKS_PER_QUERY) break;
-      const last = page[CHECKS_PER_QUERY - 1];
-      after = { value: last.created_at, id: last.id };
-    }
-    return checks
-      .sort((a, b) => (STATE_ORDER[a.state] ?? 9) - (STATE_ORDER[b.state] ?? 9) || a.name.localeCompare(b.name))
-      .map((c) => ({ ...c, lastPingText: c.lastPingAt ? `last ping ${when(c.lastPingAt)}` : 'no ping yet' }));
+  /** One page of the account's checks, failing first (then by name), each with its last ping in words. */
+  async checks(accountId: string, filter: { state?: CheckState; tag?: string } = {}, offset = 0, limit = CHECKS_PER_PAGE) {
+    const page = await this.queries.execute(new HeartbeatsQuery({ type: 'CheckPage', accountId, ...filter, offset, limit }));
+    return { total: page.total, checks: page.checks.map((c) => ({ ...c, lastPingText: c.lastPingAt ? `last ping ${when(c.lastPingAt)}` : 'no ping yet' })) };
+  }
+
+  /** Counts of the account's checks by state and per alert channel, and their tags. */
+  checkSummary(accountId: string): Promise<CheckSummary> {
+    return this.queries.execute(new HeartbeatsQuery({ type: 'CheckSummary', accountId }));
   }
 
   async overview(accountId: string): Promise<OverviewData> {
-    const [open, services, checks, windows] = await Promise.all([
+    const [open, services, checks, summary, windows] = await Promise.all([
       this.incidents(accountId, 'open'),
       this.services(accountId),
       this.checks(accountId),
+      this.checkSummary(accountId),
       this.queries.execute(new MaintenanceQuery({ type: 'ListMaintenanceWindows', accountId, limit: LIST_LIMIT })),
     ]);
     const incidents = open.slice(0, LIST_LIMIT);
@@ -78,9 +71,9 @@ export class ConsoleReads {
     const data = {
       incidents,
       services: services.slice(0, LIST_LIMIT).map((s) => serviceStatus(s, incidents)),
-      checks: checks.slice(0, CHECKS_PER_PAGE),
-      checkCount: checks.length,
-      stateCounts: Object.keys(STATE_ORDER).map((state) => ({ state, count: checks.filter((c) => c.state === state).length })).filter((c) => c.count > 0),
+      checks: checks.checks,
+      checkCount: summary.total,
+      stateCounts: STATES.map((state) => ({ state, count: summary.byState[state] })).filter((c) => c.count > 0),
       maintenance: windows.filter((w) => current(w, now)).map((w) => ({ name: w.name, when: windowText(w, now) })),
     };
     const version = createHash('sha256').update(JSON.stringify(data)).digest('base64url').slice(0, 16);

@@ -36,6 +36,7 @@ ${text('webhookSecret', 'Signing secret (optional)', 'whsec_ and base64, or any 
 <div><label for="sslExpiryThreshold">Days before certificate expiry (1–30)</label>${FIELD_ERROR('sslExpiryThreshold')}<input type="text" inputmode="numeric" id="sslExpiryThreshold" name="sslExpiryThreshold" value="{{values.text.sslExpiryThreshold}}"${INVALID('sslExpiryThreshold')}></div></fieldset>
 <fieldset${INVALID('checks')}><legend>Checks that alert here</legend>${FIELD_ERROR('checks')}
 {{#each checkChoices}}<div class="check"><input type="checkbox" id="chk-{{id}}" name="check-{{id}}" value="on"{{#if checked}} checked{{/if}}><label for="chk-{{id}}">{{name}}</label></div>{{else}}<p class="muted">No checks yet.</p>{{/each}}
+{{#if checksLeftOut}}<p class="muted">{{checksLeftOut}} more checks are not listed: choose this channel on a check's own page.</p>{{/if}}
 </fieldset>`;
 
 export const CHANNELS = `{{#> layout}}

@@ -3,6 +3,8 @@ import { FindQuery } from '../../../read-store/src/read-store.port';
 import { ContextQuery } from '../../../read-store/src/context-query';
 import { CheckDirectory, CheckStatusView, CheckView } from './check-directory';
 import { CheckDoc } from './heartbeat-checks.projection';
+import { CheckIndex, CheckPage, CheckSummary } from './check-index';
+import { CheckState } from './check-state';
 import { Availability, HeartbeatEventView, HeartbeatStats } from './heartbeat-stats';
 import { TimeWindow } from './heartbeat-window';
 
@@ -12,6 +14,12 @@ type Stats = { last24Hours: Availability; last7Days: Availability };
 export type HeartbeatsQuestion =
   | { type: 'ListChecks'; accountId: string; limit: number; after: FindQuery['after'] }
   | { type: 'GetCheck'; accountId: string; id: string }
+  /** Counts by state and per alert channel, and the tags: a console's summary without every check. */
+  | { type: 'CheckSummary'; accountId: string }
+  /** One page of checks, failing first then by name, optionally of one state and tag; with how many match. */
+  | { type: 'CheckPage'; accountId: string; state?: CheckState; tag?: string; offset: number; limit: number }
+  /** The first `limit` checks by name plus the named ones (`include`) of the account: a form's bounded choices. */
+  | { type: 'CheckNames'; accountId: string; include: string[]; limit: number }
   | { type: 'CheckEvents'; accountId: string; checkId: string; window: TimeWindow; limit: number }
   | { type: 'CheckEvent'; accountId: string; checkId: string; eventId: string }
   /** The newest `limit` events of each of the account's checks named (a list's run history); no stats. */
@@ -29,6 +37,9 @@ export type HeartbeatsQuestion =
 export interface HeartbeatsAnswers {
   ListChecks: CheckView[];
   GetCheck: { check: CheckView; revision: bigint } | null;
+  CheckSummary: CheckSummary;
+  CheckPage: CheckPage;
+  CheckNames: { checks: { id: string; name: string }[]; total: number };
   CheckEvents: { events: HeartbeatEventView[]; stats: Stats } | null;
   /** `event` null: the check is there, the event is not. */
   CheckEvent: { event: HeartbeatEventView; stats: Stats } | { event: null } | null;
@@ -49,6 +60,7 @@ export class HeartbeatsQueryHandler implements IQueryHandler<HeartbeatsQuery<Hea
   constructor(
     private readonly checks: CheckDirectory,
     private readonly stats: HeartbeatStats,
+    private readonly index: CheckIndex,
   ) {}
 
   async execute({ query: q }: HeartbeatsQuery<HeartbeatsQuestion['type']>): Promise<HeartbeatsAnswers[HeartbeatsQuestion['type']]> {
@@ -57,6 +69,12 @@ export class HeartbeatsQueryHandler implements IQueryHandler<HeartbeatsQuery<Hea
         return this.checks.list(q.accountId, q.limit, q.after);
       case 'GetCheck':
         return this.checks.get(q.accountId, q.id);
+      case 'CheckSummary':
+        return this.index.summary(q.accountId);
+      case 'CheckPage':
+        return this.index.page(q.accountId, { state: q.state, tag: q.tag }, q.offset, q.limit);
+      case 'CheckNames':
+        return this.index.names(q.accountId, q.include, q.limit);
       case 'CheckEvents': {
         if (!(await this.checks.owns(q.accountId, q.checkId))) return null;
         const [events, stats] = await Promise.all([this.stats.events(q.checkId, q.window, q.limit), this.stats.stats(q.checkId)]);
@@ -69,8 +87,8 @@ export class HeartbeatsQueryHandler implements IQueryHandler<HeartbeatsQuery<Hea
       }
       case 'RecentEvents': {
         const everything = { start: 0, end: Number.MAX_SAFE_INTEGER };
-        const owned = await Promise.all(q.checkIds.map(async (id) => ((await this.checks.owns(q.accountId, id)) ? id : null)));
-        const rows = await Promise.all(owned.filter((id): id is string => id !== null).map(async (id) => [id, await this.stats.events(id, everything, q.limit)] as const));
+        const owned = await this.checks.ownedOf(q.accountId, q.checkIds);
+        const rows = await Promise.all(owned.map(async (id) => [id, await this.stats.events(id, everything, q.limit)] as const));
         return Object.fromEntries(rows);
       }
       case 'CheckAvailability':
