@@ -146,9 +146,10 @@ describe('bad arguments: a non-zero exit and a message', () => {
   ];
   // Independent invocations, run side by side once; each case then checks its own result.
   let results: CliResult[];
+  // Fifteen CLI processes start at once on a machine that may have two cores: a generous hook timeout.
   beforeAll(async () => {
     results = await Promise.all(cases.map(([args]) => cli(...args)));
-  });
+  }, 180_000);
 
   it.each(cases.map(([args, message], index) => [args.join(' ') || '(nothing)', message, index] as const))('%s', (_args, message, index) => {
     const result = results[index];
