@@ -227,5 +227,6 @@ describe('hostile input', () => {
     }
     expect(routes.length).toBeGreaterThanOrEqual(10);
     await expectAlive();
-  });
+    // Three 1 MiB bodies for each of the ~100 body routes, one after another: a sweep, not a speed check.
+  }, 300_000);
 });
