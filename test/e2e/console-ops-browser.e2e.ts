@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 import { Receiver, startReceiver } from './alerting-receivers';
+import { axeViolations, signedInContext, watchPage } from './browser-kit';
 import { signedInMember } from './people-fixtures';
 
 // Functions passed to page.evaluate run in the page; the project compiles without the DOM library.
@@ -11,7 +11,6 @@ declare const document: any;
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
-const ROOT = join(__dirname, '..', '..');
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`Skipping the console operations browser tests: ${CHROMIUM} is absent.`);
 const describeInBrowser = haveChromium ? describe : describe.skip;
@@ -26,28 +25,16 @@ let channelPath = '';
 
 /** Console errors, page errors, failed and third-party requests of a page. */
 function watch(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()}`));
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('requestfailed', (request) => problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`));
-  page.on('request', (request) => !request.url().startsWith(server.url) && problems.push(`third-party request: ${request.url()}`));
-  return problems;
+  return watchPage(page, server.url);
 }
 
 async function personWith(cookie: string, options: Record<string, unknown> = {}): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width: 1024, height: 900 }, ...options });
-  const [name, value] = cookie.split('=');
-  await context.addCookies([{ name, value, url: server.url }]);
-  return context;
+  return signedInContext(browser, server.url, cookie, options);
 }
 
 async function axe(page: Page, url: string): Promise<string[]> {
   await page.goto(url, { waitUntil: 'load' });
-  await page.addScriptTag({ content: readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8') });
-  return page.evaluate(async () => {
-    const result = await (globalThis as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] } });
-    return result.violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical').map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
-  });
+  return axeViolations(page);
 }
 
 jest.setTimeout(180_000);
