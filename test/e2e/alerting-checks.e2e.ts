@@ -151,6 +151,10 @@ describe('check alerts over real SMTP and HTTP (manual clock)', () => {
     expect(recovery).toMatchObject({ alertType: 'ALERT_RECOVERY', downtimeSeconds: Math.round((recoveredAt - failedAt) / 1000) });
     await eventually(() => at('/pagerduty').length, (n) => n >= 3);
     expect(JSON.parse(at('/pagerduty')[2].body)).toMatchObject({ event_action: 'resolve', dedup_key: pd.dedup_key });
+    // Every channel's recovery has arrived before counting what comes after.
+    await eventually(() => at('/slack').length, (n) => n >= 3);
+    await eventually(() => smtp.mails.length, (n) => n >= 3);
+    await eventually(async () => (await notifications(`&checkId=${check.id}`)).filter((n) => n.alertType === 'ALERT_RECOVERY' && n.status === 'SENT').length, (n) => n >= 4);
 
     // The second reminder is not sent once the check recovered.
     const before = receiver.requests.length;
