@@ -42,6 +42,12 @@ export const OPERATION_TEXTS: Record<string, readonly [summary: string, descript
   'PUT /v1/status-pages/incidents/{incidentId}/incident-updates/{incidentUpdateId}': ['Edit an incident update', 'Changes an update’s text, status or date; notifySubscribers keeps its value.'],
   'DELETE /v1/status-pages/incidents/{incidentId}/incident-updates/{incidentUpdateId}': ['Delete an incident update', 'Removes one update from the incident’s timeline.'],
 
+  'GET /v1/incident-templates': ['List incident templates', 'The account’s incident templates, newest first. Paged with limit and nextId. A Vigil extension, after Statuspage’s incident templates.'],
+  'POST /v1/incident-templates': ['Create an incident template', 'A template names the incident, its severity, affected services, first update and whether it notifies subscribers; the console’s declare form starts from one. Services must be the account’s, each once.'],
+  'GET /v1/incident-templates/{templateId}': ['Get an incident template', 'The template with its services; a service deleted since it was saved is left out. The ETag is its revision.'],
+  'PUT /v1/incident-templates/{templateId}': ['Replace an incident template', 'Replaces the whole template (services and notifySubscribers left out: none and false). Send the ETag as If-Match to refuse overwriting someone else’s change.'],
+  'DELETE /v1/incident-templates/{templateId}': ['Delete an incident template', 'Removes the template; incidents declared from it are not affected.'],
+
   'GET /v1/checks': ['List checks', 'The account’s heartbeat checks, newest first. Paged with limit and nextId.'],
   'POST /v1/checks/heartbeat': ['Create a heartbeat check', 'A check expecting a ping every period (or on a cron schedule in a time zone), with a grace time. The answer holds heartbeat.pingUrl, the URL the job calls.'],
   'PUT /v1/checks/heartbeat/{checkId}': ['Replace a heartbeat check', 'Replaces the whole configuration. An empty pingToken keeps the current one, so ping URLs in cron jobs keep working.'],

@@ -9,3 +9,8 @@ export { IncidentsQuery } from './read/incidents.queries';
 export type { IncidentHistory, IncidentHistoryEntry, IncidentsAnswers, IncidentsQuestion } from './read/incidents.queries';
 export { incidentDate, IncidentDirectory } from './read/incident-directory';
 export type { IncidentListFilter, IncidentUpdateView, IncidentView } from './read/incident-directory';
+export { RunIncidentTemplateCommand } from './write/incident-template.handler';
+export type { IncidentTemplateCommand, IncidentTemplateEvent, TemplateContent } from './domain/incident-template.decider';
+export type { IncidentTemplateView } from './read/incident-template-directory';
+/** The API's body rules for a template and its mapping to a template's content: the console's form validates with the same. */
+export { IncidentTemplateBodyDto, toTemplateContent } from './http/incident-template.dto';

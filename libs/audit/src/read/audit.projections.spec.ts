@@ -47,6 +47,25 @@ describe('audit projections', () => {
     ]);
   });
 
+  it('given an incident template created, changed and deleted, then entries of incident-template:<id> named by the template, and its diff', () => {
+    const TPL = '01900000-0000-7000-8000-0000000000e1';
+    const content = { name: 'Failover', title: 'DB degraded', severity: 'MAJOR', status: 'IDENTIFIED', body: 'Failing over.', serviceIds: [], notifySubscribers: false };
+    const trail = byPerson(recorded(`incidenttemplate-${TPL}`, [
+      { type: 'IncidentTemplateCreated', data: { templateId: TPL, accountId: ACC, ...content } },
+      { type: 'IncidentTemplateChanged', data: { templateId: TPL, ...content, title: 'Database degraded' } },
+      { type: 'IncidentTemplateDeleted', data: { templateId: TPL } },
+    ]));
+    const entries = [...project(auditEntriesProjection, trail).values()];
+    expect(entries.map((e) => [e.action, e.resource, e.actorKey])).toEqual([
+      ['incident template created', `incident-template:${TPL}`, `person:${USER}`],
+      ['incident template changed', `incident-template:${TPL}`, `person:${USER}`],
+      ['incident template deleted', `incident-template:${TPL}`, `person:${USER}`],
+    ]);
+    const doc = project(auditResourcesProjection, trail).get(`incidenttemplate-${TPL}`)!;
+    expect(doc.name).toBe('Failover');
+    expect(doc.diffs[1].changes).toEqual([{ field: 'title', before: 'DB degraded', after: 'Database degraded' }]);
+  });
+
   it('when a part is deleted, then its fields go from their value to not set', () => {
     const deleted = byPerson(recorded(stream, [created, posted, { type: 'IncidentUpdateDeleted', data: { incidentId: INC, updateId: UPD } }]));
     const doc = project(auditResourcesProjection, deleted).get(stream)!;

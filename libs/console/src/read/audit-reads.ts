@@ -26,6 +26,7 @@ export interface NamedEntry extends AuditEntryView {
 /** Console pages that show a resource, by its audit type. */
 const RESOURCE_PAGES: Record<string, string> = {
   incident: '/console/incidents/',
+  'incident-template': '/console/incidents/templates/',
   check: '/console/checks/',
   'status-page': '/console/status-pages/',
   service: '/console/services/',

@@ -6,6 +6,7 @@ import { ContextQuery } from '../../../read-store/src/context-query';
 import { PageAfter } from '../../../read-store/src/read-store.port';
 import { incidentDecider, IncidentEvent, IncidentState, incidentStream } from '../domain/incident.decider';
 import { IncidentDirectory, IncidentListFilter, IncidentUpdateView, IncidentView, presentUpdate } from './incident-directory';
+import { IncidentTemplateDirectory, IncidentTemplateView } from './incident-template-directory';
 
 export interface IncidentHistoryEntry {
   revision: number;
@@ -36,7 +37,10 @@ export type IncidentsQuestion =
   /** Every event of the incident; `includeDeleted` lets a deleted incident's trail be read. */
   | { type: 'GetIncidentHistory'; accountId: string | null; id: string; includeDeleted: boolean }
   /** The incident folded from its log (not a read model): what a processor reacting to one of its events needs. */
-  | { type: 'FoldIncident'; id: string };
+  | { type: 'FoldIncident'; id: string }
+  | { type: 'GetIncidentTemplate'; accountId: string; id: string }
+  /** One page, newest first, one row more than `limit`. */
+  | { type: 'ListIncidentTemplates'; accountId: string; limit: number; after?: PageAfter };
 
 export interface IncidentsAnswers {
   GetIncident: { incident: IncidentView; revision: bigint } | null;
@@ -46,6 +50,8 @@ export interface IncidentsAnswers {
   IncidentsTouching: IncidentView[];
   GetIncidentHistory: IncidentHistory | null;
   FoldIncident: { state: IncidentState; events: RecordedEvent[] };
+  GetIncidentTemplate: { template: IncidentTemplateView; revision: bigint } | null;
+  ListIncidentTemplates: IncidentTemplateView[];
 }
 
 export class IncidentsQuery<T extends IncidentsQuestion['type']> extends ContextQuery<IncidentsQuestion, IncidentsAnswers, T> {}
@@ -54,6 +60,7 @@ export class IncidentsQuery<T extends IncidentsQuestion['type']> extends Context
 export class IncidentsQueryHandler implements IQueryHandler<IncidentsQuery<IncidentsQuestion['type']>> {
   constructor(
     private readonly incidents: IncidentDirectory,
+    private readonly templates: IncidentTemplateDirectory,
     @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
 
@@ -77,6 +84,10 @@ export class IncidentsQueryHandler implements IQueryHandler<IncidentsQuery<Incid
         const events = await this.events.readStream(incidentStream(query.id));
         return { state: events.reduce((state, event) => incidentDecider.evolve(state, asDecided<IncidentEvent>(event)), incidentDecider.initialState()), events };
       }
+      case 'GetIncidentTemplate':
+        return this.templates.get(query.accountId, query.id);
+      case 'ListIncidentTemplates':
+        return this.templates.list(query.accountId, query.limit, query.after);
     }
   }
 

@@ -1,0 +1,72 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Collection } from '../../../core/src/projection';
+import { ProjectionEngine } from '../../../read-store/src/projection-engine';
+import { PageAfter, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
+import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
+import { ServiceDirectory, ServiceView } from '../../../status-pages/src/status-pages.api';
+import { Severity, UpdateStatus } from '../domain/incident-timeline';
+import { IncidentTemplateDoc, incidentTemplatesProjection } from './incident-templates.projection';
+
+/** An incident template as every response shows it: services expanded, those deleted since it was saved left out. */
+export interface IncidentTemplateView {
+  id: string;
+  name: string;
+  title: string;
+  severity: Severity;
+  status: UpdateStatus;
+  body: string;
+  services: ServiceView[];
+  notifySubscribers: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The incident templates read model, for the API and the console. */
+@Injectable()
+export class IncidentTemplateDirectory {
+  constructor(
+    @Inject(READ_STORE) private readonly store: ReadStore,
+    @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
+    private readonly services: ServiceDirectory,
+  ) {}
+
+  async get(accountId: string, id: string): Promise<{ template: IncidentTemplateView; revision: bigint } | null> {
+    const stored = await this.store.get(this.collection(), id);
+    if (!stored || stored.doc.accountId !== accountId) return null;
+    const [template] = await this.present(accountId, [stored.doc]);
+    return { template, revision: stored.revision };
+  }
+
+  /** One page, newest first, one row more than `limit`. */
+  async list(accountId: string, limit: number, after?: PageAfter): Promise<IncidentTemplateView[]> {
+    const docs = await this.store.find(this.collection(), {
+      filters: [{ field: 'accountId', op: 'eq', value: accountId }],
+      sort: { field: 'created_at', direction: 'desc' },
+      limit: limit + 1,
+      after,
+    });
+    return this.present(accountId, docs);
+  }
+
+  /** Joins the services of all templates with one lookup, keeping each template's order. */
+  private async present(accountId: string, docs: IncidentTemplateDoc[]): Promise<IncidentTemplateView[]> {
+    const services = await this.services.getMany(accountId, docs.flatMap((doc) => doc.serviceIds));
+    return docs.map((doc) => ({
+      id: doc.id,
+      name: doc.name,
+      title: doc.title,
+      severity: doc.severity,
+      status: doc.status,
+      body: doc.body,
+      // A template is not a live incident: it does not hold its services, and one deleted since is dropped here.
+      services: doc.serviceIds.flatMap((id) => services.get(id) ?? []),
+      notifySubscribers: doc.notifySubscribers,
+      created_at: doc.created_at,
+      updated_at: doc.updated_at,
+    }));
+  }
+
+  private collection(): Collection<IncidentTemplateDoc> {
+    return this.engine.collection(incidentTemplatesProjection);
+  }
+}
