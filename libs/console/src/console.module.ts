@@ -9,6 +9,7 @@ import { ConsoleAccess } from './http/console-access';
 import { ConsoleAuditController } from './http/audit.controller';
 import { ConsoleChecksController } from './http/checks.controller';
 import { ConsoleIncidentsController } from './http/incidents.controller';
+import { ConsoleIncidentTemplatesController } from './http/incident-templates.controller';
 import { ConsoleMaintenanceController } from './http/maintenance.controller';
 import { ConsoleServicesController } from './http/services.controller';
 import { ConsoleStatusPagesController } from './http/status-pages.controller';
@@ -31,7 +32,7 @@ import { MonitorPages } from './render/monitors-pages';
   imports: [PeopleModule, StatusPagesModule, AuditModule, PublicWebModule],
   controllers: [OverviewController, ConsoleIncidentsController, ConsoleIncidentUpdatesController, ConsoleChecksController,
     ConsoleStatusPagesController, ConsoleSubscribersController, ConsoleServicesController, ConsoleMaintenanceController,
-    ConsoleAlertChannelsController, ConsoleApiKeysController, ConsoleAuditController, ConsoleMonitorsController],
+    ConsoleAlertChannelsController, ConsoleApiKeysController, ConsoleAuditController, ConsoleMonitorsController, ConsoleIncidentTemplatesController],
   providers: [ConsoleAccess, ConsoleReads, ConsolePages, AuditReads, IncidentActions, IncidentList, MonitorPages],
 })
 export class ConsoleModule {}

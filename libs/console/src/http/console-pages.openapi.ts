@@ -2,6 +2,7 @@
 import { statusPagesScreensOpenApiPaths } from './status-pages-screens.openapi';
 import { auditOpenApiPaths } from './audit.openapi';
 import { opsPagesOpenApiPaths } from './ops-pages.openapi';
+import { incidentTemplatesOpenApiPaths } from './incident-templates.openapi';
 
 export type Json = Record<string, unknown>;
 
@@ -42,12 +43,14 @@ const listQuery: Json[] = [
   { name: 'severity', in: 'query', required: false, schema: severity },
   { name: 'service', in: 'query', required: false, schema: { type: 'string', format: 'uuid' } },
   { name: 'after', in: 'query', required: false, schema: { type: 'string', maxLength: 100 }, description: 'The next page’s cursor, from the page’s “Older incidents” link' },
+  { name: 'template', in: 'query', required: false, schema: { type: 'string', format: 'uuid' }, description: 'Fill the declare form from this incident template (404 when the account has none such)' },
 ];
 
 export function consolePagesOpenApiPaths(): Json {
   return {
     ...statusPagesScreensOpenApiPaths(),
     ...auditOpenApiPaths(),
+    ...incidentTemplatesOpenApiPaths(),
     '/console': page('Overview: open incidents, services by status, checks by state (failing first), maintenance'),
     '/console/events': { get: op('Server-sent events: `change` when the overview’s content changes', { 200: { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, 401: { description: 'Not signed in', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } }, { parameters: [account] }) },
     '/console/incidents': {

@@ -13,6 +13,7 @@ import { ConsolePages } from '../render/console-pages';
 import { ConsoleAccess, fieldOf, seeOther, sendHtml, Visit } from './console-access';
 import { and, IncidentActions } from './incident-actions';
 import { changeCommand, choices, declarationErrors, declareCommand, detailsErrors, FieldErrors, IncidentFormValues, previewIncident, readIncidentForm, updateCommand, updateErrors } from './incident-form';
+import { declaredFrom } from './template-form';
 
 const NOTICES: Record<string, string> = { declared: 'Incident declared.', posted: 'Update posted.', resolved: 'Incident resolved.', changed: 'Details saved.', edited: 'Update saved.' };
 export const BLANK: IncidentFormValues = { name: '', severity: 'MAJOR', services: [], status: 'INVESTIGATING', description: '', notify: true, at: '', resolvedAt: '', resolution: '' };
@@ -22,6 +23,8 @@ interface Declaring {
   values: IncidentFormValues;
   errors: FieldErrors;
   preview?: string;
+  /** The template the form was filled from. */
+  templateId?: string;
 }
 
 /** Incidents: the list, declaring one (with a preview), an incident's timeline, its updates and details; every write a RunIncidentCommand. */
@@ -44,7 +47,12 @@ export class ConsoleIncidentsController {
   async index(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
     if (!visit) return seeOther(reply, '/console/sign-in');
-    return this.listPage(reply, 200, visit, (request.query ?? {}) as Record<string, unknown>, { values: BLANK, errors: {} });
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    // `?template=<id>` fills the declare form from a template: a plain GET, so it works without JavaScript.
+    if (typeof query.template !== 'string' || query.template === '' || !visit.canWrite) return this.listPage(reply, 200, visit, query, { values: BLANK, errors: {} });
+    const template = await this.actions.template(visit, query.template);
+    if (!template) return this.access.message(reply, 404, visit, 'No such incident template', 'This account has no incident template with this id: it may have been deleted.');
+    return this.listPage(reply, 200, visit, query, { values: declaredFrom(template, BLANK), errors: {}, templateId: template.id });
   }
 
   /** Declares, or with `action=preview` shows the incident as customers would see it and declares nothing. */
@@ -117,8 +125,12 @@ export class ConsoleIncidentsController {
   private async listPage(reply: FastifyReply, code: number, visit: Visit, query: Record<string, unknown>, declaring: Declaring) {
     if (!visit.accountId) return this.access.message(reply, 200, visit, 'No account yet', 'You are not a member of any account.');
     const { params, error } = readListParams(query);
-    const [page, services] = await Promise.all([this.list.page(visit.accountId, params), this.reads.services(visit.accountId)]);
-    const { values, errors, preview } = declaring;
+    const [page, services, templates] = await Promise.all([
+      this.list.page(visit.accountId, params),
+      this.reads.services(visit.accountId),
+      visit.canWrite ? this.actions.templates(visit.accountId) : { templates: [] },
+    ]);
+    const { values, errors, preview, templateId } = declaring;
     const view = {
       incidents: page.incidents.map((i) => ({ ...i, created: when(i.incidentUpdates[0]?.publicIncidentUpdateDate ?? i.created_at) })),
       list: this.listView(visit, params, services, page.next, page.scanned, error),
@@ -130,6 +142,7 @@ export class ConsoleIncidentsController {
       errors: Object.keys(errors).length > 0 ? errors : undefined,
       ...this.detailChoices(values, services),
       statuses: choices(UPDATE_STATUSES, values.status),
+      templateChoices: templates.templates.map((t) => ({ id: t.id, name: t.name, selected: t.id === templateId })),
     };
     return sendHtml(reply, error ? 400 : code, this.pages.render('incidents', { ...visit.chrome, title: 'Incidents', nav: 'incidents' }, view));
   }

@@ -12,8 +12,9 @@ import { STATUS_PAGE, STATUS_PAGES, SUBSCRIBERS } from './status-page-templates'
 import { THEME_SCRIPT } from './theme-script';
 import { CHANNEL, CHANNEL_NEW, CHANNELS } from './channel-templates';
 import { AUDIT, INCIDENT_AS_OF, STATUS_PAGE_AS_OF } from './audit-templates';
+import { INCIDENT_TEMPLATE, INCIDENT_TEMPLATES } from './incident-template-screens';
 
-export type PageName = 'message' | 'overview' | 'incidents' | 'incident' | 'incident-update' | 'checks' | 'check';
+export type PageName = 'message' | 'overview' | 'incidents' | 'incident' | 'incident-update' | 'checks' | 'check' | 'incident-templates' | 'incident-template';
 export type PagesPageName = 'services' | 'service' | 'maintenance' | 'maintenance-window' | 'status-pages' | 'status-page' | 'subscribers';
 export type OpsPageName = 'channels' | 'channelNew' | 'channel' | 'ping' | 'keys';
 export type AuditPageName = 'audit' | 'incidentAsOf' | 'statusPageAsOf';
@@ -65,7 +66,8 @@ export class ConsolePages {
       services: compile(SERVICES), service: compile(SERVICE), maintenance: compile(MAINTENANCE), 'maintenance-window': compile(MAINTENANCE_WINDOW), 'status-pages': compile(STATUS_PAGES), 'status-page': compile(STATUS_PAGE), subscribers: compile(SUBSCRIBERS),
       channels: compile(CHANNELS), channelNew: compile(CHANNEL_NEW), channel: compile(CHANNEL), ping: compile(PING), keys: compile(KEYS),
       audit: compile(AUDIT), incidentAsOf: compile(INCIDENT_AS_OF), statusPageAsOf: compile(STATUS_PAGE_AS_OF),
-      'incident-update': compile(INCIDENT_UPDATE) };
+      'incident-update': compile(INCIDENT_UPDATE),
+      'incident-templates': compile(INCIDENT_TEMPLATES), 'incident-template': compile(INCIDENT_TEMPLATE) };
   }
 
   render(page: PageName | PagesPageName | OpsPageName | AuditPageName, chrome: Chrome, view: object): string {

@@ -1,5 +1,6 @@
 import { historySection } from './audit-templates';
 import { FIELD_ERROR, INVALID } from './console-templates';
+import { TEMPLATE_CHOOSER } from './incident-template-screens';
 
 /**
  * Handlebars sources of the incident pages. Every value goes through `{{ }}` (escaped) except `{{{preview}}}`:
@@ -33,6 +34,7 @@ const FILTERS = `<form method="get" action="/console/incidents" class="card filt
 
 export const INCIDENTS = `{{#> layout}}
 <h1>Incidents</h1>
+<p><a href="/console/incidents/templates{{q}}">Incident templates</a></p>
 ${FILTERS}
 {{#if list.error}}<p class="error" role="alert">{{list.error}}</p>{{/if}}
 {{#if incidents}}<ul class="rows card">{{#each incidents}}${ROW}{{/each}}</ul>
@@ -43,6 +45,7 @@ ${FILTERS}
 <section aria-labelledby="declare-h"><h2 id="declare-h">Declare an incident</h2>
 {{#if preview}}<section class="preview card" aria-labelledby="preview-h"><h3 id="preview-h">Preview: as customers will see it</h3><p class="preview-name">{{values.name}}</p>{{{preview}}}<p class="muted">Nothing is declared yet: declare it below, or change it and preview again.</p></section>{{/if}}
 {{#if errors}}<p class="error" role="alert">The incident was not declared: correct the fields marked below.</p>{{/if}}
+${TEMPLATE_CHOOSER}
 <form method="post" action="/console/incidents{{q}}" class="card stack declare" novalidate>
 <input type="hidden" name="csrf" value="{{csrf}}">
 ${NAME}
