@@ -139,11 +139,15 @@ describeInBrowser('an incident from the console, in headless Chromium, with a su
     });
   }
 
-  it('its pages (the list with a preview, an incident, editing an update) have no serious or critical axe violation, light and dark, and fit 320 px', async () => {
+  it('its pages (the list with a preview, an incident, editing an update, incident templates) have no serious or critical axe violation, light and dark, and fit 320 px', async () => {
     const path = flows[0]?.path;
     expect(path).toBeDefined();
     const incident = (await server.http.get(`/v1/status-pages/incidents/${path.split('/').pop()}`, { key: account.key })).body;
-    const paths = ['/console/incidents?search=checkout&status=resolved', path, `${path}/updates/${incident.incidentUpdates[0].id}`];
+    const services = incident.services.map((s: { id: string }) => ({ id: s.id }));
+    const template = (await server.http.post('/v1/incident-templates', { name: 'Checkout down', title: 'Checkout is down', severity: 'MAJOR', body: 'Payments fail.', services }, { key: account.key })).body;
+    expect(template).toMatchObject({ name: 'Checkout down', services: [expect.anything(), expect.anything()] });
+    const templates = ['/console/incidents/templates', `/console/incidents/templates/${template.id}`, `/console/incidents?template=${template.id}`];
+    const paths = ['/console/incidents?search=checkout&status=resolved', path, `${path}/updates/${incident.incidentUpdates[0].id}`, ...templates];
     for (const colorScheme of ['light', 'dark'] as const) {
       const context = await personWith(writer, true, { colorScheme, bypassCSP: true });
       for (const p of paths) expect([colorScheme, p, await axe(context, server.url + p)]).toEqual([colorScheme, p, []]);
