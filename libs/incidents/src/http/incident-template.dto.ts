@@ -44,7 +44,7 @@ export class IncidentTemplateBodyDto {
   @IsDefined({ message: '$property is required' })
   body!: string;
 
-  @ApiPropertyOptional({ type: [ServiceRefDto], maxItems: MAX_SERVICES, default: [], description: 'Affected services (0–50), each a service of this account, once' })
+  @ApiPropertyOptional({ type: [ServiceRefDto], nullable: true, maxItems: MAX_SERVICES, default: [], description: 'Affected services (0–50), each a service of this account, once' })
   @ValidateNested({ each: true })
   @Type(() => ServiceRefDto)
   @EachObject('{id}')
