@@ -1,5 +1,5 @@
 import { Projection } from '../../../core/src/projection';
-import { INCIDENT_TEMPLATE_EVENT_TYPES, IncidentTemplateEvent, TemplateContent } from '../domain/incident-template.decider';
+import { contentOf, INCIDENT_TEMPLATE_EVENT_TYPES, IncidentTemplateEvent, TemplateContent } from '../domain/incident-template.decider';
 
 /** One incident template as stored; its services are the ids it was last saved with (deleted ones are dropped on read). */
 export interface IncidentTemplateDoc extends TemplateContent {
@@ -12,8 +12,6 @@ export interface IncidentTemplateDoc extends TemplateContent {
 
 export const INCIDENT_TEMPLATES_PROJECTION = 'incident_templates';
 
-const content = ({ name, title, severity, status, body, serviceIds, notifySubscribers }: TemplateContent): TemplateContent => ({ name, title, severity, status, body, serviceIds, notifySubscribers });
-
 export const incidentTemplatesProjection: Projection<IncidentTemplateDoc, IncidentTemplateEvent> = {
   name: INCIDENT_TEMPLATES_PROJECTION,
   version: 1,
@@ -25,9 +23,9 @@ export const incidentTemplatesProjection: Projection<IncidentTemplateDoc, Incide
     const at = e.metadata.occurredAt;
     switch (e.type) {
       case 'IncidentTemplateCreated':
-        return { id: e.data.templateId, accountId: e.data.accountId, ...content(e.data), created_at: at, updated_at: at };
+        return { id: e.data.templateId, accountId: e.data.accountId, ...contentOf(e.data), created_at: at, updated_at: at };
       case 'IncidentTemplateChanged':
-        return doc && { ...doc, ...content(e.data), updated_at: at };
+        return doc && { ...doc, ...contentOf(e.data), updated_at: at };
       case 'IncidentTemplateDeleted':
         return null;
       default:
