@@ -49,7 +49,7 @@ ${postButton('/console/incidents/templates/{{template.id}}/delete{{q}}', 'Delete
 <dt>Severity</dt><dd>{{template.severity}}</dd>
 <dt>Affected services</dt><dd>{{#each template.services}}{{name}}{{#unless @last}}, {{/unless}}{{else}}none{{/each}}</dd>
 <dt>Status</dt><dd>{{template.status}}</dd>
-<dt>First update</dt><dd>{{template.body}}</dd>
+<dt>First update</dt><dd class="as-typed">{{template.body}}</dd>
 <dt>Notify subscribers</dt><dd>{{#if template.notifySubscribers}}yes{{else}}no{{/if}}</dd>
 </dl>{{/if}}
 ${historySection('incident-template', false, 'template')}

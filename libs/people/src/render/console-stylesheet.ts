@@ -101,4 +101,6 @@ details>summary{cursor:pointer;font-weight:600;padding:.25rem 0}
 .preview .st{font-weight:600;display:inline-flex;align-items:center;gap:.35rem}.preview .st-operational{color:var(--ok)}.preview .st-degraded_performance,.preview .st-partial_outage{color:var(--warn)}.preview .st-major_outage{color:var(--danger)}
 .preview .timeline{list-style:none;margin:.5rem 0;padding:0}.preview .timeline>li{border-left:3px solid var(--border);padding:0 0 .5rem .75rem}
 .preview .upd-status{font-weight:700}.preview .md p{margin:.25rem 0}
+/* incident templates */
+dd.as-typed{white-space:pre-wrap;overflow-wrap:anywhere}
 `;
