@@ -18,4 +18,11 @@ export class FastClock implements Clock {
   now(): Date {
     return new Date(this.start + (Date.now() - this.realStart) * this.speed);
   }
+
+  /** Time moves all the time: a listener (work asleep until a clock time) is told every 100 ms. */
+  onMove(listener: () => void): () => void {
+    const timer = setInterval(listener, 100);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
 }
