@@ -1,23 +1,49 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Browser, BrowserContext, Page } from 'playwright-core';
+import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 
 // Functions passed to page.evaluate run in the page; the project compiles without the DOM library.
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const document: any;
 
 const AXE = join(__dirname, '..', '..', 'node_modules', 'axe-core', 'axe.min.js');
+export const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
 
-/** Console errors, page errors, failed and third-party requests of a page (`ignore`: failures that are expected). */
-export function watchPage(page: Page, origin: string, ignore: (url: string) => boolean = () => false): string[] {
+/** `describe` where Chromium is installed; elsewhere `describe.skip`, with a warning naming what is skipped. */
+export function chromiumDescribe(what: string): jest.Describe {
+  if (existsSync(CHROMIUM)) return describe;
+  console.warn(`Skipping the ${what}: ${CHROMIUM} is absent.`);
+  return describe.skip;
+}
+
+/** Headless Chromium as every browser test runs it; `args` are added to its flags (a host resolver rule). */
+export function launchChromium(args: string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: [...ARGS, ...args] });
+}
+
+export interface WatchOptions {
+  /** Failed requests that are expected (an event stream cut when the page goes away). */
+  ignore?: (url: string) => boolean;
+  /** Console warnings and answers ≥ 400 count too (the public pages promise none). */
+  strict?: boolean;
+}
+
+/** Console errors, page errors, failed and third-party requests of a page. */
+export function watchPage(page: Page, origin: string, { ignore = () => false, strict = false }: WatchOptions = {}): string[] {
   const problems: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+    if (message.type() === 'error' || (strict && message.type() === 'warning')) problems.push(`console${strict ? ` ${message.type()}` : ''}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('requestfailed', (request) => {
     if (!ignore(request.url())) problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`);
   });
+  if (strict) {
+    page.on('response', (response) => {
+      if (response.status() >= 400) problems.push(`${response.status()}: ${response.url()}`);
+    });
+  }
   page.on('request', (request) => {
     if (!request.url().startsWith(origin)) problems.push(`third-party request: ${request.url()}`);
   });
@@ -32,7 +58,7 @@ export async function signedInContext(browser: Browser, origin: string, cookie: 
   return context;
 }
 
-/** axe's serious and critical WCAG 2.2 AA (and best-practice) violations on the page as it is loaded. */
+/** axe's serious and critical WCAG 2.2 AA (and best-practice) violations on the page as it is loaded (its CSP bypassed). */
 export async function axeViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ content: readFileSync(AXE, 'utf8') });
   return page.evaluate(async () => {

@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
-import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { Browser, BrowserContext, Page } from 'playwright-core';
 import { ManualClock } from '../../libs/core/src/clock';
-import { axeViolations, signedInContext, watchPage } from './browser-kit';
+import { axeViolations, chromiumDescribe, launchChromium, signedInContext, watchPage } from './browser-kit';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 import { consoleRequest, csrfOf, MINUTE, signedInMember } from './people-fixtures';
 
@@ -9,11 +8,7 @@ import { consoleRequest, csrfOf, MINUTE, signedInMember } from './people-fixture
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const document: any;
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`Skipping the audit browser tests: ${CHROMIUM} is absent.`);
-const describeInBrowser = haveChromium ? describe : describe.skip;
+const describeInBrowser = chromiumDescribe('audit browser tests');
 
 let server: TestServer;
 let account: TestAccount;
@@ -56,7 +51,7 @@ describeInBrowser('the audit log and past views in headless Chromium', () => {
     const form = await consoleRequest(server, 'GET', `/console/incidents/${incidentId}`, { cookie: ada });
     await consoleRequest(server, 'POST', `/console/incidents/${incidentId}/updates`, { cookie: ada, form: { csrf: csrfOf(form.text), status: 'RESOLVED', description: 'Fixed.' } });
     await server.http.patch(`/v1/status-pages/${pageId}`, { name: 'Acme Inc status' }, key);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

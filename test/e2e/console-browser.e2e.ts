@@ -1,18 +1,13 @@
-import { existsSync } from 'node:fs';
-import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
-import { axeViolations, signedInContext, watchPage } from './browser-kit';
+import { axeViolations, chromiumDescribe, launchChromium, signedInContext, watchPage } from './browser-kit';
 import { signedInMember } from './people-fixtures';
 
 // Functions passed to page.evaluate run in the page; the project compiles without the DOM library.
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const document: any;
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`Skipping the console browser tests: ${CHROMIUM} is absent.`);
-const describeInBrowser = haveChromium ? describe : describe.skip;
+const describeInBrowser = chromiumDescribe('console browser tests');
 
 let server: TestServer;
 let account: TestAccount;
@@ -25,7 +20,7 @@ let checkId = '';
 /** Console errors, page errors, failed and third-party requests of a page. */
 function watch(page: Page): string[] {
   // The overview's event stream is cut when the page goes away: not a failure of the page.
-  return watchPage(page, server.url, (url) => url.includes('/console/events'));
+  return watchPage(page, server.url, { ignore: (url) => url.includes('/console/events') });
 }
 
 /** A browser of a signed-in person (the session cookie of a CLI sign-in link). */
@@ -53,7 +48,7 @@ describeInBrowser('the operator console in headless Chromium', () => {
     checkId = (await server.http.post('/v1/checks/heartbeat', { name: 'nightly-backup', heartbeat: { period: 1, periodUnit: 'hours', grace: 5, graceUnit: 'minutes' } }, { key: account.key })).body.id;
     writer = await signedInMember(server, 'ada@example.com', account.id, 'READ_WRITE');
     reader = await signedInMember(server, 'val@example.com', account.id, 'READ_ONLY');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

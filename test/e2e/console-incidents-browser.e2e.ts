@@ -1,21 +1,14 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Browser, BrowserContext, chromium, Locator, Page } from 'playwright-core';
+import { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 import { decodedMail, eventually, SmtpSink, startSmtpSink } from './alerting-receivers';
-import { axeViolations, signedInContext, watchPage } from './browser-kit';
+import { axeViolations, chromiumDescribe, launchChromium, signedInContext, watchPage } from './browser-kit';
 import { signedInMember } from './people-fixtures';
 
 // Functions passed to page.evaluate run in the page; the project compiles without the DOM library.
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const document: any;
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
-const ROOT = join(__dirname, '..', '..');
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`Skipping the console incident browser tests: ${CHROMIUM} is absent.`);
-const describeInBrowser = haveChromium ? describe : describe.skip;
+const describeInBrowser = chromiumDescribe('console incident browser tests');
 
 let server: TestServer;
 let smtp: SmtpSink;
@@ -67,7 +60,7 @@ describeInBrowser('an incident from the console, in headless Chromium, with a su
     const page = (await server.http.post('/v1/status-pages', { name: 'Acme status', url: 'acme-flow', cards: [{ name: 'Core', services: services.map((s) => ({ id: s.id })) }] }, { key: account.key })).body;
     await server.http.post(`/v1/status-pages/${page.id}/subscriptions/bulk`, { subscriptions: [{ type: 'EMAIL', config: 'reader@example.com' }], autoVerify: true }, { key: account.key });
     writer = await signedInMember(server, 'ada@example.com', account.id, 'READ_WRITE');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
@@ -160,12 +153,7 @@ describeInBrowser('an incident from the console, in headless Chromium, with a su
       await form.getByLabel('First update').fill('Results take 10 s.');
       await Promise.all([page.waitForLoadState('load'), form.getByRole('button', { name: 'Preview' }).click()]);
       await page.locator('section.preview').waitFor();
-      await page.addScriptTag({ content: readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8') });
-      const violations = await page.evaluate(async () => {
-        const result = await (globalThis as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] } });
-        return result.violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical').map((v: any) => v.id);
-      });
-      expect([colorScheme, 'preview', violations]).toEqual([colorScheme, 'preview', []]);
+      expect([colorScheme, 'preview', await axeViolations(page)]).toEqual([colorScheme, 'preview', []]);
       await context.close();
     }
     const narrow = await personWith(writer, false, { viewport: { width: 320, height: 640 } });

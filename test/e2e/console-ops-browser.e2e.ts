@@ -1,19 +1,14 @@
-import { existsSync } from 'node:fs';
-import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 import { Receiver, startReceiver } from './alerting-receivers';
-import { axeViolations, signedInContext, watchPage } from './browser-kit';
+import { axeViolations, chromiumDescribe, launchChromium, signedInContext, watchPage } from './browser-kit';
 import { signedInMember } from './people-fixtures';
 
 // Functions passed to page.evaluate run in the page; the project compiles without the DOM library.
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const document: any;
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`Skipping the console operations browser tests: ${CHROMIUM} is absent.`);
-const describeInBrowser = haveChromium ? describe : describe.skip;
+const describeInBrowser = chromiumDescribe('console operations browser tests');
 
 let server: TestServer;
 let account: TestAccount;
@@ -49,7 +44,7 @@ describeInBrowser('alert channels, checks and API keys in headless Chromium', ()
     await fetch(`${server.url}/ping/${check.heartbeat.pingToken}`, { method: 'POST', body: 'dumped 12 tables' });
     await fetch(`${server.url}/ping/${check.heartbeat.pingToken}/fail`);
     admin = await signedInMember(server, 'ann@example.com', account.id, 'ADMIN');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -1,18 +1,13 @@
-import { existsSync } from 'node:fs';
-import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
-import { axeViolations, signedInContext, watchPage } from './browser-kit';
+import { axeViolations, chromiumDescribe, launchChromium, signedInContext, watchPage } from './browser-kit';
 import { signedInMember } from './people-fixtures';
 
 // Functions passed to page.evaluate run in the page; the project compiles without the DOM library.
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const document: any;
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`Skipping the console pages browser tests: ${CHROMIUM} is absent.`);
-const describeInBrowser = haveChromium ? describe : describe.skip;
+const describeInBrowser = chromiumDescribe('console pages browser tests');
 
 let server: TestServer;
 let account: TestAccount;
@@ -59,7 +54,7 @@ describeInBrowser('the console’s status pages, services and maintenance in hea
     await server.http.post(`/v1/status-pages/${pageId}/subscriptions/bulk`, { subscriptions: [{ type: 'EMAIL', config: 'ann@example.com' }] }, key);
     windowId = (await server.http.post('/v1/maintenance-windows', { name: 'Disk swap', startsAt: '2030-01-01T01:00:00.000Z', endsAt: '2030-01-01T02:00:00.000Z' }, key)).body.id;
     writer = await signedInMember(server, 'ada@example.com', account.id, 'ADMIN');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

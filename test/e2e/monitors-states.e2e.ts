@@ -3,6 +3,7 @@ import https from 'node:https';
 import net, { AddressInfo } from 'node:net';
 import dns2 from 'dns2';
 import selfsigned from 'selfsigned';
+import { FastClock } from '../../libs/testing/src/fast-clock';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 
 const DAY = 86_400_000;
@@ -19,7 +20,7 @@ async function freePort(): Promise<number> {
 const certificate = (daysLeft: number) =>
   selfsigned.generate([{ name: 'commonName', value: 'localhost' }], { notBeforeDate: new Date(Date.now() - DAY), notAfterDate: new Date(Date.now() + daysLeft * DAY) });
 
-/** Every monitor type against real local peers that the test breaks and mends; the embedded scheduler runs them every 10 s. */
+/** Every monitor type against real local peers that the test breaks and mends; the embedded scheduler runs them every 10 s (of a 20× clock). */
 describe('monitor states against real peers', () => {
   let server: TestServer;
   let account: TestAccount;
@@ -57,7 +58,7 @@ describe('monitor states against real peers', () => {
       },
     });
     await dnsServer.listen({ udp: { port: ports.dns, address: '127.0.0.1' } });
-    server = await startTestServer({ env: { VIGIL_OUTBOUND_ALLOW_PRIVATE: 'true' } });
+    server = await startTestServer({ clock: new FastClock(20), env: { VIGIL_OUTBOUND_ALLOW_PRIVATE: 'true' } });
     account = await server.account();
   });
 

@@ -1,23 +1,17 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { Browser, BrowserContext, Page } from 'playwright-core';
 import { PeopleActions } from '../../libs/people/src/people.api';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 import { eventually, SmtpSink, startSmtpSink } from './alerting-receivers';
 import { linkInMail, pathOf } from './people-fixtures';
+import { axeViolations, chromiumDescribe, launchChromium, watchPage } from './browser-kit';
 
 // Functions passed to page.evaluate run in the page; the project compiles without the DOM library.
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const document: any;
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
-const ROOT = join(__dirname, '..', '..');
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`Skipping the console sign-in browser tests: ${CHROMIUM} is absent.`);
-const describeInBrowser = haveChromium ? describe : describe.skip;
+const describeInBrowser = chromiumDescribe('console sign-in browser tests');
 const ACTOR = { accountId: null, keyName: 'test' };
 
 let server: TestServer;
@@ -27,27 +21,14 @@ let browser: Browser;
 
 /** Console errors, page errors, failed requests and third-party requests of a page. */
 function watch(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('requestfailed', (request) => problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`));
-  page.on('request', (request) => {
-    if (!request.url().startsWith(server.url)) problems.push(`third-party request: ${request.url()}`);
-  });
-  return problems;
+  return watchPage(page, server.url);
 }
 
 /** Serious and critical axe-core violations of the page as it is (axe injected with the CSP bypassed). */
 async function axe(context: BrowserContext, url: string): Promise<string[]> {
   const page = await context.newPage();
   await page.goto(url, { waitUntil: 'networkidle' });
-  await page.addScriptTag({ content: readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8') });
-  const violations = await page.evaluate(async () => {
-    const result = await (globalThis as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] } });
-    return result.violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical').map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
-  });
+  const violations = await axeViolations(page);
   await page.close();
   return violations;
 }
@@ -76,7 +57,7 @@ describeInBrowser('console sign-in in headless Chromium', () => {
     smtp = await startSmtpSink();
     server = await startTestServer({ env: { SMTP_URL: smtp.url, VIGIL_RATE_LIMIT_PER_MINUTE: '100000' } });
     account = await server.account('Acme');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

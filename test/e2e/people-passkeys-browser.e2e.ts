@@ -1,14 +1,10 @@
-import { existsSync } from 'node:fs';
-import { Browser, chromium, Page } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
 import { PeopleActions } from '../../libs/people/src/people.api';
 import { startTestServer, TestServer } from '../../libs/testing/src/test-server';
 import { consoleRequest, pathOf } from './people-fixtures';
+import { chromiumDescribe, launchChromium } from './browser-kit';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`Skipping the passkey browser tests: ${CHROMIUM} is absent.`);
-const describeInBrowser = haveChromium ? describe : describe.skip;
+const describeInBrowser = chromiumDescribe('passkey browser tests');
 const ACTOR = { accountId: null, keyName: 'test' };
 
 let server: TestServer;
@@ -34,7 +30,7 @@ describeInBrowser('passkeys in headless Chromium', () => {
     origin = server.url.replace('127.0.0.1', 'localhost');
     // The port is chosen at start: the console's public address (its relying party) is set once it is known.
     (server.config as { publicUrl: string }).publicUrl = origin;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -1,18 +1,11 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { Browser, BrowserContext, Page } from 'playwright-core';
 import { PeopleActions } from '../../libs/people/src/people.api';
 import { startTestServer, TestServer } from '../../libs/testing/src/test-server';
+import { axeViolations, chromiumDescribe, launchChromium } from './browser-kit';
 
-// Functions passed to page.evaluate run in the page; the project compiles without the DOM library.
-/* eslint-disable @typescript-eslint/no-explicit-any */
-declare const document: any;
-
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`Skipping the SSO browser tests: ${CHROMIUM} is absent.`);
-const describeInBrowser = haveChromium ? describe : describe.skip;
+const describeInBrowser = chromiumDescribe('SSO browser tests');
 // The browser opens Vigil at its public address, which its resolver maps to the test server's port.
 const PUBLIC_URL = 'http://vigil.test';
 const CLIENT = { client_id: 'vigil', client_secret: 'a-client-secret-for-tests', redirect_uri: `${PUBLIC_URL}/console/oidc/callback` };
@@ -35,15 +28,6 @@ function startProvider(): Promise<string> {
       if (match) resolve(match[1]);
     });
     provider.once('exit', (code) => reject(new Error(`The OpenID provider exited (${code})`)));
-  });
-}
-
-/** Serious and critical axe-core violations of the page as it is. */
-async function axe(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: readFileSync(join(__dirname, '..', '..', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8') });
-  return page.evaluate(async () => {
-    const result = await (globalThis as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] } });
-    return result.violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical').map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
   });
 }
 
@@ -72,7 +56,7 @@ describeInBrowser('single sign-on in headless Chromium', () => {
     });
     const account = await server.account('Lab');
     await server.app.get(PeopleActions).addMember('lin@example.com', account.id, 'READ_ONLY', { accountId: null, keyName: 'test' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', `--host-resolver-rules=MAP vigil.test:80 ${new URL(server.url).host}`] });
+    browser = await launchChromium([`--host-resolver-rules=MAP vigil.test:80 ${new URL(server.url).host}`]);
   });
 
   afterAll(async () => {
@@ -84,7 +68,7 @@ describeInBrowser('single sign-on in headless Chromium', () => {
   it('a member signs in with SSO and lands on the console; the sign-in page passes axe', async () => {
     const { context, page } = await person();
     await page.goto(`${PUBLIC_URL}/console/sign-in`);
-    expect(await axe(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await signInWithSso(page, 'member');
     expect(page.url()).toBe(`${PUBLIC_URL}/console`);
     // Sign-in lands on the console's overview; the person's own page is /console/account.
@@ -98,7 +82,7 @@ describeInBrowser('single sign-on in headless Chromium', () => {
     const { context, page } = await person();
     await signInWithSso(page, 'stranger');
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('No access to Vigil');
-    expect(await axe(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await page.goto(`${PUBLIC_URL}/console`);
     expect(page.url()).toBe(`${PUBLIC_URL}/console/sign-in`);
     await context.close();

@@ -1,24 +1,21 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Browser, BrowserContext, BrowserContextOptions, chromium, Page } from 'playwright-core';
+import { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { ManualClock } from '../../libs/core/src/clock';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 import { createIncident, createPage, PageFixture } from './public-pages-fixtures';
 import { decodedMail, eventually, SmtpSink, startSmtpSink } from './alerting-receivers';
+import { axeViolations, chromiumDescribe, launchChromium, watchPage } from './browser-kit';
 
 // Functions passed to page.evaluate run in the page; the project compiles without the DOM library.
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const document: any;
 declare function getComputedStyle(element: unknown): { backgroundColor: string };
 
-const CHROMIUM = '/usr/bin/chromium';
 const DAY = 86_400_000;
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
 const ROOT = join(__dirname, '..', '..');
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`Skipping the public page browser tests: ${CHROMIUM} is absent.`);
-const describeInBrowser = haveChromium ? describe : describe.skip;
+const describeInBrowser = chromiumDescribe('public page browser tests');
 
 let server: TestServer;
 let account: TestAccount;
@@ -27,21 +24,9 @@ let fixture: PageFixture;
 let url: string;
 let smtp: SmtpSink;
 
-/** Everything that went wrong in the page: console errors, uncaught errors, failed or refused requests. */
+/** Everything that went wrong in the page: console errors and warnings, uncaught errors, failed or refused requests. */
 function watch(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('requestfailed', (request) => problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`));
-  page.on('response', (response) => {
-    if (response.status() >= 400) problems.push(`${response.status()}: ${response.url()}`);
-  });
-  page.on('request', (request) => {
-    if (!request.url().startsWith(server.url)) problems.push(`third-party request: ${request.url()}`);
-  });
-  return problems;
+  return watchPage(page, server.url, { strict: true });
 }
 
 async function open(options: BrowserContextOptions, path = ''): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
@@ -56,15 +41,9 @@ async function open(options: BrowserContextOptions, path = ''): Promise<{ contex
 }
 
 /** Serious and critical axe-core violations; axe is injected with the CSP bypassed, for this scan only. */
-async function axeViolations(colorScheme: 'light' | 'dark', path = ''): Promise<string[]> {
+async function axe(colorScheme: 'light' | 'dark', path = ''): Promise<string[]> {
   const { context, page } = await open({ colorScheme, bypassCSP: true, javaScriptEnabled: true, viewport: { width: 1024, height: 900 } }, path);
-  await page.addScriptTag({ content: readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8') });
-  const violations = await page.evaluate(async () => {
-    const result = await (globalThis as unknown as { axe: { run(context: unknown, options: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
-    });
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  });
+  const violations = await axeViolations(page);
   await context.close();
   return violations;
 }
@@ -113,7 +92,7 @@ describeInBrowser('public status page in headless Chromium', () => {
       ],
     });
     url = `${server.url}/status/acme-status`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
@@ -147,7 +126,7 @@ describeInBrowser('public status page in headless Chromium', () => {
   it('has no serious or critical axe-core violation in light or dark mode', async () => {
     for (const scheme of ['light', 'dark'] as const) {
       for (const path of ['', '/history']) {
-        expect([scheme, path, await axeViolations(scheme, path)]).toEqual([scheme, path, []]);
+        expect([scheme, path, await axe(scheme, path)]).toEqual([scheme, path, []]);
       }
     }
   });

@@ -1,10 +1,10 @@
-import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Browser, chromium, Page } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
 import { ManualClock } from '../../libs/core/src/clock';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 import { createIncident, createPage, PageFixture } from './public-pages-fixtures';
+import { chromiumDescribe, launchChromium } from './browser-kit';
 
 // Functions passed to page.evaluate run in the page; the project compiles without the DOM library.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -15,12 +15,8 @@ declare const window: any;
  * Issue 33, item 13: the public page as a person sees it in Chromium at 360 and 1280 px: titles said once,
  * room under the header, uptime bars wide enough to see on a phone, and a compact list of past incidents.
  */
-const CHROMIUM = '/usr/bin/chromium';
 const DAY = 86_400_000;
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`Skipping the public page look tests: ${CHROMIUM} is absent.`);
-const describeInBrowser = haveChromium ? describe : describe.skip;
+const describeInBrowser = chromiumDescribe('public page look tests');
 
 let server: TestServer;
 let account: TestAccount;
@@ -98,7 +94,7 @@ describeInBrowser('the public page, looked at', () => {
     }
     clock.set(new Date());
     base = `${server.url}/status/looked-at`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
