@@ -18,7 +18,10 @@ interface Budget {
 
 function expectWithin(calls: CallCounts, budget: Budget): void {
   // The instance's generation follower reads one stamp a second in the background: a measurement may catch it.
-  const read = calls.read - Math.min(1, calls.byCall['read.getMeta'] ?? 0);
+  const stamp = Math.min(1, calls.byCall['read.getMeta'] ?? 0);
+  // An API key is looked up once a second (then cached): on a loaded machine the request may be the one that does.
+  const keyLookup = Math.min(1, Object.entries(calls.byCollection).find(([call]) => call.startsWith('read.find api_keys_'))?.[1] ?? 0);
+  const read = calls.read - stamp - keyLookup;
   const over = calls.event > budget.event || read > budget.read || (budget.appends !== undefined && (calls.byCall['event.appendToStream'] ?? 0) > budget.appends);
   if (over) throw new Error(`over budget ${JSON.stringify(budget)}: ${calls.event} event-store and ${calls.read} read-store calls ${JSON.stringify(calls.byCall)}`);
 }
@@ -61,9 +64,9 @@ describeOnSharedStores('store calls per request', (real) => {
     expectWithin(await measure(() => server.http.get(`/ping/${pingToken}`), 200), { event: 1, appends: 1, read: 3 });
   });
 
-  it('an incident create: at most 2 event-store and 7 read-store calls (target: 4)', async () => {
+  it('an incident create: at most 2 event-store and 4 read-store calls', async () => {
     const create = () => server.http.post('/v1/status-pages/incidents', { name: 'Budget', severity: 'MINOR', services: [{ id: serviceIds[0] }], incidentUpdates: [{ description: 'Looking.' }] }, { key: account.key });
-    expectWithin(await measure(create, 201), { event: 2, appends: 1, read: 7 });
+    expectWithin(await measure(create, 201), { event: 2, appends: 1, read: 4 });
   });
 
   it('an incident list: no event-store call and at most 4 read-store calls', async () => {
