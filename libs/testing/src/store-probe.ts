@@ -6,7 +6,7 @@ export type StoreKind = 'event' | 'read';
 
 const CALLS: Record<StoreKind, readonly string[]> = {
   event: ['appendToStream', 'readStream', 'streamRevision', 'readAll', 'headPosition', 'subscribeToAll', 'pruneStream'],
-  read: ['ensureCollection', 'dropCollection', 'get', 'getMany', 'getManyOf', 'find', 'count', 'put', 'delete', 'writeMany', 'writeAll', 'getCheckpoint', 'setCheckpoint', 'setCheckpoints', 'getMeta', 'setMeta'],
+  read: ['ensureCollection', 'dropCollection', 'get', 'getMany', 'getManyOf', 'readBatch', 'find', 'count', 'put', 'delete', 'writeMany', 'writeAll', 'getCheckpoint', 'setCheckpoint', 'setCheckpoints', 'getMeta', 'setMeta'],
 };
 
 export interface CallCounts {
