@@ -102,8 +102,9 @@ export class PlatformModule {
           inject: [Metrics, STORES],
         },
         { provide: EVENT_STORE, useFactory: (s: Stores) => s.eventStore, inject: [STORES] },
-        // The app's reads: a request's reads made together go out as one round trip inside BatchingReadStore.together.
-        { provide: READ_STORE, useFactory: (s: Stores) => new BatchingReadStore(s.readStore), inject: [STORES] },
+        // Where a read is a round trip, the reads a request makes together go out as one (BatchingReadStore.together);
+        // the embedded file answers in-process, and batching would only make a page yield to other requests.
+        { provide: READ_STORE, useFactory: (s: Stores) => (s.db ? s.readStore : new BatchingReadStore(s.readStore)), inject: [STORES] },
         { provide: PROJECTION_ENGINE, useFactory: (s: Stores) => s.engine, inject: [STORES] },
         {
           provide: PROCESSOR_RUNNER,
