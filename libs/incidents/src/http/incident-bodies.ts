@@ -5,6 +5,7 @@ import { ValidationError, ViolationDetail } from '../../../core/src/errors';
 import { ID_GENERATOR, IdGenerator, isUuid } from '../../../core/src/ids';
 import { parseIsoDate } from '../../../core/src/time';
 import { toDetails, toDto } from '../../../http/src/validation';
+import { BatchingReadStore } from '../../../read-store/src/batched-reads';
 import { ServiceDirectory, ServiceView } from '../../../status-pages/src/status-pages.api';
 import { IncidentCommand, NewUpdate } from '../domain/incident.decider';
 import { Severity } from '../domain/incident-timeline';
@@ -129,7 +130,9 @@ export class IncidentBodies {
       lookUp.push({ index, id: key });
     });
     if (lookUp.length > 0) {
-      for (const [id, view] of await this.services.getMany(accountId, lookUp.map((s) => s.id))) found.set(id, view);
+      // The services and their checks in one round trip where reads are round trips.
+      const views = await BatchingReadStore.together(() => this.services.getMany(accountId, lookUp.map((s) => s.id)));
+      for (const [id, view] of views) found.set(id, view);
       for (const { index, id } of lookUp) {
         if (!found.has(id)) out.push({ path: `services[${index}].id`, message: 'id names no service of this account' });
       }
