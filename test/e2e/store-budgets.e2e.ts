@@ -69,14 +69,15 @@ describeOnSharedStores('store calls per request', (real) => {
     expectWithin(await measure(create, 201), { event: 2, appends: 1, read: 4 });
   });
 
-  it('an incident create with an Idempotency-Key: 2 read-store calls more (its key claimed, then its answer kept); a retry gets the kept answer with 2 and no event-store call', async () => {
+  it('an incident create with an Idempotency-Key: at most 5 read-store calls (its key claimed, then its answer kept); a retry gets the kept answer with 2 and no event-store call', async () => {
     const body = { name: 'Budget, once', severity: 'MINOR', services: [{ id: serviceIds[0] }], incidentUpdates: [{ description: 'Looking.' }] };
-    const create = () => server.http.post('/v1/status-pages/incidents', body, { key: account.key, headers: { 'idempotency-key': `budget-${Date.now()}` } });
-    const key = `budget-${Date.now()}`;
-    const once = () => server.http.post('/v1/status-pages/incidents', body, { key: account.key, headers: { 'idempotency-key': key } });
+    const create = (key: string) => () => server.http.post('/v1/status-pages/incidents', body, { key: account.key, headers: { 'idempotency-key': key } });
+    const once = create(`budget-measured-${Date.now()}`);
     // The records' collection is ensured once per process: by a first keyed request, outside the measure.
-    expect((await create()).status).toBe(201);
-    expectWithin(await measure(once, 201), { event: 2, appends: 1, read: 6 });
+    expect((await create(`budget-first-${Date.now()}`)()).status).toBe(201);
+    const first = await measure(once, 201);
+    expect(first.byCall['event.appendToStream']).toBe(1);
+    expectWithin(first, { event: 2, appends: 1, read: 5 });
     // The claim tries the insert first (a new key's one call), so a retry's claim is that insert refused, then the record read.
     expectWithin(await measure(once, 201), { event: 0, read: 2 });
   });
