@@ -18,7 +18,10 @@ interface Budget {
 
 function expectWithin(calls: CallCounts, budget: Budget): void {
   // The instance's generation follower reads one stamp a second in the background: a measurement may catch it.
-  const read = calls.read - Math.min(1, calls.byCall['read.getMeta'] ?? 0);
+  const stamp = Math.min(1, calls.byCall['read.getMeta'] ?? 0);
+  // An API key is looked up once a second (then cached): on a loaded machine the request may be the one that does.
+  const keyLookup = Math.min(1, Object.entries(calls.byCollection).find(([call]) => call.startsWith('read.find api_keys_'))?.[1] ?? 0);
+  const read = calls.read - stamp - keyLookup;
   const over = calls.event > budget.event || read > budget.read || (budget.appends !== undefined && (calls.byCall['event.appendToStream'] ?? 0) > budget.appends);
   if (over) throw new Error(`over budget ${JSON.stringify(budget)}: ${calls.event} event-store and ${calls.read} read-store calls ${JSON.stringify(calls.byCall)}`);
 }
@@ -61,9 +64,22 @@ describeOnSharedStores('store calls per request', (real) => {
     expectWithin(await measure(() => server.http.get(`/ping/${pingToken}`), 200), { event: 1, appends: 1, read: 3 });
   });
 
-  it('an incident create: at most 2 event-store and 7 read-store calls (target: 4)', async () => {
+  it('an incident create: at most 2 event-store and 4 read-store calls', async () => {
     const create = () => server.http.post('/v1/status-pages/incidents', { name: 'Budget', severity: 'MINOR', services: [{ id: serviceIds[0] }], incidentUpdates: [{ description: 'Looking.' }] }, { key: account.key });
-    expectWithin(await measure(create, 201), { event: 2, appends: 1, read: 7 });
+    expectWithin(await measure(create, 201), { event: 2, appends: 1, read: 4 });
+  });
+
+  it('an incident create with an Idempotency-Key: at most 5 read-store calls (its key claimed, then its answer kept); a retry gets the kept answer with 2 and no event-store call', async () => {
+    const body = { name: 'Budget, once', severity: 'MINOR', services: [{ id: serviceIds[0] }], incidentUpdates: [{ description: 'Looking.' }] };
+    const create = (key: string) => () => server.http.post('/v1/status-pages/incidents', body, { key: account.key, headers: { 'idempotency-key': key } });
+    const once = create(`budget-measured-${Date.now()}`);
+    // The records' collection is ensured once per process: by a first keyed request, outside the measure.
+    expect((await create(`budget-first-${Date.now()}`)()).status).toBe(201);
+    const first = await measure(once, 201);
+    expect(first.byCall['event.appendToStream']).toBe(1);
+    expectWithin(first, { event: 2, appends: 1, read: 5 });
+    // The claim tries the insert first (a new key's one call), so a retry's claim is that insert refused, then the record read.
+    expectWithin(await measure(once, 201), { event: 0, read: 2 });
   });
 
   it('an incident list: no event-store call and at most 4 read-store calls', async () => {
@@ -72,10 +88,10 @@ describeOnSharedStores('store calls per request', (real) => {
     expectWithin(await measure(() => server.http.get('/v1/status-pages/incidents', { key: account.key }), 200), { event: 0, read: 4 });
   });
 
-  // Over its target: 8 reads before monitors, 11 since services also ask their linked monitors (status and links).
-  it('a public page GET: no event-store call and at most 11 read-store calls (target: 4)', async () => {
+  // Eleven reads (page, services, their checks and monitors, incidents, maintenance, rollups) in four round trips.
+  it('a public page GET: no event-store call and at most 4 read-store calls', async () => {
     await createIncident(server, account, serviceIds);
-    expectWithin(await measure(() => server.http.get(`/status/${pageUrl}`), 200), { event: 0, read: 11 });
+    expectWithin(await measure(() => server.http.get(`/status/${pageUrl}`), 200), { event: 0, read: 4 });
   });
 
   it('/readyz on an API instance: 2 store calls, and ready while the worker lags behind the log', async () => {

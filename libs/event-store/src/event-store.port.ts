@@ -16,7 +16,11 @@ export interface AppendResult {
   nextRevision: bigint;
   /** Global position of the last event written. */
   position: bigint;
-  /** The events as stored, in order. */
+  /**
+   * The events as stored, in order; their positions never decrease and the last one's is `position`. A store
+   * that reports one position per append (EventStoreDB) gives the earlier events of it that one too: a
+   * later read returns each event's own, at or before it (cursors come from reads).
+   */
   events: RecordedEvent[];
 }
 

@@ -73,16 +73,13 @@ export class EventStoreDbEventStore implements EventStore {
     if (!written.position) throw new Error(`EventStoreDB returned no position for the append to ${stream}`);
 
     const firstRevision = written.nextExpectedRevision - BigInt(events.length) + 1n;
-    // The append reports the last event's position only; earlier ones are read back.
-    const positions =
-      events.length === 1
-        ? [written.position.commit]
-        : await this.positionsOf(stream, firstRevision, events.length, written.position.commit);
+    // The append reports one position, the last event's: earlier events of it carry that one too (as the port allows), not a read back.
+    const position = written.position.commit;
     const recorded = events.map(
       (event, index): RecordedEvent => ({
         stream,
         revision: firstRevision + BigInt(index),
-        position: positions[index],
+        position,
         type: event.type,
         // A JSON round trip, so the caller sees what a later read returns.
         data: JSON.parse(JSON.stringify(event.data)),
@@ -261,18 +258,6 @@ export class EventStoreDbEventStore implements EventStore {
     const current = await this.streamRevision(stream);
     checkExpectedRevision(stream, expected, current);
     return { nextRevision: current ?? -1n, position: (await this.headPosition()) ?? 0n, events: [] };
-  }
-
-  private async positionsOf(stream: string, fromRevision: bigint, count: number, last: bigint): Promise<bigint[]> {
-    const positions: bigint[] = [];
-    await this.connection.consume(
-      (client) => client.readStream(stream, { fromRevision, maxCount: count, deadline: this.deadline }),
-      ({ event }) => {
-        if (event) positions.push(positionOf(event));
-      },
-    );
-    // Expired by $maxAge before we could read them back: the append's own position is the best we know.
-    return positions.length === count ? positions : Array.from({ length: count }, () => last);
   }
 
   /** Revision of the oldest event a stream read still returns, or null when none does. */

@@ -180,6 +180,17 @@ describe('EventStoreDB adapter against a faulty server', () => {
     await eventually(() => server.open.size <= 1);
   });
 
+  it('appends several events with one call and reads nothing back: they carry the one position the append reports', async () => {
+    const reads = server.readsStarted;
+
+    const result = await store.appendToStream('incident-fault', [ping, { ...ping, type: 'Second' }, { ...ping, type: 'Third' }], { expectedRevision: 'no_stream' });
+
+    expect(server.readsStarted).toBe(reads);
+    expect(server.appended.map((event) => event.type)).toEqual(['HeartbeatPingReceived', 'Second', 'Third']);
+    expect(result.nextRevision).toBe(2n);
+    expect(result.events.map((event) => [event.revision, event.position])).toEqual([0n, 1n, 2n].map((revision) => [revision, result.position]));
+  });
+
   it('closes within 2 s while calls hang, and fails later calls as unavailable', async () => {
     await store.headPosition();
     server.faults.read = 'silent';

@@ -59,6 +59,9 @@ export class IdempotencyRecords {
   /** Takes the key for `requestId` unless it is answered, held by a live attempt, or was used with another body. */
   async claim(scope: string, bodyHash: string, requestId: string, now: number): Promise<Claim> {
     await this.ensure();
+    // A key used for the first time (nearly every one) is claimed by its insert alone: no read before it.
+    const fresh = this.pending(scope, bodyHash, requestId, now, null);
+    if (await this.records.insert(fresh)) return { outcome: 'claimed', record: fresh, version: 1n, priorRequestIds: [] };
     for (let tries = 0; tries < 3; tries++) {
       const stored = await this.records.get(scope);
       const doc = stored?.doc;
@@ -73,22 +76,27 @@ export class IdempotencyRecords {
         if (live.state === 'pending' && live.leaseUntil > now) return { outcome: 'in-progress' };
       }
       const prior = live ? live.requestIds : [];
-      const record: IdempotencyRecord = {
-        id: scope,
-        state: 'pending',
-        bodyHash,
-        requestIds: [...prior, requestId],
-        seed: live?.seed ?? randomBytes(16).toString('hex'),
-        createdAt: live?.createdAt ?? now,
-        leaseUntil: now + IDEMPOTENCY_LEASE_MS,
-        expiresAt: live?.expiresAt ?? now + IDEMPOTENCY_TTL_MS,
-        pruneAt: live?.expiresAt ?? now + IDEMPOTENCY_TTL_MS,
-        answer: null,
-      };
+      const record = this.pending(scope, bodyHash, requestId, now, live);
       const written = stored ? await this.records.compareAndSet(record, stored.version) : await this.records.insert(record);
       if (written) return { outcome: 'claimed', record, version: stored ? stored.version + 1n : 1n, priorRequestIds: prior };
     }
     return { outcome: 'in-progress' };
+  }
+
+  /** The record of an attempt holding the key, continuing `live` (the key's record while in use) if any. */
+  private pending(scope: string, bodyHash: string, requestId: string, now: number, live: IdempotencyRecord | null): IdempotencyRecord {
+    return {
+      id: scope,
+      state: 'pending',
+      bodyHash,
+      requestIds: [...(live ? live.requestIds : []), requestId],
+      seed: live?.seed ?? randomBytes(16).toString('hex'),
+      createdAt: live?.createdAt ?? now,
+      leaseUntil: now + IDEMPOTENCY_LEASE_MS,
+      expiresAt: live?.expiresAt ?? now + IDEMPOTENCY_TTL_MS,
+      pruneAt: live?.expiresAt ?? now + IDEMPOTENCY_TTL_MS,
+      answer: null,
+    };
   }
 
   /**

@@ -8,6 +8,7 @@ import { LogWatch } from '../../event-store/src/log-watch';
 import { idempotentRetries, RetryStableIds } from '../../http/src/idempotent-attempt';
 import { CURSOR_CODEC, CursorCodec } from '../../http/src/pagination';
 import { AnswerCache } from '../../http/src/response-cache';
+import { BatchingReadStore } from '../../read-store/src/batched-reads';
 import { ProjectionEngine } from '../../read-store/src/projection-engine';
 import { ProcessorRunner } from '../../read-store/src/processor-runner';
 import { READ_STORE } from '../../read-store/src/read-store.port';
@@ -101,7 +102,9 @@ export class PlatformModule {
           inject: [Metrics, STORES],
         },
         { provide: EVENT_STORE, useFactory: (s: Stores) => s.eventStore, inject: [STORES] },
-        { provide: READ_STORE, useFactory: (s: Stores) => s.readStore, inject: [STORES] },
+        // Where a read is a round trip, the reads a request makes together go out as one (BatchingReadStore.together);
+        // the embedded file answers in-process, and batching would only make a page yield to other requests.
+        { provide: READ_STORE, useFactory: (s: Stores) => (s.db ? s.readStore : new BatchingReadStore(s.readStore)), inject: [STORES] },
         { provide: PROJECTION_ENGINE, useFactory: (s: Stores) => s.engine, inject: [STORES] },
         {
           provide: PROCESSOR_RUNNER,

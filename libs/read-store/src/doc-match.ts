@@ -1,5 +1,6 @@
 import { ReadModelDoc } from '../../core/src/projection';
 import { CheckedFilter, Scalar } from './collection-schema';
+import { SortSpec } from './read-store.port';
 
 // How documents match filters and sort, as SQLite (and MongoDB) do it: the in-memory adapter is
 // built on these, and the SQLite adapter uses them for documents it holds in memory.
@@ -52,6 +53,16 @@ function asScalar(value: unknown): Scalar {
 
 export function scalarAt(doc: ReadModelDoc, field: string): Scalar {
   return asScalar(readPath(doc, field));
+}
+
+/** The order a find with `sort` answers in: the sort field's value, then the id, in its direction. */
+export function compareDocs(sort: SortSpec): (a: ReadModelDoc, b: ReadModelDoc) => number {
+  const sign = sort.direction === 'asc' ? 1 : -1;
+  const keyOf = (doc: ReadModelDoc): SortKey => [sort.field === 'id' ? null : scalarAt(doc, sort.field), doc.id];
+  return (a, b) => {
+    const [x, y] = [keyOf(a), keyOf(b)];
+    return sign * (compareValues(x[0], y[0]) || compareStrings(x[1], y[1]));
+  };
 }
 
 export function matches(doc: ReadModelDoc, filter: CheckedFilter): boolean {

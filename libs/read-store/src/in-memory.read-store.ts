@@ -1,7 +1,7 @@
 import { ReadModelDoc } from '../../core/src/projection';
 import { ChangeCounters, CheckedFilter, CollectionSchema, ReadStoreUsageError, checkCollectionName } from './collection-schema';
 import { compareStrings, compareValues, matches, SortKey, scalarAt } from './doc-match';
-import { CollectionSpec, CollectionWrites, DocsWanted, DocWrite, Filter, FindQuery, ReadStore, StoredDoc } from './read-store.port';
+import { BatchAnswer, BatchRead, CollectionSpec, CollectionWrites, DocsWanted, DocWrite, Filter, FindQuery, ReadStore, StoredDoc } from './read-store.port';
 
 interface Row {
   revision: bigint;
@@ -49,6 +49,11 @@ export class InMemoryReadStore implements ReadStore {
 
   async getManyOf(wanted: readonly DocsWanted[]): Promise<StoredDoc[][]> {
     return Promise.all(wanted.map(({ collection, ids }) => this.getMany(collection, ids)));
+  }
+
+  async readBatch(reads: readonly BatchRead[]): Promise<BatchAnswer[]> {
+    for (const { collection } of reads) this.collection(collection);
+    return Promise.all(reads.map((read) => (read.query ? this.find(read.collection, read.query) : this.getMany(read.collection, read.ids ?? []))));
   }
 
   async find<Doc extends ReadModelDoc>(collection: string, query: FindQuery): Promise<Doc[]> {

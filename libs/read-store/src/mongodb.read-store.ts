@@ -2,9 +2,9 @@ import type { ClientBulkWriteModel, Collection, Db, Document, MongoClient, Sort 
 import { StoreUnavailableError } from '../../core/src/errors';
 import { ReadModelDoc } from '../../core/src/projection';
 import { CollectionSchema, pageSegments, ReadStoreUsageError, checkCollectionName } from './collection-schema';
-import { docsByPart, filterQuery, PartRecord, path, replaceOlder, segmentQuery, unionPipeline } from './mongodb-queries';
+import { batchAnswers, docsByPart, filterQuery, PartRecord, path, planBatch, replaceOlder, segmentQuery, sortOrder, unionOf, unionPipeline } from './mongodb-queries';
 import { COMMAND_NOT_FOUND, DUPLICATE_KEY, isUnavailable, onlyDuplicateKeys } from './mongodb-errors';
-import { CollectionSpec, CollectionWrites, DocsWanted, DocWrite, Filter, FindQuery, ReadStore, StoredDoc } from './read-store.port';
+import { BatchAnswer, BatchRead, CollectionSpec, CollectionWrites, DocsWanted, DocWrite, Filter, FindQuery, ReadStore, StoredDoc } from './read-store.port';
 
 type Driver = typeof import('mongodb');
 
@@ -154,11 +154,20 @@ export class MongoReadStore implements ReadStore {
     return docsByPart(parts, records);
   }
 
+  async readBatch(reads: readonly BatchRead[]): Promise<BatchAnswer[]> {
+    const plan = planBatch(reads, await Promise.all(reads.map(({ collection }) => this.schema(collection))));
+    const union = unionOf(plan.branches);
+    const [records, ...apart] = await Promise.all([
+      union ? this.guard(() => this.db.collection(union.table).aggregate<PartRecord>(union.pipeline, { maxTimeMS: this.timeoutMs }).toArray()) : Promise.resolve([]),
+      ...plan.apart.map((part) => this.find(reads[part].collection, reads[part].query as FindQuery)),
+    ]);
+    return batchAnswers(reads.length, plan, records, apart);
+  }
+
   async find<Doc extends ReadModelDoc>(collection: string, query: FindQuery): Promise<Doc[]> {
     const { filters, sort, limit, after } = (await this.schema(collection)).checkQuery(query);
     const asc = sort.direction === 'asc';
-    const direction = asc ? 1 : -1;
-    const order: Sort = sort.field === 'id' ? { _id: direction } : { [path(sort.field)]: direction, _id: direction };
+    const order: Sort = sortOrder(sort);
     const base = [{ deleted: false }, ...filters.map(filterQuery)];
     const docs: Doc[] = [];
     for (const segment of pageSegments(sort, after)) {

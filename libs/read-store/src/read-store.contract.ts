@@ -523,6 +523,41 @@ export function readStoreContract(adapterName: string, factory: () => Promise<Re
         expect(await walk(store, query)).toEqual(expectedOrder(mine, 'created_at', 'desc'));
       });
 
+      it('answers several reads sent together (readBatch) exactly as getMany and find answer them one by one', async () => {
+        const other: CollectionSpec = { name: 'services_v1_g1', indexes: [{ field: 'accountId' }] };
+        await store.ensureCollection(other);
+        await store.put(other.name, incident('svc-2'), 1n);
+        await store.put(other.name, incident('svc-1', { accountId: 'acc-b' }), 1n);
+        const wanted = ['inc-03', 'missing', 'inc-01', 'inc-03'];
+        const queries: FindQuery[] = [
+          { sort: { field: 'created_at', direction: 'desc' }, limit: 7 },
+          { filters: [{ field: 'accountId', op: 'eq', value: 'acc-1' }], sort: { field: 'severity', direction: 'asc' }, limit: 100 },
+          { limit: 5 },
+          { sort: { field: 'created_at', direction: 'asc' }, limit: 4, after: { value: null, id: 'inc-05' } },
+        ];
+        const answers = await store.readBatch([
+          { collection: C, ids: wanted },
+          ...queries.map((query) => ({ collection: C, query })),
+          { collection: other.name, ids: ['svc-1', 'svc-2'] },
+          { collection: other.name, query: { filters: [{ field: 'accountId', op: 'eq', value: 'acc-a' }], limit: 5 } },
+          { collection: C, ids: [] },
+        ]);
+        expect(answers).toEqual([
+          await store.getMany(C, wanted),
+          ...(await Promise.all(queries.map((query) => store.find(C, query)))),
+          await store.getMany(other.name, ['svc-1', 'svc-2']),
+          [incident('svc-2')],
+          [],
+        ]);
+        expect(answers[1].length).toBe(7);
+        expect(await store.readBatch([])).toEqual([]);
+      });
+
+      it('refuses a batch naming a collection never ensured, or a query find refuses', async () => {
+        await expect(store.readBatch([{ collection: C, ids: ['inc-01'] }, { collection: 'never_ensured', ids: ['x'] }])).rejects.toThrow(ReadStoreUsageError);
+        await expect(store.readBatch([{ collection: C, query: { sort: { field: 'title', direction: 'asc' }, limit: 5 } }])).rejects.toThrow(ReadStoreUsageError);
+      });
+
       it('starts after a cursor whose document is gone', async () => {
         const order = expectedOrder(docs, 'created_at', 'desc');
         const removed = docs.find((doc) => doc.id === order[4])!;

@@ -48,6 +48,12 @@ export interface DocsWanted {
   ids: string[];
 }
 
+/** One read of several sent together (`readBatch`): documents by id, as getMany, or one page of a find. */
+export type BatchRead = { collection: string; ids: string[]; query?: undefined } | { collection: string; query: FindQuery; ids?: undefined };
+
+/** What a BatchRead answers: by ids, what getMany answers; a find, what find answers. */
+export type BatchAnswer = StoredDoc[] | ReadModelDoc[];
+
 /** The writes to one collection, in a write to several (`writeAll`). */
 export interface CollectionWrites {
   collection: string;
@@ -79,6 +85,12 @@ export interface ReadStore {
   getMany<Doc extends ReadModelDoc>(collection: Collection<Doc>, ids: string[]): Promise<StoredDoc<Doc>[]>;
   /** getMany of several collections in one round trip (an append's documents in every read model it touches); answers in the order asked. */
   getManyOf(wanted: readonly DocsWanted[]): Promise<StoredDoc[][]>;
+  /**
+   * Several getMany and find reads, of any collections, in one round trip (MongoDB: one aggregation; a
+   * find with `after` may cost one more); answers in the order asked. `BatchedReads` sends the reads a
+   * request makes together through it.
+   */
+  readBatch(reads: readonly BatchRead[]): Promise<BatchAnswer[]>;
   /** Filters and sorts only on declared indexes (and id); anything else throws. */
   find<Doc extends ReadModelDoc>(collection: Collection<Doc>, query: FindQuery): Promise<Doc[]>;
   count(collection: string, filters?: Filter[]): Promise<number>;

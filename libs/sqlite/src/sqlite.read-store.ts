@@ -4,7 +4,7 @@ import { StoreUnavailableError } from '../../core/src/errors';
 import { ReadModelDoc } from '../../core/src/projection';
 import { ChangeCounters, CheckedFilter, CollectionSchema, PageSegment, pageSegments, ReadStoreUsageError, Scalar, checkCollectionName } from '../../read-store/src/collection-schema';
 import { InlineAccess } from '../../read-store/src/projection-engine';
-import { CollectionSpec, CollectionWrites, DocsWanted, DocWrite, Filter, FindQuery, ReadStore, StoredDoc } from '../../read-store/src/read-store.port';
+import { BatchAnswer, BatchRead, CollectionSpec, CollectionWrites, DocsWanted, DocWrite, Filter, FindQuery, ReadStore, StoredDoc } from '../../read-store/src/read-store.port';
 import { SqliteDatabase } from './sqlite-database';
 
 interface SqliteCollection {
@@ -205,6 +205,11 @@ export class SqliteReadStore implements ReadStore {
 
   async getManyOf(wanted: readonly DocsWanted[]): Promise<StoredDoc[][]> {
     return wanted.map(({ collection, ids }) => this.getManyNow(collection, ids));
+  }
+
+  async readBatch(reads: readonly BatchRead[]): Promise<BatchAnswer[]> {
+    for (const { collection } of reads) this.collection(collection);
+    return Promise.all(reads.map((read) => (read.query ? this.find(read.collection, read.query) : this.getMany(read.collection, read.ids ?? []))));
   }
 
   async find<Doc extends ReadModelDoc>(collection: string, query: FindQuery): Promise<Doc[]> {

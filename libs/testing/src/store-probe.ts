@@ -6,7 +6,7 @@ export type StoreKind = 'event' | 'read';
 
 const CALLS: Record<StoreKind, readonly string[]> = {
   event: ['appendToStream', 'readStream', 'streamRevision', 'readAll', 'headPosition', 'subscribeToAll', 'pruneStream'],
-  read: ['ensureCollection', 'dropCollection', 'get', 'getMany', 'getManyOf', 'find', 'count', 'put', 'delete', 'writeMany', 'writeAll', 'getCheckpoint', 'setCheckpoint', 'setCheckpoints', 'getMeta', 'setMeta'],
+  read: ['ensureCollection', 'dropCollection', 'get', 'getMany', 'getManyOf', 'readBatch', 'find', 'count', 'put', 'delete', 'writeMany', 'writeAll', 'getCheckpoint', 'setCheckpoint', 'setCheckpoints', 'getMeta', 'setMeta'],
 };
 
 export interface CallCounts {
@@ -14,6 +14,8 @@ export interface CallCounts {
   read: number;
   /** `read.find` → calls, for messages that say where a budget went. */
   byCall: Record<string, number>;
+  /** `read.find api_keys_v1_g1` → calls of one method on one collection (read-store calls naming one). */
+  byCollection: Record<string, number>;
 }
 
 /**
@@ -23,6 +25,7 @@ export interface CallCounts {
  */
 export class StoreProbe {
   private readonly counts = new Map<string, number>();
+  private readonly perCollection = new Map<string, number>();
   private readonly faults: { key: string; remaining: number }[] = [];
 
   wrapEventStore<S extends EventStore>(store: S): S {
@@ -49,11 +52,12 @@ export class StoreProbe {
       if (key.startsWith('event.')) event += count;
       else read += count;
     }
-    return { event, read, byCall };
+    return { event, read, byCall, byCollection: Object.fromEntries(this.perCollection) };
   }
 
   reset(): void {
     this.counts.clear();
+    this.perCollection.clear();
   }
 
   /** Counts the calls `work` makes (nothing else may use the stores meanwhile). */
@@ -73,7 +77,7 @@ export class StoreProbe {
         if (method === undefined) {
           const key = `${kind}.${String(property)}`;
           const counted = typeof property === 'string' && CALLS[kind].includes(property);
-          method = counted ? (...args: unknown[]) => this.call(key, () => (value as (...a: unknown[]) => unknown).apply(target, args)) : value.bind(target);
+          method = counted ? (...args: unknown[]) => this.call(key, args[0], () => (value as (...a: unknown[]) => unknown).apply(target, args)) : value.bind(target);
           bound.set(property, method);
         }
         return method;
@@ -81,8 +85,9 @@ export class StoreProbe {
     });
   }
 
-  private call(key: string, invoke: () => unknown): unknown {
+  private call(key: string, first: unknown, invoke: () => unknown): unknown {
     this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    if (key.startsWith('read.') && typeof first === 'string') this.perCollection.set(`${key} ${first}`, (this.perCollection.get(`${key} ${first}`) ?? 0) + 1);
     const fault = this.faults.find((f) => f.key === key && f.remaining > 0);
     if (fault) {
       fault.remaining--;

@@ -5,7 +5,8 @@ import { ValidationError, ViolationDetail } from '../../../core/src/errors';
 import { ID_GENERATOR, IdGenerator, isUuid } from '../../../core/src/ids';
 import { parseIsoDate } from '../../../core/src/time';
 import { toDetails, toDto } from '../../../http/src/validation';
-import { ServiceDirectory } from '../../../status-pages/src/status-pages.api';
+import { BatchingReadStore } from '../../../read-store/src/batched-reads';
+import { ServiceDirectory, ServiceView } from '../../../status-pages/src/status-pages.api';
 import { IncidentCommand, NewUpdate } from '../domain/incident.decider';
 import { Severity } from '../domain/incident-timeline';
 import { CreateIncidentDto, IncidentUpdateBodyDto, MAX_SERVICES, PatchIncidentDto, ReplaceIncidentDto } from './incident.dto';
@@ -36,14 +37,21 @@ export class IncidentBodies {
   ) {}
 
   async create(accountId: string, raw: unknown): Promise<CommandOf<'CreateIncident'>> {
+    return (await this.createWithServices(accountId, raw)).command;
+  }
+
+  /** The create command and the services it names as every response shows them (looked up to validate them): its answer needs no second read. */
+  async createWithServices(accountId: string, raw: unknown): Promise<{ command: CommandOf<'CreateIncident'>; services: Map<string, ServiceView> }> {
     const { value, details } = await this.shape(CreateIncidentDto, raw);
-    details.push(...(await this.checkServices(accountId, value.services)));
+    const checked = await this.lookUpServices(accountId, value.services);
+    details.push(...checked.details);
     if (Array.isArray(value.incidentUpdates)) {
       value.incidentUpdates.forEach((update, i) => details.push(...this.checkDate(update, `incidentUpdates[${i}].`)));
     }
     this.throwIfAny(details);
     const id = this.ids.next();
-    return { type: 'CreateIncident', id, accountId, ...this.incidentDetails(value), updates: value.incidentUpdates.map((u) => this.newUpdate(u)) };
+    const command: CommandOf<'CreateIncident'> = { type: 'CreateIncident', id, accountId, ...this.incidentDetails(value), updates: value.incidentUpdates.map((u) => this.newUpdate(u)) };
+    return { command, services: checked.found };
   }
 
   async replace(accountId: string, id: string, raw: unknown): Promise<CommandOf<'ChangeIncident'>> {
@@ -98,10 +106,15 @@ export class IncidentBodies {
     return { value, details: toDetails(errors, '', raw) };
   }
 
-  /** Ids that are well formed are looked up together; each bad one is reported at its own path. */
   private async checkServices(accountId: string, services: unknown): Promise<ViolationDetail[]> {
+    return (await this.lookUpServices(accountId, services)).details;
+  }
+
+  /** Ids that are well formed are looked up together; each bad one is reported at its own path. */
+  private async lookUpServices(accountId: string, services: unknown): Promise<{ details: ViolationDetail[]; found: Map<string, ServiceView> }> {
+    const found = new Map<string, ServiceView>();
     // Too many entries is reported by the shape pass; looking each one up would only cost.
-    if (!Array.isArray(services) || services.length > MAX_SERVICES) return [];
+    if (!Array.isArray(services) || services.length > MAX_SERVICES) return { details: [], found };
     const out: ViolationDetail[] = [];
     const seen = new Map<string, number>();
     const lookUp: { index: number; id: string }[] = [];
@@ -117,12 +130,14 @@ export class IncidentBodies {
       lookUp.push({ index, id: key });
     });
     if (lookUp.length > 0) {
-      const found = await this.services.getMany(accountId, lookUp.map((s) => s.id));
+      // The services and their checks in one round trip where reads are round trips.
+      const views = await BatchingReadStore.together(() => this.services.getMany(accountId, lookUp.map((s) => s.id)));
+      for (const [id, view] of views) found.set(id, view);
       for (const { index, id } of lookUp) {
         if (!found.has(id)) out.push({ path: `services[${index}].id`, message: 'id names no service of this account' });
       }
     }
-    return out.sort((a, b) => pathIndex(a.path) - pathIndex(b.path));
+    return { details: out.sort((a, b) => pathIndex(a.path) - pathIndex(b.path)), found };
   }
 
   private checkDate(update: { publicIncidentUpdateDate?: unknown } | null | undefined, prefix: string): ViolationDetail[] {

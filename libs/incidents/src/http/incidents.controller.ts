@@ -8,7 +8,7 @@ import { Account, AccountContext } from '../../../http/src/account-context';
 import { parseIfMatch, setEtag } from '../../../http/src/etag';
 import { CURSOR_CODEC, CursorCodec } from '../../../http/src/pagination';
 import { actorOf, requireId } from '../../../http/src/params';
-import { incidentDate, IncidentListFilter, IncidentView } from '../read/incident-directory';
+import { createdIncidentView, incidentDate, IncidentListFilter, IncidentView } from '../read/incident-directory';
 import { IncidentsQuery } from '../read/incidents.queries';
 import { StatusPageDirectory } from '../../../status-pages/src/status-pages.api';
 import { RunIncidentCommand } from '../write/incident.handler';
@@ -33,9 +33,13 @@ export class IncidentsController {
   @ApiBody({ type: CreateIncidentDto })
   @ApiCreatedResponse({ type: IncidentDto })
   async create(@Account() account: AccountContext, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
-    const command = await this.bodies.create(account.accountId, body);
-    await this.commands.execute(new RunIncidentCommand(command, actorOf(account)));
-    return this.read(account, command.id, reply);
+    const { command, services } = await this.bodies.createWithServices(account.accountId, body);
+    const result = await this.commands.execute(new RunIncidentCommand(command, actorOf(account)));
+    // The answer is what the append made, with the services validation just read: no read back.
+    const created = createdIncidentView(result.appended, services);
+    if (!created || result.revision === null) return this.read(account, command.id, reply);
+    setEtag(reply, result.revision);
+    return created;
   }
 
   @Get()

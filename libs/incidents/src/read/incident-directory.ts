@@ -44,6 +44,30 @@ export function incidentDate(incident: Pick<IncidentView, 'incidentUpdates' | 'c
   return incident.incidentUpdates[0]?.publicIncidentUpdateDate ?? incident.created_at;
 }
 
+/** An incident's document as every response shows it, with its services looked up in `services`. */
+export function incidentView(doc: IncidentDoc, services: ReadonlyMap<string, ServiceView>): IncidentView {
+  return {
+    id: doc.id,
+    name: doc.name,
+    severity: doc.severity,
+    lastUpdateStatus: doc.lastUpdateStatus,
+    // A service deleted after its incident was resolved is no longer shown.
+    services: doc.serviceIds.flatMap((id) => services.get(id) ?? []),
+    incidentUpdates: doc.incidentUpdates.map(presentUpdate),
+    created_at: doc.created_at,
+    updated_at: doc.updated_at,
+  };
+}
+
+/**
+ * A new incident as GET will show it, folded from the events its creation appended with the projection's
+ * own evolve (so reading it back costs nothing); null if they do not make one.
+ */
+export function createdIncidentView(appended: readonly RecordedEvent<IncidentEvent>[], services: ReadonlyMap<string, ServiceView>): IncidentView | null {
+  const doc = appended.reduce<IncidentDoc | null>((folded, event) => evolveIncident(folded, event), null);
+  return doc && incidentView(doc, services);
+}
+
 /** Newest first: startedAt descending, then id descending, as the read store sorts. */
 function newestFirst(a: IncidentDoc, b: IncidentDoc): number {
   if (a.startedAt !== b.startedAt) return a.startedAt < b.startedAt ? 1 : -1;
@@ -147,17 +171,7 @@ export class IncidentDirectory {
   /** Joins the services of all docs with one lookup, keeping each incident's service order. */
   async present(accountId: string, docs: IncidentDoc[]): Promise<IncidentView[]> {
     const services = await this.services.getMany(accountId, docs.flatMap((doc) => doc.serviceIds));
-    return docs.map((doc) => ({
-      id: doc.id,
-      name: doc.name,
-      severity: doc.severity,
-      lastUpdateStatus: doc.lastUpdateStatus,
-      // A service deleted after its incident was resolved is no longer shown.
-      services: doc.serviceIds.flatMap((id) => services.get(id) ?? []),
-      incidentUpdates: doc.incidentUpdates.map(presentUpdate),
-      created_at: doc.created_at,
-      updated_at: doc.updated_at,
-    }));
+    return docs.map((doc) => incidentView(doc, services));
   }
 
   private async listDocs(accountId: string, count: number, after: PageAfter | undefined, filter: IncidentListFilter): Promise<IncidentDoc[]> {

@@ -28,23 +28,32 @@ export async function serviceHealth(store: ReadStore, engine: ProjectionEngine, 
   const links = (await store.find(engine.collection(serviceMonitorsProjection), { filters: [{ field: 'serviceId', op: 'in', value: serviceIds }], limit: LINKS_MAX })).filter((l) => l.accountId === accountId && l.activated);
   if (links.length === 0) return out;
   const firstHour = Math.floor(now / HOUR) * HOUR - (CHART_HOURS - 1) * HOUR;
-  for (const serviceId of new Set(links.map((l) => l.serviceId))) {
-    const own = links.filter((l) => l.serviceId === serviceId);
+  const services = [...new Set(links.map((l) => l.serviceId))].map((serviceId) => ({ serviceId, own: links.filter((l) => l.serviceId === serviceId) }));
+  // Every charted monitor's rollups asked at once: reads made together can go out together.
+  const charted = [...new Set(services.flatMap(({ own }) => own.slice(0, CHART_MONITORS).map((link) => link.id)))];
+  const rollupsOf = new Map(
+    await Promise.all(
+      charted.map(async (monitorId) => {
+        const rollups = await store.find(engine.collection(monitorRollupsProjection), {
+          filters: [
+            { field: 'monitorId', op: 'eq', value: monitorId },
+            { field: 'granularity', op: 'eq', value: 'h' },
+            { field: 'bucketAt', op: 'gte', value: new Date(firstHour).toISOString() },
+          ],
+          limit: CHART_HOURS,
+        });
+        return [monitorId, rollups] as const;
+      }),
+    ),
+  );
+  for (const { serviceId, own } of services) {
     const states = own.map((l) => ({ state: l.state, severity: l.severity }));
     const failing = states.filter((s) => s.state === 'FAILING');
     const state: MonitorStatus | null = failing.length > 0 ? 'FAILING' : states.some((s) => s.state === 'DEGRADED') ? 'DEGRADED' : states.some((s) => s.state === 'PASSING') ? 'PASSING' : null;
     const severity = failing.reduce<string | null>((worst, s) => (worst === null || SEVERITY_RANK.indexOf(s.severity) > SEVERITY_RANK.indexOf(worst) ? s.severity : worst), null);
     const sums = Array.from({ length: CHART_HOURS }, () => ({ ms: 0, runs: 0 }));
     for (const link of own.slice(0, CHART_MONITORS)) {
-      const rollups = await store.find(engine.collection(monitorRollupsProjection), {
-        filters: [
-          { field: 'monitorId', op: 'eq', value: link.id },
-          { field: 'granularity', op: 'eq', value: 'h' },
-          { field: 'bucketAt', op: 'gte', value: new Date(firstHour).toISOString() },
-        ],
-        limit: CHART_HOURS,
-      });
-      for (const r of rollups) {
+      for (const r of rollupsOf.get(link.id) ?? []) {
         const i = Math.floor((Date.parse(r.bucketAt) - firstHour) / HOUR);
         if (i < 0 || i >= CHART_HOURS) continue;
         sums[i].ms += r.sumMs;

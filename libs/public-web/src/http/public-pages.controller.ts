@@ -282,7 +282,7 @@ export class PublicPagesController {
       return reply.code(302).header('location', '/console').header('cache-control', 'no-store').send();
     }
     const key = JSON.stringify([request.routeOptions.url, url ?? hostName(request.headers.host), ...params]);
-    // Kept for the public page's benchmark targets; the token moves with every read model a page shows, and the minute.
+    // Kept for the target "public page, warm: ≥ 25 % of bare Fastify" (docs/benchmarks.md); the token moves with every read model a page shows, and the minute.
     const answer = await this.answers.answer(key, this.pages.changeToken(), 0, async () => {
       const ref = await this.resolve(request);
       const built = (ref ? await build(ref) : null) ?? this.notFound(kind);

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { MonitorsQuery, ServiceHealth, serviceMonitorsProjection } from '../../../monitors/src/monitors.api';
 import { CLOCK, Clock } from '../../../core/src/clock';
+import { BatchingReadStore } from '../../../read-store/src/batched-reads';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
@@ -95,18 +96,28 @@ export class PublicPages {
     return doc ? { id: doc.id, accountId: doc.accountId, url: doc.url, base: '' } : null;
   }
 
-  async model(ref: PageRef): Promise<PublicPageModel | null> {
+  /**
+   * Every read a page needs, in four round trips however many read models it shows (the reads of each step go
+   * out together, BatchingReadStore): the page and the uptime rollups; its services, their checks, its
+   * incidents, maintenance and monitors; the incidents' services.
+   */
+  model(ref: PageRef): Promise<PublicPageModel | null> {
+    return BatchingReadStore.together(() => this.readModel(ref));
+  }
+
+  private async readModel(ref: PageRef): Promise<PublicPageModel | null> {
     const now = this.clock.now();
-    const found = await this.pages.get(ref.accountId, ref.id);
+    const [found, outages] = await Promise.all([this.pages.getDoc(ref.accountId, ref.id), this.outages(ref.accountId, now)]);
     if (!found) return null;
-    const page = found.page;
-    const views = new Map(page.cards.flatMap((card) => card.services).map((s) => [s.id, s]));
-    const serviceIds = [...views.keys()];
-    const [outages, maintenance, health] = await Promise.all([
-      this.outages(ref.accountId, now),
-      this.maintenance.around(ref.accountId, serviceIds, now),
-      this.queries.execute(new MonitorsQuery({ type: 'ServiceHealth', accountId: ref.accountId, serviceIds, now: now.getTime() })),
+    // Every service the page names; those still there (the views) are a part of them.
+    const named = [...new Set(found.doc.serviceIds)];
+    const [page, windows, health] = await Promise.all([
+      this.pages.detail(ref.accountId, found.doc),
+      this.maintenance.around(ref.accountId, named, now),
+      this.queries.execute(new MonitorsQuery({ type: 'ServiceHealth', accountId: ref.accountId, serviceIds: named, now: now.getTime() })),
     ]);
+    const views = new Map(page.cards.flatMap((card) => card.services).map((s) => [s.id, s]));
+    const maintenance = { active: onlyServices(windows.active, views), upcoming: onlyServices(windows.upcoming, views) };
     const incidents: IncidentView[] = page.incidents;
     const open = incidents.filter((i) => i.lastUpdateStatus !== 'RESOLVED');
     const recent = incidents.filter((i) => i.lastUpdateStatus === 'RESOLVED');
@@ -198,6 +209,14 @@ export class PublicPages {
       limit: OUTAGES_MAX,
     });
   }
+}
+
+/** Windows as they show beside these services: those naming none of them left out. */
+function onlyServices(windows: PublicMaintenance[], services: ReadonlyMap<string, unknown>): PublicMaintenance[] {
+  return windows.flatMap((window) => {
+    const serviceIds = window.serviceIds.filter((id) => services.has(id));
+    return serviceIds.length > 0 ? [{ ...window, serviceIds }] : [];
+  });
 }
 
 /** A service's status with what its monitors say: failing as the severity its incident would have, slow as degraded. */
