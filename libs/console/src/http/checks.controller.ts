@@ -23,10 +23,9 @@ const NOTICES: Record<string, string> = {
   deactivated: 'Monitoring turned off: pings are ignored until you resume it.',
   resumed: 'Monitoring resumed: the check waits for its next ping from now.',
 };
-/** Checks per page of the list (each with its recent runs), pings per page of a check's log, runs per check. */
+/** Checks per page of the list (each with its last runs), pings per page of a check's log. */
 export const CHECK_PAGE = 50;
 export const PING_PAGE = 20;
-export const RUNS_SHOWN = 10;
 const NOT_FOUND = ['No such check', 'This account has no check at this address.'] as const;
 
 /** Checks: the list with recent runs, by state and tag; create; a check's page with its ping log, settings and actions. */
@@ -173,12 +172,7 @@ export class ConsoleChecksController {
       this.reads.checks(visit.accountId, { state: stateFilter as CheckState | undefined, tag: tagFilter }, offset, CHECK_PAGE),
       this.reads.checkSummary(visit.accountId),
     ]);
-    const shown = page.checks;
-    const runs = await this.queries.execute(new HeartbeatsQuery({ type: 'RecentEvents', accountId: visit.accountId, checkIds: shown.map((c) => c.id), limit: RUNS_SHOWN }));
-    const checks = shown.map((c) => {
-      const states = (runs[c.id] ?? []).map((e) => e.state);
-      return { ...c, runs: states, runsText: states.length > 0 ? states.join(', ') : 'none yet' };
-    });
+    const checks = page.checks.map((c) => ({ ...c, runs: c.lastRuns, runsText: c.lastRuns.length > 0 ? c.lastRuns.join(', ') : 'none yet' }));
     const filters = [stateFilter ? `state=${stateFilter}` : '', tagFilter ? `tag=${encodeURIComponent(tagFilter)}` : ''].filter(Boolean);
     const view = {
       checks,

@@ -7,7 +7,7 @@ import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { CheckDirectory, CheckView } from './check-directory';
 import { CheckDoc, heartbeatChecksProjection } from './heartbeat-checks.projection';
 import { CHECK_STATES, CheckState, checkState } from './check-state';
-import { heartbeatTimersProjection, TimerDoc, toTimerState } from './heartbeat.projections';
+import { heartbeatTimersProjection, RunState, TimerDoc, toTimerState } from './heartbeat.projections';
 
 const byName = new Intl.Collator().compare;
 
@@ -26,9 +26,9 @@ export interface CheckSummary {
   tags: string[];
 }
 
-/** A page of checks failing first (by name within a state), and how many match. */
+/** A page of checks failing first (by name within a state), each with its last runs' states, and how many match. */
 export interface CheckPage {
-  checks: CheckView[];
+  checks: (CheckView & { lastRuns: RunState[] })[];
   total: number;
 }
 
@@ -78,7 +78,7 @@ export class CheckIndex {
       if ((!filter.state || state === filter.state) && (!filter.tag || (entry.doc.tags ?? []).includes(filter.tag))) buckets.get(state)!.push(entry);
     }
     const matching = [...buckets.values()].flat();
-    const checks = matching.slice(offset, offset + limit).map((entry) => this.directory.present(entry.doc, entry.timer));
+    const checks = matching.slice(offset, offset + limit).map((entry) => ({ ...this.directory.present(entry.doc, entry.timer), lastRuns: entry.timer?.lastRuns ?? [] }));
     return { checks, total: matching.length };
   }
 
