@@ -1,18 +1,15 @@
-import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiExcludeController } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { AlertingQuery } from '../../../alerting/src/alerting.api';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { ValidationError, VigilError } from '../../../core/src/errors';
 import { ID_GENERATOR, IdGenerator, isUuid } from '../../../core/src/ids';
-import { Public } from '../../../http/src/account-context';
 import { CHECK_STATES, CheckState, CheckView, HeartbeatCheckCommand, HeartbeatEventView, HeartbeatsQuery, RunHeartbeatCheckCommand, RunHeartbeatCommand } from '../../../heartbeats/src/heartbeats.api';
 import { ConsoleReads, LIST_LIMIT, when } from '../read/console-reads';
-import { ConsolePages } from '../render/console-pages';
 import { channelSummary } from './channel-form';
 import { BLANK_CHECK, checkChoices, checkFieldErrors, CheckFormValues, checkInput, checkValues, readCheckForm } from './check-form';
-import { ConsoleAccess, seeOther, sendHtml, Visit } from './console-access';
+import { ConsoleAccess, ConsoleController, Visit } from './console-access';
 import { cronLine, cursorAfter, PingCursor, pingDetail, pingsBefore, timingText } from './check-view';
 import { FieldErrors } from './incident-form';
 
@@ -29,14 +26,11 @@ export const PING_PAGE = 20;
 const NOT_FOUND = ['No such check', 'This account has no check at this address.'] as const;
 
 /** Checks: the list with recent runs, by state and tag; create; a check's page with its ping log, settings and actions. */
-@Public()
-@ApiExcludeController()
-@Controller('console/checks')
+@ConsoleController('checks')
 export class ConsoleChecksController {
   constructor(
     private readonly access: ConsoleAccess,
     private readonly reads: ConsoleReads,
-    private readonly pages: ConsolePages,
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -46,27 +40,24 @@ export class ConsoleChecksController {
   @Get()
   async list(@Query() query: Record<string, unknown>, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
     return this.listPage(reply, 200, visit, query, BLANK_CHECK, {});
   }
 
   @Post()
   async create(@Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, body);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, body);
     const values = readCheckForm(body);
     const { input, errors } = checkInput(values, null);
     if (Object.keys(errors).length > 0) return this.listPage(reply, 400, visit, {}, values, errors);
     const id = this.ids.next();
     const refused = await this.run(visit, { type: 'CreateHeartbeatCheck', id, accountId: visit.accountId!, config: input });
     if (refused) return this.listPage(reply, 400, visit, {}, values, refused);
-    return seeOther(reply, `/console/checks/${id}${this.and(visit, 'notice=created')}`);
+    return this.access.done(reply, visit, `/console/checks/${id}`, 'notice=created');
   }
 
   @Get(':id')
   async show(@Param('id') id: string, @Query() query: Record<string, unknown>, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
     const check = await this.check(visit, id);
     if (!check) return this.access.message(reply, 404, visit, ...NOT_FOUND);
     const before = pingsBefore(query.before);
@@ -77,8 +68,7 @@ export class ConsoleChecksController {
 
   @Post(':id')
   async update(@Param('id') id: string, @Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, body);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, body);
     const check = await this.check(visit, id);
     if (!check) return this.access.message(reply, 404, visit, ...NOT_FOUND);
     const values = readCheckForm(body);
@@ -86,18 +76,17 @@ export class ConsoleChecksController {
     if (Object.keys(errors).length > 0) return this.checkPage(reply, 400, visit, check, values, errors);
     const refused = await this.run(visit, { type: 'UpdateHeartbeatCheck', id: check.id, accountId: visit.accountId!, config: input });
     if (refused) return this.checkPage(reply, 400, visit, check, values, refused);
-    return seeOther(reply, `/console/checks/${check.id}${this.and(visit, 'notice=saved')}`);
+    return this.access.done(reply, visit, `/console/checks/${check.id}`, 'notice=saved');
   }
 
   /** The API's pause: no alert until the next ping. */
   @Post(':id/pause')
   async pause(@Param('id') id: string, @Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, body);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, body);
     const check = await this.check(visit, id);
     if (!check) return this.access.message(reply, 404, visit, ...NOT_FOUND);
     await this.commands.execute(new RunHeartbeatCommand(check.id, { type: 'Pause', at: this.clock.now().toISOString() }, visit.actor));
-    return seeOther(reply, `/console/checks/${check.id}${this.and(visit, 'notice=paused')}`);
+    return this.access.done(reply, visit, `/console/checks/${check.id}`, 'notice=paused');
   }
 
   /** The check's `activated` setting, as a PUT of the API changes it: off ignores pings; on restarts the timer. */
@@ -114,23 +103,21 @@ export class ConsoleChecksController {
   @Get(':id/pings/:eventId')
   async ping(@Param('id') id: string, @Param('eventId') eventId: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
     const check = await this.check(visit, id);
     const found = check && isUuid(eventId) ? await this.queries.execute(new HeartbeatsQuery({ type: 'CheckEvent', accountId: visit.accountId!, checkId: check.id, eventId: eventId.toLowerCase() })) : null;
     if (!check || !found?.event) return this.access.message(reply, 404, visit, 'No such ping', 'This check has no ping at this address (old pings are removed after the retention period).');
     const view = { ping: found.event, when: when(found.event.timestamp), detail: pingDetail(found.event), checkId: check.id, checkName: check.name };
-    return sendHtml(reply, 200, this.pages.render('ping', { ...visit.chrome, title: `${check.name}: ping of ${when(found.event.timestamp)}`, nav: 'checks' }, view));
+    return this.access.render(reply, 200, visit, 'ping', { title: `${check.name}: ping of ${when(found.event.timestamp)}`, nav: 'checks' }, view);
   }
 
   private async activate(id: string, activated: boolean, body: unknown, request: FastifyRequest, reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, body);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, body);
     const check = await this.check(visit, id);
     if (!check) return this.access.message(reply, 404, visit, ...NOT_FOUND);
     const { input } = checkInput(checkValues(check), check);
     const refused = await this.run(visit, { type: 'UpdateHeartbeatCheck', id: check.id, accountId: visit.accountId!, config: { ...input, activated, alertChannelSubscriptions: check.alertChannelSubscriptions } });
     if (refused) return this.checkPage(reply, 400, visit, check, checkValues(check), refused);
-    return seeOther(reply, `/console/checks/${check.id}${this.and(visit, activated ? 'notice=resumed' : 'notice=deactivated')}`);
+    return this.access.done(reply, visit, `/console/checks/${check.id}`, activated ? 'notice=resumed' : 'notice=deactivated');
   }
 
   /** Sends the command; a refusal of the decider (4xx) is the form's errors, anything else propagates. */
@@ -151,10 +138,6 @@ export class ConsoleChecksController {
     return found?.check ?? null;
   }
 
-  private and(visit: Visit, param: string): string {
-    return visit.chrome.q ? `${visit.chrome.q}&${param}` : `?${param}`;
-  }
-
   private async channelChoices(visit: Visit, values: CheckFormValues) {
     const chosen = new Set(values.channels);
     const rows = await this.queries.execute(new AlertingQuery({ type: 'ListAlertChannelSettings', accountId: visit.accountId!, limit: LIST_LIMIT, after: undefined }));
@@ -162,7 +145,7 @@ export class ConsoleChecksController {
   }
 
   private async listPage(reply: FastifyReply, code: number, visit: Visit, query: Record<string, unknown>, values: CheckFormValues, errors: FieldErrors) {
-    if (!visit.accountId) return this.access.message(reply, 200, visit, 'No account yet', 'You are not a member of any account.');
+    if (!visit.accountId) return this.access.noAccount(reply, visit);
     const { state, tag } = query;
     const stateFilter = (CHECK_STATES as readonly unknown[]).includes(state) ? String(state) : undefined;
     if (state !== undefined && !stateFilter) return this.access.message(reply, 400, visit, 'No such state', `Filter by one of ${CHECK_STATES.join(', ')}.`);
@@ -188,7 +171,7 @@ export class ConsoleChecksController {
       channelChoices: visit.canWrite ? await this.channelChoices(visit, values) : [],
       errors: Object.keys(errors).length > 0 ? errors : undefined,
     };
-    return sendHtml(reply, code, this.pages.render('checks', { ...visit.chrome, title: 'Checks', nav: 'checks' }, view));
+    return this.access.render(reply, code, visit, 'checks', { title: 'Checks', nav: 'checks' }, view);
   }
 
   private async checkPage(reply: FastifyReply, code: number, visit: Visit, check: CheckView, values: CheckFormValues, errors: FieldErrors, before?: PingCursor, notice?: string) {
@@ -220,6 +203,6 @@ export class ConsoleChecksController {
       channelChoices: choices,
       errors: Object.keys(errors).length > 0 ? errors : undefined,
     };
-    return sendHtml(reply, code, this.pages.render('check', { ...visit.chrome, title: check.name, nav: 'checks', notice }, view));
+    return this.access.render(reply, code, visit, 'check', { title: check.name, nav: 'checks', notice }, view);
   }
 }

@@ -1,16 +1,14 @@
-import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Body, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
-import { Public } from '../../../http/src/account-context';
 import { IncidentView, SEVERITIES, UPDATE_STATUSES } from '../../../incidents/src/incidents.api';
 import { PublicRenderer } from '../../../public-web/src/public-web.api';
 import { ServiceView } from '../../../status-pages/src/status-pages.api';
 import { ConsoleReads, when } from '../read/console-reads';
 import { IncidentList, IncidentListParams, readListParams } from '../read/incident-list';
 import { ConsolePages } from '../render/console-pages';
-import { ConsoleAccess, fieldOf, seeOther, sendHtml, Visit } from './console-access';
+import { ConsoleAccess, ConsoleController, fieldOf, seeOther, sendHtml, Visit } from './console-access';
 import { and, IncidentActions } from './incident-actions';
 import { changeCommand, choices, declarationErrors, declareCommand, detailsErrors, FieldErrors, IncidentFormValues, previewIncident, readIncidentForm, updateCommand, updateErrors } from './incident-form';
 
@@ -25,9 +23,7 @@ interface Declaring {
 }
 
 /** Incidents: the list, declaring one (with a preview), an incident's timeline, its updates and details; every write a RunIncidentCommand. */
-@Public()
-@ApiExcludeController()
-@Controller('console/incidents')
+@ConsoleController('incidents')
 export class ConsoleIncidentsController {
   constructor(
     private readonly access: ConsoleAccess,
@@ -43,15 +39,13 @@ export class ConsoleIncidentsController {
   @Get()
   async index(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
     return this.listPage(reply, 200, visit, (request.query ?? {}) as Record<string, unknown>, { values: BLANK, errors: {} });
   }
 
   /** Declares, or with `action=preview` shows the incident as customers would see it and declares nothing. */
   @Post()
   async declare(@Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, body);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, body);
     const accountId = visit.accountId!;
     const values = readIncidentForm(body);
     const services = await this.reads.services(accountId);
@@ -71,7 +65,6 @@ export class ConsoleIncidentsController {
   @Get(':id')
   async show(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
     const incident = await this.actions.incident(visit, id);
     if (!incident) return this.notFound(reply, visit);
     const notice = (request.query as Record<string, unknown> | undefined)?.notice;
@@ -81,8 +74,7 @@ export class ConsoleIncidentsController {
   /** Name, severity and services (the API's PATCH). */
   @Post(':id')
   async change(@Param('id') id: string, @Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, body);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, body);
     const incident = await this.actions.incident(visit, id);
     if (!incident) return this.notFound(reply, visit);
     const values = readIncidentForm(body);
@@ -96,8 +88,7 @@ export class ConsoleIncidentsController {
   /** Posts an update: a new status (RESOLVED resolves), optionally dated in the past. */
   @Post(':id/updates')
   async post(@Param('id') id: string, @Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, body);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, body);
     const incident = await this.actions.incident(visit, id);
     if (!incident) return this.notFound(reply, visit);
     const values = readIncidentForm(body);
