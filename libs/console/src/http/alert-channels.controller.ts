@@ -10,7 +10,7 @@ import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { ConsoleReads, LIST_LIMIT, when } from '../read/console-reads';
 import { blankChannel, channelBody, forgetTypedSecrets, channelChoices, ChannelFormValues, channelSummary, channelValues, fieldErrors, isChannelType, readChannelForm, TYPE_NAMES } from './channel-form';
 import { ConsoleAccess, ConsoleController, Visit } from './console-access';
-import { FieldErrors } from './incident-form';
+import { FieldErrors, noticeOf, shownErrors } from './form-check';
 
 const NOTICES: Record<string, string> = { created: 'Channel created.', saved: 'Channel saved.', test: 'Test alert queued: it shows in the delivery log once sent.', retried: 'Delivery queued again.' };
 /** Deliveries per page of the log. */
@@ -76,7 +76,7 @@ export class ConsoleAlertChannelsController {
     if (!channel) return this.access.message(reply, 404, visit, ...NOT_FOUND);
     const before = parseCursor(query.before);
     if (query.before !== undefined && !before) return this.access.message(reply, 400, visit, 'No such page', 'This page of the delivery log does not exist: start from the channel.');
-    const notice = typeof query.notice === 'string' ? NOTICES[query.notice] : undefined;
+    const notice = noticeOf(NOTICES, query.notice);
     return this.channelPage(reply, 200, visit, channel, channelValues(channel), {}, before, notice);
   }
 
@@ -171,7 +171,7 @@ export class ConsoleAlertChannelsController {
   private async newPage(reply: FastifyReply, code: number, visit: Visit, values: ChannelFormValues, errors: FieldErrors) {
     if (!visit.accountId) return this.access.noAccount(reply, visit);
     const typeName = TYPE_NAMES[values.type as ChannelType];
-    const view = { values, typeName, ...channelChoices(values), ...(await this.checkChoices(visit, values)), errors: Object.keys(errors).length > 0 ? errors : undefined };
+    const view = { values, typeName, ...channelChoices(values), ...(await this.checkChoices(visit, values)), errors: shownErrors(errors) };
     return this.access.render(reply, code, visit, 'channelNew', { title: `New ${typeName} channel`, nav: 'channels' }, view);
   }
 
@@ -193,7 +193,7 @@ export class ConsoleAlertChannelsController {
       values,
       ...channelChoices(values),
       ...(await this.checkChoices(visit, values)),
-      errors: Object.keys(errors).length > 0 ? errors : undefined,
+      errors: shownErrors(errors),
     };
     return this.access.render(reply, code, visit, 'channel', { title: summary.title, nav: 'channels', notice }, view);
   }

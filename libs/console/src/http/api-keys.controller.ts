@@ -6,7 +6,8 @@ import { ID_GENERATOR, IdGenerator, isUuid } from '../../../core/src/ids';
 import { Role } from '../../../http/src/account-context';
 import { when } from '../read/console-reads';
 import { ConsoleAccess, ConsoleController, fieldOf, Visit } from './console-access';
-import { choices, FieldErrors } from './incident-form';
+import { FieldErrors, shownErrors } from './form-check';
+import { choices } from './incident-form';
 
 const ROLES: readonly Role[] = ['READ_ONLY', 'READ_WRITE', 'ADMIN'];
 const MAX_NAME = 100;
@@ -74,7 +75,7 @@ export class ConsoleApiKeysController {
       shared: k.accountIds.length > 1,
       revocable: !k.revoked && k.accountIds.length === 1,
     }));
-    const view = { keys, created, values, roles: choices(ROLES, values.role), errors: Object.keys(errors).length > 0 ? errors : undefined };
+    const view = { keys, created, values, roles: choices(ROLES, values.role), errors: shownErrors(errors) };
     return this.access.render(reply, code, visit, 'keys', { title: 'API keys', nav: 'keys' }, view);
   }
 }

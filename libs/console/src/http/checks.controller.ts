@@ -10,8 +10,8 @@ import { ConsoleReads, LIST_LIMIT, when } from '../read/console-reads';
 import { channelSummary } from './channel-form';
 import { BLANK_CHECK, checkChoices, checkFieldErrors, CheckFormValues, checkInput, checkValues, readCheckForm } from './check-form';
 import { ConsoleAccess, ConsoleController, Visit } from './console-access';
+import { FieldErrors, noticeOf, shownErrors } from './form-check';
 import { cronLine, cursorAfter, PingCursor, pingDetail, pingsBefore, timingText } from './check-view';
-import { FieldErrors } from './incident-form';
 
 const NOTICES: Record<string, string> = {
   paused: 'Check paused: no alert until its next ping, which resumes it.',
@@ -62,7 +62,7 @@ export class ConsoleChecksController {
     if (!check) return this.access.message(reply, 404, visit, ...NOT_FOUND);
     const before = pingsBefore(query.before);
     if (before === null) return this.access.message(reply, 400, visit, 'No such page', 'This page of the ping log does not exist: start from the check.');
-    const notice = typeof query.notice === 'string' ? NOTICES[query.notice] : undefined;
+    const notice = noticeOf(NOTICES, query.notice);
     return this.checkPage(reply, 200, visit, check, checkValues(check), {}, before, notice);
   }
 
@@ -169,7 +169,7 @@ export class ConsoleChecksController {
       values,
       ...checkChoices(values),
       channelChoices: visit.canWrite ? await this.channelChoices(visit, values) : [],
-      errors: Object.keys(errors).length > 0 ? errors : undefined,
+      errors: shownErrors(errors),
     };
     return this.access.render(reply, code, visit, 'checks', { title: 'Checks', nav: 'checks' }, view);
   }
@@ -201,7 +201,7 @@ export class ConsoleChecksController {
       values,
       ...checkChoices(values),
       channelChoices: choices,
-      errors: Object.keys(errors).length > 0 ? errors : undefined,
+      errors: shownErrors(errors),
     };
     return this.access.render(reply, code, visit, 'check', { title: check.name, nav: 'checks', notice }, view);
   }

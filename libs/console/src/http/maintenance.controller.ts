@@ -6,12 +6,11 @@ import { ID_GENERATOR, IdGenerator, isUuid } from '../../../core/src/ids';
 import { MaintenanceQuery, MaintenanceWindowBodyDto, MaintenanceWindowView, RunMaintenanceWindowCommand, toConfig, WindowConfig } from '../../../maintenance/src/maintenance.api';
 import { ConsoleReads, LIST_LIMIT, when } from '../read/console-reads';
 import { ConsoleAccess, ConsoleController, Visit } from './console-access';
-import { checkBody, FieldErrors, hasErrors, send } from './form-check';
+import { checkBody, FieldErrors, hasErrors, noticeOf, send, shownErrors } from './form-check';
 import { BLANK_WINDOW, phaseOf, readWindowForm, repeatChoices, serviceErrors, windowBody, WindowValues, windowValues } from './maintenance-form';
 
 const NOTICES: Record<string, string> = { planned: 'Maintenance window planned.', saved: 'Maintenance window saved.', ended: 'Maintenance window ended.', deleted: 'Maintenance window deleted.' };
 const PHASE_TEXT = { active: 'Active', upcoming: 'Upcoming', repeating: 'Repeating', past: 'Past' };
-const noticeOf = (notice: unknown) => (typeof notice === 'string' ? NOTICES[notice] : undefined);
 
 const isRepeating = (w: MaintenanceWindowView) => w.repeatInterval !== null && w.repeatUnit !== null;
 
@@ -37,7 +36,7 @@ export class ConsoleMaintenanceController {
   @Get()
   async list(@Query('notice') notice: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    return this.listPage(reply, 200, visit, BLANK_WINDOW, {}, noticeOf(notice));
+    return this.listPage(reply, 200, visit, BLANK_WINDOW, {}, noticeOf(NOTICES, notice));
   }
 
   @Post()
@@ -56,7 +55,7 @@ export class ConsoleMaintenanceController {
     const visit = await this.access.visit(request);
     const window = await this.window(visit, id);
     if (!window) return this.notFound(reply, visit);
-    return this.windowPage(reply, 200, visit, window, windowValues(window), {}, noticeOf(notice));
+    return this.windowPage(reply, 200, visit, window, windowValues(window), {}, noticeOf(NOTICES, notice));
   }
 
   @Post(':id')
@@ -126,7 +125,7 @@ export class ConsoleMaintenanceController {
     return {
       canWrite: visit.canWrite,
       values,
-      errors: hasErrors(errors) ? errors : undefined,
+      errors: shownErrors(errors),
       repeatUnits: repeatChoices(values.repeatUnit),
       serviceChoices: services.map((s) => ({ id: s.id, name: s.name, checked: chosen.has(s.id) })),
     };

@@ -5,13 +5,12 @@ import { ID_GENERATOR, IdGenerator, isUuid } from '../../../core/src/ids';
 import { RunServiceCommand, ServiceBodyDto, ServiceView, StatusPagesQuery } from '../../../status-pages/src/status-pages.api';
 import { ConsoleReads } from '../read/console-reads';
 import { ConsoleAccess, ConsoleController, fieldOf, Visit } from './console-access';
-import { checkBody, FieldErrors, hasErrors, send } from './form-check';
+import { checkBody, FieldErrors, hasErrors, noticeOf, send, shownErrors } from './form-check';
 
 const NOTICES: Record<string, string> = { added: 'Service added.', saved: 'Service saved.', deleted: 'Service deleted.' };
 type Values = { name: string; description: string };
 
 const readForm = (body: unknown): Values => ({ name: fieldOf(body, 'name'), description: fieldOf(body, 'description') });
-const noticeOf = (notice: unknown) => (typeof notice === 'string' ? NOTICES[notice] : undefined);
 
 /** Services: the list, adding, editing and deleting one; every write a RunServiceCommand, checked as the API checks it. */
 @ConsoleController('services')
@@ -27,7 +26,7 @@ export class ConsoleServicesController {
   @Get()
   async list(@Query('notice') notice: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    return this.listPage(reply, 200, visit, { name: '', description: '' }, {}, noticeOf(notice));
+    return this.listPage(reply, 200, visit, { name: '', description: '' }, {}, noticeOf(NOTICES, notice));
   }
 
   @Post()
@@ -47,7 +46,7 @@ export class ConsoleServicesController {
     const visit = await this.access.visit(request);
     const service = await this.service(visit, id);
     if (!service) return this.access.message(reply, 404, visit, 'No such service', 'This account has no service at this address.');
-    return this.servicePage(reply, 200, visit, service, { name: service.name, description: service.description ?? '' }, {}, noticeOf(notice));
+    return this.servicePage(reply, 200, visit, service, { name: service.name, description: service.description ?? '' }, {}, noticeOf(NOTICES, notice));
   }
 
   @Post(':id')
@@ -83,12 +82,12 @@ export class ConsoleServicesController {
   private async listPage(reply: FastifyReply, code: number, visit: Visit, values: Values, errors: FieldErrors, notice?: string) {
     if (!visit.accountId) return this.access.noAccount(reply, visit);
     const services = (await this.reads.services(visit.accountId)).sort((a, b) => a.name.localeCompare(b.name));
-    const view = { services, canWrite: visit.canWrite, values, errors: hasErrors(errors) ? errors : undefined };
+    const view = { services, canWrite: visit.canWrite, values, errors: shownErrors(errors) };
     return this.access.render(reply, code, visit, 'services', { title: 'Services', nav: 'services', notice }, view);
   }
 
   private servicePage(reply: FastifyReply, code: number, visit: Visit, service: ServiceView, values: Values, errors: FieldErrors, notice?: string, deleteError?: string) {
-    const view = { service, canWrite: visit.canWrite, values, errors: hasErrors(errors) ? errors : undefined, deleteError };
+    const view = { service, canWrite: visit.canWrite, values, errors: shownErrors(errors), deleteError };
     return this.access.render(reply, code, visit, 'service', { title: service.name, nav: 'services', notice }, view);
   }
 }

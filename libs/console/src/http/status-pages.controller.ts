@@ -5,11 +5,10 @@ import { ID_GENERATOR, IdGenerator, isUuid } from '../../../core/src/ids';
 import { CustomDomainChecks, RunStatusPageCommand, StatusPageBodyDto, StatusPageDetailView, StatusPagesQuery, THEME_COLOR_KEYS, toPageInput } from '../../../status-pages/src/status-pages.api';
 import { ConsoleReads, LIST_LIMIT } from '../read/console-reads';
 import { ConsoleAccess, ConsoleController, seeOther, Visit } from './console-access';
-import { checkBody, FieldErrors, hasErrors, send, withParam } from './form-check';
+import { checkBody, FieldErrors, hasErrors, noticeOf, send, shownErrors, withParam } from './form-check';
 import { formErrors, pageBody, pageValues, PageValues, readPageForm } from './status-page-form';
 
 const NOTICES: Record<string, string> = { created: 'Status page created.', saved: 'Status page saved.', checked: 'Domain checked.' };
-const noticeOf = (notice: unknown) => (typeof notice === 'string' ? NOTICES[notice] : undefined);
 
 /** Status pages: the list, creating and editing one (details, custom domain, theme, cards); every write a RunStatusPageCommand. */
 @ConsoleController('status-pages')
@@ -51,7 +50,7 @@ export class ConsoleStatusPagesController {
     const visit = await this.access.visit(request);
     const found = await this.page(visit, id);
     if (!found) return this.notFound(reply, visit);
-    return this.formPage(reply, 200, visit, found.page, pageValues(found.page, await this.reads.services(visit.accountId!)), {}, noticeOf(notice));
+    return this.formPage(reply, 200, visit, found.page, pageValues(found.page, await this.reads.services(visit.accountId!)), {}, noticeOf(NOTICES, notice));
   }
 
   @Post(':id')
@@ -114,7 +113,7 @@ export class ConsoleStatusPagesController {
       svcs: values.serviceIds.join(' '),
       cards,
       themes: ['AUTO', 'LIGHT', 'DARK'].map((value) => ({ value, text: value === 'AUTO' ? 'The visitor’s preference' : value === 'LIGHT' ? 'Light' : 'Dark', selected: value === values.fields.defaultTheme })),
-      errors: hasErrors(errors) ? errors : undefined,
+      errors: shownErrors(errors),
       colorKeys: THEME_COLOR_KEYS,
     };
     return this.access.render(reply, code, visit, 'status-page', { title: page?.name ?? 'New status page', nav: 'status-pages', notice }, view);
