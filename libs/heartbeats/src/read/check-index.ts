@@ -7,7 +7,7 @@ import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { CheckDirectory, CheckView } from './check-directory';
 import { CheckDoc, heartbeatChecksProjection } from './heartbeat-checks.projection';
 import { CHECK_STATES, CheckState, checkState } from './check-state';
-import { heartbeatTimersProjection, RunState, TimerDoc, toTimerState } from './heartbeat.projections';
+import { heartbeatTimersProjection, lastRunsOf, RunState, TimerDoc, toTimerState } from './heartbeat.projections';
 
 const byName = new Intl.Collator().compare;
 
@@ -80,7 +80,7 @@ export class CheckIndex {
       if ((!filter.state || state === filter.state) && (!filter.tag || (entry.doc.tags ?? []).includes(filter.tag))) buckets.get(state)!.push(entry);
     }
     const matching = [...buckets.values()].flat();
-    const checks = matching.slice(offset, offset + limit).map((entry) => ({ ...this.directory.present(entry.doc, entry.timer), lastRuns: entry.timer?.lastRuns ?? [] }));
+    const checks = matching.slice(offset, offset + limit).map((entry) => ({ ...this.directory.present(entry.doc, entry.timer), lastRuns: lastRunsOf(entry.timer) }));
     return { checks, total: matching.length };
   }
 

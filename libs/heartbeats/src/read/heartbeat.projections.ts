@@ -16,8 +16,8 @@ export interface TimerDoc extends TimerState {
   deadline: number | null;
   /** The stream revision the timer reflects: the watchdog appends expecting exactly this one. */
   streamRevision: number;
-  /** The states of the check's last runs (pings, failures, signals), newest first: a list's history bars. */
-  lastRuns?: RunState[];
+  /** The states of the check's last runs (pings, failures, signals), newest first, a letter each (`RUN_LETTERS`): a list's history bars. */
+  lastRuns?: string;
   [field: string]: unknown;
 }
 
@@ -25,17 +25,24 @@ export interface TimerDoc extends TimerState {
 export const LAST_RUNS_KEPT = 10;
 export type RunState = HeartbeatState | 'STARTED' | 'LOG';
 
-/** The state an event of the stream records as a run (as its occurrence would), or null. */
-function runState(event: HeartbeatEvent): RunState | null {
+// A letter per run: every ping rewrites the timer document, so its history costs 10 bytes, not 100.
+const RUN_LETTERS: Record<RunState, string> = { EARLY: 'E', RECEIVED: 'R', GRACE: 'G', LATE: 'L', FAILING: 'F', STARTED: 'S', LOG: 'O' };
+const RUN_STATES = new Map(Object.entries(RUN_LETTERS).map(([state, letter]) => [letter, state as RunState]));
+
+/** A timer document's last runs, newest first. */
+export const lastRunsOf = (doc: TimerDoc | null): RunState[] => [...(doc?.lastRuns ?? '')].map((letter) => RUN_STATES.get(letter)!);
+
+/** The letter of the state an event of the stream records as a run (as its occurrence would), or null. */
+function runLetter(event: HeartbeatEvent): string | null {
   switch (event.type) {
     case 'HeartbeatPingReceived':
-      return event.data.state;
+      return RUN_LETTERS[event.data.state];
     case 'HeartbeatFailed':
-      return 'FAILING';
+      return RUN_LETTERS.FAILING;
     case 'HeartbeatRunStarted':
-      return 'STARTED';
+      return RUN_LETTERS.STARTED;
     case 'HeartbeatLogged':
-      return 'LOG';
+      return RUN_LETTERS.LOG;
     default:
       return null;
   }
@@ -91,15 +98,15 @@ export const heartbeatTimersProjection: Projection<TimerDoc, HeartbeatEvent> = {
     // The document is the timer it holds (TimerDoc extends TimerState): evolved as it is, no copy first.
     // A document written before schedules and run signals lacks their fields: fill them in once.
     const timer = evolveTimer(doc && doc.runs !== undefined && doc.schedule !== undefined && doc.recovered !== undefined ? doc : toTimerState(doc), event);
-    const run = runState(event);
-    const lastRuns = doc?.lastRuns ?? [];
+    const run = runLetter(event);
+    const lastRuns = doc?.lastRuns ?? '';
     return {
       ...timer,
       id,
       accountId: event.metadata.accountId ?? doc?.accountId ?? null,
       deadline: deadlineOf(timer),
       streamRevision: Number(event.revision),
-      lastRuns: run ? [run, ...lastRuns.slice(0, LAST_RUNS_KEPT - 1)] : lastRuns,
+      lastRuns: run ? run + lastRuns.slice(0, LAST_RUNS_KEPT - 1) : lastRuns,
     };
   },
 };
