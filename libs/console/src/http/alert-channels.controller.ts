@@ -1,19 +1,16 @@
-import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiExcludeController } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { AlertingQuery, CHANNEL_TYPES, ChannelSettings, ChannelType, ChannelView, DeliveryDoc, parseChannelBody, presentDelivery, resolvedTargetProblems, RunAlertChannelCommand } from '../../../alerting/src/alerting.api';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { VigilError } from '../../../core/src/errors';
 import { ID_GENERATOR, IdGenerator, isUuid } from '../../../core/src/ids';
-import { Public } from '../../../http/src/account-context';
 import { HeartbeatsQuery, RunHeartbeatCheckCommand } from '../../../heartbeats/src/heartbeats.api';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { ConsoleReads, LIST_LIMIT, when } from '../read/console-reads';
-import { ConsolePages } from '../render/console-pages';
 import { blankChannel, channelBody, forgetTypedSecrets, channelChoices, ChannelFormValues, channelSummary, channelValues, fieldErrors, isChannelType, readChannelForm, TYPE_NAMES } from './channel-form';
-import { ConsoleAccess, seeOther, sendHtml, Visit } from './console-access';
-import { FieldErrors } from './incident-form';
+import { ConsoleAccess, ConsoleController, Visit } from './console-access';
+import { FieldErrors, noticeOf, shownErrors } from './form-check';
 
 const NOTICES: Record<string, string> = { created: 'Channel created.', saved: 'Channel saved.', test: 'Test alert queued: it shows in the delivery log once sent.', retried: 'Delivery queued again.' };
 /** Deliveries per page of the log. */
@@ -23,14 +20,11 @@ export const CHECK_CHOICES = 50;
 const NOT_FOUND = ['No such alert channel', 'This account has no alert channel at this address.'] as const;
 
 /** Alert channels: list, create and edit each type, send a test, the delivery log with retry. Every write is the API's. */
-@Public()
-@ApiExcludeController()
-@Controller('console/alert-channels')
+@ConsoleController('alert-channels')
 export class ConsoleAlertChannelsController {
   constructor(
     private readonly access: ConsoleAccess,
     private readonly reads: ConsoleReads,
-    private readonly pages: ConsolePages,
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -41,8 +35,7 @@ export class ConsoleAlertChannelsController {
   @Get()
   async list(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
-    if (!visit.accountId) return this.access.message(reply, 200, visit, 'No account yet', 'You are not a member of any account.');
+    if (!visit.accountId) return this.access.noAccount(reply, visit);
     const [rows, summary] = await Promise.all([
       this.queries.execute(new AlertingQuery({ type: 'ListAlertChannelSettings', accountId: visit.accountId, limit: LIST_LIMIT, after: undefined })),
       this.reads.checkSummary(visit.accountId),
@@ -51,22 +44,20 @@ export class ConsoleAlertChannelsController {
     const counts = new Map(Object.entries(summary.byChannel));
     const channels = rows.slice(0, LIST_LIMIT).map((c) => ({ id: c.id, ...channelSummary(c), typeName: TYPE_NAMES[c.type], checkCount: counts.get(c.id) ?? 0 }));
     const types = CHANNEL_TYPES.map((value) => ({ value, text: TYPE_NAMES[value] }));
-    return sendHtml(reply, 200, this.pages.render('channels', { ...visit.chrome, title: 'Alert channels', nav: 'channels' }, { channels, types, canWrite: visit.canWrite }));
+    return this.access.render(reply, 200, visit, 'channels', { title: 'Alert channels', nav: 'channels' }, { channels, types, canWrite: visit.canWrite });
   }
 
   @Get('new')
   async blank(@Query('type') type: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
     if (!isChannelType(type)) return this.access.message(reply, 400, visit, 'No such channel type', `Choose one of ${CHANNEL_TYPES.join(', ')}.`);
-    if (!visit.canWrite) return this.access.message(reply, 403, visit, 'Request refused', 'Your role on this account is READ_ONLY: you can see, not change.');
+    this.access.mayWrite(visit);
     return this.newPage(reply, 200, visit, blankChannel(type), {});
   }
 
   @Post()
   async create(@Query('type') type: unknown, @Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, body);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, body);
     if (!isChannelType(type)) return this.access.message(reply, 400, visit, 'No such channel type', `Choose one of ${CHANNEL_TYPES.join(', ')}.`);
     const values = readChannelForm(type, body);
     const checked = await this.checked(visit, values);
@@ -75,25 +66,23 @@ export class ConsoleAlertChannelsController {
     const refused = await this.run(visit, { type: 'CreateAlertChannel', id, accountId: visit.accountId!, settings: checked.settings });
     if (refused) return this.newPage(reply, 400, visit, ...this.again(values, { type: refused }));
     await this.subscribe(visit, id, [], values.checks);
-    return seeOther(reply, `/console/alert-channels/${id}${this.and(visit, 'notice=created')}`);
+    return this.access.done(reply, visit, `/console/alert-channels/${id}`, 'notice=created');
   }
 
   @Get(':id')
   async show(@Param('id') id: string, @Query() query: Record<string, unknown>, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
     const channel = await this.channel(visit, id);
     if (!channel) return this.access.message(reply, 404, visit, ...NOT_FOUND);
     const before = parseCursor(query.before);
     if (query.before !== undefined && !before) return this.access.message(reply, 400, visit, 'No such page', 'This page of the delivery log does not exist: start from the channel.');
-    const notice = typeof query.notice === 'string' ? NOTICES[query.notice] : undefined;
+    const notice = noticeOf(NOTICES, query.notice);
     return this.channelPage(reply, 200, visit, channel, channelValues(channel), {}, before, notice);
   }
 
   @Post(':id')
   async update(@Param('id') id: string, @Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, body);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, body);
     const channel = await this.channel(visit, id);
     if (!channel) return this.access.message(reply, 404, visit, ...NOT_FOUND);
     const values = readChannelForm(channel.type, body);
@@ -103,28 +92,26 @@ export class ConsoleAlertChannelsController {
     const refused = await this.run(visit, { type: 'UpdateAlertChannel', id: channel.id, accountId: visit.accountId!, settings: checked.settings });
     if (refused) return this.channelPage(reply, 400, visit, channel, ...this.again(values, { type: refused }));
     await this.subscribe(visit, channel.id, channel.subscriptions.filter((s) => s.activated).map((s) => s.checkId), values.checks);
-    return seeOther(reply, `/console/alert-channels/${channel.id}${this.and(visit, 'notice=saved')}`);
+    return this.access.done(reply, visit, `/console/alert-channels/${channel.id}`, 'notice=saved');
   }
 
   @Post(':id/test')
   async test(@Param('id') id: string, @Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, body);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, body);
     const channel = await this.channel(visit, id);
     if (!channel) return this.access.message(reply, 404, visit, ...NOT_FOUND);
     await this.commands.execute(new RunAlertChannelCommand({ type: 'RequestAlertChannelTest', id: channel.id, accountId: visit.accountId!, notificationId: this.ids.next() }, visit.actor));
-    return seeOther(reply, `/console/alert-channels/${channel.id}${this.and(visit, 'notice=test')}`);
+    return this.access.done(reply, visit, `/console/alert-channels/${channel.id}`, 'notice=test');
   }
 
   /** The channel's RetryAlertDelivery: a FAILED delivery is due again now (others are left as they are). */
   @Post(':id/deliveries/:deliveryId/retry')
   async retry(@Param('id') id: string, @Param('deliveryId') deliveryId: string, @Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, body);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, body);
     const channel = await this.channel(visit, id);
     const refused = channel && isUuid(deliveryId) ? await this.run(visit, { type: 'RetryAlertDelivery', id: channel.id, accountId: visit.accountId!, notificationId: deliveryId.toLowerCase(), failed: true }) : 'Not found';
     if (!channel || refused) return this.access.message(reply, 404, visit, 'No such delivery', 'This channel has no delivery at this address.');
-    return seeOther(reply, `/console/alert-channels/${channel.id}${this.and(visit, 'notice=retried')}`);
+    return this.access.done(reply, visit, `/console/alert-channels/${channel.id}`, 'notice=retried');
   }
 
   /** The form checked as the API checks a body (the same parser and DNS check), and its checks this account's. */
@@ -173,10 +160,6 @@ export class ConsoleAlertChannelsController {
     return [forgetTypedSecrets(values, errors), errors];
   }
 
-  private and(visit: Visit, param: string): string {
-    return visit.chrome.q ? `${visit.chrome.q}&${param}` : `?${param}`;
-  }
-
   /** The first CHECK_CHOICES checks by name and every chosen one (so saving keeps them); others subscribe from their check's page. */
   private async checkChoices(visit: Visit, values: ChannelFormValues) {
     const chosen = new Set(values.checks);
@@ -186,10 +169,10 @@ export class ConsoleAlertChannelsController {
   }
 
   private async newPage(reply: FastifyReply, code: number, visit: Visit, values: ChannelFormValues, errors: FieldErrors) {
-    if (!visit.accountId) return this.access.message(reply, 200, visit, 'No account yet', 'You are not a member of any account.');
+    if (!visit.accountId) return this.access.noAccount(reply, visit);
     const typeName = TYPE_NAMES[values.type as ChannelType];
-    const view = { values, typeName, ...channelChoices(values), ...(await this.checkChoices(visit, values)), errors: Object.keys(errors).length > 0 ? errors : undefined };
-    return sendHtml(reply, code, this.pages.render('channelNew', { ...visit.chrome, title: `New ${typeName} channel`, nav: 'channels' }, view));
+    const view = { values, typeName, ...channelChoices(values), ...(await this.checkChoices(visit, values)), errors: shownErrors(errors) };
+    return this.access.render(reply, code, visit, 'channelNew', { title: `New ${typeName} channel`, nav: 'channels' }, view);
   }
 
   private async channelPage(reply: FastifyReply, code: number, visit: Visit, channel: ChannelView, values: ChannelFormValues, errors: FieldErrors, before?: Cursor, notice?: string) {
@@ -210,9 +193,9 @@ export class ConsoleAlertChannelsController {
       values,
       ...channelChoices(values),
       ...(await this.checkChoices(visit, values)),
-      errors: Object.keys(errors).length > 0 ? errors : undefined,
+      errors: shownErrors(errors),
     };
-    return sendHtml(reply, code, this.pages.render('channel', { ...visit.chrome, title: summary.title, nav: 'channels', notice }, view));
+    return this.access.render(reply, code, visit, 'channel', { title: summary.title, nav: 'channels', notice }, view);
   }
 }
 

@@ -1,27 +1,23 @@
-import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiExcludeController } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { AccountsQuery, ApiKeySummary, newApiKey, RunApiKeyCommand } from '../../../accounts/src/accounts.api';
 import { ID_GENERATOR, IdGenerator, isUuid } from '../../../core/src/ids';
-import { Public, Role } from '../../../http/src/account-context';
+import { Role } from '../../../http/src/account-context';
 import { when } from '../read/console-reads';
-import { ConsolePages } from '../render/console-pages';
-import { ConsoleAccess, fieldOf, seeOther, sendHtml, Visit } from './console-access';
-import { choices, FieldErrors } from './incident-form';
+import { ConsoleAccess, ConsoleController, fieldOf, Visit } from './console-access';
+import { FieldErrors, shownErrors } from './form-check';
+import { choices } from './incident-form';
 
 const ROLES: readonly Role[] = ['READ_ONLY', 'READ_WRITE', 'ADMIN'];
 const MAX_NAME = 100;
 const ADMIN_ONLY = 'API keys are managed by the account\'s ADMIN members.';
 
 /** API keys of the account: create (the key shown once, never stored) and revoke. ADMIN members only. */
-@Public()
-@ApiExcludeController()
-@Controller('console/api-keys')
+@ConsoleController('api-keys')
 export class ConsoleApiKeysController {
   constructor(
     private readonly access: ConsoleAccess,
-    private readonly pages: ConsolePages,
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
@@ -30,15 +26,13 @@ export class ConsoleApiKeysController {
   @Get()
   async list(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
     if (!isAdmin(visit)) return this.access.message(reply, 403, visit, 'ADMIN only', ADMIN_ONLY);
     return this.page(reply, 200, visit, { name: '', role: 'READ_WRITE' }, {});
   }
 
   @Post()
   async create(@Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.admin(request, reply, body);
-    if (!visit) return reply;
+    const visit = await this.admin(request, body);
     const values = { name: fieldOf(body, 'name').trim(), role: fieldOf(body, 'role') };
     const errors: FieldErrors = {};
     if (values.name === '') errors.name = 'Name the key after what will use it.';
@@ -53,20 +47,19 @@ export class ConsoleApiKeysController {
 
   @Post(':id/revoke')
   async revoke(@Param('id') id: string, @Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.admin(request, reply, body);
-    if (!visit) return reply;
+    const visit = await this.admin(request, body);
     const key = isUuid(id) ? (await this.keys(visit)).find((k) => k.id === id.toLowerCase()) : undefined;
     if (!key) return this.access.message(reply, 404, visit, 'No such key', 'This account has no API key at this address.');
     // A key granting other accounts too is not this account's alone to revoke.
     if (key.accountIds.length > 1) return this.access.message(reply, 403, visit, 'Request refused', 'This key also grants other accounts: revoke it with the CLI (vigil keys revoke).');
     await this.commands.execute(new RunApiKeyCommand({ type: 'RevokeApiKey', id: key.id }, visit.actor));
-    return seeOther(reply, `/console/api-keys${visit.chrome.q}`);
+    return this.access.done(reply, visit, '/console/api-keys');
   }
 
-  /** A form post of an ADMIN member; otherwise answered here and null. */
-  private async admin(request: FastifyRequest, reply: FastifyReply, body: unknown): Promise<Visit | null> {
-    const visit = await this.access.act(request, reply, body);
-    if (visit && !isAdmin(visit)) return this.access.message(reply, 403, visit, 'Request refused', ADMIN_ONLY), null;
+  /** A form post of an ADMIN member; otherwise refused. */
+  private async admin(request: FastifyRequest, body: unknown): Promise<Visit> {
+    const visit = await this.access.act(request, body);
+    if (!isAdmin(visit)) throw this.access.refusal(visit, ADMIN_ONLY);
     return visit;
   }
 
@@ -82,8 +75,8 @@ export class ConsoleApiKeysController {
       shared: k.accountIds.length > 1,
       revocable: !k.revoked && k.accountIds.length === 1,
     }));
-    const view = { keys, created, values, roles: choices(ROLES, values.role), errors: Object.keys(errors).length > 0 ? errors : undefined };
-    return sendHtml(reply, code, this.pages.render('keys', { ...visit.chrome, title: 'API keys', nav: 'keys' }, view));
+    const view = { keys, created, values, roles: choices(ROLES, values.role), errors: shownErrors(errors) };
+    return this.access.render(reply, code, visit, 'keys', { title: 'API keys', nav: 'keys' }, view);
   }
 }
 

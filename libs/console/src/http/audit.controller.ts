@@ -1,40 +1,33 @@
 import { Readable } from 'node:stream';
-import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import { Get, Param, Query, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiExcludeController } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { isUuid } from '../../../core/src/ids';
-import { Public } from '../../../http/src/account-context';
 import { IncidentsQuery } from '../../../incidents/src/incidents.api';
 import { StatusPagesQuery } from '../../../status-pages/src/status-pages.api';
 import { AuditReads, AuthorNames, EXPORT_MAX, NamedEntry, resourcePage } from '../read/audit-reads';
 import { when } from '../read/console-reads';
-import { ConsolePages } from '../render/console-pages';
 import { CSV_HEADER, csvRows, ndjsonLine } from './audit-export';
 import { cursorOf, filterQuery, instantOf, localOf, parseAuditFilter } from './audit-filter';
-import { ConsoleAccess, CONSOLE_HEADERS, seeOther, sendHtml, Visit } from './console-access';
+import { CONSOLE_HEADERS, ConsoleAccess, ConsoleController, Visit } from './console-access';
 
 const NOT_KEPT = 'no longer kept';
 /** Resources that can be seen as they were at a moment. */
 const AS_OF_PAGES: Record<string, string> = { incident: '/console/incidents/', 'status-page': '/console/status-pages/' };
 
 /** The audit log (who changed what, when, field by field), its exports, and an incident as it was at a chosen moment. */
-@Public()
-@ApiExcludeController()
-@Controller('console')
+@ConsoleController('')
 export class ConsoleAuditController {
   constructor(
     private readonly access: ConsoleAccess,
     private readonly audit: AuditReads,
-    private readonly pages: ConsolePages,
     private readonly queries: QueryBus,
   ) {}
 
   @Get('audit')
   async log(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
-    if (!visit.accountId) return this.access.message(reply, 200, visit, 'No account yet', 'You are not a member of any account.');
+    if (!visit.accountId) return this.access.noAccount(reply, visit);
     const parsed = parseAuditFilter(request.query);
     const names = await this.audit.names(visit.accountId);
     const failed = Object.keys(parsed.errors).length > 0;
@@ -55,14 +48,13 @@ export class ConsoleAuditController {
       firstQuery: accountAnd + filters,
       next: more && last ? `${accountAnd}${filters ? `${filters}&` : ''}after=${cursorOf(last.at, last.id)}` : null,
     };
-    return sendHtml(reply, failed ? 400 : 200, this.pages.render('audit', { ...visit.chrome, title: 'Audit log', nav: 'audit' }, view));
+    return this.access.render(reply, failed ? 400 : 200, visit, 'audit', { title: 'Audit log', nav: 'audit' }, view);
   }
 
   /** The filtered log as CSV or NDJSON, streamed page by page (at most EXPORT_MAX entries). */
   @Get('audit/export.:format')
   async export(@Param('format') format: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
     if (format !== 'csv' && format !== 'ndjson') return this.access.message(reply, 404, visit, 'No such export', 'The audit log exports as export.csv or export.ndjson.');
     if (!visit.accountId) return this.access.message(reply, 404, visit, 'No account yet', 'You are not a member of any account.');
     const parsed = parseAuditFilter(request.query);
@@ -81,7 +73,6 @@ export class ConsoleAuditController {
   @Get('incidents/:id/as-of')
   async incidentAsOf(@Param('id') id: string, @Query('at') at: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
     const instant = typeof at === 'string' ? instantOf(at.trim()) : null;
     if (!instant) return this.access.message(reply, 400, visit, 'Choose a moment', 'Enter the date and time to see the incident at, such as 2026-11-28T09:30 (UTC).');
     const found = await this.incidentAt(visit, id, instant);
@@ -92,20 +83,19 @@ export class ConsoleAuditController {
       asOfValue: localOf(instant),
       timeline: [...found.incidentUpdates].reverse().map((u) => ({ ...u, when: when(u.publicIncidentUpdateDate) })),
     };
-    return sendHtml(reply, 200, this.pages.render('incidentAsOf', { ...visit.chrome, title: `${found.name} (as of ${when(instant)})`, nav: 'incidents' }, view));
+    return this.access.render(reply, 200, visit, 'incidentAsOf', { title: `${found.name} (as of ${when(instant)})`, nav: 'incidents' }, view);
   }
 
   /** A status page as it was at a chosen moment (its settings and cards; services by today's names). */
   @Get('status-pages/:id/as-of')
   async statusPageAsOf(@Param('id') id: string, @Query('at') at: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
     const instant = typeof at === 'string' ? instantOf(at.trim()) : null;
     if (!instant) return this.access.message(reply, 400, visit, 'Choose a moment', 'Enter the date and time to see the status page at, such as 2026-11-28T09:30 (UTC).');
     const found = visit.accountId && isUuid(id) ? await this.queries.execute(new StatusPagesQuery({ type: 'GetStatusPageAsOf', accountId: visit.accountId, id: id.toLowerCase(), at: new Date(instant) })) : null;
     if (!found) return this.access.message(reply, 404, visit, 'No such status page then', 'This account had no status page at this address at that moment.');
     const view = { page: found.page, asOfText: when(instant), asOfValue: localOf(instant) };
-    return sendHtml(reply, 200, this.pages.render('statusPageAsOf', { ...visit.chrome, title: `${found.page.name} (as of ${when(instant)})` }, view));
+    return this.access.render(reply, 200, visit, 'statusPageAsOf', { title: `${found.page.name} (as of ${when(instant)})` }, view);
   }
 
   private async incidentAt(visit: Visit, id: string, instant: string) {

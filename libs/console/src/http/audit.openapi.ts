@@ -1,11 +1,6 @@
 /** The audit screens for the OpenAPI document: HTML and exports for a signed-in person (session), no API key. */
-type Json = Record<string, unknown>;
+import { account, html, idParam as id, Json, op, signIn } from './console-openapi-parts';
 
-const SESSION = 'A page of the operator console for a signed-in person (session cookie from /console/sign-in), not the API: no API key.';
-const html = (description: string): Json => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
-const signIn: Json = { description: 'Not signed in: to /console/sign-in', headers: { location: { schema: { type: 'string' } } }, content: { 'text/plain': { schema: { type: 'string', maxLength: 0 } } } };
-const account: Json = { name: 'account', in: 'query', required: false, schema: { type: 'string', format: 'uuid' }, description: 'Which of the person’s accounts (default: the first)' };
-const id: Json = { name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: 64 } };
 const time = (name: string, description: string, required = false): Json => ({ name, in: 'query', required, schema: { type: 'string', maxLength: 29 }, description: `${description} (datetime-local, UTC, or ISO 8601)` });
 const filters: Json[] = [
   account,
@@ -16,7 +11,7 @@ const filters: Json[] = [
 ];
 
 function get(summary: string, parameters: Json[], ok: Json, extra: Json = {}): Json {
-  return { get: { tags: ['console'], summary, description: `${summary}. ${SESSION}`, security: [], parameters, responses: { 200: ok, 303: signIn, ...extra } } };
+  return { get: op(summary, { 200: ok, 303: signIn, ...extra }, { parameters }) };
 }
 
 export function auditOpenApiPaths(): Json {

@@ -1,20 +1,17 @@
-import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiExcludeController } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { AlertingQuery } from '../../../alerting/src/alerting.api';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { ValidationError, VigilError } from '../../../core/src/errors';
 import { ID_GENERATOR, IdGenerator, isUuid } from '../../../core/src/ids';
-import { Public } from '../../../http/src/account-context';
 import { CHECK_STATES, CheckState, CheckView, HeartbeatCheckCommand, HeartbeatEventView, HeartbeatsQuery, RunHeartbeatCheckCommand, RunHeartbeatCommand } from '../../../heartbeats/src/heartbeats.api';
 import { ConsoleReads, LIST_LIMIT, when } from '../read/console-reads';
-import { ConsolePages } from '../render/console-pages';
 import { channelSummary } from './channel-form';
 import { BLANK_CHECK, checkChoices, checkFieldErrors, CheckFormValues, checkInput, checkValues, readCheckForm } from './check-form';
-import { ConsoleAccess, seeOther, sendHtml, Visit } from './console-access';
+import { ConsoleAccess, ConsoleController, Visit } from './console-access';
+import { FieldErrors, noticeOf, shownErrors } from './form-check';
 import { cronLine, cursorAfter, PingCursor, pingDetail, pingsBefore, timingText } from './check-view';
-import { FieldErrors } from './incident-form';
 
 const NOTICES: Record<string, string> = {
   paused: 'Check paused: no alert until its next ping, which resumes it.',
@@ -23,21 +20,17 @@ const NOTICES: Record<string, string> = {
   deactivated: 'Monitoring turned off: pings are ignored until you resume it.',
   resumed: 'Monitoring resumed: the check waits for its next ping from now.',
 };
-/** Checks per page of the list (each with its recent runs), pings per page of a check's log, runs per check. */
+/** Checks per page of the list (each with its last runs), pings per page of a check's log. */
 export const CHECK_PAGE = 50;
 export const PING_PAGE = 20;
-export const RUNS_SHOWN = 10;
 const NOT_FOUND = ['No such check', 'This account has no check at this address.'] as const;
 
 /** Checks: the list with recent runs, by state and tag; create; a check's page with its ping log, settings and actions. */
-@Public()
-@ApiExcludeController()
-@Controller('console/checks')
+@ConsoleController('checks')
 export class ConsoleChecksController {
   constructor(
     private readonly access: ConsoleAccess,
     private readonly reads: ConsoleReads,
-    private readonly pages: ConsolePages,
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -47,39 +40,35 @@ export class ConsoleChecksController {
   @Get()
   async list(@Query() query: Record<string, unknown>, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
     return this.listPage(reply, 200, visit, query, BLANK_CHECK, {});
   }
 
   @Post()
   async create(@Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, body);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, body);
     const values = readCheckForm(body);
     const { input, errors } = checkInput(values, null);
     if (Object.keys(errors).length > 0) return this.listPage(reply, 400, visit, {}, values, errors);
     const id = this.ids.next();
     const refused = await this.run(visit, { type: 'CreateHeartbeatCheck', id, accountId: visit.accountId!, config: input });
     if (refused) return this.listPage(reply, 400, visit, {}, values, refused);
-    return seeOther(reply, `/console/checks/${id}${this.and(visit, 'notice=created')}`);
+    return this.access.done(reply, visit, `/console/checks/${id}`, 'notice=created');
   }
 
   @Get(':id')
   async show(@Param('id') id: string, @Query() query: Record<string, unknown>, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
     const check = await this.check(visit, id);
     if (!check) return this.access.message(reply, 404, visit, ...NOT_FOUND);
     const before = pingsBefore(query.before);
     if (before === null) return this.access.message(reply, 400, visit, 'No such page', 'This page of the ping log does not exist: start from the check.');
-    const notice = typeof query.notice === 'string' ? NOTICES[query.notice] : undefined;
+    const notice = noticeOf(NOTICES, query.notice);
     return this.checkPage(reply, 200, visit, check, checkValues(check), {}, before, notice);
   }
 
   @Post(':id')
   async update(@Param('id') id: string, @Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, body);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, body);
     const check = await this.check(visit, id);
     if (!check) return this.access.message(reply, 404, visit, ...NOT_FOUND);
     const values = readCheckForm(body);
@@ -87,18 +76,17 @@ export class ConsoleChecksController {
     if (Object.keys(errors).length > 0) return this.checkPage(reply, 400, visit, check, values, errors);
     const refused = await this.run(visit, { type: 'UpdateHeartbeatCheck', id: check.id, accountId: visit.accountId!, config: input });
     if (refused) return this.checkPage(reply, 400, visit, check, values, refused);
-    return seeOther(reply, `/console/checks/${check.id}${this.and(visit, 'notice=saved')}`);
+    return this.access.done(reply, visit, `/console/checks/${check.id}`, 'notice=saved');
   }
 
   /** The API's pause: no alert until the next ping. */
   @Post(':id/pause')
   async pause(@Param('id') id: string, @Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, body);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, body);
     const check = await this.check(visit, id);
     if (!check) return this.access.message(reply, 404, visit, ...NOT_FOUND);
     await this.commands.execute(new RunHeartbeatCommand(check.id, { type: 'Pause', at: this.clock.now().toISOString() }, visit.actor));
-    return seeOther(reply, `/console/checks/${check.id}${this.and(visit, 'notice=paused')}`);
+    return this.access.done(reply, visit, `/console/checks/${check.id}`, 'notice=paused');
   }
 
   /** The check's `activated` setting, as a PUT of the API changes it: off ignores pings; on restarts the timer. */
@@ -115,23 +103,21 @@ export class ConsoleChecksController {
   @Get(':id/pings/:eventId')
   async ping(@Param('id') id: string, @Param('eventId') eventId: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
     const check = await this.check(visit, id);
     const found = check && isUuid(eventId) ? await this.queries.execute(new HeartbeatsQuery({ type: 'CheckEvent', accountId: visit.accountId!, checkId: check.id, eventId: eventId.toLowerCase() })) : null;
     if (!check || !found?.event) return this.access.message(reply, 404, visit, 'No such ping', 'This check has no ping at this address (old pings are removed after the retention period).');
     const view = { ping: found.event, when: when(found.event.timestamp), detail: pingDetail(found.event), checkId: check.id, checkName: check.name };
-    return sendHtml(reply, 200, this.pages.render('ping', { ...visit.chrome, title: `${check.name}: ping of ${when(found.event.timestamp)}`, nav: 'checks' }, view));
+    return this.access.render(reply, 200, visit, 'ping', { title: `${check.name}: ping of ${when(found.event.timestamp)}`, nav: 'checks' }, view);
   }
 
   private async activate(id: string, activated: boolean, body: unknown, request: FastifyRequest, reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, body);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, body);
     const check = await this.check(visit, id);
     if (!check) return this.access.message(reply, 404, visit, ...NOT_FOUND);
     const { input } = checkInput(checkValues(check), check);
     const refused = await this.run(visit, { type: 'UpdateHeartbeatCheck', id: check.id, accountId: visit.accountId!, config: { ...input, activated, alertChannelSubscriptions: check.alertChannelSubscriptions } });
     if (refused) return this.checkPage(reply, 400, visit, check, checkValues(check), refused);
-    return seeOther(reply, `/console/checks/${check.id}${this.and(visit, activated ? 'notice=resumed' : 'notice=deactivated')}`);
+    return this.access.done(reply, visit, `/console/checks/${check.id}`, activated ? 'notice=resumed' : 'notice=deactivated');
   }
 
   /** Sends the command; a refusal of the decider (4xx) is the form's errors, anything else propagates. */
@@ -152,10 +138,6 @@ export class ConsoleChecksController {
     return found?.check ?? null;
   }
 
-  private and(visit: Visit, param: string): string {
-    return visit.chrome.q ? `${visit.chrome.q}&${param}` : `?${param}`;
-  }
-
   private async channelChoices(visit: Visit, values: CheckFormValues) {
     const chosen = new Set(values.channels);
     const rows = await this.queries.execute(new AlertingQuery({ type: 'ListAlertChannelSettings', accountId: visit.accountId!, limit: LIST_LIMIT, after: undefined }));
@@ -163,7 +145,7 @@ export class ConsoleChecksController {
   }
 
   private async listPage(reply: FastifyReply, code: number, visit: Visit, query: Record<string, unknown>, values: CheckFormValues, errors: FieldErrors) {
-    if (!visit.accountId) return this.access.message(reply, 200, visit, 'No account yet', 'You are not a member of any account.');
+    if (!visit.accountId) return this.access.noAccount(reply, visit);
     const { state, tag } = query;
     const stateFilter = (CHECK_STATES as readonly unknown[]).includes(state) ? String(state) : undefined;
     if (state !== undefined && !stateFilter) return this.access.message(reply, 400, visit, 'No such state', `Filter by one of ${CHECK_STATES.join(', ')}.`);
@@ -173,12 +155,7 @@ export class ConsoleChecksController {
       this.reads.checks(visit.accountId, { state: stateFilter as CheckState | undefined, tag: tagFilter }, offset, CHECK_PAGE),
       this.reads.checkSummary(visit.accountId),
     ]);
-    const shown = page.checks;
-    const runs = await this.queries.execute(new HeartbeatsQuery({ type: 'RecentEvents', accountId: visit.accountId, checkIds: shown.map((c) => c.id), limit: RUNS_SHOWN }));
-    const checks = shown.map((c) => {
-      const states = (runs[c.id] ?? []).map((e) => e.state);
-      return { ...c, runs: states, runsText: states.length > 0 ? states.join(', ') : 'none yet' };
-    });
+    const checks = page.checks.map((c) => ({ ...c, runs: c.lastRuns, runsText: c.lastRuns.length > 0 ? c.lastRuns.join(', ') : 'none yet' }));
     const filters = [stateFilter ? `state=${stateFilter}` : '', tagFilter ? `tag=${encodeURIComponent(tagFilter)}` : ''].filter(Boolean);
     const view = {
       checks,
@@ -192,9 +169,9 @@ export class ConsoleChecksController {
       values,
       ...checkChoices(values),
       channelChoices: visit.canWrite ? await this.channelChoices(visit, values) : [],
-      errors: Object.keys(errors).length > 0 ? errors : undefined,
+      errors: shownErrors(errors),
     };
-    return sendHtml(reply, code, this.pages.render('checks', { ...visit.chrome, title: 'Checks', nav: 'checks' }, view));
+    return this.access.render(reply, code, visit, 'checks', { title: 'Checks', nav: 'checks' }, view);
   }
 
   private async checkPage(reply: FastifyReply, code: number, visit: Visit, check: CheckView, values: CheckFormValues, errors: FieldErrors, before?: PingCursor, notice?: string) {
@@ -224,8 +201,8 @@ export class ConsoleChecksController {
       values,
       ...checkChoices(values),
       channelChoices: choices,
-      errors: Object.keys(errors).length > 0 ? errors : undefined,
+      errors: shownErrors(errors),
     };
-    return sendHtml(reply, code, this.pages.render('check', { ...visit.chrome, title: check.name, nav: 'checks', notice }, view));
+    return this.access.render(reply, code, visit, 'check', { title: check.name, nav: 'checks', notice }, view);
   }
 }

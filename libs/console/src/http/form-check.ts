@@ -40,5 +40,11 @@ export async function send(commands: CommandBus, command: object, fallback: stri
 
 export const hasErrors = (errors: FieldErrors | null): errors is FieldErrors => errors !== null && Object.keys(errors).length > 0;
 
+/** A page's errors, or none to show. */
+export const shownErrors = (errors: FieldErrors): FieldErrors | undefined => (hasErrors(errors) ? errors : undefined);
+
+/** The notice a redirect names (`?notice=saved`), from the page's own; anything else shows none. */
+export const noticeOf = (notices: Record<string, string>, notice: unknown): string | undefined => (typeof notice === 'string' && Object.hasOwn(notices, notice) ? notices[notice] : undefined);
+
 /** `?account=…&param` or `?param`: a redirect's query that keeps the chosen account. */
 export const withParam = (q: string, param: string) => (q ? `${q}&${param}` : `?${param}`);

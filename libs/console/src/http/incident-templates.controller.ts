@@ -1,25 +1,20 @@
-import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiExcludeController } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
-import { Public } from '../../../http/src/account-context';
 import { IncidentTemplateBodyDto, IncidentTemplateView, RunIncidentTemplateCommand, SEVERITIES, TemplateContent, toTemplateContent, UPDATE_STATUSES } from '../../../incidents/src/incidents.api';
 import { ConsoleReads } from '../read/console-reads';
 import { ConsolePages } from '../render/console-pages';
-import { ConsoleAccess, seeOther, sendHtml, Visit } from './console-access';
-import { checkBody, FieldErrors, hasErrors, send, withParam } from './form-check';
+import { ConsoleAccess, ConsoleController, seeOther, sendHtml, Visit } from './console-access';
+import { checkBody, FieldErrors, hasErrors, noticeOf, send, withParam } from './form-check';
 import { IncidentActions, TEMPLATES_SHOWN } from './incident-actions';
 import { choices } from './incident-form';
 import { BLANK_TEMPLATE, formErrors, readTemplateForm, templateBody, TemplateFormValues, templateValues } from './template-form';
 
 const NOTICES: Record<string, string> = { added: 'Template added.', saved: 'Template saved.', deleted: 'Template deleted.' };
-const noticeOf = (notice: unknown) => (typeof notice === 'string' ? NOTICES[notice] : undefined);
 
 /** Incident templates: the list, adding, editing and deleting one; every write a RunIncidentTemplateCommand, checked as the API checks it. */
-@Public()
-@ApiExcludeController()
-@Controller('console/incidents/templates')
+@ConsoleController('incidents/templates')
 export class ConsoleIncidentTemplatesController {
   constructor(
     private readonly access: ConsoleAccess,
@@ -33,14 +28,12 @@ export class ConsoleIncidentTemplatesController {
   @Get()
   async list(@Query('notice') notice: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
-    return this.listPage(reply, 200, visit, BLANK_TEMPLATE, {}, noticeOf(notice));
+    return this.listPage(reply, 200, visit, BLANK_TEMPLATE, {}, noticeOf(NOTICES, notice));
   }
 
   @Post()
   async create(@Body() raw: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, raw);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, raw);
     const values = readTemplateForm(raw);
     const checked = await this.check(values);
     if (!checked.content) return this.listPage(reply, 400, visit, values, checked.errors);
@@ -53,16 +46,14 @@ export class ConsoleIncidentTemplatesController {
   @Get(':id')
   async show(@Param('id') id: string, @Query('notice') notice: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
     const template = await this.actions.template(visit, id);
     if (!template) return this.notFound(reply, visit);
-    return this.templatePage(reply, 200, visit, template, templateValues(template), {}, noticeOf(notice));
+    return this.templatePage(reply, 200, visit, template, templateValues(template), {}, noticeOf(NOTICES, notice));
   }
 
   @Post(':id')
   async save(@Param('id') id: string, @Body() raw: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, raw);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, raw);
     const template = await this.actions.template(visit, id);
     if (!template) return this.notFound(reply, visit);
     const values = readTemplateForm(raw);
@@ -76,8 +67,7 @@ export class ConsoleIncidentTemplatesController {
 
   @Post(':id/delete')
   async remove(@Param('id') id: string, @Body() raw: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, raw);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, raw);
     const template = await this.actions.template(visit, id);
     if (!template) return this.notFound(reply, visit);
     const refused = await send(this.commands, new RunIncidentTemplateCommand({ type: 'DeleteIncidentTemplate', id: template.id, accountId: visit.accountId! }, visit.actor), 'form');

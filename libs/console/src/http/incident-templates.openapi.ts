@@ -1,4 +1,4 @@
-import { form, idParam, Json, page, text } from './console-pages.openapi';
+import { form, idParam, Json, page, text } from './console-openapi-parts';
 
 /** The console's incident template screens for the OpenAPI document. */
 export function incidentTemplatesOpenApiPaths(): Json {

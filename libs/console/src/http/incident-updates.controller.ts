@@ -1,20 +1,16 @@
-import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Body, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { isUuid } from '../../../core/src/ids';
-import { Public } from '../../../http/src/account-context';
 import { IncidentUpdateView, IncidentView, UPDATE_STATUSES } from '../../../incidents/src/incidents.api';
 import { when } from '../read/console-reads';
 import { ConsolePages } from '../render/console-pages';
-import { ConsoleAccess, seeOther, sendHtml, Visit } from './console-access';
+import { ConsoleAccess, ConsoleController, seeOther, sendHtml, Visit } from './console-access';
 import { and, IncidentActions } from './incident-actions';
 import { choices, editCommand, FieldErrors, IncidentFormValues, localValue, readIncidentForm, updateErrors } from './incident-form';
 
 /** Editing one update of an incident: its text, status and public date (never re-notifies subscribers). */
-@Public()
-@ApiExcludeController()
-@Controller('console/incidents/:id/updates/:updateId')
+@ConsoleController('incidents/:id/updates/:updateId')
 export class ConsoleIncidentUpdatesController {
   constructor(
     private readonly access: ConsoleAccess,
@@ -26,7 +22,6 @@ export class ConsoleIncidentUpdatesController {
   @Get()
   async show(@Param('id') id: string, @Param('updateId') updateId: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
     const found = await this.find(visit, id, updateId);
     if (!found) return this.notFound(reply, visit);
     if (!visit.canWrite) return this.access.message(reply, 403, visit, 'Request refused', 'Your role on this account is READ_ONLY: you can see, not change.');
@@ -37,8 +32,7 @@ export class ConsoleIncidentUpdatesController {
 
   @Post()
   async edit(@Param('id') id: string, @Param('updateId') updateId: string, @Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, body);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, body);
     const found = await this.find(visit, id, updateId);
     if (!found) return this.notFound(reply, visit);
     const values = readIncidentForm(body);

@@ -1,18 +1,17 @@
-import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Body, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
-import { Public } from '../../../http/src/account-context';
 import { IncidentView, SEVERITIES, UPDATE_STATUSES } from '../../../incidents/src/incidents.api';
 import { PublicRenderer } from '../../../public-web/src/public-web.api';
 import { ServiceView } from '../../../status-pages/src/status-pages.api';
 import { ConsoleReads, when } from '../read/console-reads';
 import { IncidentList, IncidentListParams, readListParams } from '../read/incident-list';
 import { ConsolePages } from '../render/console-pages';
-import { ConsoleAccess, fieldOf, seeOther, sendHtml, Visit } from './console-access';
+import { ConsoleAccess, ConsoleController, fieldOf, seeOther, sendHtml, Visit } from './console-access';
 import { and, IncidentActions } from './incident-actions';
 import { changeCommand, choices, declarationErrors, declareCommand, detailsErrors, FieldErrors, IncidentFormValues, previewIncident, readIncidentForm, updateCommand, updateErrors } from './incident-form';
+import { noticeOf } from './form-check';
 import { declaredFrom } from './template-form';
 
 const NOTICES: Record<string, string> = { declared: 'Incident declared.', posted: 'Update posted.', resolved: 'Incident resolved.', changed: 'Details saved.', edited: 'Update saved.' };
@@ -28,9 +27,7 @@ interface Declaring {
 }
 
 /** Incidents: the list, declaring one (with a preview), an incident's timeline, its updates and details; every write a RunIncidentCommand. */
-@Public()
-@ApiExcludeController()
-@Controller('console/incidents')
+@ConsoleController('incidents')
 export class ConsoleIncidentsController {
   constructor(
     private readonly access: ConsoleAccess,
@@ -46,7 +43,6 @@ export class ConsoleIncidentsController {
   @Get()
   async index(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
     const query = (request.query ?? {}) as Record<string, unknown>;
     // `?template=<id>` fills the declare form from a template: a plain GET, so it works without JavaScript.
     if (typeof query.template !== 'string' || query.template === '' || !visit.canWrite) return this.listPage(reply, 200, visit, query, { values: BLANK, errors: {} });
@@ -58,8 +54,7 @@ export class ConsoleIncidentsController {
   /** Declares, or with `action=preview` shows the incident as customers would see it and declares nothing. */
   @Post()
   async declare(@Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, body);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, body);
     const accountId = visit.accountId!;
     const values = readIncidentForm(body);
     const services = await this.reads.services(accountId);
@@ -79,18 +74,16 @@ export class ConsoleIncidentsController {
   @Get(':id')
   async show(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
     const incident = await this.actions.incident(visit, id);
     if (!incident) return this.notFound(reply, visit);
     const notice = (request.query as Record<string, unknown> | undefined)?.notice;
-    return this.incidentPage(reply, 200, visit, incident, {}, typeof notice === 'string' ? NOTICES[notice] : undefined);
+    return this.incidentPage(reply, 200, visit, incident, {}, noticeOf(NOTICES, notice));
   }
 
   /** Name, severity and services (the API's PATCH). */
   @Post(':id')
   async change(@Param('id') id: string, @Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, body);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, body);
     const incident = await this.actions.incident(visit, id);
     if (!incident) return this.notFound(reply, visit);
     const values = readIncidentForm(body);
@@ -104,8 +97,7 @@ export class ConsoleIncidentsController {
   /** Posts an update: a new status (RESOLVED resolves), optionally dated in the past. */
   @Post(':id/updates')
   async post(@Param('id') id: string, @Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, body);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, body);
     const incident = await this.actions.incident(visit, id);
     if (!incident) return this.notFound(reply, visit);
     const values = readIncidentForm(body);

@@ -1,20 +1,16 @@
-import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiExcludeController } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { ID_GENERATOR, IdGenerator, isUuid } from '../../../core/src/ids';
-import { Public } from '../../../http/src/account-context';
 import { MaintenanceQuery, MaintenanceWindowBodyDto, MaintenanceWindowView, RunMaintenanceWindowCommand, toConfig, WindowConfig } from '../../../maintenance/src/maintenance.api';
 import { ConsoleReads, LIST_LIMIT, when } from '../read/console-reads';
-import { ConsolePages } from '../render/console-pages';
-import { ConsoleAccess, seeOther, sendHtml, Visit } from './console-access';
-import { checkBody, FieldErrors, hasErrors, send, withParam } from './form-check';
+import { ConsoleAccess, ConsoleController, Visit } from './console-access';
+import { checkBody, FieldErrors, hasErrors, noticeOf, send, shownErrors } from './form-check';
 import { BLANK_WINDOW, phaseOf, readWindowForm, repeatChoices, serviceErrors, windowBody, WindowValues, windowValues } from './maintenance-form';
 
 const NOTICES: Record<string, string> = { planned: 'Maintenance window planned.', saved: 'Maintenance window saved.', ended: 'Maintenance window ended.', deleted: 'Maintenance window deleted.' };
 const PHASE_TEXT = { active: 'Active', upcoming: 'Upcoming', repeating: 'Repeating', past: 'Past' };
-const noticeOf = (notice: unknown) => (typeof notice === 'string' ? NOTICES[notice] : undefined);
 
 const isRepeating = (w: MaintenanceWindowView) => w.repeatInterval !== null && w.repeatUnit !== null;
 
@@ -26,14 +22,11 @@ function whenText(w: MaintenanceWindowView, activeUntil?: Date): string {
 }
 
 /** Maintenance windows: the list by phase, planning, editing, ending and deleting one; every write a RunMaintenanceWindowCommand. */
-@Public()
-@ApiExcludeController()
-@Controller('console/maintenance')
+@ConsoleController('maintenance')
 export class ConsoleMaintenanceController {
   constructor(
     private readonly access: ConsoleAccess,
     private readonly reads: ConsoleReads,
-    private readonly pages: ConsolePages,
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -43,35 +36,31 @@ export class ConsoleMaintenanceController {
   @Get()
   async list(@Query('notice') notice: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
-    return this.listPage(reply, 200, visit, BLANK_WINDOW, {}, noticeOf(notice));
+    return this.listPage(reply, 200, visit, BLANK_WINDOW, {}, noticeOf(NOTICES, notice));
   }
 
   @Post()
   async create(@Body() raw: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, raw);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, raw);
     const values = readWindowForm(raw);
     const { config, errors } = await this.check(visit, values);
     if (!config) return this.listPage(reply, 400, visit, values, errors);
     const refused = await send(this.commands, new RunMaintenanceWindowCommand({ type: 'CreateMaintenanceWindow', id: this.ids.next(), accountId: visit.accountId!, config }, visit.actor), 'name');
     if (refused) return this.listPage(reply, 400, visit, values, refused);
-    return seeOther(reply, `/console/maintenance${withParam(visit.chrome.q, 'notice=planned')}`);
+    return this.access.done(reply, visit, `/console/maintenance`, 'notice=planned');
   }
 
   @Get(':id')
   async show(@Param('id') id: string, @Query('notice') notice: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
     const window = await this.window(visit, id);
     if (!window) return this.notFound(reply, visit);
-    return this.windowPage(reply, 200, visit, window, windowValues(window), {}, noticeOf(notice));
+    return this.windowPage(reply, 200, visit, window, windowValues(window), {}, noticeOf(NOTICES, notice));
   }
 
   @Post(':id')
   async update(@Param('id') id: string, @Body() raw: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, raw);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, raw);
     const window = await this.window(visit, id);
     if (!window) return this.notFound(reply, visit);
     const values = readWindowForm(raw);
@@ -79,14 +68,13 @@ export class ConsoleMaintenanceController {
     if (!config) return this.windowPage(reply, 400, visit, window, values, errors);
     const refused = await send(this.commands, new RunMaintenanceWindowCommand({ type: 'UpdateMaintenanceWindow', id: window.id, accountId: visit.accountId!, config }, visit.actor), 'name');
     if (refused) return this.windowPage(reply, 400, visit, window, values, refused);
-    return seeOther(reply, `/console/maintenance/${window.id}${withParam(visit.chrome.q, 'notice=saved')}`);
+    return this.access.done(reply, visit, `/console/maintenance/${window.id}`, 'notice=saved');
   }
 
   /** Ends an active, non-repeating window now: its end moves to this instant. */
   @Post(':id/end')
   async end(@Param('id') id: string, @Body() raw: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, raw);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, raw);
     const window = await this.window(visit, id);
     if (!window) return this.notFound(reply, visit);
     const now = this.clock.now().toISOString();
@@ -95,17 +83,16 @@ export class ConsoleMaintenanceController {
     const config: WindowConfig = { name, tags, startsAt, endsAt: now, repeatInterval, repeatUnit, repeatEndsAt, timezone, serviceIds };
     const refused = await send(this.commands, new RunMaintenanceWindowCommand({ type: 'UpdateMaintenanceWindow', id: window.id, accountId: visit.accountId!, config }, visit.actor), 'form');
     if (refused) return this.access.message(reply, 409, visit, 'Not ended', Object.values(refused)[0]);
-    return seeOther(reply, `/console/maintenance/${window.id}${withParam(visit.chrome.q, 'notice=ended')}`);
+    return this.access.done(reply, visit, `/console/maintenance/${window.id}`, 'notice=ended');
   }
 
   @Post(':id/delete')
   async remove(@Param('id') id: string, @Body() raw: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, raw);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, raw);
     const window = await this.window(visit, id);
     if (!window) return this.notFound(reply, visit);
     await this.commands.execute(new RunMaintenanceWindowCommand({ type: 'DeleteMaintenanceWindow', id: window.id, accountId: visit.accountId! }, visit.actor));
-    return seeOther(reply, `/console/maintenance${withParam(visit.chrome.q, 'notice=deleted')}`);
+    return this.access.done(reply, visit, `/console/maintenance`, 'notice=deleted');
   }
 
   /** The API's rules for the body, and services of this account only: the window's config, or the errors. */
@@ -138,14 +125,14 @@ export class ConsoleMaintenanceController {
     return {
       canWrite: visit.canWrite,
       values,
-      errors: hasErrors(errors) ? errors : undefined,
+      errors: shownErrors(errors),
       repeatUnits: repeatChoices(values.repeatUnit),
       serviceChoices: services.map((s) => ({ id: s.id, name: s.name, checked: chosen.has(s.id) })),
     };
   }
 
   private async listPage(reply: FastifyReply, code: number, visit: Visit, values: WindowValues, errors: FieldErrors, notice?: string) {
-    if (!visit.accountId) return this.access.message(reply, 200, visit, 'No account yet', 'You are not a member of any account.');
+    if (!visit.accountId) return this.access.noAccount(reply, visit);
     const windows = await this.queries.execute(new MaintenanceQuery({ type: 'ListMaintenanceWindows', accountId: visit.accountId, limit: LIST_LIMIT }));
     const now = this.clock.now().toISOString();
     const active = await this.activeNow(visit, now);
@@ -154,7 +141,7 @@ export class ConsoleMaintenanceController {
     groups.upcoming.sort((a, b) => a.startsAt.localeCompare(b.startsAt));
     groups.past.sort((a, b) => b.startsAt.localeCompare(a.startsAt));
     const view = { ...(await this.formView(visit, values, errors)), groups };
-    return sendHtml(reply, code, this.pages.render('maintenance', { ...visit.chrome, title: 'Maintenance', nav: 'maintenance', notice }, view));
+    return this.access.render(reply, code, visit, 'maintenance', { title: 'Maintenance', nav: 'maintenance', notice }, view);
   }
 
   private async windowPage(reply: FastifyReply, code: number, visit: Visit, window: MaintenanceWindowView, values: WindowValues, errors: FieldErrors, notice?: string) {
@@ -162,6 +149,6 @@ export class ConsoleMaintenanceController {
     const active = await this.activeNow(visit, now);
     const phase = phaseOf(window, now, active.has(window.id));
     const view = { ...(await this.formView(visit, values, errors)), window, phase: PHASE_TEXT[phase], when: whenText(window, active.get(window.id)), canEnd: phase === 'active' && !isRepeating(window) };
-    return sendHtml(reply, code, this.pages.render('maintenance-window', { ...visit.chrome, title: window.name, nav: 'maintenance', notice }, view));
+    return this.access.render(reply, code, visit, 'maintenance-window', { title: window.name, nav: 'maintenance', notice }, view);
   }
 }

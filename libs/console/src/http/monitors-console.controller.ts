@@ -1,14 +1,12 @@
-import { Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
+import { Get, Inject, Param, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiExcludeController } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { isUuid } from '../../../core/src/ids';
-import { Public } from '../../../http/src/account-context';
 import { MonitorsQuery, MonitorView } from '../../../monitors/src/monitors.api';
 import { when } from '../read/console-reads';
 import { MonitorPages } from '../render/monitors-pages';
-import { ConsoleAccess, seeOther, sendHtml } from './console-access';
+import { ConsoleAccess, ConsoleController, sendHtml } from './console-access';
 
 const LISTED = 500;
 const HOUR = 3_600_000;
@@ -18,9 +16,7 @@ const lastRunText = (m: MonitorView) => (m.status.lastRun ? `last run ${when(m.s
 const every = (m: MonitorView) => (m.frequency === 0 ? `${m.frequencyOffset} s` : m.frequency % 60 === 0 ? `${m.frequency / 60} h` : `${m.frequency} min`);
 
 /** Monitors, read-only: the list with their states, and a monitor's last run and last 24 hours. */
-@Public()
-@ApiExcludeController()
-@Controller('console/monitors')
+@ConsoleController('monitors')
 export class ConsoleMonitorsController {
   constructor(
     private readonly access: ConsoleAccess,
@@ -32,8 +28,7 @@ export class ConsoleMonitorsController {
   @Get()
   async list(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
-    if (!visit.accountId) return this.access.message(reply, 200, visit, 'No account yet', 'You are not a member of any account.');
+    if (!visit.accountId) return this.access.noAccount(reply, visit);
     const rows = await this.queries.execute(new MonitorsQuery({ type: 'ListMonitors', accountId: visit.accountId, limit: LISTED }));
     const monitors = rows.slice(0, LISTED).map((m) => ({ id: m.id, name: m.name, checkType: m.checkType, ...stateOf(m), lastRunText: lastRunText(m) }));
     return sendHtml(reply, 200, this.pages.render('monitors', { ...visit.chrome, title: 'Monitors' }, { monitors }));
@@ -42,7 +37,6 @@ export class ConsoleMonitorsController {
   @Get(':id')
   async show(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
     const found = visit.accountId && isUuid(id) ? await this.queries.execute(new MonitorsQuery({ type: 'GetMonitor', accountId: visit.accountId, id: id.toLowerCase() })) : null;
     if (!found || !visit.accountId) return this.access.message(reply, 404, visit, 'No such monitor', 'This account has no monitor at this address.');
     const monitor = found.monitor;

@@ -1,12 +1,11 @@
-/** The console's checks, alert channels and API keys pages for the OpenAPI document (helpers: console-pages.openapi). */
-import { form, idParam, Json, page, text } from './console-pages.openapi';
+/** The console's checks, alert channels and API keys pages for the OpenAPI document. */
+import { form, idParam, Json, page, text } from './console-openapi-parts';
 
 const query = (name: string, schema: Json, description?: string): Json => ({ name, in: 'query', required: false, schema, ...(description && { description }) });
 const unit = { type: 'string', enum: ['seconds', 'minutes', 'hours', 'days'] };
 const on = { type: 'string', enum: ['on'] };
 const CHANNEL_TYPES = ['EMAIL', 'SLACK', 'WEBHOOK', 'PAGERDUTY', 'OPSGENIE'];
 
-/** Built when asked: this module and console-pages.openapi import each other. */
 export function opsPagesOpenApiPaths(): Json {
   const checkFields: Record<string, Json> = {
     name: text(255),

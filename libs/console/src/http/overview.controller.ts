@@ -1,11 +1,8 @@
-import { Controller, Get, OnModuleDestroy, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, OnModuleDestroy, Req, Res } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { Public } from '../../../http/src/account-context';
 import { ConsoleReads } from '../read/console-reads';
-import { ConsolePages } from '../render/console-pages';
 import { errorBody } from '../../../http/src/error-body';
-import { ConsoleAccess, CONSOLE_HEADERS, seeOther, sendHtml } from './console-access';
+import { CONSOLE_HEADERS, ConsoleAccess, ConsoleController } from './console-access';
 
 /** How often an open overview's stream compares what it shows with the read models. */
 const POLL_MS = 1000;
@@ -15,31 +12,27 @@ const RECHECK_POLLS = 30;
 const STREAM_MS = 3_600_000;
 
 /** The overview at `/console` and its change stream at `/console/events`. */
-@Public()
-@ApiExcludeController()
-@Controller('console')
+@ConsoleController('')
 export class OverviewController implements OnModuleDestroy {
   private readonly streams = new Set<() => void>();
 
   constructor(
     private readonly access: ConsoleAccess,
     private readonly reads: ConsoleReads,
-    private readonly pages: ConsolePages,
   ) {}
 
   @Get()
   async overview(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
     if (!visit.accountId) return this.access.message(reply, 200, visit, 'No account yet', 'You are not a member of any account. Ask an ADMIN of your team to invite you.');
     const data = await this.reads.overview(visit.accountId);
-    return sendHtml(reply, 200, this.pages.render('overview', { ...visit.chrome, title: 'Overview', nav: 'overview' }, data));
+    return this.access.render(reply, 200, visit, 'overview', { title: 'Overview', nav: 'overview' }, data);
   }
 
   /** Server-sent events: `change` whenever what the overview shows differs from what it showed. */
   @Get('events')
   async events(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.access.visit(request);
+    const visit = await this.access.signedIn(request);
     if (!visit || !visit.accountId) return reply.status(401).headers(CONSOLE_HEADERS).type('application/json; charset=utf-8').send(JSON.stringify(errorBody(401, 'Sign in to follow the overview.')));
     const accountId = visit.accountId;
     reply.hijack();
@@ -80,7 +73,7 @@ export class OverviewController implements OnModuleDestroy {
   /** The overview's version now, or null when the session no longer stands. */
   private async tick(request: FastifyRequest, accountId: string, polls: number, last: string): Promise<string | null> {
     if (polls % RECHECK_POLLS === 0) {
-      const visit = await this.access.visit(request);
+      const visit = await this.access.signedIn(request);
       if (!visit || visit.accountId !== accountId) return null;
     }
     return (await this.reads.overview(accountId)).version ?? last;

@@ -1,18 +1,10 @@
 /** The console's status pages, subscribers, services and maintenance pages for the OpenAPI document: HTML, a session, no API key. */
-type Json = Record<string, unknown>;
+import { account, html, idParam as id, Json, op, seeOther, signIn, text } from './console-openapi-parts';
 
-const html = (description: string): Json => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
-const seeOther = (description: string): Json => ({ description, headers: { location: { schema: { type: 'string' } } }, content: { 'text/plain': { schema: { type: 'string', maxLength: 0 } } } });
-const text = (maxLength: number): Json => ({ type: 'string', maxLength });
-const account: Json = { name: 'account', in: 'query', required: false, schema: { type: 'string', format: 'uuid' }, description: 'Which of the person’s accounts (default: the first)' };
-const id: Json = { name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: 64 } };
 const subscriptionId: Json = { name: 'subscriptionId', in: 'path', required: true, schema: { type: 'string', maxLength: 64 } };
-const SESSION = 'A page of the operator console for a signed-in person (session cookie from /console/sign-in), not the API: no API key.';
-
-const op = (summary: string, responses: Json, extra: Json = {}): Json => ({ tags: ['console'], summary, description: `${summary}. ${SESSION}`, security: [], responses, ...extra });
 
 function page(summary: string, params: Json[] = []): Json {
-  return { get: op(summary, { 200: html('The page'), 303: seeOther('Not signed in: to /console/sign-in'), ...(params.length > 0 && { 404: html('No such resource in this account') }) }, { parameters: [account, ...params] }) };
+  return { get: op(summary, { 200: html('The page'), 303: signIn, ...(params.length > 0 && { 404: html('No such resource in this account') }) }, { parameters: [account, ...params] }) };
 }
 
 function form(summary: string, fields: Json, params: Json[] = [], description?: string): Json {
@@ -37,7 +29,7 @@ export function statusPagesScreensOpenApiPaths(): Json {
     '/console/status-pages/{id}': { ...page('A status page: its custom domain’s proof and state, and the form that edits it', [id]), post: form('Save a status page', pageFields, [id], PAGE_FORM) },
     '/console/status-pages/{id}/domain-check': { post: form('Check the custom domain’s proof now', noFields, [id]) },
     '/console/status-pages/{id}/subscribers': { ...page('A status page’s subscribers, and the form that adds or imports them', [id]), post: form('Add or import subscribers: every line valid, or none is added', { rows: text(3500), verified: { type: 'string', enum: ['on'] } }, [id]) },
-    '/console/status-pages/{id}/subscribers/export.csv': { get: op('A status page’s subscribers as CSV', { 200: { description: 'type,address,status,created_at', content: { 'text/csv': { schema: { type: 'string' } } } }, 303: seeOther('Not signed in: to /console/sign-in'), 404: html('No such status page in this account') }, { parameters: [account, id] }) },
+    '/console/status-pages/{id}/subscribers/export.csv': { get: op('A status page’s subscribers as CSV', { 200: { description: 'type,address,status,created_at', content: { 'text/csv': { schema: { type: 'string' } } } }, 303: signIn, 404: html('No such status page in this account') }, { parameters: [account, id] }) },
     '/console/status-pages/{id}/subscribers/{subscriptionId}/remove': { post: form('Remove a subscriber', noFields, [id, subscriptionId]) },
     '/console/services': { ...page('Services, and the form that adds one'), post: form('Add a service', serviceFields) },
     '/console/services/{id}': { ...page('A service and the form that edits it', [id]), post: form('Save a service', serviceFields, [id]) },

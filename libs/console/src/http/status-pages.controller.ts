@@ -1,28 +1,21 @@
-import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiExcludeController } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { ID_GENERATOR, IdGenerator, isUuid } from '../../../core/src/ids';
-import { Public } from '../../../http/src/account-context';
 import { CustomDomainChecks, RunStatusPageCommand, StatusPageBodyDto, StatusPageDetailView, StatusPagesQuery, THEME_COLOR_KEYS, toPageInput } from '../../../status-pages/src/status-pages.api';
 import { ConsoleReads, LIST_LIMIT } from '../read/console-reads';
-import { ConsolePages } from '../render/console-pages';
-import { ConsoleAccess, seeOther, sendHtml, Visit } from './console-access';
-import { checkBody, FieldErrors, hasErrors, send, withParam } from './form-check';
+import { ConsoleAccess, ConsoleController, seeOther, Visit } from './console-access';
+import { checkBody, FieldErrors, hasErrors, noticeOf, send, shownErrors, withParam } from './form-check';
 import { formErrors, pageBody, pageValues, PageValues, readPageForm } from './status-page-form';
 
 const NOTICES: Record<string, string> = { created: 'Status page created.', saved: 'Status page saved.', checked: 'Domain checked.' };
-const noticeOf = (notice: unknown) => (typeof notice === 'string' ? NOTICES[notice] : undefined);
 
 /** Status pages: the list, creating and editing one (details, custom domain, theme, cards); every write a RunStatusPageCommand. */
-@Public()
-@ApiExcludeController()
-@Controller('console/status-pages')
+@ConsoleController('status-pages')
 export class ConsoleStatusPagesController {
   constructor(
     private readonly access: ConsoleAccess,
     private readonly reads: ConsoleReads,
-    private readonly pages: ConsolePages,
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
     private readonly domains: CustomDomainChecks,
@@ -32,25 +25,22 @@ export class ConsoleStatusPagesController {
   @Get()
   async list(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
-    if (!visit.accountId) return this.access.message(reply, 200, visit, 'No account yet', 'You are not a member of any account.');
+    if (!visit.accountId) return this.access.noAccount(reply, visit);
     const pages = await this.queries.execute(new StatusPagesQuery({ type: 'ListStatusPages', accountId: visit.accountId, limit: LIST_LIMIT, after: undefined }));
     const view = { pages: pages.slice(0, LIST_LIMIT), canWrite: visit.canWrite };
-    return sendHtml(reply, 200, this.pages.render('status-pages', { ...visit.chrome, title: 'Status pages', nav: 'status-pages' }, view));
+    return this.access.render(reply, 200, visit, 'status-pages', { title: 'Status pages', nav: 'status-pages' }, view);
   }
 
   @Get('new')
   async blank(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
-    if (!visit.accountId || !visit.canWrite) return this.access.message(reply, 403, visit, 'Request refused', 'Your role on this account is READ_ONLY: you can see, not change.');
-    return this.formPage(reply, 200, visit, null, pageValues(null, await this.reads.services(visit.accountId)), {});
+    this.access.mayWrite(visit);
+    return this.formPage(reply, 200, visit, null, pageValues(null, await this.reads.services(visit.accountId!)), {});
   }
 
   @Post()
   async create(@Body() raw: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, raw);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, raw);
     const id = this.ids.next();
     return this.save(reply, visit, null, raw, (page) => new RunStatusPageCommand({ type: 'CreateStatusPage', id, accountId: visit.accountId!, page }, visit.actor), `/console/status-pages/${id}${withParam(visit.chrome.q, 'notice=created')}`);
   }
@@ -58,16 +48,14 @@ export class ConsoleStatusPagesController {
   @Get(':id')
   async show(@Param('id') id: string, @Query('notice') notice: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
     const found = await this.page(visit, id);
     if (!found) return this.notFound(reply, visit);
-    return this.formPage(reply, 200, visit, found.page, pageValues(found.page, await this.reads.services(visit.accountId!)), {}, noticeOf(notice));
+    return this.formPage(reply, 200, visit, found.page, pageValues(found.page, await this.reads.services(visit.accountId!)), {}, noticeOf(NOTICES, notice));
   }
 
   @Post(':id')
   async update(@Param('id') id: string, @Body() raw: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, raw);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, raw);
     const found = await this.page(visit, id);
     if (!found) return this.notFound(reply, visit);
     const command = (page: ReturnType<typeof toPageInput>) => new RunStatusPageCommand({ type: 'UpdateStatusPage', id: found.page.id, accountId: visit.accountId!, page }, visit.actor, found.revision);
@@ -76,12 +64,11 @@ export class ConsoleStatusPagesController {
 
   @Post(':id/domain-check')
   async checkDomain(@Param('id') id: string, @Body() raw: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, raw);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, raw);
     const found = await this.page(visit, id);
     if (!found) return this.notFound(reply, visit);
     if (found.page.customDomain) await this.domains.check(found.page.id, found.page.customDomain);
-    return seeOther(reply, `/console/status-pages/${found.page.id}${withParam(visit.chrome.q, 'notice=checked')}`);
+    return this.access.done(reply, visit, `/console/status-pages/${found.page.id}`, 'notice=checked');
   }
 
   /** Checks the form as the API checks a PUT body, then sends the command; a failure writes nothing and shows the form again. */
@@ -126,9 +113,9 @@ export class ConsoleStatusPagesController {
       svcs: values.serviceIds.join(' '),
       cards,
       themes: ['AUTO', 'LIGHT', 'DARK'].map((value) => ({ value, text: value === 'AUTO' ? 'The visitor’s preference' : value === 'LIGHT' ? 'Light' : 'Dark', selected: value === values.fields.defaultTheme })),
-      errors: hasErrors(errors) ? errors : undefined,
+      errors: shownErrors(errors),
       colorKeys: THEME_COLOR_KEYS,
     };
-    return sendHtml(reply, code, this.pages.render('status-page', { ...visit.chrome, title: page?.name ?? 'New status page', nav: 'status-pages', notice }, view));
+    return this.access.render(reply, code, visit, 'status-page', { title: page?.name ?? 'New status page', nav: 'status-pages', notice }, view);
   }
 }

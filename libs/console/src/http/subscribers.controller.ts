@@ -1,28 +1,21 @@
-import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiExcludeController } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { VigilError } from '../../../core/src/errors';
 import { ID_GENERATOR, IdGenerator, isUuid } from '../../../core/src/ids';
-import { Public } from '../../../http/src/account-context';
 import { addedCount, RunSubscriptionsCommand, StatusPageDetailView, StatusPagesQuery } from '../../../status-pages/src/status-pages.api';
 import { LIST_LIMIT, when } from '../read/console-reads';
-import { ConsolePages } from '../render/console-pages';
-import { CONSOLE_HEADERS, ConsoleAccess, fieldOf, seeOther, sendHtml, Visit } from './console-access';
-import { withParam } from './form-check';
+import { CONSOLE_HEADERS, ConsoleAccess, ConsoleController, fieldOf, Visit } from './console-access';
 import { MAX_ROWS, MAX_TEXT, parseRows, toCsv } from './subscriber-rows';
 
 type Values = { rows: string; verified: boolean };
 
 /** A page's subscribers: the list, adding or importing (all rows valid or nothing written), CSV export, removal. */
-@Public()
-@ApiExcludeController()
-@Controller('console/status-pages/:id/subscribers')
+@ConsoleController('status-pages/:id/subscribers')
 export class ConsoleSubscribersController {
   constructor(
     private readonly access: ConsoleAccess,
-    private readonly pages: ConsolePages,
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -32,7 +25,6 @@ export class ConsoleSubscribersController {
   @Get()
   async list(@Param('id') id: string, @Query('added') added: unknown, @Query('skipped') skipped: unknown, @Query('notice') notice: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
     const page = await this.page(visit, id);
     if (!page) return this.notFound(reply, visit);
     const counts = /^\d{1,3}$/.test(String(added)) && /^\d{1,3}$/.test(String(skipped)) ? `${added} added, ${skipped} skipped (already subscribed or repeated).` : undefined;
@@ -42,7 +34,6 @@ export class ConsoleSubscribersController {
   @Get('export.csv')
   async csv(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const visit = await this.access.visit(request);
-    if (!visit) return seeOther(reply, '/console/sign-in');
     const page = await this.page(visit, id);
     if (!page) return this.notFound(reply, visit);
     const subscribers = (await this.subscribers(visit, page.id)) ?? [];
@@ -56,8 +47,7 @@ export class ConsoleSubscribersController {
 
   @Post()
   async add(@Param('id') id: string, @Body() raw: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, raw);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, raw);
     const page = await this.page(visit, id);
     if (!page) return this.notFound(reply, visit);
     const values = { rows: fieldOf(raw, 'rows'), verified: fieldOf(raw, 'verified') === 'on' };
@@ -72,7 +62,7 @@ export class ConsoleSubscribersController {
     try {
       const result = await this.commands.execute(new RunSubscriptionsCommand(command, visit.actor));
       const created = addedCount(result);
-      return seeOther(reply, `/console/status-pages/${page.id}/subscribers${withParam(visit.chrome.q, `added=${created}&skipped=${candidates.length - created}`)}`);
+      return this.access.done(reply, visit, `/console/status-pages/${page.id}/subscribers`, `added=${created}&skipped=${candidates.length - created}`);
     } catch (error) {
       if (!(error instanceof VigilError) || error.statusCode >= 500) throw error;
       return this.listPage(reply, 400, visit, page, values, [], error.message);
@@ -81,8 +71,7 @@ export class ConsoleSubscribersController {
 
   @Post(':subscriptionId/remove')
   async remove(@Param('id') id: string, @Param('subscriptionId') subscriptionId: string, @Body() raw: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const visit = await this.access.act(request, reply, raw);
-    if (!visit) return reply;
+    const visit = await this.access.act(request, raw);
     const page = await this.page(visit, id);
     if (!page || !isUuid(subscriptionId)) return this.notFound(reply, visit);
     try {
@@ -91,7 +80,7 @@ export class ConsoleSubscribersController {
       if (!(error instanceof VigilError) || error.statusCode >= 500) throw error;
       return this.access.message(reply, error.statusCode, visit, 'Not removed', error.message);
     }
-    return seeOther(reply, `/console/status-pages/${page.id}/subscribers${withParam(visit.chrome.q, 'notice=removed')}`);
+    return this.access.done(reply, visit, `/console/status-pages/${page.id}/subscribers`, 'notice=removed');
   }
 
   private async page(visit: Visit, id: string): Promise<StatusPageDetailView | null> {
@@ -112,6 +101,6 @@ export class ConsoleSubscribersController {
     const all = (await this.subscribers(visit, page.id)) ?? [];
     const subscribers = all.slice(0, LIST_LIMIT).map((s) => ({ ...s, added: when(s.created_at) }));
     const view = { page, subscribers, more: all.length > LIST_LIMIT, shown: LIST_LIMIT, total: all.length, canWrite: visit.canWrite, isAdmin: visit.chrome.account?.role === 'ADMIN', values, rowErrors: rowErrors.length ? rowErrors : undefined, errors: error ? { form: error } : undefined, maxRows: MAX_ROWS, maxText: MAX_TEXT };
-    return sendHtml(reply, code, this.pages.render('subscribers', { ...visit.chrome, title: `Subscribers of ${page.name}`, nav: 'status-pages', notice }, view));
+    return this.access.render(reply, code, visit, 'subscribers', { title: `Subscribers of ${page.name}`, nav: 'status-pages', notice }, view);
   }
 }

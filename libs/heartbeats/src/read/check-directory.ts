@@ -87,12 +87,6 @@ export class CheckDirectory {
     return stored !== null && stored.doc.accountId === accountId;
   }
 
-  /** Those of the ids that are checks of the account, in one read. */
-  async ownedOf(accountId: string, ids: string[]): Promise<string[]> {
-    const found = await this.store.getMany(this.collection(), ids);
-    return found.filter((stored) => stored.doc.accountId === accountId).map((stored) => stored.doc.id);
-  }
-
   /** One page, newest first, one row more than `limit`. */
   async list(accountId: string, limit: number, after: FindQuery['after']): Promise<CheckView[]> {
     const docs = await this.store.find(this.collection(), {

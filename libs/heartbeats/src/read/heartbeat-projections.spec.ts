@@ -3,7 +3,7 @@ import { loadConfig } from '../../../platform/src/config';
 import { HARNESS_ADAPTERS, ProjectionHarness } from '../../../testing/src/projection-harness';
 import { project, recorded } from '../../../testing/src/given-when-then';
 import { newEventId, timestampOfEventId } from '../../../core/src/ids';
-import { heartbeatRollupsProjection, heartbeatTimersProjection, HOUR_MS, RollupDoc, rollupId, TimerDoc } from './heartbeat.projections';
+import { heartbeatRollupsProjection, heartbeatTimersProjection, HOUR_MS, LAST_RUNS_KEPT, lastRunsOf, RollupDoc, rollupId, TimerDoc } from './heartbeat.projections';
 import { HeartbeatStats } from './heartbeat-stats';
 import { EVENT_STATES, HeartbeatEvent, PingState } from '../domain/heartbeat.events';
 
@@ -56,6 +56,32 @@ describe('heartbeat timers projection', () => {
     const { schedule: _s, timezone: _t, nextDueAt: _n, paused: _p, runs: _r, ...old } = fresh;
     const doc = heartbeatTimersProjection.evolve(old as TimerDoc, second!, CHECK);
     expect(doc).toMatchObject({ deadline: T0 + 6 * MIN, schedule: null, runs: [], paused: false });
+  });
+});
+
+describe('heartbeat timers projection: last runs', () => {
+  it('given pings and a FAILING, then the timer holds their states newest first', () => {
+    const docs = project(heartbeatTimersProjection, recorded(STREAM, [schedule, ping(T0), ping(T0 + MIN, 'LATE'), failed(T0 + 7 * MIN)]));
+    expect(lastRunsOf(docs.get(CHECK)!)).toEqual(['FAILING', 'LATE', 'RECEIVED']);
+  });
+
+  it('given more runs than it keeps, then only the newest are kept', () => {
+    const pings = Array.from({ length: LAST_RUNS_KEPT + 3 }, (_, i) => ping(T0 + i * MIN, i === LAST_RUNS_KEPT + 2 ? 'GRACE' : 'RECEIVED'));
+    const doc = project(heartbeatTimersProjection, recorded(STREAM, [schedule, ...pings])).get(CHECK)!;
+    expect(lastRunsOf(doc)).toHaveLength(LAST_RUNS_KEPT);
+    expect(lastRunsOf(doc)[0]).toBe('GRACE');
+  });
+
+  it('given a run signal and a log, then they are runs too; a document without runs has none', () => {
+    const signal = (type: 'HeartbeatRunStarted' | 'HeartbeatLogged', at: number) => ({ type, data: { eventId: newEventId(at), checkId: CHECK, at: new Date(at).toISOString(), source: null, userAgent: null } }) as HeartbeatEvent;
+    const docs = project(heartbeatTimersProjection, recorded(STREAM, [schedule, signal('HeartbeatRunStarted', T0), ping(T0 + 1000, 'EARLY'), signal('HeartbeatLogged', T0 + 2000)]));
+    expect(lastRunsOf(docs.get(CHECK)!)).toEqual(['LOG', 'EARLY', 'STARTED']);
+    expect(lastRunsOf(null)).toEqual([]);
+  });
+
+  it('given a schedule change, then no run is added', () => {
+    const docs = project(heartbeatTimersProjection, recorded(STREAM, [schedule, ping(T0), schedule]));
+    expect(lastRunsOf(docs.get(CHECK)!)).toEqual(['RECEIVED']);
   });
 });
 

@@ -16,7 +16,36 @@ export interface TimerDoc extends TimerState {
   deadline: number | null;
   /** The stream revision the timer reflects: the watchdog appends expecting exactly this one. */
   streamRevision: number;
+  /** The states of the check's last runs (pings, failures, signals), newest first, a letter each (`RUN_LETTERS`): a list's history bars. */
+  lastRuns?: string;
   [field: string]: unknown;
+}
+
+/** Runs a timer document keeps for lists (the console's checks list shows 10). */
+export const LAST_RUNS_KEPT = 10;
+export type RunState = HeartbeatState | 'STARTED' | 'LOG';
+
+// A letter per run: every ping rewrites the timer document, so its history costs 10 bytes, not 100.
+const RUN_LETTERS: Record<RunState, string> = { EARLY: 'E', RECEIVED: 'R', GRACE: 'G', LATE: 'L', FAILING: 'F', STARTED: 'S', LOG: 'O' };
+const RUN_STATES = new Map(Object.entries(RUN_LETTERS).map(([state, letter]) => [letter, state as RunState]));
+
+/** A timer document's last runs, newest first. */
+export const lastRunsOf = (doc: TimerDoc | null): RunState[] => [...(doc?.lastRuns ?? '')].map((letter) => RUN_STATES.get(letter)!);
+
+/** The letter of the state an event of the stream records as a run (as its occurrence would), or null. */
+function runLetter(event: HeartbeatEvent): string | null {
+  switch (event.type) {
+    case 'HeartbeatPingReceived':
+      return RUN_LETTERS[event.data.state];
+    case 'HeartbeatFailed':
+      return RUN_LETTERS.FAILING;
+    case 'HeartbeatRunStarted':
+      return RUN_LETTERS.STARTED;
+    case 'HeartbeatLogged':
+      return RUN_LETTERS.LOG;
+    default:
+      return null;
+  }
 }
 
 /** The timer document as a heartbeat command's snapshot: `first` (a copy the caller just read) once, then read afresh. */
@@ -59,8 +88,8 @@ export function toTimerState(doc: TimerDoc | null): TimerState {
 /** One document per check: its timer, folded from `heartbeat-<id>`; its revision is the stream's. */
 export const heartbeatTimersProjection: Projection<TimerDoc, HeartbeatEvent> = {
   name: 'heartbeat_timers',
-  // The timer keeps its outage (start, runs, the incident it reopens) and its last recovery.
-  version: 3,
+  // The timer keeps its outage (start, runs, the incident it reopens), its last recovery and its last runs' states.
+  version: 4,
   handles: [...HEARTBEAT_EVENT_TYPES],
   // Not pingToken: every ping rewrites the timer, and an index entry more per ping costs a page; pings find checks by token.
   indexes: [{ field: 'deadline' }],
@@ -69,12 +98,15 @@ export const heartbeatTimersProjection: Projection<TimerDoc, HeartbeatEvent> = {
     // The document is the timer it holds (TimerDoc extends TimerState): evolved as it is, no copy first.
     // A document written before schedules and run signals lacks their fields: fill them in once.
     const timer = evolveTimer(doc && doc.runs !== undefined && doc.schedule !== undefined && doc.recovered !== undefined ? doc : toTimerState(doc), event);
+    const run = runLetter(event);
+    const lastRuns = doc?.lastRuns ?? '';
     return {
       ...timer,
       id,
       accountId: event.metadata.accountId ?? doc?.accountId ?? null,
       deadline: deadlineOf(timer),
       streamRevision: Number(event.revision),
+      lastRuns: run ? run + lastRuns.slice(0, LAST_RUNS_KEPT - 1) : lastRuns,
     };
   },
 };

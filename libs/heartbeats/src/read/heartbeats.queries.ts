@@ -22,8 +22,6 @@ export type HeartbeatsQuestion =
   | { type: 'CheckNames'; accountId: string; include: string[]; limit: number }
   | { type: 'CheckEvents'; accountId: string; checkId: string; window: TimeWindow; limit: number }
   | { type: 'CheckEvent'; accountId: string; checkId: string; eventId: string }
-  /** The newest `limit` events of each of the account's checks named (a list's run history); no stats. */
-  | { type: 'RecentEvents'; accountId: string; checkIds: string[]; limit: number }
   | { type: 'CheckAvailability'; accountId: string; checkId: string; window: TimeWindow }
   /** Every check's status in Checkly's shape. */
   | { type: 'CheckStatuses'; accountId: string }
@@ -43,8 +41,6 @@ export interface HeartbeatsAnswers {
   CheckEvents: { events: HeartbeatEventView[]; stats: Stats } | null;
   /** `event` null: the check is there, the event is not. */
   CheckEvent: { event: HeartbeatEventView; stats: Stats } | { event: null } | null;
-  /** Newest first per check; checks not the account's are left out. */
-  RecentEvents: Record<string, HeartbeatEventView[]>;
   CheckAvailability: Availability | null;
   CheckStatuses: CheckStatusView[];
   CheckStatus: CheckStatusView | null;
@@ -84,12 +80,6 @@ export class HeartbeatsQueryHandler implements IQueryHandler<HeartbeatsQuery<Hea
         if (!(await this.checks.owns(q.accountId, q.checkId))) return null;
         const event = await this.stats.event(q.checkId, q.eventId);
         return event ? { event, stats: await this.stats.stats(q.checkId) } : { event: null };
-      }
-      case 'RecentEvents': {
-        const everything = { start: 0, end: Number.MAX_SAFE_INTEGER };
-        const owned = await this.checks.ownedOf(q.accountId, q.checkIds);
-        const rows = await Promise.all(owned.map(async (id) => [id, await this.stats.events(id, everything, q.limit)] as const));
-        return Object.fromEntries(rows);
       }
       case 'CheckAvailability':
         return (await this.checks.owns(q.accountId, q.checkId)) ? this.stats.availability(q.checkId, q.window) : null;

@@ -12,6 +12,9 @@ import { newEventId } from '../../../core/src/ids';
 import { HeartbeatStats } from '../read/heartbeat-stats';
 import { heartbeatRollupsProjection, heartbeatTimersProjection, TimerDoc } from '../read/heartbeat.projections';
 import { pingCommand } from '../http/ping-request';
+import { CheckConfig, checkStream } from '../domain/heartbeat-check.decider';
+import { CheckDirectory } from '../read/check-directory';
+import { CheckIndex } from '../read/check-index';
 import { PingTargets } from '../read/ping-targets';
 import { HeartbeatCommandHandler, RunHeartbeatCommand } from './heartbeat.handler';
 
@@ -124,6 +127,41 @@ export function heartbeatReadYourWritesContract(pairName: string, factory: Engin
       expect(appended).toHaveLength(1);
       expect(await timer()).toMatchObject({ failing: true, streamRevision: 2 });
       expect(await counts()).toEqual({ total: 2, failing: 1 });
+    });
+
+    it("shows each ping in the console's check list at once, and a write it has not applied once the daemon has", async () => {
+      const config: CheckConfig = {
+        name: 'ryw',
+        activated: true,
+        muted: false,
+        tags: [],
+        description: null,
+        heartbeat: { period: 10, periodUnit: 'minutes', grace: 0, graceUnit: 'minutes', pingToken: `ryw-token-${checkId}` },
+        triggerIncident: null,
+        alertSettings: null,
+        alertChannelSubscriptions: [],
+      };
+      const metadata = { accountId: 'acc-ryw', occurredAt: new Date(T0).toISOString() };
+      const created = await pair.eventStore.appendToStream(checkStream(checkId), [{ type: 'HeartbeatCheckCreated', data: { id: checkId, accountId: 'acc-ryw', config }, metadata }]);
+      await pair.engine.applyAfterAppend([], created.events);
+      const directory = new CheckDirectory(pair.readStore, pair.eventStore, pair.engine, loadConfig({}), clock);
+      const index = new CheckIndex(pair.readStore, pair.eventStore, pair.engine, clock, directory);
+      const shown = async () => (await index.page('acc-ryw', {}, 0, 50)).checks.find((c) => c.id === checkId);
+      expect(await shown()).toMatchObject({ lastPingAt: null, lastRuns: [] });
+      for (let n = 1; n <= 3; n++) {
+        clock.advance(7_000);
+        await ping();
+        const check = await shown();
+        expect(check!.lastPingAt).toBe(clock.now().toISOString());
+        expect(check!.lastRuns).toHaveLength(n);
+      }
+      // Another writer's ping, appended and not applied here: shown once the daemon (if any) has applied it.
+      const at = clock.now().getTime() + 1000;
+      const data = { eventId: newEventId(at), checkId, state: 'LATE', at: new Date(at).toISOString(), source: null, userAgent: null };
+      await pair.eventStore.appendToStream(heartbeatStream(checkId), [{ type: 'HeartbeatPingReceived', data, metadata: { accountId: 'acc-ryw', occurredAt: data.at } }]);
+      if (!pair.daemon) return;
+      await pair.daemon.catchUp();
+      expect((await shown())!.lastRuns[0]).toBe('LATE');
     });
 
     it('shows pings at once while no daemon runs, into documents the daemon has not caught up', async () => {
