@@ -12,7 +12,7 @@ export interface MonitorDoc {
   id: string;
   accountId: string;
   checkType: CheckType;
-  /** Activated monitors' next round time (ms), indexed for the scheduler; null when deactivated. */
+  /** Activated monitors' next round time (ms); null when deactivated. */
   nextRunAt: number | null;
   /** nextRunAt of monitors on the embedded location, indexed: the scheduler's question, never a scan of runner locations' monitors. */
   localRunAt?: number | null;
@@ -37,7 +37,7 @@ export const monitorsProjection: Projection<MonitorDoc, MonitorEvent> = {
   name: 'monitors',
   version: 3,
   handles: ['MonitorCreated', 'MonitorUpdated', 'MonitorDeleted', 'MonitorActivationChanged', 'MonitorMuteChanged', 'MonitorRunRecorded', 'MonitorStateChanged', 'MonitorStillFailing'],
-  indexes: [{ field: 'accountId' }, { field: 'checkType' }, { field: 'nextRunAt' }, { field: 'localRunAt' }, { field: 'places', array: true }, { field: 'created_at' }, { field: 'updated_at' }],
+  indexes: [{ field: 'accountId' }, { field: 'checkType' }, { field: 'localRunAt' }, { field: 'places', array: true }, { field: 'created_at' }, { field: 'updated_at' }],
   sortField: 'created_at',
   ids: (event) => [event.type === 'MonitorRunRecorded' ? monitorIdOf(event.stream) : event.data.id],
   evolve(doc, event) {
