@@ -6,6 +6,10 @@ import { VigilLogger } from '../../../libs/platform/src/logger';
 const LEASE_EVERY_MS = 3000;
 /** How long a started round's key is kept, so a lease that offers it again does not start it twice. */
 const REMEMBER_MS = 120_000;
+/** A round this far past its time when planned (the API was away longer than the lease) is skipped, not run late. */
+const TOO_LATE_MS = 10_000;
+/** The clock offsets of the last leases: the one with the shortest round trip is the most exact. */
+const SKEW_SAMPLES = 10;
 const REPORT_EVERY_MS = 1000;
 /** Within the API's 20,000 values per body (a run is ~15). */
 const MAX_BATCH = 1000;
@@ -40,6 +44,7 @@ export class Runner {
   private readonly waiting: (() => void)[] = [];
   private inflight = 0;
   private skewMs = 0;
+  private readonly skews: { rtt: number; skew: number }[] = [];
   private allowPrivate = false;
   private stopped = false;
   private loops: NodeJS.Timeout[] = [];
@@ -94,8 +99,22 @@ export class Runner {
     const sent = Date.now();
     const lease = await this.call<LeaseAnswer>('/v1/runners/lease', this.previous ?? {});
     const received = Date.now();
-    // The API's clock says when rounds are; half the round trip is the best guess of the answer's age.
-    this.skewMs = Date.parse(lease.at) - (sent + received) / 2;
+    // The API's clock says when rounds are; half the round trip is the best guess of the answer's age, and a slow
+    // answer (a full lease, a busy API) a poor one: the fastest of the last few leases gives the offset.
+    this.skews.push({ rtt: received - sent, skew: Date.parse(lease.at) - (sent + received) / 2 });
+    if (this.skews.length > SKEW_SAMPLES) this.skews.shift();
+    const skew = this.skews.reduce((best, s) => (s.rtt < best.rtt ? s : best)).skew;
+    const moved = Math.abs(skew - this.skewMs) > 20;
+    this.skewMs = skew;
+    // Rounds planned with the old offset would start late: they are armed again.
+    if (moved) {
+      for (const [id, monitor] of this.held) {
+        for (const [key, timer] of monitor.timers) {
+          clearTimeout(timer);
+          this.arm(id, monitor, key, Number(key.slice(key.lastIndexOf('@') + 1)));
+        }
+      }
+    }
     this.allowPrivate = lease.allowPrivateTargets || this.config.outboundAllowPrivate;
     this.stats.leases++;
     this.previous = { since: lease.at, membership: lease.membership };
@@ -118,18 +137,25 @@ export class Runner {
   /** Timers for the monitor's rounds up to `until` (API clock). */
   private plan(monitorId: string, monitor: Held, until: number): void {
     const interval = intervalSeconds(monitor.config) * 1000;
+    const tooLate = Date.now() + this.skewMs - TOO_LATE_MS;
     for (; monitor.next < until; monitor.next += interval) {
       const at = monitor.next;
       const key = `${monitorId}@${at}`;
-      if (this.leased.has(key)) continue;
+      if (this.leased.has(key) || at < tooLate) continue;
       this.leased.set(key, at - this.skewMs);
-      const roundAt = new Date(at).toISOString();
-      const timer = setTimeout(() => {
-        monitor.timers.delete(key);
-        void this.round(monitorId, roundAt, monitor.config);
-      }, Math.max(0, at - this.skewMs - Date.now()));
-      monitor.timers.set(key, timer);
+      this.arm(monitorId, monitor, key, at);
     }
+  }
+
+  /** Starts the round at `at` (API clock); the offset may have been corrected since planning, so a timer that fires early waits again. */
+  private arm(monitorId: string, monitor: Held, key: string, at: number): void {
+    const timer = setTimeout(() => {
+      const early = at - this.skewMs - Date.now();
+      if (early > 2) return this.arm(monitorId, monitor, key, at);
+      monitor.timers.delete(key);
+      void this.round(monitorId, new Date(at).toISOString(), monitor.config);
+    }, Math.max(0, at - this.skewMs - Date.now()));
+    monitor.timers.set(key, timer);
   }
 
   /** Forgets a monitor and its rounds not yet started. */

@@ -20,8 +20,8 @@ const MAX_HELD = 20_000;
 const MAX_CHANGED = 1000;
 /** How far ahead a runner holds its rounds: it starts them on its own timer, so the API's latency never delays one. */
 export const LEASE_AHEAD_MS = 30_000;
-/** Changes committed around the previous lease's time are looked at again (a replan of the same config changes nothing). */
-const CHANGE_MARGIN_MS = 5000;
+/** Changes committed around the previous lease (which read before its `at`) are looked at again: the same config again changes nothing. */
+const CHANGE_MARGIN_MS = 15_000;
 const KEY_TTL_MS = 1000;
 
 /** What a runner asks: from its previous answer, `since` (its `at`) and `membership`; without them, or when the location's runners changed, it gets a full lease. */
@@ -141,6 +141,8 @@ export class RunnerLeases {
       answer.monitors[doc.id] = config;
       answer.nextRounds[doc.id] = new Date(doc.nextRunAt + skipped * interval).toISOString();
     }
+    // The runner sets its clock by `at`: the time the answer leaves, not the time the lease began.
+    answer.at = this.clock.now().toISOString();
     return answer;
   }
 
