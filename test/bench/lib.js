@@ -22,7 +22,8 @@ function freePort() {
 }
 
 async function waitForHttp(url, child, getOutput) {
-  const deadline = Date.now() + 30000;
+  // A restart beside a working runner, on a shared machine, may take longer than a quiet start.
+  const deadline = Date.now() + 90000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited: ${getOutput()}`);
     try {

@@ -2,8 +2,14 @@ import { intervalSeconds, LeaseAnswer, MonitorConfig, ReportedRun, retryDelaySec
 import { RunnerConfig } from '../../../libs/platform/src/runner-config';
 import { VigilLogger } from '../../../libs/platform/src/logger';
 
-/** How often a runner leases: well within the lease (10 s), so one lost call costs no run. */
+/** How often a runner leases: well within the presence lease (10 s), so one lost call costs no run. */
 const LEASE_EVERY_MS = 3000;
+/** How long a started round's key is kept, so a lease that offers it again does not start it twice. */
+const REMEMBER_MS = 120_000;
+/** A round this far past its time when planned (the API was away longer than the lease) is skipped, not run late. */
+const TOO_LATE_MS = 10_000;
+/** The clock offsets of the last leases: the one with the shortest round trip is the most exact. */
+const SKEW_SAMPLES = 10;
 const REPORT_EVERY_MS = 1000;
 /** Within the API's 20,000 values per body (a run is ~15). */
 const MAX_BATCH = 1000;
@@ -14,18 +20,31 @@ const MAX_QUEUED = 100_000;
 export class RunnerRefused extends Error {}
 class BatchRefused extends Error {}
 
+/** A monitor this runner holds: its config, the next round not yet planned (API clock, ms) and the timers of the planned ones. */
+interface Held {
+  config: MonitorConfig;
+  key: string;
+  next: number;
+  /** The planned rounds not yet started, by key. */
+  timers: Map<string, NodeJS.Timeout>;
+}
+
 /**
- * A runner process: leases its location's due runs from the API, starts each at its round's time
- * (corrected for the API's clock), retries as the monitor says, and reports the runs in batches.
+ * A runner process: leases its location's monitors from the API (all of them at first and when the location's
+ * runners change, then only the changes), starts each round at its time on its own timer (corrected for the
+ * API's clock) up to the lease's end, retries as the monitor says, and reports the runs in batches.
  */
 export class Runner {
-  /** `<monitorId>@<roundAt>` of every run leased and not yet forgotten, so a run leased twice starts once. */
+  /** `<monitorId>@<roundAt ms>` of every round planned and not yet forgotten, so a round offered twice starts once. */
   private readonly leased = new Map<string, number>();
+  private readonly held = new Map<string, Held>();
+  /** From the previous answer: the next lease asks only for changes since then, while the membership holds. */
+  private previous: { since: string; membership: string } | null = null;
   private readonly queue: ReportedRun[] = [];
   private readonly waiting: (() => void)[] = [];
-  private readonly timers = new Set<NodeJS.Timeout>();
   private inflight = 0;
   private skewMs = 0;
+  private readonly skews: { rtt: number; skew: number }[] = [];
   private allowPrivate = false;
   private stopped = false;
   private loops: NodeJS.Timeout[] = [];
@@ -52,7 +71,8 @@ export class Runner {
 
   stop(): void {
     this.stopped = true;
-    for (const t of [...this.loops, ...this.timers]) clearTimeout(t);
+    for (const t of this.loops) clearTimeout(t);
+    for (const monitor of this.held.values()) for (const t of monitor.timers.values()) clearTimeout(t);
   }
 
   private refuse(error: RunnerRefused): void {
@@ -77,25 +97,76 @@ export class Runner {
 
   private async lease(): Promise<void> {
     const sent = Date.now();
-    const lease = await this.call<LeaseAnswer>('/v1/runners/lease', {});
+    const lease = await this.call<LeaseAnswer>('/v1/runners/lease', this.previous ?? {});
     const received = Date.now();
-    // The API's clock says when rounds are; half the round trip is the best guess of the answer's age.
-    this.skewMs = Date.parse(lease.at) - (sent + received) / 2;
+    // The API's clock says when rounds are; half the round trip is the best guess of the answer's age, and a slow
+    // answer (a full lease, a busy API) a poor one: the fastest of the last few leases gives the offset.
+    this.skews.push({ rtt: received - sent, skew: Date.parse(lease.at) - (sent + received) / 2 });
+    if (this.skews.length > SKEW_SAMPLES) this.skews.shift();
+    const skew = this.skews.reduce((best, s) => (s.rtt < best.rtt ? s : best)).skew;
+    const moved = Math.abs(skew - this.skewMs) > 20;
+    this.skewMs = skew;
+    // Rounds planned with the old offset would start late: they are armed again.
+    if (moved) {
+      for (const [id, monitor] of this.held) {
+        for (const [key, timer] of monitor.timers) {
+          clearTimeout(timer);
+          this.arm(id, monitor, key, Number(key.slice(key.lastIndexOf('@') + 1)));
+        }
+      }
+    }
     this.allowPrivate = lease.allowPrivateTargets || this.config.outboundAllowPrivate;
     this.stats.leases++;
-    for (const [key, at] of this.leased) if (at < received - 60_000) this.leased.delete(key);
-    for (const { monitorId, roundAt } of lease.runs) {
-      const key = `${monitorId}@${roundAt}`;
-      const config = lease.monitors[monitorId];
-      if (this.leased.has(key) || !config) continue;
-      const at = Date.parse(roundAt);
-      this.leased.set(key, at - this.skewMs);
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        void this.round(monitorId, roundAt, config);
-      }, Math.max(0, at - this.skewMs - Date.now()));
-      this.timers.add(timer);
+    this.previous = { since: lease.at, membership: lease.membership };
+    for (const [key, at] of this.leased) if (at < received - REMEMBER_MS) this.leased.delete(key);
+    if (lease.full) for (const id of this.held.keys()) if (!(id in lease.monitors)) this.drop(id);
+    for (const id of lease.released) this.drop(id);
+    for (const [id, config] of Object.entries(lease.monitors)) {
+      const key = JSON.stringify(config);
+      const next = Date.parse(lease.nextRounds[id]);
+      const known = this.held.get(id);
+      // The same config keeps its plan; a new or changed one is planned again from the API's next round.
+      if (known && known.key === key) continue;
+      this.drop(id);
+      this.held.set(id, { config, key, next, timers: new Map() });
     }
+    const until = Date.parse(lease.leaseUntil);
+    for (const [id, monitor] of this.held) this.plan(id, monitor, until);
+  }
+
+  /** Timers for the monitor's rounds up to `until` (API clock). */
+  private plan(monitorId: string, monitor: Held, until: number): void {
+    const interval = intervalSeconds(monitor.config) * 1000;
+    const tooLate = Date.now() + this.skewMs - TOO_LATE_MS;
+    for (; monitor.next < until; monitor.next += interval) {
+      const at = monitor.next;
+      const key = `${monitorId}@${at}`;
+      if (this.leased.has(key) || at < tooLate) continue;
+      this.leased.set(key, at - this.skewMs);
+      this.arm(monitorId, monitor, key, at);
+    }
+  }
+
+  /** Starts the round at `at` (API clock); the offset may have been corrected since planning, so a timer that fires early waits again. */
+  private arm(monitorId: string, monitor: Held, key: string, at: number): void {
+    const timer = setTimeout(() => {
+      const early = at - this.skewMs - Date.now();
+      if (early > 2) return this.arm(monitorId, monitor, key, at);
+      monitor.timers.delete(key);
+      void this.round(monitorId, new Date(at).toISOString(), monitor.config);
+    }, Math.max(0, at - this.skewMs - Date.now()));
+    monitor.timers.set(key, timer);
+  }
+
+  /** Forgets a monitor and its rounds not yet started. */
+  private drop(monitorId: string): void {
+    const monitor = this.held.get(monitorId);
+    if (!monitor) return;
+    for (const [key, timer] of monitor.timers) {
+      clearTimeout(timer);
+      this.leased.delete(key);
+    }
+    this.held.delete(monitorId);
   }
 
   private async slot(): Promise<void> {
@@ -148,6 +219,11 @@ export class Runner {
       this.queue.splice(0, batch.length);
       this.stats.reported += answer.accepted;
       if (answer.rejected.length > 0) this.logger.warn({ rejected: answer.rejected.slice(0, 5), count: answer.rejected.length }, 'runs not recorded');
+      // A monitor deleted or moved off this location meanwhile: its rounds stop here.
+      for (const { path } of answer.rejected) {
+        const index = /^results\[(\d+)\]\.monitorId$/.exec(path)?.[1];
+        if (index !== undefined && batch[Number(index)]) this.drop(batch[Number(index)].monitorId);
+      }
       if (batch.length < MAX_BATCH) return;
     }
   }

@@ -327,6 +327,24 @@ describe('SQLite event store', () => {
       expect((await store.readStream('heartbeat-1'))[0]).toMatchObject({ type: 'HeartbeatPingReceived', data, metadata });
     });
 
+    it('keeps a monitor run written without an actor under 35 bytes of body in a runs stream: its time is the at column', async () => {
+      const { db, store } = open(() => ({ deflate: (stream: string) => stream.startsWith('monitor-') && 'runs' }));
+      const actorless = { accountId: null, keyId: null, keyName: null, requestId: null, occurredAt: '2026-11-28T13:21:51.346Z' };
+      const withActor = { ...actorless, accountId: 'acc', keyName: 'test' };
+      await store.appendToStream('monitor-1', [
+        { type: 'MonitorRunRecorded', data: { r: 'bench P mih3kq8x 427 3,0,1,,2' }, metadata: actorless },
+        { type: 'MonitorUpdated', data: { id: '1' }, metadata: withActor },
+      ]);
+
+      const sizes = db.prepare('SELECT length(body) FROM events ORDER BY position').pluck().all() as number[];
+      expect(sizes[0]).toBeLessThan(35);
+      expect((await store.readStream('monitor-1')).map((e) => [e.type, e.data, e.metadata])).toEqual([
+        ['MonitorRunRecorded', { r: 'bench P mih3kq8x 427 3,0,1,,2' }, actorless],
+        ['MonitorUpdated', { id: '1' }, withActor],
+      ]);
+      expect((await store.readAll()).map((e) => e.metadata)).toEqual([actorless, withActor]);
+    });
+
     it('deflates the bodies of the streams its deflate option names only, and reads both forms back', async () => {
       const { db, store } = open();
       const metadata = { accountId: 'a', occurredAt: '2026-11-25T12:00:00.000Z' };

@@ -66,13 +66,21 @@ const RUN_INFLATE = { ...INFLATE, dictionary: RUN_DICTIONARY };
 /** Whether a stream's bodies are deflated, and with which dictionary (`true` is `events`). */
 type DeflatePredicate = (stream: string) => boolean | 'events' | 'runs';
 
-function encodeBody(deflate: DeflatePredicate, stream: string, text: string): Buffer | string {
+/** The metadata of an event written without an actor (a monitor's runs): in `runs` streams its body leaves it out, the `at` column says it. */
+const actorless = (at: number) => `{"accountId":null,"keyId":null,"keyName":null,"requestId":null,"occurredAt":"${new Date(at).toISOString()}"}`;
+
+function encodeBody(deflate: DeflatePredicate, stream: string, text: string, event?: { type: string; data: unknown; metadata: unknown; at: number }): Buffer | string {
   const how = deflate(stream);
+  if (how === 'runs' && event && Number.isFinite(event.at) && JSON.stringify(event.metadata) === actorless(event.at)) {
+    return deflateRawSync(JSON.stringify([event.type, event.data]), RUN_DEFLATE);
+  }
   return how ? deflateRawSync(text, how === 'runs' ? RUN_DEFLATE : DEFLATE) : text;
 }
 
-function decodeBody(body: Buffer | string, runs: boolean): [string, RecordedEvent['data'], RecordedEvent['metadata']] {
-  return JSON.parse(typeof body === 'string' ? body : inflateRawSync(body, runs ? RUN_INFLATE : INFLATE).toString('utf8'));
+function decodeBody(body: Buffer | string, runs: boolean, at: number): [string, RecordedEvent['data'], RecordedEvent['metadata']] {
+  const parsed = JSON.parse(typeof body === 'string' ? body : inflateRawSync(body, runs ? RUN_INFLATE : INFLATE).toString('utf8')) as unknown[];
+  if (parsed.length === 2) parsed.push(JSON.parse(actorless(at)));
+  return parsed as [string, RecordedEvent['data'], RecordedEvent['metadata']];
 }
 
 /**
@@ -126,11 +134,12 @@ interface EventRow {
   position: bigint;
   name: string;
   revision: bigint;
+  at: bigint;
   body: Buffer | string;
 }
 
 function toRecorded(row: EventRow, deflate: DeflatePredicate): RecordedEvent {
-  const [type, data, metadata] = decodeBody(row.body, typeof row.body !== 'string' && deflate(row.name) === 'runs');
+  const [type, data, metadata] = decodeBody(row.body, typeof row.body !== 'string' && deflate(row.name) === 'runs', Number(row.at));
   return { stream: row.name, revision: row.revision, position: row.position, type, data, metadata };
 }
 
@@ -190,7 +199,7 @@ export class SqliteEventStore implements EventStore {
     if (db.prepare("SELECT name FROM pragma_table_info('events')").pluck().all().includes('data')) migrateTextLog(db, this.deflate);
     db.exec(SCHEMA);
     const prepare = (text: string) => db.prepare(text).safeIntegers(true);
-    const select = 'SELECT e.position, s.name, e.revision, e.body FROM events e JOIN streams s ON s.id = e.stream';
+    const select = 'SELECT e.position, s.name, e.revision, e.at, e.body FROM events e JOIN streams s ON s.id = e.stream';
     this.sql = {
       stream: prepare('SELECT s.id, max(s.revision, coalesce((SELECT max(e.revision) FROM events e WHERE e.stream = s.id), -1)) AS revision FROM streams s WHERE s.name = ?'),
       newStream: prepare('INSERT INTO streams (name, revision) VALUES (?, -1)'),
@@ -342,10 +351,10 @@ export class SqliteEventStore implements EventStore {
       revision += 1n;
       const text = JSON.stringify([event.type, event.data, event.metadata]);
       const at = Date.parse(event.metadata.occurredAt);
-      const body = encodeBody(this.deflate, stream, text);
-      const position = BigInt(this.sql.insert.run(id, revision, Number.isNaN(at) ? 0 : at, body).lastInsertRowid);
       // What a read returns, not the caller's objects.
       const [type, data, metadata] = JSON.parse(text) as ReturnType<typeof decodeBody>;
+      const body = encodeBody(this.deflate, stream, text, { type, data, metadata, at });
+      const position = BigInt(this.sql.insert.run(id, revision, Number.isNaN(at) ? 0 : at, body).lastInsertRowid);
       recorded.push({ stream, revision, position, type, data, metadata });
     }
     this.options.inline?.apply(recorded);

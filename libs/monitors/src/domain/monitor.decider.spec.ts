@@ -151,6 +151,17 @@ describe('Monitor decider', () => {
         .then([recorded(pass), changed('FAILING', 'PASSING', T(30), [], 1_800_000, outage(T(0), 2))]);
     });
 
+    it('a flapping monitor (FAILING, PASSING, FAILING again) begins a new outage, from its own round, counted from one', () => {
+      const pass = run('local', 'PASS', T(10));
+      const recovered = changed('FAILING', 'PASSING', T(10), [], 600_000, outage(T(0), 1));
+      spec.given([created(), recorded(failAt(0)), began, recorded(pass), recovered])
+        .when(record(failAt(20)))
+        .then([recorded(failAt(20)), changed('PASSING', 'FAILING', T(20), ['local'], null, outage(T(20), 1))]);
+      spec.given([created(), recorded(failAt(0)), began, recorded(pass), recovered, recorded(failAt(20)), changed('PASSING', 'FAILING', T(20), ['local'], null, outage(T(20), 1))])
+        .when(record(failAt(30)))
+        .then([recorded(failAt(30)), still(T(30), 2, outage(T(20), 2))]);
+    });
+
     it('an SSL monitor whose every failed location says the certificate expires soon: the certificate alert takes the failure’s place', () => {
       const ssl = parseMonitorBody('SSL', { name: 'Cert', request: { sslConfig: { hostname: 'example.com' } }, locations: ['local', 'eu'] });
       const expiring = (location: string) => failAt(0, location, expiringWords(5, 14));

@@ -48,7 +48,15 @@ export function decodeRun(text: CompactRun): MonitorRun {
   };
 }
 
-export const runOf = (data: RunRecordedData): MonitorRun => ('r' in data ? decodeRun(data.r) : data.run);
+/** The last line decoded: the projections and the decider read the same event's run several times in a row. */
+let last: { text: CompactRun; run: MonitorRun } | null = null;
+
+/** The run an event holds; callers treat it as read-only (it may be the one the previous call returned). */
+export function runOf(data: RunRecordedData): MonitorRun {
+  if (!('r' in data)) return data.run;
+  if (last?.text !== data.r) last = { text: data.r, run: decodeRun(data.r) };
+  return last.run;
+}
 
 /** The monitor a stream is: `monitor-<id>`. */
 export const monitorIdOf = (stream: string): string => stream.slice('monitor-'.length);

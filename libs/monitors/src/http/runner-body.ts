@@ -1,9 +1,10 @@
 import { ValidationError, ViolationDetail } from '../../../core/src/errors';
 import { isUuid } from '../../../core/src/ids';
-import { ReportedRun } from '../write/runner-leases';
+import { LeaseRequest, ReportedRun } from '../write/runner-leases';
 
 const RUNNER_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
+const MEMBERSHIP = /^[a-z0-9]{1,16}$/;
 const PHASES = ['total', 'dns', 'connect', 'tls', 'firstByte'];
 /** Runs of one report: within the 20,000 values a JSON body may hold. */
 export const MAX_RESULTS = 1000;
@@ -72,9 +73,13 @@ export function parseResultsBody(body: unknown): { runner: string; location: str
   return { runner: head.runner, location: head.location, results };
 }
 
-export function parseLeaseBody(body: unknown): { runner: string; location: string } {
+/** `POST /v1/runners/lease`: `since` and `membership` come from the runner's previous answer; without them the lease is full. */
+export function parseLeaseBody(body: unknown): { runner: string; location: string; request: LeaseRequest } {
   const details: ViolationDetail[] = [];
-  const head = parseRunnerHeader(body, [], details);
+  const head = parseRunnerHeader(body, ['since', 'membership'], details);
+  const { since = null, membership = null } = head.body;
+  if (since !== null && !isTime(since)) details.push({ path: 'since', message: 'must be null or an ISO 8601 UTC date-time' });
+  if (membership !== null && (typeof membership !== 'string' || !MEMBERSHIP.test(membership))) details.push({ path: 'membership', message: 'must be null or the membership of the previous lease' });
   if (details.length > 0) throw ValidationError.of(details);
-  return { runner: head.runner, location: head.location };
+  return { runner: head.runner, location: head.location, request: { since: since === null ? null : new Date(since as string).toISOString(), membership: membership as string | null } };
 }

@@ -31,7 +31,17 @@ export const RUNNER_KEYS_SCHEMA = schema({
 
 const runner = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'this runner process’s id, chosen at its start' };
 
-export const LEASE_BODY_SCHEMA = schema({ type: 'object', required: ['runner', 'location'], additionalProperties: false, properties: { runner, location: { type: 'string' } } });
+export const LEASE_BODY_SCHEMA = schema({
+  type: 'object',
+  required: ['runner', 'location'],
+  additionalProperties: false,
+  properties: {
+    runner,
+    location: { type: 'string' },
+    since: { type: ['string', 'null'], format: 'date-time', description: 'the previous answer’s at; absent or null for a full lease' },
+    membership: { type: ['string', 'null'], pattern: '^[a-z0-9]{1,16}$', description: 'the previous answer’s membership' },
+  },
+});
 
 export const LEASE_SCHEMA = schema({
   type: 'object',
@@ -41,12 +51,15 @@ export const LEASE_SCHEMA = schema({
     location: { type: 'string' },
     allowPrivateTargets: { type: 'boolean' },
     activeRunners: { type: 'integer' },
+    membership: { type: 'string', description: 'the location’s active runners, fingerprinted; sent back with the next lease' },
+    full: { type: 'boolean', description: 'true: monitors holds every monitor of this runner; false: only those changed since since' },
     monitors: {
       type: 'object',
-      description: 'each leased monitor’s configuration, by id, as the monitor routes show it',
+      description: 'each held monitor’s configuration, by id, as the monitor routes show it',
       additionalProperties: { type: 'object', properties: { checkType: { type: 'string' }, name: { type: 'string' }, frequency: { type: 'integer' }, frequencyOffset: { type: 'integer' }, request: { type: 'object', additionalProperties: true } } },
     },
-    runs: { type: 'array', items: { type: 'object', properties: { monitorId: { type: 'string', format: 'uuid' }, roundAt: { type: 'string', format: 'date-time' } } } },
+    nextRounds: { type: 'object', description: 'each held monitor’s next round; the ones after it follow every interval', additionalProperties: { type: 'string', format: 'date-time' } },
+    released: { type: 'array', description: 'monitors changed since since that this runner no longer holds', items: { type: 'string', format: 'uuid' } },
   },
 });
 

@@ -51,6 +51,18 @@ describe.each(HARNESS_ADAPTERS)('monitor projections (%s)', (adapter) => {
     expect((await harness.get(monitorsProjection, ID))!.doc.nextRunAt).toBe(Date.parse('2026-01-01T10:07:00.000Z'));
   });
 
+  it('given monitors on the embedded and on a runner location, only the embedded one is due for the scheduler (localRunAt); a change moves updated_at, a run does not', async () => {
+    const OTHER = '01900000-0000-7000-8000-0000000000bb';
+    await harness.append(monitorStream(ID), [{ type: 'MonitorCreated', data: { id: ID, accountId: 'acc', config } }], '2026-01-01T10:00:00.000Z', 'acc');
+    await harness.append(monitorStream(OTHER), [{ type: 'MonitorCreated', data: { id: OTHER, accountId: 'acc', config: { ...config, locations: ['lab'] } } }], '2026-01-01T10:00:00.000Z', 'acc');
+    expect((await harness.get(monitorsProjection, ID))!.doc).toMatchObject({ localRunAt: Date.parse('2026-01-01T10:00:00.000Z'), places: ['local'] });
+    expect((await harness.get(monitorsProjection, OTHER))!.doc).toMatchObject({ localRunAt: null, nextRunAt: Date.parse('2026-01-01T10:00:00.000Z'), places: ['acc:lab'] });
+    await harness.append(monitorStream(OTHER), [{ type: 'MonitorRunRecorded', data: { id: OTHER, run: { location: 'lab', roundAt: '2026-01-01T10:00:00.000Z', startedAt: '2026-01-01T10:00:00.000Z', outcome: 'PASS', timings: { total: 5 }, error: null, networkError: false, attempt: 1, final: true } } }], '2026-01-01T10:00:01.000Z');
+    expect((await harness.get(monitorsProjection, OTHER))!.doc).toMatchObject({ localRunAt: null, nextRunAt: Date.parse('2026-01-01T10:01:00.000Z'), updated_at: '2026-01-01T10:00:00.000Z' });
+    await harness.append(monitorStream(OTHER), [{ type: 'MonitorUpdated', data: { id: OTHER, config: { ...config, locations: ['lab', 'local'] } } }], '2026-01-01T10:00:30.000Z');
+    expect((await harness.get(monitorsProjection, OTHER))!.doc).toMatchObject({ localRunAt: Date.parse('2026-01-01T10:01:00.000Z'), updated_at: '2026-01-01T10:00:30.000Z' });
+  });
+
   it('given a monitor, when deactivated it is not due; when deleted its document goes', async () => {
     await harness.append(monitorStream(ID), [{ type: 'MonitorCreated', data: { id: ID, accountId: 'acc', config } }], '2026-01-01T10:00:00.000Z', 'acc');
     await harness.append(monitorStream(ID), [{ type: 'MonitorActivationChanged', data: { id: ID, activated: false } }]);

@@ -62,8 +62,8 @@ export class MonitorScheduler implements OnApplicationBootstrap, OnApplicationSh
     try {
       const now = this.clock.now().getTime();
       const [next] = await this.store.find(this.engine.collection(monitorsProjection), {
-        filters: [{ field: 'nextRunAt', op: 'gt', value: now }, { field: 'places', op: 'contains', value: LOCAL_LOCATION }],
-        sort: { field: 'nextRunAt', direction: 'asc' },
+        filters: [{ field: 'localRunAt', op: 'gt', value: now }],
+        sort: { field: 'localRunAt', direction: 'asc' },
         limit: 1,
       });
       return next?.nextRunAt == null ? TICK_MS : Math.min(TICK_MS, Math.max(MIN_WAIT_MS, next.nextRunAt - now + 1));
@@ -80,8 +80,8 @@ export class MonitorScheduler implements OnApplicationBootstrap, OnApplicationSh
     try {
       const now = this.clock.now().getTime();
       const due = await this.store.find(this.engine.collection(monitorsProjection), {
-        filters: [{ field: 'nextRunAt', op: 'lte', value: now }, { field: 'places', op: 'contains', value: LOCAL_LOCATION }],
-        sort: { field: 'nextRunAt', direction: 'asc' },
+        filters: [{ field: 'localRunAt', op: 'lte', value: now }],
+        sort: { field: 'localRunAt', direction: 'asc' },
         limit: DUE_BATCH,
       });
       for (const doc of due) {

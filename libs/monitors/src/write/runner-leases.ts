@@ -9,14 +9,26 @@ import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { intervalSeconds, MonitorConfig } from '../domain/monitor-config';
 import { MonitorRun } from '../domain/round';
 import { hashRunnerKey } from '../domain/runner-key-secret';
-import { monitorsProjection } from '../read/monitors.projection';
+import { MonitorDoc, monitorsProjection } from '../read/monitors.projection';
 import { RunnerKeyDoc, runnerKeysProjection } from '../read/runner-keys.projection';
 import { RUN_ACTOR, RunMonitorCommand } from './monitor.handler';
 import { isActive, LEASE_MS, placeOf, RunnerPresence } from './runner-presence';
 
-/** The most due monitors one lease looks at; the next lease takes the rest. */
-const MAX_DUE = 20_000;
+/** The most monitors one runner holds; a full lease gives at most these. */
+const MAX_HELD = 20_000;
+/** Changed monitors one delta lease looks at; more, and the lease is a full one. */
+const MAX_CHANGED = 1000;
+/** How far ahead a runner holds its rounds: it starts them on its own timer, so the API's latency never delays one. */
+export const LEASE_AHEAD_MS = 30_000;
+/** Changes committed around the previous lease (which read before its `at`) are looked at again: the same config again changes nothing. */
+const CHANGE_MARGIN_MS = 15_000;
 const KEY_TTL_MS = 1000;
+
+/** What a runner asks: from its previous answer, `since` (its `at`) and `membership`; without them, or when the location's runners changed, it gets a full lease. */
+export interface LeaseRequest {
+  since: string | null;
+  membership: string | null;
+}
 
 export interface LeaseAnswer {
   at: string;
@@ -24,9 +36,16 @@ export interface LeaseAnswer {
   location: string;
   allowPrivateTargets: boolean;
   activeRunners: number;
-  /** Each leased monitor's configuration, once. */
+  /** The active runners of the location, fingerprinted: a change makes the runner's next lease a full one. */
+  membership: string;
+  /** True: `monitors` is every monitor this runner holds (drop the others); false: only those changed since `since`. */
+  full: boolean;
+  /** Each held monitor's configuration. */
   monitors: Record<string, MonitorConfig>;
-  runs: { monitorId: string; roundAt: string }[];
+  /** Each monitor's first round to run (ISO); the runner runs the next ones every interval, up to `leaseUntil`. */
+  nextRounds: Record<string, string>;
+  /** Monitors changed since `since` that this runner no longer holds (deactivated, moved, another runner's). */
+  released: string[];
 }
 
 /** A run as a runner reports it: the run without its location, which the key gives. */
@@ -52,12 +71,14 @@ export function ownerOf(monitorId: string, runners: string[]): string | undefine
 
 /**
  * The runs of runner locations.
- * 1. A runner leases: it is recorded as active, and gets, until now + LEASE_MS, the due rounds of the
- *    monitors on its location that it owns among the location's active runners (rendezvous hashing).
- * 2. A round is due from the monitor's next round on, on its schedule; one missed by more than the lease
- *    (no runner was there) is not run late.
- * 3. A runner silent for LEASE_MS is no longer active: its monitors go to the others at their next lease.
- * 4. Reported runs are recorded through the monitor's command, from the key's location.
+ * 1. A runner leases every few seconds: it is recorded as active, and holds the monitors on its location that
+ *    it owns among the location's active runners (rendezvous hashing), with each one's next round; it runs
+ *    their rounds on its own timer up to LEASE_AHEAD_MS ahead, so a slow API delays no start.
+ * 2. A lease is full (every held monitor) at first and whenever the location's active runners change;
+ *    otherwise it carries only the monitors changed since the previous one (config, activation, locations).
+ * 3. A round missed by more than LEASE_MS (no runner was there) is not run late.
+ * 4. A runner silent for LEASE_MS is no longer active: the others' next lease is full, and takes its monitors.
+ * 5. Reported runs are recorded through the monitor's command, from the key's location.
  */
 @Injectable()
 export class RunnerLeases {
@@ -88,29 +109,40 @@ export class RunnerLeases {
     return hit.key;
   }
 
-  async lease(key: RunnerKeyDoc, runner: string): Promise<LeaseAnswer> {
+  async lease(key: RunnerKeyDoc, runner: string, request: LeaseRequest = { since: null, membership: null }): Promise<LeaseAnswer> {
     const now = this.clock.now().getTime();
     await this.presence.beat({ accountId: key.accountId, location: key.location, keyId: key.id, runner }, now);
     const active = (await this.presence.ofPlace(key.accountId, key.location, now)).filter((p) => isActive(p, now)).map((p) => p.id);
     const self = `${key.id}:${runner}`;
-    const until = now + LEASE_MS;
-    const due = await this.store.find(this.engine.collection(monitorsProjection), {
-      filters: [{ field: 'places', op: 'contains', value: placeOf(key.accountId, key.location) }, { field: 'nextRunAt', op: 'lt', value: until }],
-      sort: { field: 'nextRunAt', direction: 'asc' },
-      limit: MAX_DUE,
-    });
-    const answer: LeaseAnswer = { at: new Date(now).toISOString(), leaseUntil: new Date(until).toISOString(), location: key.location, allowPrivateTargets: key.allowPrivateTargets, activeRunners: active.length, monitors: {}, runs: [] };
-    for (const doc of due) {
+    const place = placeOf(key.accountId, key.location);
+    const membership = score(active.join(',')).toString(36);
+    const collection = this.engine.collection(monitorsProjection);
+    let full = request.since === null || request.membership !== membership;
+    let docs: MonitorDoc[] = [];
+    if (!full) {
+      // Only what changed: configs, activation, locations (a run changes none of them).
+      const since = new Date(Date.parse(request.since!) - CHANGE_MARGIN_MS).toISOString();
+      docs = await this.store.find(collection, { filters: [{ field: 'updated_at', op: 'gt', value: since }], sort: { field: 'updated_at', direction: 'asc' }, limit: MAX_CHANGED });
+      full = docs.length >= MAX_CHANGED;
+    }
+    if (full) docs = await this.store.find(collection, { filters: [{ field: 'places', op: 'contains', value: place }], sort: { field: 'id', direction: 'asc' }, limit: MAX_HELD });
+    const until = now + LEASE_AHEAD_MS;
+    const answer: LeaseAnswer = { at: new Date(now).toISOString(), leaseUntil: new Date(until).toISOString(), location: key.location, allowPrivateTargets: key.allowPrivateTargets, activeRunners: active.length, membership, full, monitors: {}, nextRounds: {}, released: [] };
+    for (const doc of docs) {
+      if (doc.accountId !== key.accountId) continue;
       const config = doc.state.config;
-      if (!config || !config.activated || doc.nextRunAt === null || doc.accountId !== key.accountId) continue;
-      if (ownerOf(doc.id, active) !== self) continue;
+      if (!config || !config.activated || doc.nextRunAt === null || !doc.places.includes(place) || ownerOf(doc.id, active) !== self) {
+        if (!full) answer.released.push(doc.id);
+        continue;
+      }
+      // A round missed by more than the presence lease (no runner was there) is not run late.
       const interval = intervalSeconds(config) * 1000;
       const skipped = Math.max(0, Math.ceil((now - LEASE_MS - doc.nextRunAt) / interval));
-      for (let at = doc.nextRunAt + skipped * interval; at < until; at += interval) {
-        answer.runs.push({ monitorId: doc.id, roundAt: new Date(at).toISOString() });
-        answer.monitors[doc.id] = config;
-      }
+      answer.monitors[doc.id] = config;
+      answer.nextRounds[doc.id] = new Date(doc.nextRunAt + skipped * interval).toISOString();
     }
+    // The runner sets its clock by `at`: the time the answer leaves, not the time the lease began.
+    answer.at = this.clock.now().toISOString();
     return answer;
   }
 
