@@ -1,29 +1,37 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { sleep } from '../../../core/src/sleep';
+import { BackgroundLoop } from '../../../core/src/background-loop';
+import { CLOCK, Clock } from '../../../core/src/clock';
+import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { LOGGER, VigilLogger } from '../../../platform/src/logger';
-import { DAEMON_ENABLED } from '../../../platform/src/tokens';
+import { DAEMON_ENABLED, PROJECTION_ENGINE } from '../../../platform/src/tokens';
+import { heartbeatTimersProjection } from '../read/heartbeat.projections';
 import { EventRetention } from './event-retention';
 import { HeartbeatWatchdog, WatchdogPass } from './heartbeat-watchdog';
 
-/** Real-time cadence; the watchdog's own notion of "now" is the injected clock. */
-export const WATCHDOG_INTERVAL_MS = 500;
+/** The longest wait between watchdog passes without news: a safety poll, the next deadline is waited for exactly. */
+export const WATCHDOG_IDLE_MS = 10_000;
+/** A heartbeat event applied brings a pass within this: a burst of pings costs one pass, FAILING still lands within 2 s. */
+const NEWS_MS = 500;
 /** The shortest wait for a deadline just ahead (a frozen test clock must not make the loop spin). */
 const WATCHDOG_MIN_WAIT_MS = 20;
 const RETENTION_INTERVAL_MS = 3_600_000;
 
 /**
- * Background heartbeat work, wherever background work runs (apps/api with the daemon on, and
- * apps/worker): a watchdog pass every half second (so FAILING lands well within 2 s of a deadline),
- * one at start that catches up what was missed while nothing ran, and hourly retention.
+ * Background heartbeat work, wherever background work runs (apps/api with the daemon on, and apps/worker):
+ * the watchdog, which sleeps until the next deadline it knows of or until a heartbeat event is applied
+ * (an append here, a page of the log the daemon applied), after one pass at start that catches up what
+ * was missed while nothing ran; and hourly retention.
  */
 @Injectable()
 export class HeartbeatBackground implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly abort = new AbortController();
-  private loops: Promise<void>[] = [];
+  private loops: BackgroundLoop[] = [];
+  private unsubscribe = (): void => undefined;
 
   constructor(
     @Inject(DAEMON_ENABLED) private readonly enabled: boolean,
     @Inject(LOGGER) private readonly logger: VigilLogger,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
     private readonly watchdog: HeartbeatWatchdog,
     private readonly retention: EventRetention,
   ) {}
@@ -33,33 +41,17 @@ export class HeartbeatBackground implements OnApplicationBootstrap, OnApplicatio
     // Runs after the platform caught the read models up, before the server listens.
     const caughtUp = await this.watchdog.runOnce();
     if (caughtUp.failed > 0) this.logger.info({ failed: caughtUp.failed }, 'watchdog caught up missed deadlines');
-    // A deadline less than a cadence away is waited for: its FAILING lands at once, not up to half a second later.
-    const untilNextPass = (pass?: WatchdogPass) =>
-      pass?.nextDueInMs == null ? WATCHDOG_INTERVAL_MS : Math.min(WATCHDOG_INTERVAL_MS, Math.max(WATCHDOG_MIN_WAIT_MS, pass.nextDueInMs + 1));
-    this.loops = [
-      this.every(untilNextPass(caughtUp), () => this.watchdog.runOnce(), 'watchdog', untilNextPass),
-      this.every(RETENTION_INTERVAL_MS, () => this.retention.runOnce(), 'retention'),
-    ];
+    const untilNext = (pass: WatchdogPass) => (pass.nextDueInMs === null ? null : Math.max(WATCHDOG_MIN_WAIT_MS, pass.nextDueInMs + 1));
+    const { logger, clock } = this;
+    const watchdog = new BackgroundLoop({ name: 'heartbeat watchdog', idleMs: WATCHDOG_IDLE_MS, firstMs: untilNext(caughtUp) ?? WATCHDOG_IDLE_MS, pass: async () => untilNext(await this.watchdog.runOnce()), logger, clock });
+    const moving = new Set<string>(heartbeatTimersProjection.handles);
+    this.unsubscribe = this.engine.onApplied((events) => events.some((event) => moving.has(event.type)) && watchdog.wake(NEWS_MS));
+    this.loops = [watchdog, new BackgroundLoop({ name: 'heartbeat retention', idleMs: RETENTION_INTERVAL_MS, firstMs: RETENTION_INTERVAL_MS, pass: async () => void (await this.retention.runOnce()), logger })];
+    for (const loop of this.loops) loop.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.abort.abort();
-    await Promise.all(this.loops);
-  }
-
-  /** `work` after `first` ms, then again after the wait `next` makes of its result (undefined after a failure). */
-  private async every<T>(first: number, work: () => Promise<T>, name: string, next: (result?: T) => number = () => first): Promise<void> {
-    const signal = this.abort.signal;
-    let wait = first;
-    while (!signal.aborted) {
-      await sleep(wait, signal);
-      if (signal.aborted) return;
-      try {
-        wait = next(await work());
-      } catch (error) {
-        wait = next();
-        this.logger.error({ err: error }, `heartbeat ${name} pass failed`);
-      }
-    }
+    this.unsubscribe();
+    await Promise.all(this.loops.map((loop) => loop.stop()));
   }
 }
