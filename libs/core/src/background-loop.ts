@@ -15,10 +15,12 @@ export interface LoopOptions {
   /** The wait before the first pass (default: none). */
   firstMs?: number;
   logger: LoopLogger;
-  /** A clock moved by hand (tests) wakes the loop, since due times are counted on it. */
+  /** A clock moved by hand (tests) wakes the loop within CLOCK_WAKE_MS, since due times are counted on it. */
   clock?: Clock;
 }
 
+/** As a poll would notice a jump: soon, not in the same turn as the jump (a test acts on the new time first). */
+const CLOCK_WAKE_MS = 250;
 /** The first retry after a failed pass; it doubles up to `idleMs`. */
 const FIRST_RETRY_MS = 1000;
 
@@ -38,7 +40,7 @@ export class BackgroundLoop {
 
   start(): void {
     if (this.running || this.stopping.signal.aborted) return;
-    this.unwatch = this.options.clock?.onMove?.(() => this.wake()) ?? null;
+    this.unwatch = this.options.clock?.onMove?.(() => this.wake(CLOCK_WAKE_MS)) ?? null;
     this.running = this.run();
   }
 
