@@ -1,25 +1,18 @@
 import { Clock } from './clock';
 import { sleep } from './sleep';
 
-export interface LoopLogger {
-  error(fields: { err: unknown }, message: string): void;
-}
-
 export interface LoopOptions {
-  /** Names the loop in its error log. */
   name: string;
-  /** One pass; returns how many ms until the next one is due, or null/undefined for `idleMs`. */
+  /** One pass; returns the ms until the next one is due (null/undefined: `idleMs`). */
   pass: () => Promise<number | null | void>;
   /** The longest wait between passes: a safety poll for news that never came. */
   idleMs: number;
-  /** The wait before the first pass (default: none). */
   firstMs?: number;
-  logger: LoopLogger;
-  /** A clock moved by hand (tests) wakes the loop within CLOCK_WAKE_MS, since due times are counted on it. */
+  logger: { error(fields: { err: unknown }, message: string): void };
+  /** Due times are counted on it: a clock moved by hand (tests) wakes the loop CLOCK_WAKE_MS later, as a poll would. */
   clock?: Clock;
 }
 
-/** As a poll would notice a jump: soon, not in the same turn as the jump (a test acts on the new time first). */
 const CLOCK_WAKE_MS = 250;
 /** The first retry after a failed pass; it doubles up to `idleMs`. */
 const FIRST_RETRY_MS = 1000;
@@ -31,7 +24,7 @@ const FIRST_RETRY_MS = 1000;
 export class BackgroundLoop {
   private readonly stopping = new AbortController();
   private nap: AbortController | null = null;
-  /** Real time by which news asks for the next pass (null: none asked). */
+  /** Real time by which news asks for the next pass. */
   private wakeBy: number | null = null;
   private running: Promise<void> | null = null;
   private unwatch: (() => void) | null = null;
@@ -39,7 +32,7 @@ export class BackgroundLoop {
   constructor(private readonly options: LoopOptions) {}
 
   start(): void {
-    if (this.running || this.stopping.signal.aborted) return;
+    if (this.running || this.stopped) return;
     this.unwatch = this.options.clock?.onMove?.(() => this.wake(CLOCK_WAKE_MS)) ?? null;
     this.running = this.run();
   }
@@ -52,7 +45,7 @@ export class BackgroundLoop {
     await this.running;
   }
 
-  /** News: the next pass runs within `withinMs` (right after the pass under way, if one is). */
+  /** News: the next pass runs within `withinMs`, or right after the pass under way. */
   wake(withinMs = 0): void {
     const by = Date.now() + withinMs;
     if (this.wakeBy === null || by < this.wakeBy) this.wakeBy = by;
@@ -79,17 +72,14 @@ export class BackgroundLoop {
     }
   }
 
-  /** Sleeps `ms`, or less when news asks for a pass sooner. */
   private async rest(ms: number): Promise<void> {
     const until = Date.now() + ms;
-    while (!this.stopped) {
-      const by = Math.min(until, this.wakeBy ?? until);
-      const left = by - Date.now();
-      if (left <= 0) break;
+    const left = () => Math.min(until, this.wakeBy ?? until) - Date.now();
+    while (left() > 0 && !this.stopped) {
       this.nap = new AbortController();
-      await sleep(left, this.nap.signal);
-      this.nap = null;
+      await sleep(left(), this.nap.signal);
     }
+    this.nap = null;
     this.wakeBy = null;
   }
 }
