@@ -37,8 +37,9 @@ export function backoffMs(attempts: number, random = Math.random): number {
 
 /**
  * Sends what the outbox holds, wherever background work runs: a pass when a delivery is added here or
- * falls due, when a send ends, else every DELIVERY_IDLE_MS. Several processes may share the outbox: a delivery is claimed by a compare-and-set that moves its due time past a lease,
- * so one worker attempts it; a worker that dies mid-send leaves it due again when the lease ends.
+ * falls due, when a send ends, else every DELIVERY_IDLE_MS. Several processes may share the outbox: a
+ * delivery is claimed by a compare-and-set that moves its due time past a lease, so one worker
+ * attempts it; a worker that dies mid-send leaves it due again when the lease ends.
  * Every attempt is recorded; failures are retried with backoff (Retry-After honoured) up to
  * MAX_ATTEMPTS, except permanent ones (4xx other than 429, refused targets), which fail at once.
  */
