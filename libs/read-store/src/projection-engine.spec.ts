@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { BackgroundLoop } from '../../core/src/background-loop';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BackgroundLoop } from '../../core/src/background-loop';
 import { ManualClock } from '../../core/src/clock';
 import { EventToAppend } from '../../core/src/event';
 import { Projection, ReadModelDoc } from '../../core/src/projection';
