@@ -58,7 +58,7 @@ export class BackgroundLoop {
 
   private async run(): Promise<void> {
     let failures = 0;
-    await this.rest(this.options.firstMs ?? 0);
+    await this.rest(Math.min(this.options.firstMs ?? 0, this.options.idleMs));
     while (!this.stopped) {
       let wait: number;
       try {
