@@ -27,7 +27,6 @@ import { SlugPings } from './write/slug-pings';
 import { EventRetention } from './write/event-retention';
 import { RollupHistory } from './write/rollup-history';
 import { RollupHistoryCommandHandler } from './write/rollup-history.handler';
-import { HeartbeatBackground } from './write/heartbeat-background';
 import { HeartbeatCheckCommandHandler } from './write/heartbeat-check.handler';
 import { HeartbeatCommandHandler } from './write/heartbeat.handler';
 import { HeartbeatWatchdog } from './write/heartbeat-watchdog';
@@ -58,7 +57,6 @@ import { OtherChecks } from './read/other-checks';
     RollupHistory,
     RollupHistoryCommandHandler,
     IncidentReactor,
-    HeartbeatBackground,
     {
       provide: PingRateLimiter,
       useFactory: (config: VigilConfig) => new PingRateLimiter(config.pingRateBurst, config.pingRatePerSecond),

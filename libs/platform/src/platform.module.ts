@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
+import { BackgroundLoop } from '../../core/src/background-loop';
 import { CLOCK, Clock, SystemClock } from '../../core/src/clock';
 import { ID_GENERATOR, UuidV7Generator } from '../../core/src/ids';
 import { EVENT_STORE } from '../../event-store/src/event-store.port';
@@ -11,6 +12,7 @@ import { AnswerCache } from '../../http/src/response-cache';
 import { BatchingReadStore } from '../../read-store/src/batched-reads';
 import { ProjectionEngine } from '../../read-store/src/projection-engine';
 import { ProcessorRunner } from '../../read-store/src/processor-runner';
+import { META_REFRESH_MS } from '../../read-store/src/projection-generations';
 import { READ_STORE } from '../../read-store/src/read-store.port';
 import { sharedSecret } from '../../read-store/src/shared-secret';
 import { VIGIL_CONFIG } from './config';
@@ -34,6 +36,7 @@ export class ProjectionLifecycle implements OnApplicationBootstrap, OnApplicatio
   private running: Promise<void> | null = null;
   private processing: Promise<void> | null = null;
   private watch: LogWatch | null = null;
+  private follow: BackgroundLoop | null = null;
 
   constructor(
     @Inject(STORES) private readonly stores: Stores,
@@ -58,12 +61,14 @@ export class ProjectionLifecycle implements OnApplicationBootstrap, OnApplicatio
       this.logger.info('projection daemon started');
     } else {
       // Reads must move to a rebuilt generation before the old one is dropped, daemon or not.
-      this.running = this.stores.engine.followGenerations(this.abort.signal);
+      this.follow = new BackgroundLoop({ name: 'projection generations refresh', idleMs: META_REFRESH_MS, pass: () => this.stores.engine.refreshGenerations(), logger: this.logger });
+      this.follow.start();
     }
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.abort.abort();
+    await this.follow?.stop();
     await this.running;
     await this.processing;
     await this.watch?.stopped();

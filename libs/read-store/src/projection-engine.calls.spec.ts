@@ -198,6 +198,29 @@ describe('an idle daemon waiting on a log watch still follows generations switch
   }, 20_000);
 });
 
+describe('news of applied events (what background loops wake on instead of polling)', () => {
+  it('tells the events of an append and of a daemon page once their documents are stored, until unsubscribed', async () => {
+    const eventStore = new InMemoryEventStore();
+    const readStore = new InMemoryReadStore();
+    const engine = new ProjectionEngine(readStore, eventStore, [counter('counts0')], silent);
+    await engine.start();
+    const told: { streams: string[]; stored: Promise<unknown>[] }[] = [];
+    const unsubscribe = engine.onApplied((events) =>
+      told.push({ streams: events.map((e) => e.stream), stored: events.map((e) => readStore.get(engine.collection('counts0'), e.stream)) }),
+    );
+    const { events } = await eventStore.appendToStream('s-1', [added()]);
+    await engine.applyAfterAppend(null, events);
+    // Appended elsewhere: the daemon's pass applies it.
+    await eventStore.appendToStream('s-2', [added()]);
+    await engine.daemonPass();
+    unsubscribe();
+    await eventStore.appendToStream('s-3', [added()]);
+    await engine.daemonPass();
+    expect(told.map((t) => t.streams)).toEqual([['s-1'], ['s-1', 's-2']]);
+    for (const { stored } of told) for (const doc of await Promise.all(stored)) expect(doc).not.toBeNull();
+  });
+});
+
 /** Counts the events stream reads return: the work an append does inside a request. */
 class CountingEventStore extends InMemoryEventStore {
   eventsRead = 0;

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BackgroundLoop } from '../../core/src/background-loop';
 import { ManualClock } from '../../core/src/clock';
 import { EventToAppend } from '../../core/src/event';
 import { Projection, ReadModelDoc } from '../../core/src/projection';
@@ -232,14 +233,18 @@ describe('ProjectionEngine on the embedded SQLite stores', () => {
 
     it('an instance without the daemon follows a switch made elsewhere before the old generation is dropped', async () => {
       const api = await open([tally()]);
-      const abort = new AbortController();
-      aborts.push(abort);
-      void api.engine.followGenerations(abort.signal, 50);
-      await api.eventStore.appendToStream('s-1', [added(3)]);
-      const cli = await open([tally()]);
-      await cli.engine.rebuild(['tallies']);
-      expect(api.engine.collection('tallies')).toBe(collectionName('tallies', { version: 1, generation: 2 }));
-      expect((await doc(api, 's-1'))?.doc.total).toBe(3);
+      // As ProjectionLifecycle follows generations where no daemon runs.
+      const follow = new BackgroundLoop({ name: 'follow', idleMs: 50, pass: () => api.engine.refreshGenerations(), logger: { error: () => undefined } });
+      follow.start();
+      try {
+        await api.eventStore.appendToStream('s-1', [added(3)]);
+        const cli = await open([tally()]);
+        await cli.engine.rebuild(['tallies']);
+        expect(api.engine.collection('tallies')).toBe(collectionName('tallies', { version: 1, generation: 2 }));
+        expect((await doc(api, 's-1'))?.doc.total).toBe(3);
+      } finally {
+        await follow.stop();
+      }
     }, 15_000);
 
     it('a version bump builds beside the old version, which serves until the new one has caught up', async () => {

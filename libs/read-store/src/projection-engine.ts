@@ -27,6 +27,7 @@ export class ProjectionEngine {
   /** Per projection, the building generation this process knows and since when. */
   private readonly buildingSince = new Map<string, { key: string; since: number }>();
   private wake: (() => void) | null = null;
+  private readonly news = new Set<(events: RecordedEvent[]) => void>();
   /** The generations stamp this process's generations were read under (undefined: never read). */
   private stamp: string | null | undefined = undefined;
   private refreshing: Promise<void> | null = null;
@@ -86,6 +87,12 @@ export class ProjectionEngine {
     return collectionName(name, meta.active);
   }
 
+  /** Tells `listener` of events once their read-model changes are stored (an append here, a page the daemon applied): news for background loops. */
+  onApplied(listener: (events: RecordedEvent[]) => void): () => void {
+    this.news.add(listener);
+    return () => this.news.delete(listener);
+  }
+
   projectionNames(): string[] {
     return [...this.projections.keys()];
   }
@@ -127,7 +134,7 @@ export class ProjectionEngine {
    * daemon applying the same events at the same time changes nothing.
    */
   async applyAfterAppend(history: RecordedEvent[] | null, appended: RecordedEvent[]): Promise<void> {
-    if (this.access) return;
+    if (this.access) return this.told(appended);
     this.wake?.();
     if (appended.length === 0) return;
     const source = new StreamSource(this.eventStore, appended[0].stream, appended[0].revision, history ?? []);
@@ -150,6 +157,11 @@ export class ProjectionEngine {
     const writes = await Promise.all(targets.map((target, i) => foldOnto(this.readStore, target, stored[i], appended, source)));
     const batches = targets.map(({ collection }, i) => ({ collection, writes: writes[i] })).filter((batch) => batch.writes.length > 0);
     if (batches.length > 0) await this.readStore.writeAll(batches);
+    this.told(appended);
+  }
+
+  private told(events: RecordedEvent[]): void {
+    for (const listener of this.news) listener(events);
   }
 
   /** Applies everything between each collection's checkpoint and the log head, reading the log once. Returns events read. */
@@ -214,19 +226,7 @@ export class ProjectionEngine {
     return applied;
   }
 
-  /** Without the daemon (an API instance beside a worker): follows generation switches made elsewhere, one store call a pass. */
-  async followGenerations(signal: AbortSignal, intervalMs = META_REFRESH_MS): Promise<void> {
-    while (!signal.aborted) {
-      try {
-        await this.refreshGenerations();
-      } catch (error) {
-        this.logger.error('projection generations could not be refreshed, retrying', { error: String(error) });
-      }
-      await sleep(intervalMs, signal);
-    }
-  }
-
-  /** Learns generations switched elsewhere: one read of the stamp each change renews; only a new stamp re-reads every projection's. */
+  /** Learns generations switched elsewhere (an API instance beside a worker: once a META_REFRESH_MS): one read of the stamp each change renews; only a new stamp re-reads every projection's. */
   refreshGenerations(): Promise<void> {
     this.refreshing ??= this.readGenerations().finally(() => (this.refreshing = null));
     return this.refreshing;
@@ -294,6 +294,7 @@ export class ProjectionEngine {
     }
     if (behind.length > 0) await this.readStore.setCheckpoints(behind.map(({ target }) => target.collection), end);
     for (const { target } of behind) target.checkpoint = end;
+    if (behind.length > 0) this.told(page);
   }
 
   /** Applies a page of the log to one collection and moves its checkpoint to the page's end. */

@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CLOCK, Clock } from '../../../core/src/clock';
-import { sleep } from '../../../core/src/sleep';
+import { BackgroundLoop } from '../../../core/src/background-loop';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { LOGGER, VigilLogger } from '../../../platform/src/logger';
 import { DAEMON_ENABLED } from '../../../platform/src/tokens';
@@ -15,8 +15,7 @@ const PAGE = 500;
  */
 @Injectable()
 export class DeliveryLogRetention implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly abort = new AbortController();
-  private loop: Promise<void> | null = null;
+  private readonly loop: BackgroundLoop;
 
   constructor(
     @Inject(DAEMON_ENABLED) private readonly enabled: boolean,
@@ -24,15 +23,16 @@ export class DeliveryLogRetention implements OnApplicationBootstrap, OnApplicati
     @Inject(VIGIL_CONFIG) private readonly config: VigilConfig,
     @Inject(LOGGER) private readonly logger: VigilLogger,
     private readonly outbox: Outbox,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    if (this.enabled) this.loop = this.run();
+  ) {
+    this.loop = new BackgroundLoop({ name: 'delivery log retention', idleMs: PRUNE_INTERVAL_MS, logger: this.logger, pass: () => this.pass() });
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.abort.abort();
-    await this.loop;
+  onApplicationBootstrap(): void {
+    if (this.enabled) this.loop.start();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Returns how many finished deliveries it removed. */
@@ -46,16 +46,8 @@ export class DeliveryLogRetention implements OnApplicationBootstrap, OnApplicati
     }
   }
 
-  private async run(): Promise<void> {
-    const signal = this.abort.signal;
-    while (!signal.aborted) {
-      try {
-        const removed = await this.pruneOnce();
-        if (removed > 0) this.logger.info({ removed }, 'old notifications removed from the delivery log');
-      } catch (error) {
-        this.logger.error({ err: error }, 'delivery log retention failed');
-      }
-      await sleep(PRUNE_INTERVAL_MS, signal);
-    }
+  private async pass(): Promise<void> {
+    const removed = await this.pruneOnce();
+    if (removed > 0) this.logger.info({ removed }, 'old notifications removed from the delivery log');
   }
 }

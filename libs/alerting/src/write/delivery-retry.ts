@@ -12,6 +12,8 @@ export async function retryDelivery(outbox: Outbox, accountId: string | null, id
         ? { ...stored.doc.target, recipients: stored.doc.target.recipients.map((r) => (r.state === 'FAILED' ? { ...r, state: 'PENDING' as const } : r)) }
         : stored.doc.target;
     const doc: DeliveryDoc = { ...stored.doc, target, status: 'PENDING', attempts: 0, nextAttemptAt: now.getTime(), leaseUntil: 0 };
-    if (await outbox.replace(doc, stored.version)) return doc;
+    if (!(await outbox.replace(doc, stored.version))) continue;
+    outbox.news();
+    return doc;
   }
 }

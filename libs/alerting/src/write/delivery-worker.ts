@@ -1,7 +1,7 @@
 import { QueryBus } from '@nestjs/cqrs';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CLOCK, Clock } from '../../../core/src/clock';
-import { sleep } from '../../../core/src/sleep';
+import { BackgroundLoop } from '../../../core/src/background-loop';
 import { TooManyRequestsError } from '../../../core/src/errors';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
@@ -20,11 +20,13 @@ import { alertable } from './notifier.processor';
 import { DeliveryDoc, Outbox } from './outbox';
 import { MONITOR_OUTAGE_PREFIX, monitorOutageId } from './monitor-notifier.processor';
 
-/** Real-time cadence of the outbox poll; due times themselves follow the injected clock. */
-export const DELIVERY_POLL_MS = 200;
+/** The longest wait between passes without news (a delivery added elsewhere); the next due one is waited for exactly. */
+export const DELIVERY_IDLE_MS = 10_000;
 export const MAX_ATTEMPTS = 8;
 const FIRST_RETRY_MS = 30_000;
 const IN_FLIGHT = 50;
+/** The shortest wait for a delivery just ahead (a frozen test clock must not make the loop spin). */
+const MIN_WAIT_MS = 20;
 /** A claimed delivery is another worker's again this long after its attempt's deadline, should its worker die mid-send. */
 const leaseMarginMs = (timeoutMs: number) => Math.max(5_000, timeoutMs);
 
@@ -34,17 +36,19 @@ export function backoffMs(attempts: number, random = Math.random): number {
 }
 
 /**
- * Sends what the outbox holds, wherever background work runs. Several processes may poll the same
- * outbox: a delivery is claimed by a compare-and-set that moves its due time past a lease,
- * so one worker attempts it; a worker that dies mid-send leaves it due again when the lease ends.
+ * Sends what the outbox holds, wherever background work runs: a pass when a delivery is added here or
+ * falls due, when a send ends, else every DELIVERY_IDLE_MS. Several processes may share the outbox: a
+ * delivery is claimed by a compare-and-set that moves its due time past a lease, so one worker
+ * attempts it; a worker that dies mid-send leaves it due again when the lease ends.
  * Every attempt is recorded; failures are retried with backoff (Retry-After honoured) up to
  * MAX_ATTEMPTS, except permanent ones (4xx other than 429, refused targets), which fail at once.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly abort = new AbortController();
-  private loop: Promise<void> | null = null;
+  private loop: BackgroundLoop | null = null;
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** When the soonest delivery not yet due is (ms on the clock), as the last pass saw it. */
+  private nextDueAt: number | null = null;
 
   constructor(
     @Inject(DAEMON_ENABLED) private readonly enabled: boolean,
@@ -85,32 +89,25 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     if (!this.enabled) return;
     await this.outbox.ensure();
     if (!this.email.configured) this.logger.warn('SMTP_URL is not set: email notifications will fail with "SMTP not configured"');
-    this.loop = this.run();
+    this.loop = new BackgroundLoop({ name: 'delivery outbox', idleMs: DELIVERY_IDLE_MS, pass: () => this.pass(), logger: this.logger, clock: this.clock });
+    this.stopNews = this.outbox.onNews(() => this.loop?.wake());
+    this.loop.start();
   }
 
+  private stopNews = (): void => undefined;
+
   async onApplicationShutdown(): Promise<void> {
-    this.abort.abort();
-    await this.loop;
+    this.stopNews();
+    await this.loop?.stop();
     await Promise.allSettled([...this.inFlight.values()]);
   }
 
-  private async run(): Promise<void> {
-    const signal = this.abort.signal;
-    while (!signal.aborted) {
-      let started = 0;
-      try {
-        started = await this.runOnce();
-      } catch (error) {
-        this.logger.error({ err: error }, 'delivery poll failed');
-      }
-      // A backlog is drained without pauses: the next poll comes as soon as a send frees a slot.
-      if (this.inFlight.size >= IN_FLIGHT) {
-        await Promise.race(this.inFlight.values());
-        continue;
-      }
-      if (started > 0) continue;
-      await sleep(DELIVERY_POLL_MS, signal);
-    }
+  /** Returns the wait until the next pass: none while a backlog drains, else until the next due delivery. */
+  private async pass(): Promise<number | null> {
+    // A full house waits for a send to free a slot.
+    if (this.inFlight.size >= IN_FLIGHT) await Promise.race(this.inFlight.values());
+    if ((await this.runOnce()) > 0) return 0;
+    return this.nextDueAt === null ? null : Math.max(MIN_WAIT_MS, this.nextDueAt - this.clock.now().getTime());
   }
 
   /** Claims what is due (up to the in-flight limit) and starts sending it; returns how many it started. */
@@ -118,25 +115,25 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     const room = IN_FLIGHT - this.inFlight.size;
     if (room <= 0) return 0;
     const now = this.clock.now().getTime();
-    const due = await this.outbox.due(now, room + this.inFlight.size);
+    const upcoming = await this.outbox.upcoming(room + this.inFlight.size + 1);
+    this.nextDueAt = upcoming.find((doc) => doc.nextAttemptAt! > now)?.nextAttemptAt ?? null;
     let started = 0;
-    for (const candidate of due) {
-      if (started >= room) break;
+    for (const candidate of upcoming) {
+      if (started >= room || candidate.nextAttemptAt! > now) break;
       if (this.inFlight.has(candidate.id)) continue;
       const claimed = await this.claim(candidate.id, now);
       if (!claimed) continue;
       started++;
       const work = this.attempt(claimed.doc, claimed.version)
         .catch((error) => this.logger.error({ err: error, deliveryId: candidate.id }, 'delivery attempt failed unexpectedly'))
-        .finally(() => this.inFlight.delete(candidate.id));
+        .finally(() => {
+          this.inFlight.delete(candidate.id);
+          // Its retry may be due sooner than what the loop waits for.
+          this.loop?.wake();
+        });
       this.inFlight.set(candidate.id, work);
     }
     return started;
-  }
-
-  /** Waits for the sends under way; for tests and benchmarks. */
-  async settle(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
   }
 
   private async claim(id: string, now: number): Promise<{ doc: DeliveryDoc; version: bigint } | null> {

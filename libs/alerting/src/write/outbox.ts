@@ -114,6 +114,7 @@ export const deliveryId = (...parts: string[]) => uuidv5(parts.join('|'), NAMESP
 export class Outbox {
   private ready: Promise<void> | null = null;
   private readonly records: VersionedRecords<DeliveryDoc>;
+  private readonly listeners = new Set<() => void>();
 
   constructor(@Inject(READ_STORE) private readonly store: ReadStore) {
     this.records = new VersionedRecords(store, DELIVERIES);
@@ -131,7 +132,19 @@ export class Outbox {
   /** Adds the delivery unless one with its id exists; true when added. */
   async add(doc: DeliveryDoc): Promise<boolean> {
     await this.ensure();
-    return this.records.insert(doc);
+    const added = await this.records.insert(doc);
+    if (added) this.news();
+    return added;
+  }
+
+  /** Calls `listener` when this process adds a delivery or makes one due again (the delivery loop's news); returns the unsubscribe. */
+  onNews(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  news(): void {
+    for (const listener of this.listeners) listener();
   }
 
   async get(id: string): Promise<VersionedRecord<DeliveryDoc> | null> {
@@ -156,17 +169,10 @@ export class Outbox {
     return { count: await this.store.count(DELIVERIES, waiting), oldestCreatedAt: oldest?.created_at ?? null };
   }
 
-  /** PENDING deliveries due by `now`, oldest due first. */
-  async due(now: number, limit: number): Promise<DeliveryDoc[]> {
+  /** PENDING deliveries, the soonest due first: what is due, then when the next one is, in one read. */
+  async upcoming(limit: number): Promise<DeliveryDoc[]> {
     await this.ensure();
-    return this.store.find(DELIVERIES, {
-      filters: [
-        { field: 'status', op: 'eq', value: 'PENDING' },
-        { field: 'nextAttemptAt', op: 'lte', value: now },
-      ],
-      sort: { field: 'nextAttemptAt', direction: 'asc' },
-      limit,
-    });
+    return this.store.find(DELIVERIES, { filters: [{ field: 'status', op: 'eq', value: 'PENDING' }], sort: { field: 'nextAttemptAt', direction: 'asc' }, limit });
   }
 
   async list(

@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { BackgroundLoop } from '../../../core/src/background-loop';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { newEventId } from '../../../core/src/ids';
 import { sleep } from '../../../core/src/sleep';
@@ -7,7 +8,7 @@ import { Actor, CommandRunner } from '../../../event-store/src/command-runner';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore, StoredDoc } from '../../../read-store/src/read-store.port';
 import { LOGGER, VigilLogger } from '../../../platform/src/logger';
-import { COMMAND_RUNNER, PROJECTION_ENGINE } from '../../../platform/src/tokens';
+import { COMMAND_RUNNER, DAEMON_ENABLED, PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { checkStream, heartbeatCheckDecider } from '../domain/heartbeat-check.decider';
 import { HeartbeatCommand, rescheduleOf } from '../domain/heartbeat.decider';
 import { CheckDoc, heartbeatChecksProjection } from '../read/heartbeat-checks.projection';
@@ -17,6 +18,12 @@ import { RunHeartbeatCommand } from './heartbeat.handler';
 
 /** Due timers per query, all failed at once: the store batches their commits (10,000 due at one instant). */
 const PAGE = 500;
+/** The longest wait between passes without news: a safety poll, the next deadline is waited for exactly. */
+export const WATCHDOG_IDLE_MS = 10_000;
+/** A heartbeat event applied brings a pass within this: a burst of pings costs one pass, FAILING still lands within 2 s. */
+const NEWS_MS = 500;
+/** The shortest wait for a deadline just ahead (a frozen test clock must not make the loop spin). */
+const MIN_WAIT_MS = 20;
 
 /** When the maintenance covering an instant ends (null: none), from an account's windows read once. */
 type MaintenanceEnds = (instant: Date, filter?: WindowFilter) => Date | null;
@@ -36,9 +43,15 @@ export interface WatchdogPass {
  * a conflict and then into nothing, so each deadline fails exactly once. The new
  * timer starts at the deadline, so a pass keeps going until nothing is due: deadlines missed while
  * no watchdog ran are caught up one FAILING each.
+ * Where background work runs, one pass at start (before the server listens) catches up what was missed while
+ * nothing ran; then a pass at the next deadline it knows of, on news of a heartbeat event applied here (an
+ * append, or a page of the log the daemon applied), and every WATCHDOG_IDLE_MS at the latest.
  */
 @Injectable()
-export class HeartbeatWatchdog {
+export class HeartbeatWatchdog implements OnApplicationBootstrap, OnApplicationShutdown {
+  private loop: BackgroundLoop | null = null;
+  private unsubscribe = (): void => undefined;
+
   constructor(
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
@@ -47,7 +60,25 @@ export class HeartbeatWatchdog {
     @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
     private readonly commands: CommandBus,
     private readonly maintenance: MaintenanceDirectory,
+    @Inject(DAEMON_ENABLED) private readonly daemon: boolean,
   ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.daemon) return;
+    const caughtUp = await this.runOnce();
+    if (caughtUp.failed > 0) this.logger.info({ failed: caughtUp.failed }, 'watchdog caught up missed deadlines');
+    const untilNext = (pass: WatchdogPass) => (pass.nextDueInMs === null ? null : Math.max(MIN_WAIT_MS, pass.nextDueInMs + 1));
+    const loop = new BackgroundLoop({ name: 'heartbeat watchdog', idleMs: WATCHDOG_IDLE_MS, firstMs: untilNext(caughtUp) ?? WATCHDOG_IDLE_MS, pass: async () => untilNext(await this.runOnce()), logger: this.logger, clock: this.clock });
+    const moving = new Set<string>(heartbeatTimersProjection.handles);
+    this.unsubscribe = this.engine.onApplied((events) => events.some((event) => moving.has(event.type)) && loop.wake(NEWS_MS));
+    this.loop = loop;
+    loop.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.unsubscribe();
+    await this.loop?.stop();
+  }
 
   /** One deterministic pass at the clock's now (tests call this directly). */
   async runOnce(): Promise<WatchdogPass> {

@@ -1,5 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { BackgroundLoop } from '../../../core/src/background-loop';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
@@ -25,8 +26,7 @@ const DUE_BATCH = 500;
 @Injectable()
 export class MonitorScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly inflight = new Set<string>();
-  private timer: NodeJS.Timeout | null = null;
-  private stopped = false;
+  private readonly loop: BackgroundLoop;
   private ticking = false;
 
   constructor(
@@ -37,24 +37,21 @@ export class MonitorScheduler implements OnApplicationBootstrap, OnApplicationSh
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: VigilLogger,
     private readonly commands: CommandBus,
-  ) {}
+  ) {
+    this.loop = new BackgroundLoop({ name: 'monitor scheduler', idleMs: TICK_MS, firstMs: TICK_MS, logger: this.logger, pass: () => this.pass() });
+  }
 
   onApplicationBootstrap(): void {
-    if (!this.daemon || !this.config.monitorsEmbedded) return;
-    this.schedule(TICK_MS);
+    if (this.daemon && this.config.monitorsEmbedded) this.loop.start();
   }
 
-  onApplicationShutdown(): void {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+  onApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 
-  private schedule(waitMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(async () => {
-      await this.tick();
-      this.schedule(await this.untilNextRound());
-    }, waitMs);
+  private async pass(): Promise<number> {
+    await this.tick();
+    return this.untilNextRound();
   }
 
   /** Milliseconds until the earliest round not yet due, within [MIN_WAIT_MS, TICK_MS]. */
@@ -74,7 +71,7 @@ export class MonitorScheduler implements OnApplicationBootstrap, OnApplicationSh
 
   /** Starts the rounds that are due; a round still running (or retrying) is not started twice. */
   async tick(): Promise<number> {
-    if (this.ticking || this.stopped) return 0;
+    if (this.ticking || this.loop.stopped) return 0;
     this.ticking = true;
     let started = 0;
     try {
@@ -104,7 +101,7 @@ export class MonitorScheduler implements OnApplicationBootstrap, OnApplicationSh
 
   private async round(doc: MonitorDoc, roundAt: string, firstStart: number): Promise<void> {
     const config = doc.state.config!;
-    for (let attempt = 1; !this.stopped; attempt++) {
+    for (let attempt = 1; !this.loop.stopped; attempt++) {
       const startedAt = this.clock.now().toISOString();
       const verdict = await runProbe(config, this.config.outboundAllowPrivate, this.clock.now());
       const elapsed = (performance.now() - firstStart) / 1000;

@@ -1,5 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { BackgroundLoop } from '../../../core/src/background-loop';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
@@ -14,6 +15,7 @@ import { monitorsProjection } from '../read/monitors.projection';
 import { RunRollupHistoryCommand } from './rollup-history.handler';
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 const PAGE = 500;
 const ACTOR = { accountId: null, keyName: 'event retention' };
 
@@ -27,7 +29,7 @@ const ACTOR = { accountId: null, keyName: 'event retention' };
  */
 @Injectable()
 export class RunRetention implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer: NodeJS.Timeout | null = null;
+  private readonly loop: BackgroundLoop;
 
   constructor(
     @Inject(DAEMON_ENABLED) private readonly daemon: boolean,
@@ -38,16 +40,16 @@ export class RunRetention implements OnApplicationBootstrap, OnApplicationShutdo
     @Inject(VIGIL_CONFIG) private readonly config: VigilConfig,
     @Inject(LOGGER) private readonly logger: VigilLogger,
     private readonly commands: CommandBus,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    if (!this.daemon || !this.events.pruneStream) return;
-    this.timer = setInterval(() => void this.runOnce().catch((error: unknown) => this.logger.warn({ err: error }, 'monitor run retention failed')), 3_600_000);
-    this.timer.unref();
+  ) {
+    this.loop = new BackgroundLoop({ name: 'monitor run retention', idleMs: HOUR_MS, firstMs: HOUR_MS, logger: this.logger, pass: async () => void (await this.runOnce()) });
   }
 
-  onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
+  onApplicationBootstrap(): void {
+    if (this.daemon && this.events.pruneStream) this.loop.start();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Returns how many run events were removed. */
