@@ -34,8 +34,8 @@ describe('store calls of idle processes (production-shaped in-memory stores)', (
 
   beforeAll(async () => {
     shared = await openSharedStores();
-    // Without the embedded monitor location: its scheduler still looks for due rounds every 250 ms (~8 calls a second).
-    worker = await startTestServer({ openStores: counted(shared, workerCalls), env: { VIGIL_DAEMON: 'on', VIGIL_MONITORS_EMBEDDED: 'off' } });
+    // The embedded monitor location is on, as by default: its scheduler sleeps until a round is due or a monitor changes.
+    worker = await startTestServer({ openStores: counted(shared, workerCalls), env: { VIGIL_DAEMON: 'on' } });
     api = await startTestServer({ openStores: counted(shared, apiCalls), env: { VIGIL_DAEMON: 'off' } });
     const account = await api.account();
     const check = await api.http.post('/v1/checks/heartbeat', { name: 'hourly', heartbeat: { period: 1, periodUnit: 'hours', grace: 5, graceUnit: 'minutes' } }, { key: account.key });

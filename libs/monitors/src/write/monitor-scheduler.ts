@@ -14,10 +14,15 @@ import { LOCAL_LOCATION } from '../read/locations';
 import { MonitorDoc, monitorsProjection } from '../read/monitors.projection';
 import { RUN_ACTOR, RunMonitorCommand } from './monitor.handler';
 
-/** The longest wait between two looks at the due rounds; a round due sooner is waited for exactly. */
+/** While rounds are due but not started (a round still running, the concurrency cap), the next look comes this soon. */
 const TICK_MS = 250;
 const MIN_WAIT_MS = 10;
+/** With no news, the next look comes at the latest after this: a change of schedule wakes the scheduler sooner. */
+export const SCHEDULER_IDLE_MS = 10_000;
+/** A monitor's change (created, edited, resumed, a run recorded) is looked at within this. */
+const NEWS_MS = 100;
 const DUE_BATCH = 500;
+const SCHEDULE_EVENTS = new Set(['MonitorCreated', 'MonitorUpdated', 'MonitorDeleted', 'MonitorActivationChanged', 'MonitorRunRecorded']);
 
 /**
  * The embedded location: where background work runs, it starts each due monitor's round on time from
@@ -28,6 +33,7 @@ export class MonitorScheduler implements OnApplicationBootstrap, OnApplicationSh
   private readonly inflight = new Set<string>();
   private readonly loop: BackgroundLoop;
   private ticking = false;
+  private unsubscribe = (): void => undefined;
 
   constructor(
     @Inject(DAEMON_ENABLED) private readonly daemon: boolean,
@@ -38,42 +44,42 @@ export class MonitorScheduler implements OnApplicationBootstrap, OnApplicationSh
     @Inject(LOGGER) private readonly logger: VigilLogger,
     private readonly commands: CommandBus,
   ) {
-    this.loop = new BackgroundLoop({ name: 'monitor scheduler', idleMs: TICK_MS, firstMs: TICK_MS, logger: this.logger, pass: () => this.pass() });
+    this.loop = new BackgroundLoop({ name: 'monitor scheduler', idleMs: SCHEDULER_IDLE_MS, firstMs: TICK_MS, logger: this.logger, pass: () => this.pass(), clock: this.clock });
   }
 
   onApplicationBootstrap(): void {
-    if (this.daemon && this.config.monitorsEmbedded) this.loop.start();
+    if (!this.daemon || !this.config.monitorsEmbedded) return;
+    this.unsubscribe = this.engine.onApplied((events) => events.some((event) => SCHEDULE_EVENTS.has(event.type)) && this.loop.wake(NEWS_MS));
+    this.loop.start();
   }
 
   onApplicationShutdown(): Promise<void> {
+    this.unsubscribe();
     return this.loop.stop();
   }
 
-  private async pass(): Promise<number> {
-    await this.tick();
-    return this.untilNextRound();
+  /** Starts what is due; then waits for the earliest round not yet due, or looks again soon while due rounds wait. */
+  private async pass(): Promise<number | null> {
+    const waiting = await this.tick();
+    return waiting ? TICK_MS : this.untilNextRound();
   }
 
-  /** Milliseconds until the earliest round not yet due, within [MIN_WAIT_MS, TICK_MS]. */
-  private async untilNextRound(): Promise<number> {
-    try {
-      const now = this.clock.now().getTime();
-      const [next] = await this.store.find(this.engine.collection(monitorsProjection), {
-        filters: [{ field: 'localRunAt', op: 'gt', value: now }],
-        sort: { field: 'localRunAt', direction: 'asc' },
-        limit: 1,
-      });
-      return next?.nextRunAt == null ? TICK_MS : Math.min(TICK_MS, Math.max(MIN_WAIT_MS, next.nextRunAt - now + 1));
-    } catch {
-      return TICK_MS;
-    }
+  /** Milliseconds until the earliest round not yet due (at least MIN_WAIT_MS); null when none is scheduled. */
+  private async untilNextRound(): Promise<number | null> {
+    const now = this.clock.now().getTime();
+    const [next] = await this.store.find(this.engine.collection(monitorsProjection), {
+      filters: [{ field: 'localRunAt', op: 'gt', value: now }],
+      sort: { field: 'localRunAt', direction: 'asc' },
+      limit: 1,
+    });
+    return next?.localRunAt == null ? null : Math.max(MIN_WAIT_MS, next.localRunAt - now + 1);
   }
 
-  /** Starts the rounds that are due; a round still running (or retrying) is not started twice. */
-  async tick(): Promise<number> {
-    if (this.ticking || this.loop.stopped) return 0;
+  /** Starts the rounds that are due; a round still running (or retrying) is not started twice. Returns whether due rounds were left waiting. */
+  async tick(): Promise<boolean> {
+    if (this.ticking || this.loop.stopped) return false;
     this.ticking = true;
-    let started = 0;
+    let waiting = false;
     try {
       const now = this.clock.now().getTime();
       const due = await this.store.find(this.engine.collection(monitorsProjection), {
@@ -81,22 +87,23 @@ export class MonitorScheduler implements OnApplicationBootstrap, OnApplicationSh
         sort: { field: 'localRunAt', direction: 'asc' },
         limit: DUE_BATCH,
       });
+      waiting = due.length === DUE_BATCH;
       for (const doc of due) {
-        if (this.inflight.has(doc.id) || this.inflight.size >= this.config.monitorsConcurrency) continue;
+        if (this.inflight.has(doc.id) || this.inflight.size >= this.config.monitorsConcurrency) {
+          waiting = true;
+          continue;
+        }
         const config = doc.state.config;
         if (!config || !config.activated || !config.locations.includes(LOCAL_LOCATION) || doc.nextRunAt === null) continue;
         // A round missed by more than one interval (the process was down) is not run late: this one starts now.
         const roundAt = now - doc.nextRunAt > intervalSeconds(config) * 1000 ? now : doc.nextRunAt;
         this.inflight.add(doc.id);
-        started++;
         void this.round(doc, new Date(roundAt).toISOString(), performance.now()).finally(() => this.inflight.delete(doc.id));
       }
-    } catch (error) {
-      this.logger.error({ err: error }, 'monitor scheduler pass failed');
     } finally {
       this.ticking = false;
     }
-    return started;
+    return waiting;
   }
 
   private async round(doc: MonitorDoc, roundAt: string, firstStart: number): Promise<void> {
