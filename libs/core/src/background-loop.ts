@@ -48,7 +48,9 @@ export class BackgroundLoop {
   /** News: the next pass runs within `withinMs`, or right after the pass under way. */
   wake(withinMs = 0): void {
     const by = Date.now() + withinMs;
-    if (this.wakeBy === null || by < this.wakeBy) this.wakeBy = by;
+    // A nap already ends by then: news in a burst (a runner's report) aborts it once, not once per event.
+    if (this.wakeBy !== null && by >= this.wakeBy) return;
+    this.wakeBy = by;
     this.nap?.abort();
   }
 

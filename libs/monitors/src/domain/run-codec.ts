@@ -48,14 +48,20 @@ export function decodeRun(text: CompactRun): MonitorRun {
   };
 }
 
-/** The last line decoded: the projections and the decider read the same event's run several times in a row. */
-let last: { text: CompactRun; run: MonitorRun } | null = null;
+/** Lines decoded lately: the projections, the decider after the append and the processors read each run, a batch's worth apart. */
+const decoded = new Map<CompactRun, MonitorRun>();
+const DECODED_KEPT = 4096;
 
-/** The run an event holds; callers treat it as read-only (it may be the one the previous call returned). */
+/** The run an event holds; callers treat it as read-only (it may be the one an earlier call returned). */
 export function runOf(data: RunRecordedData): MonitorRun {
   if (!('r' in data)) return data.run;
-  if (last?.text !== data.r) last = { text: data.r, run: decodeRun(data.r) };
-  return last.run;
+  let run = decoded.get(data.r);
+  if (run === undefined) {
+    if (decoded.size >= DECODED_KEPT) decoded.clear();
+    run = decodeRun(data.r);
+    decoded.set(data.r, run);
+  }
+  return run;
 }
 
 /** The monitor a stream is: `monitor-<id>`. */

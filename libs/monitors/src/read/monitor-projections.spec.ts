@@ -2,7 +2,7 @@ import { HARNESS_ADAPTERS, ProjectionHarness } from '../../../testing/src/projec
 import { MonitorEvent, monitorStream } from '../domain/monitor.decider';
 import { parseMonitorBody } from '../domain/monitor-body';
 import { MonitorRun } from '../domain/round';
-import { monitorRollupsProjection, rollupId } from './monitor-rollups.projection';
+import { monitorRollupsProjection, rollupId, rollupRange } from './monitor-rollups.projection';
 import { monitorsProjection } from './monitors.projection';
 
 const ID = '01900000-0000-7000-8000-0000000000aa';
@@ -41,6 +41,29 @@ describe.each(HARNESS_ADAPTERS)('monitor projections (%s)', (adapter) => {
 
     await harness.replayAll();
     expect((await harness.get(monitorRollupsProjection, rollupId(ID, 'h', '2026-01-01T10:00:00.000Z')))!.doc.runs).toBe(3);
+  });
+
+  it('given runs of two monitors over two days, when a range of one monitor\'s buckets is asked by id, then it holds that monitor\'s buckets of that granularity in the range, in time order', async () => {
+    const OTHER = '01900000-0000-7000-8000-0000000000ab';
+    for (const id of [ID, OTHER]) {
+      await harness.append(monitorStream(id), [{ type: 'MonitorCreated', data: { id, accountId: 'acc', config } }], '2026-01-01T10:00:00.000Z', 'acc');
+      const runs = ['2026-01-01T10:00:00.000Z', '2026-01-01T11:00:00.000Z', '2026-01-01T12:00:00.000Z', '2026-01-02T10:00:00.000Z'].map((at) => run(at, 'PASS', 40));
+      await harness.append(monitorStream(id), runs, '2026-01-02T10:00:01.000Z');
+    }
+    const bucketsOf = async (granularity: 'h' | 'd', from?: string, to?: string) =>
+      (await harness.find(monitorRollupsProjection, { filters: rollupRange(ID, granularity, from, to), sort: { field: 'id', direction: 'asc' }, limit: 100 })).map((d) => [d.monitorId, d.granularity, d.bucketAt]);
+    expect(await bucketsOf('h', '2026-01-01T11:00:00.000Z', '2026-01-02T10:00:00.000Z')).toEqual([
+      [ID, 'h', '2026-01-01T11:00:00.000Z'],
+      [ID, 'h', '2026-01-01T12:00:00.000Z'],
+    ]);
+    expect(await bucketsOf('h', '2026-01-01T12:00:00.000Z')).toEqual([
+      [ID, 'h', '2026-01-01T12:00:00.000Z'],
+      [ID, 'h', '2026-01-02T10:00:00.000Z'],
+    ]);
+    expect(await bucketsOf('d')).toEqual([
+      [ID, 'd', '2026-01-01T00:00:00.000Z'],
+      [ID, 'd', '2026-01-02T00:00:00.000Z'],
+    ]);
   });
 
   it('given a monitor, when a replaced config deactivates it, it is not due; reactivated, it is due at once', async () => {

@@ -1,4 +1,5 @@
 import { Projection } from '../../../core/src/projection';
+import { Filter } from '../../../read-store/src/read-store.port';
 import { MonitorEvent } from '../domain/monitor.decider';
 import { RollupHistoryEvent } from '../domain/rollup-history.decider';
 import { monitorIdOf, runOf } from '../domain/run-codec';
@@ -25,6 +26,19 @@ const DAY = 86_400_000;
 const start = (at: string, size: number) => new Date(Math.floor(Date.parse(at) / size) * size).toISOString();
 export const rollupId = (monitorId: string, granularity: 'h' | 'd', bucketAt: string) => `${monitorId}:${granularity}:${bucketAt}`;
 
+/**
+ * The filters of a monitor's buckets of one granularity from `from` (inclusive) to `to` (exclusive), on the id alone:
+ * the id is monitor, granularity and bucket time, so one key range holds them in time order and a run updates no index.
+ */
+export function rollupRange(monitorId: string, granularity: 'h' | 'd', from?: string, to?: string): Filter[] {
+  const prefix = `${monitorId}:${granularity}:`;
+  // ';' follows ':': every id of the prefix is below it.
+  return [
+    { field: 'id', op: 'gte', value: prefix + (from ?? '') },
+    { field: 'id', op: 'lt', value: to === undefined ? `${monitorId}:${granularity};` : prefix + to },
+  ];
+}
+
 export function percentile(histogram: number[], p: number): number | null {
   const total = histogram.reduce((a, b) => a + b, 0);
   if (total === 0) return null;
@@ -40,10 +54,11 @@ export function percentile(histogram: number[], p: number): number | null {
 /** Final runs add to their hour and day; a day's buckets kept before its runs were pruned come back as they were. */
 export const monitorRollupsProjection: Projection<RollupDoc, MonitorEvent | RollupHistoryEvent> = {
   name: 'monitor_rollups',
-  version: 2,
+  version: 3,
   handles: ['MonitorRunRecorded', 'MonitorRollupsKept'],
-  indexes: [{ field: 'monitorId' }, { field: 'granularity' }, { field: 'bucketAt' }],
-  sortField: 'bucketAt',
+  // Read by id range only (rollupRange).
+  indexes: [],
+  sortField: 'id',
   ids(event) {
     if (event.type === 'MonitorRollupsKept') return event.data.buckets.map((b) => rollupId(event.data.monitorId, b.granularity, b.bucketAt));
     if (event.type !== 'MonitorRunRecorded') return [];

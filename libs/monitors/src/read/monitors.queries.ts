@@ -12,7 +12,7 @@ import { LOCATIONS, LocationView } from './locations';
 import { isActive, RunnerPresence } from '../write/runner-presence';
 import { runnerKeysProjection, runnerLocationsProjection } from './runner-keys.projection';
 import { CheckResultView, readResults, ResultsFilter } from './monitor-results';
-import { monitorRollupsProjection, percentile } from './monitor-rollups.projection';
+import { monitorRollupsProjection, percentile, rollupRange } from './monitor-rollups.projection';
 import { MonitorDoc, monitorsProjection } from './monitors.projection';
 import { serviceHealth, ServiceHealth } from './service-health';
 import { mergeRollups, MonitorMetrics, monitorStatus } from './monitor-analytics';
@@ -135,13 +135,8 @@ export class MonitorsQueryHandler implements IQueryHandler<MonitorsQuery<Monitor
         const owner = await this.store.get(this.engine.collection(monitorsProjection), query.id);
         if (!owner || owner.doc.accountId !== query.accountId) return null;
         const docs = await this.store.find(this.engine.collection(monitorRollupsProjection), {
-          filters: [
-            { field: 'monitorId', op: 'eq', value: query.id },
-            { field: 'granularity', op: 'eq', value: query.granularity },
-            { field: 'bucketAt', op: 'gte', value: query.from },
-            { field: 'bucketAt', op: 'lt', value: query.to },
-          ],
-          sort: { field: 'bucketAt', direction: 'asc' },
+          filters: rollupRange(owner.doc.id, query.granularity, query.from, query.to),
+          sort: { field: 'id', direction: 'asc' },
           limit: query.granularity === 'h' ? 24 * 31 : 366,
         });
         return docs.map((d) => {
@@ -174,13 +169,8 @@ export class MonitorsQueryHandler implements IQueryHandler<MonitorsQuery<Monitor
         for (const owner of owners) {
           if (owner.doc.accountId !== query.accountId || !owner.doc.state.config) continue;
           const docs = await this.store.find(this.engine.collection(monitorRollupsProjection), {
-            filters: [
-              { field: 'monitorId', op: 'eq', value: owner.doc.id },
-              { field: 'granularity', op: 'eq', value: query.granularity },
-              { field: 'bucketAt', op: 'gte', value: query.from },
-              { field: 'bucketAt', op: 'lt', value: query.to },
-            ],
-            sort: { field: 'bucketAt', direction: 'asc' },
+            filters: rollupRange(owner.doc.id, query.granularity, query.from, query.to),
+            sort: { field: 'id', direction: 'asc' },
             limit: query.granularity === 'h' ? 24 * 31 : 366,
           });
           out.set(owner.doc.id, { monitor: presentMonitor(owner.doc), metrics: mergeRollups(docs) });

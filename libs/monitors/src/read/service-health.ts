@@ -1,7 +1,7 @@
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { ReadStore } from '../../../read-store/src/read-store.port';
 import { MonitorStatus } from '../domain/round';
-import { monitorRollupsProjection } from './monitor-rollups.projection';
+import { monitorRollupsProjection, rollupRange } from './monitor-rollups.projection';
 import { serviceMonitorsProjection } from './service-monitors.projection';
 
 /** What a service's linked monitors say about it: the worst state, the severity it would open, response times. */
@@ -35,11 +35,7 @@ export async function serviceHealth(store: ReadStore, engine: ProjectionEngine, 
     await Promise.all(
       charted.map(async (monitorId) => {
         const rollups = await store.find(engine.collection(monitorRollupsProjection), {
-          filters: [
-            { field: 'monitorId', op: 'eq', value: monitorId },
-            { field: 'granularity', op: 'eq', value: 'h' },
-            { field: 'bucketAt', op: 'gte', value: new Date(firstHour).toISOString() },
-          ],
+          filters: rollupRange(monitorId, 'h', new Date(firstHour).toISOString()),
           limit: CHART_HOURS,
         });
         return [monitorId, rollups] as const;

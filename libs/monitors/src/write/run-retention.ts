@@ -10,7 +10,7 @@ import { LOGGER, VigilLogger } from '../../../platform/src/logger';
 import { DAEMON_ENABLED, PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { monitorStream } from '../domain/monitor.decider';
 import { KeptBucket } from '../domain/rollup-history.decider';
-import { monitorRollupsProjection } from '../read/monitor-rollups.projection';
+import { monitorRollupsProjection, rollupRange } from '../read/monitor-rollups.projection';
 import { monitorsProjection } from '../read/monitors.projection';
 import { RunRollupHistoryCommand } from './rollup-history.handler';
 
@@ -75,14 +75,8 @@ export class RunRetention implements OnApplicationBootstrap, OnApplicationShutdo
     if (!oldest) return;
     const rollups = this.engine.collection(monitorRollupsProjection);
     for (let day = Math.floor(Date.parse(oldest.metadata.occurredAt) / DAY_MS) * DAY_MS; day < cutoff; day += DAY_MS) {
-      const docs = await this.store.find(rollups, {
-        filters: [
-          { field: 'monitorId', op: 'eq', value: monitorId },
-          { field: 'bucketAt', op: 'gte', value: new Date(day).toISOString() },
-          { field: 'bucketAt', op: 'lt', value: new Date(day + DAY_MS).toISOString() },
-        ],
-        limit: 25,
-      });
+      const [from, to] = [new Date(day).toISOString(), new Date(day + DAY_MS).toISOString()];
+      const docs = (await Promise.all((['d', 'h'] as const).map((granularity) => this.store.find(rollups, { filters: rollupRange(monitorId, granularity, from, to), limit: 25 })))).flat();
       if (docs.length === 0) continue;
       const buckets: KeptBucket[] = docs.map(({ granularity, bucketAt, runs, failed, degraded, sumMs, histogram }) => ({ granularity, bucketAt, runs, failed, degraded, sumMs, histogram }));
       await this.commands.execute(new RunRollupHistoryCommand({ type: 'KeepMonitorRollups', monitorId, day: new Date(day).toISOString(), buckets }, ACTOR));

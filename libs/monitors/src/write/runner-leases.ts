@@ -149,18 +149,24 @@ export class RunnerLeases {
   /** Records each reported run of a monitor on the key's location; the others are answered, by index, with why not. */
   async report(key: RunnerKeyDoc, runs: ReportedRun[]): Promise<{ accepted: number; rejected: ViolationDetail[] }> {
     const rejected: ViolationDetail[] = [];
-    const docs = new Map((await this.store.getMany(this.engine.collection(monitorsProjection), [...new Set(runs.map((r) => r.monitorId))])).map((s) => [s.doc.id, s.doc]));
+    const docs = new Map((await this.store.getMany(this.engine.collection(monitorsProjection), [...new Set(runs.map((r) => r.monitorId))])).map((s) => [s.doc.id, s]));
     const actor = RUN_ACTOR;
+    // A monitor's document just read is the snapshot of its first run here; a later run of it reads the one that run wrote.
+    const snapshotted = new Set<string>();
     let accepted = 0;
     await Promise.all(
       runs.map(async ({ monitorId, ...run }, index) => {
-        const doc = docs.get(monitorId);
+        const stored = docs.get(monitorId);
+        const doc = stored?.doc;
         if (!doc || doc.accountId !== key.accountId || !doc.state.config?.locations.includes(key.location)) {
           rejected.push({ path: `results[${index}].monitorId`, message: `no monitor of this account runs on ${key.location}` });
           return;
         }
+        const snapshot = snapshotted.has(monitorId) ? undefined : stored;
+        snapshotted.add(monitorId);
         try {
-          await this.commands.execute(new RunMonitorCommand({ type: 'RecordMonitorRun', id: monitorId, run: { location: key.location, ...run }, failThreshold: this.config.monitorsFailThreshold }, actor));
+          const command = { type: 'RecordMonitorRun' as const, id: monitorId, run: { location: key.location, ...run }, failThreshold: this.config.monitorsFailThreshold };
+          await this.commands.execute(new RunMonitorCommand(command, actor, undefined, snapshot));
           accepted++;
         } catch (error) {
           rejected.push({ path: `results[${index}]`, message: error instanceof Error ? error.message : 'not recorded' });
