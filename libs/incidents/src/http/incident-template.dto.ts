@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
-import { EachObject, Trim } from '../../../http/src/dto-helpers';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, ValidateNested } from 'class-validator';
+import { EachObject } from '../../../http/src/dto-helpers';
+import { Required, RequiredText } from '../../../http/src/required-fields';
 import { TemplateContent } from '../domain/incident-template.decider';
 import { INITIAL_STATUS, SEVERITIES, Severity, UPDATE_STATUSES, UpdateStatus } from '../domain/incident-timeline';
 import { IncidentServiceDto, MAX_DESCRIPTION, MAX_NAME, MAX_SERVICES, ServiceRefDto } from './incident.dto';
@@ -10,25 +11,15 @@ import { IncidentServiceDto, MAX_DESCRIPTION, MAX_NAME, MAX_SERVICES, ServiceRef
 
 /** An incident template: its own name, and the name, severity, services and first update of the incidents declared from it. */
 export class IncidentTemplateBodyDto {
-  @ApiProperty({ minLength: 1, maxLength: MAX_NAME, example: 'Database failover', description: "The template's own name" })
-  @Trim()
-  @MaxLength(MAX_NAME)
-  @IsNotEmpty()
-  @IsString()
-  @IsDefined({ message: '$property is required' })
+  @RequiredText(MAX_NAME, { example: 'Database failover', description: "The template's own name" })
   name!: string;
 
-  @ApiProperty({ minLength: 1, maxLength: MAX_NAME, example: 'Degraded database performance', description: "The incident's name" })
-  @Trim()
-  @MaxLength(MAX_NAME)
-  @IsNotEmpty()
-  @IsString()
-  @IsDefined({ message: '$property is required' })
+  @RequiredText(MAX_NAME, { example: 'Degraded database performance', description: "The incident's name" })
   title!: string;
 
   @ApiProperty({ enum: SEVERITIES })
   @IsIn(SEVERITIES)
-  @IsDefined({ message: '$property is required' })
+  @Required()
   severity!: Severity;
 
   @ApiPropertyOptional({ enum: UPDATE_STATUSES, nullable: true, default: INITIAL_STATUS, description: 'Status of the first update' })
@@ -36,12 +27,7 @@ export class IncidentTemplateBodyDto {
   @IsIn(UPDATE_STATUSES)
   status?: UpdateStatus | null;
 
-  @ApiProperty({ minLength: 1, maxLength: MAX_DESCRIPTION, example: 'We are failing over to the standby database.', description: 'Text of the first update (Markdown)' })
-  @Trim()
-  @MaxLength(MAX_DESCRIPTION)
-  @IsNotEmpty()
-  @IsString()
-  @IsDefined({ message: '$property is required' })
+  @RequiredText(MAX_DESCRIPTION, { example: 'We are failing over to the standby database.', description: 'Text of the first update (Markdown)' })
   body!: string;
 
   @ApiPropertyOptional({ type: [ServiceRefDto], nullable: true, maxItems: MAX_SERVICES, default: [], description: 'Affected services (0–50), each a service of this account, once' })

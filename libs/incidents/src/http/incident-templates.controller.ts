@@ -2,14 +2,15 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, 
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
-import { NotFoundError } from '../../../core/src/errors';
 import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
 import { Account, AccountContext } from '../../../http/src/account-context';
-import { parseIfMatch, setEtag } from '../../../http/src/etag';
-import { CURSOR_CODEC, CursorCodec, parseLimit } from '../../../http/src/pagination';
+import { pageByCreation, withEtag } from '../../../http/src/account-resources';
+import { parseIfMatch } from '../../../http/src/etag';
+import { CURSOR_CODEC, CursorCodec } from '../../../http/src/pagination';
 import { actorOf, requireId } from '../../../http/src/params';
 import { IncidentTemplateView } from '../read/incident-template-directory';
 import { IncidentsQuery } from '../read/incidents.queries';
+import { IncidentTemplateCommand } from '../domain/incident-template.decider';
 import { RunIncidentTemplateCommand } from '../write/incident-template.handler';
 import { IncidentTemplateBodyDto, IncidentTemplateDto, IncidentTemplatePageDto, toTemplateContent } from './incident-template.dto';
 
@@ -29,11 +30,10 @@ export class IncidentTemplatesController {
   @ApiOkResponse({ type: IncidentTemplatePageDto })
   @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
   @ApiQuery({ name: 'nextId', required: false, type: String })
-  async list(@Account() account: AccountContext, @Query('limit') limit?: string, @Query('nextId') nextId?: string) {
-    const scope = `incident-templates:${account.accountId}`;
-    const size = parseLimit(limit);
-    const rows = await this.queries.execute(new IncidentsQuery({ type: 'ListIncidentTemplates', accountId: account.accountId, limit: size, after: this.cursors.decode(scope, nextId) }));
-    return this.cursors.page(scope, rows, size, (t: IncidentTemplateView) => ({ value: t.created_at, id: t.id }));
+  list(@Account() { accountId }: AccountContext, @Query('limit') limit?: string, @Query('nextId') nextId?: string) {
+    return pageByCreation(this.cursors, `incident-templates:${accountId}`, { limit, nextId }, (size, after) =>
+      this.queries.execute(new IncidentsQuery({ type: 'ListIncidentTemplates', accountId, limit: size, after })),
+    );
   }
 
   @Post()
@@ -41,8 +41,7 @@ export class IncidentTemplatesController {
   @ApiCreatedResponse({ type: IncidentTemplateDto })
   async create(@Account() account: AccountContext, @Body() body: IncidentTemplateBodyDto, @Res({ passthrough: true }) reply: FastifyReply) {
     const id = this.ids.next();
-    const command = { type: 'CreateIncidentTemplate', id, accountId: account.accountId, template: toTemplateContent(body) } as const;
-    await this.commands.execute(new RunIncidentTemplateCommand(command, actorOf(account)));
+    await this.run(account, { type: 'CreateIncidentTemplate', id, accountId: account.accountId, template: toTemplateContent(body) });
     return this.read(account, id, reply);
   }
 
@@ -62,8 +61,7 @@ export class IncidentTemplatesController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const id = requireId(templateId, 'Incident template');
-    const command = { type: 'ReplaceIncidentTemplate', id, accountId: account.accountId, template: toTemplateContent(body) } as const;
-    await this.commands.execute(new RunIncidentTemplateCommand(command, actorOf(account), parseIfMatch(ifMatch)));
+    await this.run(account, { type: 'ReplaceIncidentTemplate', id, accountId: account.accountId, template: toTemplateContent(body) }, ifMatch);
     return this.read(account, id, reply);
   }
 
@@ -71,15 +69,15 @@ export class IncidentTemplatesController {
   @HttpCode(204)
   @ApiNoContentResponse()
   async remove(@Account() account: AccountContext, @Param('templateId') templateId: string, @Headers('if-match') ifMatch: string | undefined) {
-    const id = requireId(templateId, 'Incident template');
-    const command = { type: 'DeleteIncidentTemplate', id, accountId: account.accountId } as const;
+    await this.run(account, { type: 'DeleteIncidentTemplate', id: requireId(templateId, 'Incident template'), accountId: account.accountId }, ifMatch);
+  }
+
+  private async run(account: AccountContext, command: IncidentTemplateCommand, ifMatch?: string): Promise<void> {
     await this.commands.execute(new RunIncidentTemplateCommand(command, actorOf(account), parseIfMatch(ifMatch)));
   }
 
   private async read(account: AccountContext, id: string, reply: FastifyReply): Promise<IncidentTemplateView> {
     const found = await this.queries.execute(new IncidentsQuery({ type: 'GetIncidentTemplate', accountId: account.accountId, id }));
-    if (!found) throw new NotFoundError('Incident template not found');
-    setEtag(reply, found.revision);
-    return found.template;
+    return withEtag(reply, found, 'Incident template').template;
   }
 }

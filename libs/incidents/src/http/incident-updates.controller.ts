@@ -4,9 +4,11 @@ import { ApiBearerAuth, ApiBody, ApiNoContentResponse, ApiOkResponse, ApiTags } 
 import { FastifyReply } from 'fastify';
 import { NotFoundError } from '../../../core/src/errors';
 import { Account, AccountContext } from '../../../http/src/account-context';
+import { withEtag } from '../../../http/src/account-resources';
 import { parseIfMatch, setEtag } from '../../../http/src/etag';
 import { actorOf, requireId } from '../../../http/src/params';
 import { IncidentUpdateView } from '../read/incident-directory';
+import { IncidentCommand } from '../domain/incident.decider';
 import { IncidentsQuery } from '../read/incidents.queries';
 import { RunIncidentCommand } from '../write/incident.handler';
 import { IncidentBodies } from './incident-bodies';
@@ -27,9 +29,7 @@ export class IncidentUpdatesController {
   @ApiOkResponse({ type: [IncidentUpdateDto], description: 'Chronological' })
   async list(@Account() account: AccountContext, @Param('incidentId') incidentId: string, @Res({ passthrough: true }) reply: FastifyReply) {
     const found = await this.queries.execute(new IncidentsQuery({ type: 'GetIncidentUpdates', accountId: account.accountId, id: requireId(incidentId, 'Incident') }));
-    if (!found) throw new NotFoundError('Incident not found');
-    setEtag(reply, found.revision);
-    return found.updates;
+    return withEtag(reply, found, 'Incident').updates;
   }
 
   @Post()
@@ -45,7 +45,7 @@ export class IncidentUpdatesController {
   ) {
     const id = requireId(incidentId, 'Incident');
     const command = await this.bodies.post(account.accountId, id, body);
-    await this.commands.execute(new RunIncidentCommand(command, actorOf(account), parseIfMatch(ifMatch)));
+    await this.run(account, command, ifMatch);
     return this.read(account, id, command.update.id, reply);
   }
 
@@ -73,7 +73,7 @@ export class IncidentUpdatesController {
   ) {
     const id = requireId(incidentId, 'Incident');
     const updateId = requireId(incidentUpdateId, 'Incident update');
-    await this.commands.execute(new RunIncidentCommand(await this.bodies.edit(account.accountId, id, updateId, body), actorOf(account), parseIfMatch(ifMatch)));
+    await this.run(account, await this.bodies.edit(account.accountId, id, updateId, body), ifMatch);
     return this.read(account, id, updateId, reply);
   }
 
@@ -88,7 +88,10 @@ export class IncidentUpdatesController {
   ) {
     const id = requireId(incidentId, 'Incident');
     const updateId = requireId(incidentUpdateId, 'Incident update');
-    const command = { type: 'DeleteIncidentUpdate', id, accountId: account.accountId, updateId } as const;
+    await this.run(account, { type: 'DeleteIncidentUpdate', id, accountId: account.accountId, updateId }, ifMatch);
+  }
+
+  private async run(account: AccountContext, command: IncidentCommand, ifMatch: string | undefined): Promise<void> {
     await this.commands.execute(new RunIncidentCommand(command, actorOf(account), parseIfMatch(ifMatch)));
   }
 

@@ -1,39 +1,15 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  buildMessage,
-  IsArray,
-  IsBoolean,
-  IsDefined,
-  IsIn,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  MaxLength,
-  ValidateBy,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
-import { parseIsoDate } from '../../../core/src/time';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
 import { EachObject, Trim } from '../../../http/src/dto-helpers';
+import { IsIsoDateTime, Required, RequiredText } from '../../../http/src/required-fields';
 import { SEVERITIES, Severity, UPDATE_STATUSES, UpdateStatus } from '../domain/incident-timeline';
 
 export const MAX_NAME = 255;
 export const MAX_DESCRIPTION = 10_000;
 export const MAX_SERVICES = 50;
 export const MAX_CREATE_UPDATES = 20;
-
-const IsIsoDateTime = () =>
-  ValidateBy({
-    name: 'isIsoDateTime',
-    validator: {
-      validate: (value) => parseIsoDate(value) !== null,
-      defaultMessage: buildMessage((each) => `${each}$property must be an ISO 8601 date or date-time`),
-    },
-  });
 
 /** Only set when the field is present: a PATCH may leave it out, but null is not a value. */
 const IfPresent = () => ValidateIf((_, value) => value !== undefined);
@@ -48,17 +24,12 @@ const ObjectList = (type: () => new () => object, fields: string, max: number) =
 export class ServiceRefDto {
   @ApiProperty({ format: 'uuid', description: 'A service of this account' })
   @IsString()
-  @IsDefined({ message: '$property is required' })
+  @Required()
   id!: string;
 }
 
 export class IncidentUpdateBodyDto {
-  @ApiProperty({ minLength: 1, maxLength: MAX_DESCRIPTION, example: 'We are looking into elevated error rates.' })
-  @Trim()
-  @MaxLength(MAX_DESCRIPTION)
-  @IsNotEmpty()
-  @IsString()
-  @IsDefined({ message: '$property is required' })
+  @RequiredText(MAX_DESCRIPTION, { example: 'We are looking into elevated error rates.' })
   description!: string;
 
   @ApiPropertyOptional({ enum: UPDATE_STATUSES, nullable: true, description: "Default: the incident's current lastUpdateStatus (INVESTIGATING for the first update)" })
@@ -78,29 +49,24 @@ export class IncidentUpdateBodyDto {
 }
 
 export class ReplaceIncidentDto {
-  @ApiProperty({ minLength: 1, maxLength: MAX_NAME, example: 'Elevated API error rates' })
-  @Trim()
-  @MaxLength(MAX_NAME)
-  @IsNotEmpty()
-  @IsString()
-  @IsDefined({ message: '$property is required' })
+  @RequiredText(MAX_NAME, { example: 'Elevated API error rates' })
   name!: string;
 
   @ApiProperty({ enum: SEVERITIES })
   @IsIn(SEVERITIES)
-  @IsDefined({ message: '$property is required' })
+  @Required()
   severity!: Severity;
 
   @ApiProperty({ type: [ServiceRefDto], minItems: 1, maxItems: MAX_SERVICES })
   @ObjectList(() => ServiceRefDto, '{id}', MAX_SERVICES)
-  @IsDefined({ message: '$property is required' })
+  @Required()
   services!: ServiceRefDto[];
 }
 
 export class CreateIncidentDto extends ReplaceIncidentDto {
   @ApiProperty({ type: [IncidentUpdateBodyDto], minItems: 1, maxItems: MAX_CREATE_UPDATES })
   @ObjectList(() => IncidentUpdateBodyDto, '{description}', MAX_CREATE_UPDATES)
-  @IsDefined({ message: '$property is required' })
+  @Required()
   incidentUpdates!: IncidentUpdateBodyDto[];
 }
 

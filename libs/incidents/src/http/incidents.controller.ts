@@ -2,13 +2,15 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch,
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
-import { NotFoundError, ValidationError } from '../../../core/src/errors';
+import { ValidationError } from '../../../core/src/errors';
 import { parseIsoDate } from '../../../core/src/time';
 import { Account, AccountContext } from '../../../http/src/account-context';
+import { withEtag } from '../../../http/src/account-resources';
 import { parseIfMatch, setEtag } from '../../../http/src/etag';
 import { CURSOR_CODEC, CursorCodec } from '../../../http/src/pagination';
 import { actorOf, requireId } from '../../../http/src/params';
 import { createdIncidentView, incidentDate, IncidentListFilter, IncidentView } from '../read/incident-directory';
+import { IncidentCommand } from '../domain/incident.decider';
 import { IncidentsQuery } from '../read/incidents.queries';
 import { StatusPageDirectory } from '../../../status-pages/src/status-pages.api';
 import { RunIncidentCommand } from '../write/incident.handler';
@@ -76,9 +78,7 @@ export class IncidentsController {
     const at = parseIsoDate(asOf);
     if (!at) throw ValidationError.of([{ path: 'asOf', message: 'asOf must be an ISO 8601 date or date-time' }]);
     const found = await this.queries.execute(new IncidentsQuery({ type: 'GetIncidentAsOf', accountId: account.accountId, id, at }));
-    if (!found) throw new NotFoundError('Incident not found');
-    setEtag(reply, found.revision);
-    return found.incident;
+    return withEtag(reply, found, 'Incident').incident;
   }
 
   @Put(':incidentId')
@@ -92,7 +92,7 @@ export class IncidentsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const id = requireId(incidentId, 'Incident');
-    await this.commands.execute(new RunIncidentCommand(await this.bodies.replace(account.accountId, id, body), actorOf(account), parseIfMatch(ifMatch)));
+    await this.run(account, await this.bodies.replace(account.accountId, id, body), ifMatch);
     return this.read(account, id, reply);
   }
 
@@ -107,7 +107,7 @@ export class IncidentsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const id = requireId(incidentId, 'Incident');
-    await this.commands.execute(new RunIncidentCommand(await this.bodies.patch(account.accountId, id, body), actorOf(account), parseIfMatch(ifMatch)));
+    await this.run(account, await this.bodies.patch(account.accountId, id, body), ifMatch);
     return this.read(account, id, reply);
   }
 
@@ -115,9 +115,7 @@ export class IncidentsController {
   @HttpCode(204)
   @ApiNoContentResponse()
   async remove(@Account() account: AccountContext, @Param('incidentId') incidentId: string, @Headers('if-match') ifMatch: string | undefined) {
-    const id = requireId(incidentId, 'Incident');
-    const command = { type: 'DeleteIncident', id, accountId: account.accountId } as const;
-    await this.commands.execute(new RunIncidentCommand(command, actorOf(account), parseIfMatch(ifMatch)));
+    await this.run(account, { type: 'DeleteIncident', id: requireId(incidentId, 'Incident'), accountId: account.accountId }, ifMatch);
   }
 
   @Get(':incidentId/history')
@@ -127,15 +125,15 @@ export class IncidentsController {
     const history = await this.queries.execute(
       new IncidentsQuery({ type: 'GetIncidentHistory', id, accountId: account.accountId, includeDeleted: account.role === 'ADMIN' }),
     );
-    if (!history) throw new NotFoundError('Incident not found');
-    setEtag(reply, history.revision);
-    return { entries: history.entries };
+    return { entries: withEtag(reply, history, 'Incident').entries };
+  }
+
+  private async run(account: AccountContext, command: IncidentCommand, ifMatch: string | undefined): Promise<void> {
+    await this.commands.execute(new RunIncidentCommand(command, actorOf(account), parseIfMatch(ifMatch)));
   }
 
   private async read(account: AccountContext, id: string, reply: FastifyReply): Promise<IncidentView> {
     const found = await this.queries.execute(new IncidentsQuery({ type: 'GetIncident', accountId: account.accountId, id }));
-    if (!found) throw new NotFoundError('Incident not found');
-    setEtag(reply, found.revision);
-    return found.incident;
+    return withEtag(reply, found, 'Incident').incident;
   }
 }

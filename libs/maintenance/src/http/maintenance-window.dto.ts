@@ -1,32 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayUnique,
-  buildMessage,
-  IsArray,
-  IsIn,
-  IsInt,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-  ValidateBy,
-} from 'class-validator';
-import { parseIsoDate } from '../../../core/src/time';
+import { ArrayMaxSize, ArrayUnique, IsArray, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { Trim } from '../../../http/src/dto-helpers';
+import { IsIsoDateTime } from '../../../http/src/required-fields';
 import { MAX_REPEAT_INTERVAL, MAX_SERVICES, MAX_TAGS, REPEAT_UNITS, RepeatUnit } from '../domain/maintenance-window.decider';
-
-const IsIsoDateTime = () =>
-  ValidateBy({
-    name: 'isIsoDateTime',
-    validator: {
-      validate: (value) => parseIsoDate(value) !== null,
-      defaultMessage: buildMessage((each) => `${each}$property must be an ISO 8601 date or date-time`),
-    },
-  });
 
 /** Checkly's units are upper case; lower case is taken too. */
 const UpperCase = () => Transform(({ value }) => (typeof value === 'string' ? value.toUpperCase() : value));

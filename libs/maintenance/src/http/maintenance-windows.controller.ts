@@ -2,12 +2,13 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, 
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
-import { NotFoundError } from '../../../core/src/errors';
-import { Account, AccountContext } from '../../../http/src/account-context';
-import { parseIfMatch, setEtag } from '../../../http/src/etag';
 import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
-import { CURSOR_CODEC, CursorCodec, parseLimit } from '../../../http/src/pagination';
+import { Account, AccountContext } from '../../../http/src/account-context';
+import { pageByCreation, withEtag } from '../../../http/src/account-resources';
+import { parseIfMatch } from '../../../http/src/etag';
+import { CURSOR_CODEC, CursorCodec } from '../../../http/src/pagination';
 import { actorOf, requireId } from '../../../http/src/params';
+import { MaintenanceWindowCommand } from '../domain/maintenance-window.decider';
 import { MaintenanceWindowView } from '../read/maintenance-directory';
 import { MaintenanceQuery } from '../read/maintenance.queries';
 import { RunMaintenanceWindowCommand } from '../write/maintenance-window.handler';
@@ -30,12 +31,10 @@ export class MaintenanceWindowsController {
   @ApiOkResponse({ type: MaintenanceWindowPageDto })
   @ApiQuery({ name: 'limit', required: false, type: Number })
   @ApiQuery({ name: 'nextId', required: false, type: String })
-  async list(@Account() account: AccountContext, @Query('limit') limit?: string, @Query('nextId') nextId?: string) {
-    const scope = `maintenance-windows:${account.accountId}`;
-    const size = parseLimit(limit);
-    const after = this.cursors.decode(scope, nextId);
-    const rows = await this.queries.execute(new MaintenanceQuery({ type: 'ListMaintenanceWindows', accountId: account.accountId, limit: size, after }));
-    return this.cursors.page(scope, rows, size, (w: MaintenanceWindowView) => ({ value: w.created_at, id: w.id }));
+  list(@Account() { accountId }: AccountContext, @Query('limit') limit?: string, @Query('nextId') nextId?: string) {
+    return pageByCreation(this.cursors, `maintenance-windows:${accountId}`, { limit, nextId }, (size, after) =>
+      this.queries.execute(new MaintenanceQuery({ type: 'ListMaintenanceWindows', accountId, limit: size, after })),
+    );
   }
 
   @Post()
@@ -43,7 +42,7 @@ export class MaintenanceWindowsController {
   @ApiCreatedResponse({ type: MaintenanceWindowDto })
   async create(@Account() account: AccountContext, @Body() body: MaintenanceWindowBodyDto, @Res({ passthrough: true }) reply: FastifyReply) {
     const id = this.ids.next();
-    await this.commands.execute(new RunMaintenanceWindowCommand({ type: 'CreateMaintenanceWindow', id, accountId: account.accountId, config: toConfig(body) }, actorOf(account)));
+    await this.run(account, { type: 'CreateMaintenanceWindow', id, accountId: account.accountId, config: toConfig(body) });
     return this.read(account, id, reply);
   }
 
@@ -63,8 +62,7 @@ export class MaintenanceWindowsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const id = requireId(windowId, 'Maintenance window');
-    const command = { type: 'UpdateMaintenanceWindow', id, accountId: account.accountId, config: toConfig(body) } as const;
-    await this.commands.execute(new RunMaintenanceWindowCommand(command, actorOf(account), parseIfMatch(ifMatch)));
+    await this.run(account, { type: 'UpdateMaintenanceWindow', id, accountId: account.accountId, config: toConfig(body) }, ifMatch);
     return this.read(account, id, reply);
   }
 
@@ -72,15 +70,15 @@ export class MaintenanceWindowsController {
   @HttpCode(204)
   @ApiNoContentResponse()
   async remove(@Account() account: AccountContext, @Param('windowId') windowId: string, @Headers('if-match') ifMatch: string | undefined) {
-    const id = requireId(windowId, 'Maintenance window');
-    const command = { type: 'DeleteMaintenanceWindow', id, accountId: account.accountId } as const;
+    await this.run(account, { type: 'DeleteMaintenanceWindow', id: requireId(windowId, 'Maintenance window'), accountId: account.accountId }, ifMatch);
+  }
+
+  private async run(account: AccountContext, command: MaintenanceWindowCommand, ifMatch?: string): Promise<void> {
     await this.commands.execute(new RunMaintenanceWindowCommand(command, actorOf(account), parseIfMatch(ifMatch)));
   }
 
   private async read(account: AccountContext, id: string, reply: FastifyReply): Promise<MaintenanceWindowView> {
     const found = await this.queries.execute(new MaintenanceQuery({ type: 'GetMaintenanceWindow', accountId: account.accountId, id }));
-    if (!found) throw new NotFoundError('Maintenance window not found');
-    setEtag(reply, found.revision);
-    return found.window;
+    return withEtag(reply, found, 'Maintenance window').window;
   }
 }
