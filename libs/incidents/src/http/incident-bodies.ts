@@ -2,13 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { validate } from 'class-validator';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { ValidationError, ViolationDetail } from '../../../core/src/errors';
-import { ID_GENERATOR, IdGenerator, isUuid } from '../../../core/src/ids';
+import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
 import { parseIsoDate } from '../../../core/src/time';
 import { toDetails, toDto } from '../../../http/src/validation';
-import { BatchingReadStore } from '../../../read-store/src/batched-reads';
 import { ServiceDirectory, ServiceView } from '../../../status-pages/src/status-pages.api';
 import { IncidentCommand, NewUpdate } from '../domain/incident.decider';
 import { Severity } from '../domain/incident-timeline';
+import { checkServiceRefs } from '../write/service-refs';
 import { CreateIncidentDto, IncidentUpdateBodyDto, MAX_SERVICES, PatchIncidentDto, ReplaceIncidentDto } from './incident.dto';
 
 /** How far ahead of the server's clock a publicIncidentUpdateDate may be (client clock skew). */
@@ -110,34 +110,10 @@ export class IncidentBodies {
     return (await this.lookUpServices(accountId, services)).details;
   }
 
-  /** Ids that are well formed are looked up together; each bad one is reported at its own path. */
+  /** Too many entries is reported by the shape pass; looking each one up would only cost. */
   private async lookUpServices(accountId: string, services: unknown): Promise<{ details: ViolationDetail[]; found: Map<string, ServiceView> }> {
-    const found = new Map<string, ServiceView>();
-    // Too many entries is reported by the shape pass; looking each one up would only cost.
-    if (!Array.isArray(services) || services.length > MAX_SERVICES) return { details: [], found };
-    const out: ViolationDetail[] = [];
-    const seen = new Map<string, number>();
-    const lookUp: { index: number; id: string }[] = [];
-    services.forEach((service: unknown, index) => {
-      const id = (service as { id?: unknown } | null)?.id;
-      if (typeof id !== 'string') return; // the shape pass has reported it
-      const path = `services[${index}].id`;
-      if (!isUuid(id)) return void out.push({ path, message: 'id must be the id of a service of this account' });
-      const key = id.toLowerCase();
-      const first = seen.get(key);
-      if (first !== undefined) return void out.push({ path, message: `id duplicates services[${first}].id` });
-      seen.set(key, index);
-      lookUp.push({ index, id: key });
-    });
-    if (lookUp.length > 0) {
-      // The services and their checks in one round trip where reads are round trips.
-      const views = await BatchingReadStore.together(() => this.services.getMany(accountId, lookUp.map((s) => s.id)));
-      for (const [id, view] of views) found.set(id, view);
-      for (const { index, id } of lookUp) {
-        if (!found.has(id)) out.push({ path: `services[${index}].id`, message: 'id names no service of this account' });
-      }
-    }
-    return { details: out.sort((a, b) => pathIndex(a.path) - pathIndex(b.path)), found };
+    if (!Array.isArray(services) || services.length > MAX_SERVICES) return { details: [], found: new Map() };
+    return checkServiceRefs(this.services, accountId, services.map((service: unknown) => (service as { id?: unknown } | null)?.id));
   }
 
   private checkDate(update: { publicIncidentUpdateDate?: unknown } | null | undefined, prefix: string): ViolationDetail[] {
@@ -164,8 +140,4 @@ export class IncidentBodies {
       notifySubscribers: value.notifySubscribers ?? false,
     };
   }
-}
-
-function pathIndex(path: string): number {
-  return Number(/\[(\d+)\]/.exec(path)?.[1] ?? 0);
 }
