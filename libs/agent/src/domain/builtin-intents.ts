@@ -61,11 +61,6 @@ const UNIT_HOURS: [RegExp, number, string][] = [
   [/^(y|years?)$/, 24 * 365, 'year'],
 ];
 
-function unitHours(unit: string): [number, string] | null {
-  for (const [pattern, hours, name] of UNIT_HOURS) if (pattern.test(unit)) return [hours, name];
-  return null;
-}
-
 const WORD_NUMBERS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, ten: 10, fourteen: 14, thirty: 30, ninety: 90 };
 
 /** "last 7 days", "past 24h", "over the last week", "7d", "today", "this month"; the last 24 hours otherwise. */
@@ -75,10 +70,10 @@ export function parseWindow(text: string, now: Date): TimeWindowHint {
   const match = counted ?? compact;
   if (match) {
     const amount = match[1] === undefined ? 1 : (WORD_NUMBERS[match[1]] ?? Number(match[1]));
-    const unit = unitHours(match[2]);
+    const unit = UNIT_HOURS.find(([pattern]) => pattern.test(match[2]));
     if (unit && amount > 0) {
-      const hours = Math.min(Math.max(Math.ceil(amount * unit[0]), 1), MAX_HOURS);
-      const label = amount === 1 ? `the last ${unit[1]}` : `the last ${amount} ${unit[1]}s`;
+      const hours = Math.min(Math.max(Math.ceil(amount * unit[1]), 1), MAX_HOURS);
+      const label = amount === 1 ? `the last ${unit[2]}` : `the last ${amount} ${unit[2]}s`;
       return { hours, label: hours === MAX_HOURS ? 'the last 400 days' : label };
     }
   }
@@ -158,21 +153,13 @@ export function understand(question: string, now: Date): Question {
   if (has(t, /\b(help|what can you (do|answer|tell)|what do you know|who are you|what are you)\b/)) intents.add('capabilities');
 
   // A narrower answer covers a broader one.
-  if (intents.has('draft_update')) {
-    intents.delete('incident_details');
-    intents.delete('open_incidents');
-    intents.delete('incident_history');
-  }
-  if (intents.has('incident_details')) {
-    intents.delete('whats_down');
-    intents.delete('failures_in_window');
-    intents.delete('status_page');
-  }
-  if (intents.has('failures_in_window') && !resolvedWord && !openedWord) intents.delete('incident_history');
-  if (intents.has('whats_down') || intents.has('availability') || intents.has('heartbeat_events')) intents.delete('list_checks');
-  if (intents.has('availability') && !has(t, /\b(down|outages?|broken|degraded)\b/)) intents.delete('whats_down');
-  if (intents.has('heartbeat_events') && !has(t, /\b(down|outages?|broken|degraded)\b/)) intents.delete('whats_down');
-  if (intents.has('availability') || intents.has('heartbeat_events')) intents.delete('failures_in_window');
+  const drop = (...kinds: IntentKind[]) => kinds.forEach((kind) => intents.delete(kind));
+  if (intents.has('draft_update')) drop('incident_details', 'open_incidents', 'incident_history');
+  if (intents.has('incident_details')) drop('whats_down', 'failures_in_window', 'status_page');
+  if (intents.has('failures_in_window') && !resolvedWord && !openedWord) drop('incident_history');
+  if (intents.has('whats_down') || intents.has('availability') || intents.has('heartbeat_events')) drop('list_checks');
+  if ((intents.has('availability') || intents.has('heartbeat_events')) && !has(t, /\b(down|outages?|broken|degraded)\b/)) drop('whats_down');
+  if (intents.has('availability') || intents.has('heartbeat_events')) drop('failures_in_window');
 
   // Questions about people, money or derived metrics: no tool answers them, and no other answer may stand in.
   if (has(t, /\b(who|whom|on[- ]?call|mttr|mtta|mttd|mean time|average|cost|revenue|how many customers|which customers)\b/) && !intents.has('capabilities')) {

@@ -43,21 +43,15 @@ export function systemPrompt(now: Date): string {
   ].join('\n');
 }
 
-function finishReasonOf(reason: string | null): FinishReason {
-  switch (reason) {
-    case 'stop':
-      return 'stop';
-    case 'length':
-      return 'length';
-    case 'content_filter':
-      return 'content-filter';
-    case 'tool_calls':
-    case 'function_call':
-      return 'tool-calls';
-    default:
-      return reason === null ? 'stop' : 'other';
-  }
-}
+const FINISH_REASONS = new Map<string, FinishReason>([
+  ['stop', 'stop'],
+  ['length', 'length'],
+  ['content_filter', 'content-filter'],
+  ['tool_calls', 'tool-calls'],
+  ['function_call', 'tool-calls'],
+]);
+
+const finishReasonOf = (reason: string | null): FinishReason => (reason === null ? 'stop' : (FINISH_REASONS.get(reason) ?? 'other'));
 
 function toolResultText(outcome: { ok: true; output: unknown } | { ok: false; errorText: string }): string {
   const text = JSON.stringify(outcome.ok ? outcome.output : { error: outcome.errorText });

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { isUuid } from '../../../core/src/ids';
 import { CheckDirectory, CheckView, HeartbeatStats } from '../../../heartbeats/src/heartbeats.api';
-import { IncidentDirectory, IncidentView } from '../../../incidents/src/incidents.api';
+import { IncidentDirectory } from '../../../incidents/src/incidents.api';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { StatusPageDirectory, StatusPageView } from '../../../status-pages/src/status-pages.api';
 import {
@@ -74,12 +74,12 @@ export class ContextAgentDataSource implements AgentDataSource {
 
   async openIncidents(accountId: string, limit: number): Promise<Limited<IncidentSummary>> {
     const rows = await this.incidents.list(accountId, limit, undefined, { status: 'open' });
-    return limited(rows.map((row: IncidentView) => summary(row)), limit);
+    return limited(rows.map(summary), limit);
   }
 
   async recentIncidents(accountId: string, limit: number): Promise<Limited<IncidentSummary>> {
     const rows = await this.incidents.list(accountId, limit, undefined);
-    return limited(rows.map((row) => summary(row)), limit);
+    return limited(rows.map(summary), limit);
   }
 
   async incident(accountId: string, incidentId: string): Promise<IncidentDetails | null> {
@@ -96,7 +96,7 @@ export class ContextAgentDataSource implements AgentDataSource {
       name: page.name,
       url: page.url,
       cards: page.cards.map((card) => ({ name: card.name, services: card.services.map((s) => ({ id: s.id, name: s.name })) })),
-      incidents: page.incidents.map((incident) => summary(incident)),
+      incidents: page.incidents.map(summary),
     }));
     return { items, more: docs.length > limit };
   }

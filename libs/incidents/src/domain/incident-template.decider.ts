@@ -41,12 +41,10 @@ function requireOwned(state: IncidentTemplateState, accountId: string): Template
   return state.template;
 }
 
-const sameContent = (a: TemplateContent, b: TemplateContent) =>
-  a.name === b.name && a.title === b.title && a.severity === b.severity && a.status === b.status && a.body === b.body && a.notifySubscribers === b.notifySubscribers &&
-  a.serviceIds.length === b.serviceIds.length && a.serviceIds.every((id, i) => id === b.serviceIds[i]);
-
 /** Only the content's own fields, in one order: what the events and the read model carry. */
 export const contentOf = ({ name, title, severity, status, body, serviceIds, notifySubscribers }: TemplateContent): TemplateContent => ({ name, title, severity, status, body, serviceIds, notifySubscribers });
+
+const sameContent = (a: TemplateContent, b: TemplateContent) => JSON.stringify(contentOf(a)) === JSON.stringify(contentOf(b));
 
 export const incidentTemplateDecider: Decider<IncidentTemplateState, IncidentTemplateCommand, IncidentTemplateEvent> = {
   initialState: () => ({ status: 'absent', accountId: null, template: null }),
