@@ -1,5 +1,5 @@
 /** Fewest characters, and fewest distinct ones, of a bootstrap key: an ADMIN key must not be guessable. */
-export const BOOTSTRAP_KEY_MIN_LENGTH = 24;
+const BOOTSTRAP_KEY_MIN_LENGTH = 24;
 const MIN_DISTINCT = 16;
 /** Placeholders people copy from examples. */
 const PLACEHOLDERS = /change-?me|secret|password|example|your-?key/i;

@@ -11,7 +11,7 @@ import { AccountsQuery } from '../read/accounts.queries';
 import { newPingKey } from '../read/ping-keys';
 import { RunAccountCommand } from '../write/account.handler';
 
-export class PingKeyDto {
+class PingKeyDto {
   @ApiProperty({ example: 'q3JcX0bq1T8h2pW5zLrN4A', description: '22 URL-safe characters' }) pingKey!: string;
   @ApiProperty({ example: 'https://vigil.example/ping/q3JcX0bq1T8h2pW5zLrN4A', description: 'append /{slug} of a check' }) pingUrl!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;

@@ -6,7 +6,7 @@ export interface NamedRef {
   name: string;
 }
 
-export interface IncidentUpdateSummary {
+interface IncidentUpdateSummary {
   status: IncidentStatus;
   description: string;
   publishedAt: string;

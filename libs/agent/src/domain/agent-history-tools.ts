@@ -4,8 +4,8 @@ import { optionalEnum, WINDOW_PARAMS, windowOf } from './agent-tool-inputs';
 import type { AgentToolDefinition, ToolContext } from './agent-tools';
 
 /** How many incidents the window tools look through (newest first), and how many events per check. */
-export const MAX_HISTORY_INCIDENTS = 200;
-export const MAX_HISTORY_CHECKS = 200;
+const MAX_HISTORY_INCIDENTS = 200;
+const MAX_HISTORY_CHECKS = 200;
 const EVENTS_PER_CHECK = 500;
 
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -1,7 +1,7 @@
 import { ValidationError, ViolationDetail } from '../../../core/src/errors';
 
-export const MESSAGE_ROLES = ['system', 'user', 'assistant'] as const;
-export type MessageRole = (typeof MESSAGE_ROLES)[number];
+const MESSAGE_ROLES = ['system', 'user', 'assistant'] as const;
+type MessageRole = (typeof MESSAGE_ROLES)[number];
 
 /** One message of the conversation, whatever shape it came in: its role and its text. */
 export interface AgentMessage {
@@ -9,7 +9,7 @@ export interface AgentMessage {
   text: string;
 }
 
-export const MIN_MESSAGES = 1;
+const MIN_MESSAGES = 1;
 export const MAX_MESSAGES = 50;
 /** All text of a request together, in UTF-8 bytes ("100 KB" of the contract, decimal like its other KB). */
 export const MAX_TEXT_BYTES = 100_000;

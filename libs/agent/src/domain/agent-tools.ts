@@ -27,13 +27,13 @@ export * from './agent-tool-outputs';
 export { DAY_MS, findByRef, MAX_WINDOW_DAYS, ToolInputError } from './agent-tool-inputs';
 
 /** How many of each thing a tool looks at; an account with more is told the list was cut. */
-export const MAX_CHECKS = 200;
-export const MAX_PAGES = 50;
-export const MAX_INCIDENTS = 50;
+const MAX_CHECKS = 200;
+const MAX_PAGES = 50;
+const MAX_INCIDENTS = 50;
 const INCIDENT_STATUSES: IncidentStatus[] = ['INVESTIGATING', 'IDENTIFIED', 'MONITORING', 'RESOLVED'];
 
 /** JSON Schema of a tool's parameters, as chat-completions servers take it. */
-export interface ToolParameters {
+interface ToolParameters {
   type: 'object';
   properties: Record<string, unknown>;
   required?: string[];
@@ -75,7 +75,7 @@ const CHECK_PARAM = { type: 'string', description: 'The heartbeat check: its id 
 
 // ---- the tools
 
-export const AGENT_TOOLS: AgentToolDefinition[] = [
+const AGENT_TOOLS: AgentToolDefinition[] = [
   {
     name: 'whats_down',
     description:

@@ -12,7 +12,7 @@ import {
 } from './agent-tools';
 
 /** What the builtin provider can answer, said whenever it cannot answer something. */
-export const CAPABILITIES = [
+const CAPABILITIES = [
   'what is down right now (failing heartbeat checks, services hit by open incidents)',
   'which incidents are open, and the details of one by its name or id (its timeline, and what caused it)',
   'incidents opened, resolved or open in a window ("resolved in the last 7 days", "incidents last week", "in February")',

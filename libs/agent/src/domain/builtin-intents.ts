@@ -4,7 +4,7 @@ import { timeReference, TimeReference } from './builtin-time';
 import { statusMentioned } from './incident-update-draft';
 
 /** The questions the builtin provider answers, in the order its answer takes them. */
-export const INTENT_KINDS = [
+const INTENT_KINDS = [
   'whats_down',
   'failures_in_window',
   'open_incidents',
@@ -19,7 +19,7 @@ export const INTENT_KINDS = [
 ] as const;
 export type IntentKind = (typeof INTENT_KINDS)[number];
 
-export interface TimeWindowHint {
+interface TimeWindowHint {
   hours: number;
   /** How the answer names it: "the last 7 days". */
   label: string;

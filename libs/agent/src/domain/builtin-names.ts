@@ -42,7 +42,7 @@ function editDistance(a: string, b: string, max: number): number {
 const stem = (word: string) => word.replace(/(ing|ure|ed|es|s)$/, '').replace(/(.)\1$/, '$1');
 
 /** Same word, allowing one typo from 4 letters and two from 8 ("eror" ~ "error", "rate" ~ "rates"). */
-export function similarWord(a: string, b: string): boolean {
+function similarWord(a: string, b: string): boolean {
   if (a === b) return true;
   if (a.length >= 4 && b.length >= 4 && stem(a).length >= 3 && stem(a) === stem(b)) return true;
   const shorter = Math.min(a.length, b.length);
@@ -50,7 +50,7 @@ export function similarWord(a: string, b: string): boolean {
   return allowed > 0 && editDistance(a, b, allowed) <= allowed;
 }
 
-export interface NameMatch<T> {
+interface NameMatch<T> {
   item: T;
   /** Share of the name's distinctive words found in the question. */
   coverage: number;
@@ -60,7 +60,7 @@ export interface NameMatch<T> {
 }
 
 /** Every item sharing at least one distinctive word with `text`, best first. */
-export function matchNames<T extends { name: string }>(text: string, items: T[]): NameMatch<T>[] {
+function matchNames<T extends { name: string }>(text: string, items: T[]): NameMatch<T>[] {
   const asked = [...new Set(distinctiveWords(text))];
   const matches: NameMatch<T>[] = [];
   for (const item of items) {
@@ -78,7 +78,7 @@ export function matchNames<T extends { name: string }>(text: string, items: T[])
   return matches.sort((a, b) => b.coverage - a.coverage || b.matched - a.matched);
 }
 
-export type NamedPick<T> = { kind: 'one'; item: T } | { kind: 'several'; items: T[] } | { kind: 'none' };
+type NamedPick<T> = { kind: 'one'; item: T } | { kind: 'several'; items: T[] } | { kind: 'none' };
 
 /**
  * The item the text names: the one whose words are (nearly) all in it, or the only one explaining

@@ -19,7 +19,7 @@ export interface TimeSpan {
 export type TimeReference = { kind: 'none' } | { kind: 'span'; span: TimeSpan } | { kind: 'unknown'; words: string };
 
 const DAY_FORMAT = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-export const dayName = (ms: number) => DAY_FORMAT.format(new Date(ms));
+const dayName = (ms: number) => DAY_FORMAT.format(new Date(ms));
 
 const utcMidnight = (now: Date) => Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
 

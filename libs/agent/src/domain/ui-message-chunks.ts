@@ -14,7 +14,7 @@ export type UiMessageChunk =
   | { type: 'finish'; finishReason: FinishReason }
   | { type: 'error'; errorText: string };
 
-export interface ChunkOptions {
+interface ChunkOptions {
   messageId: string;
   /** Called with anything a provider threw that was not an AgentFailure (to be logged). */
   onUnexpectedError?: (error: unknown) => void;

@@ -24,7 +24,7 @@ export function sseEvent(chunk: UiMessageChunk): string {
 
 /** An SSE comment: clients (the AI SDK's parser too) ignore it; proxies see a live connection. */
 export const SSE_KEEP_ALIVE = ': keep-alive\n\n';
-export const KEEP_ALIVE_MS = 15_000;
+const KEEP_ALIVE_MS = 15_000;
 
 /**
  * The whole SSE body: every chunk, then `[DONE]`, like the AI SDK's own JsonToSseTransformStream.

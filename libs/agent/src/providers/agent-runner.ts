@@ -8,7 +8,7 @@ import { AgentToolbox } from '../domain/agent-tools';
 import { toUiMessageChunks, UiMessageChunk } from '../domain/ui-message-chunks';
 import { AGENT_PROVIDER, AgentProvider } from './agent-provider.port';
 
-export interface AgentRunRequest {
+interface AgentRunRequest {
   accountId: string;
   requestId: string;
   messages: AgentMessage[];

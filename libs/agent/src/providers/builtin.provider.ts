@@ -40,7 +40,7 @@ type Events = AsyncGenerator<AgentEvent, string | null>;
 const WINDOWED = new Set<IntentKind>(['failures_in_window', 'incident_history', 'availability', 'open_incidents', 'whats_down']);
 
 /** Lines as separate deltas: the answer streams as it would from a model, without waiting on anything. */
-export function* textDeltas(text: string): Generator<AgentEvent> {
+function* textDeltas(text: string): Generator<AgentEvent> {
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const delta = i < lines.length - 1 ? `${lines[i]}\n` : lines[i];

@@ -4,12 +4,12 @@ import { AgentEvent, AgentFailure, FinishReason } from '../domain/agent-events';
 import { AgentProvider, AgentRunInput } from './agent-provider.port';
 
 /** Rounds of tool calls before the model is made to answer with what it has. */
-export const MAX_TOOL_ROUNDS = 8;
+const MAX_TOOL_ROUNDS = 8;
 /** A tool result longer than this is cut before it goes to the model. */
-export const MAX_TOOL_RESULT_CHARS = 16_000;
+const MAX_TOOL_RESULT_CHARS = 16_000;
 const UPSTREAM_TIMEOUT_MS = 120_000;
 
-export interface OpenAiCompatibleOptions {
+interface OpenAiCompatibleOptions {
   baseUrl: string;
   apiKey: string;
   model: string;
@@ -31,7 +31,7 @@ interface Completion {
   finishReason: string | null;
 }
 
-export function systemPrompt(now: Date): string {
+function systemPrompt(now: Date): string {
   return [
     "You are Vigil's operations assistant. Vigil runs status pages, incidents and heartbeat monitoring.",
     "You answer about one account only, through the tools: they read that account's live data.",

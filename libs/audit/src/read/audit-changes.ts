@@ -39,9 +39,9 @@ const RESOURCE_TYPES: readonly [string, string][] = [
 export const RESOURCE_TYPE_NAMES = [...new Set(RESOURCE_TYPES.map(([, type]) => type))];
 
 /** Longest a value is kept, in characters; fields a snapshot keeps; fields one change shows. */
-export const MAX_VALUE = 200;
+const MAX_VALUE = 200;
 export const MAX_SNAPSHOT_FIELDS = 200;
-export const MAX_CHANGE_FIELDS = 40;
+const MAX_CHANGE_FIELDS = 40;
 
 /** Never shown, only said to have changed: credentials, their hashes, and anything that may carry one. */
 const HIDDEN = /secret|hash|token|password|pingkey|headers|credential|signing|auth/i;

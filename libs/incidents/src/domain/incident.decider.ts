@@ -61,7 +61,7 @@ export type IncidentCommand =
     }
   | { type: 'DeleteIncidentUpdate'; id: string; accountId: string; updateId: string };
 
-export interface UpdateState extends TimelineEntry {
+interface UpdateState extends TimelineEntry {
   id: string;
   description: string;
 }

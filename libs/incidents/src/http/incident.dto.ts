@@ -9,7 +9,7 @@ import { SEVERITIES, Severity, UPDATE_STATUSES, UpdateStatus } from '../domain/i
 export const MAX_NAME = 255;
 export const MAX_DESCRIPTION = 10_000;
 export const MAX_SERVICES = 50;
-export const MAX_CREATE_UPDATES = 20;
+const MAX_CREATE_UPDATES = 20;
 
 /** Only set when the field is present: a PATCH may leave it out, but null is not a value. */
 const IfPresent = () => ValidateIf((_, value) => value !== undefined);
@@ -92,7 +92,7 @@ export class PatchIncidentDto {
 
 // ---- responses (for the OpenAPI document) ----
 
-export class IncidentCheckRefDto {
+class IncidentCheckRefDto {
   @ApiProperty() id!: string;
   @ApiProperty() name!: string;
 }
@@ -135,12 +135,12 @@ export class IncidentPageDto {
   @ApiProperty({ type: String, nullable: true }) nextId!: string | null;
 }
 
-export class HistoryActorDto {
+class HistoryActorDto {
   @ApiProperty({ type: String, nullable: true }) keyId!: string | null;
   @ApiProperty({ type: String, nullable: true }) keyName!: string | null;
 }
 
-export class HistoryEntryDto {
+class HistoryEntryDto {
   @ApiProperty() revision!: number;
   @ApiProperty({ example: 'IncidentUpdatePosted' }) type!: string;
   @ApiProperty({ format: 'date-time' }) occurredAt!: string;

@@ -3,7 +3,7 @@ import { isUuid } from '../../../core/src/ids';
 import { CursorCodec, parseLimit } from '../../../http/src/pagination';
 import { PageAfter } from '../../../read-store/src/read-store.port';
 
-export interface ListIncidentsParams {
+interface ListIncidentsParams {
   limit: number;
   after: PageAfter | undefined;
   status?: 'open' | 'resolved';

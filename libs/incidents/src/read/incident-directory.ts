@@ -37,7 +37,7 @@ export function presentUpdate(update: IncidentUpdateDoc): IncidentUpdateView {
 }
 
 /** Most open (and, apart, most recently resolved) incidents a status page is given. */
-export const PAGE_INCIDENTS_MAX = 500;
+const PAGE_INCIDENTS_MAX = 500;
 
 /** When an incident happened, the key lists sort on: its first update's public date (see IncidentDoc.startedAt). */
 export function incidentDate(incident: Pick<IncidentView, 'incidentUpdates' | 'created_at'>): string {

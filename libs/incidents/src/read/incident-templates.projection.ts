@@ -10,7 +10,7 @@ export interface IncidentTemplateDoc extends TemplateContent {
   [field: string]: unknown;
 }
 
-export const INCIDENT_TEMPLATES_PROJECTION = 'incident_templates';
+const INCIDENT_TEMPLATES_PROJECTION = 'incident_templates';
 
 export const incidentTemplatesProjection: Projection<IncidentTemplateDoc, IncidentTemplateEvent> = {
   name: INCIDENT_TEMPLATES_PROJECTION,

@@ -38,7 +38,7 @@ export interface IncidentDoc {
   [field: string]: unknown;
 }
 
-export const INCIDENTS_PROJECTION = 'incidents';
+const INCIDENTS_PROJECTION = 'incidents';
 
 export const accountState = (accountId: string, open: boolean) => `${accountId}:${open ? 'open' : 'resolved'}`;
 export const accountResolvedAt = (accountId: string, at: string) => `${accountId}:${at}`;
