@@ -10,10 +10,8 @@ export interface IncidentTemplateDoc extends TemplateContent {
   [field: string]: unknown;
 }
 
-const INCIDENT_TEMPLATES_PROJECTION = 'incident_templates';
-
 export const incidentTemplatesProjection: Projection<IncidentTemplateDoc, IncidentTemplateEvent> = {
-  name: INCIDENT_TEMPLATES_PROJECTION,
+  name: 'incident_templates',
   version: 1,
   handles: INCIDENT_TEMPLATE_EVENT_TYPES,
   indexes: [{ field: 'accountId' }],

@@ -38,8 +38,6 @@ export interface IncidentDoc {
   [field: string]: unknown;
 }
 
-const INCIDENTS_PROJECTION = 'incidents';
-
 export const accountState = (accountId: string, open: boolean) => `${accountId}:${open ? 'open' : 'resolved'}`;
 export const accountResolvedAt = (accountId: string, at: string) => `${accountId}:${at}`;
 
@@ -131,7 +129,7 @@ export function toIncidentState(doc: IncidentDoc): IncidentState {
 }
 
 export const incidentsProjection: Projection<IncidentDoc, IncidentEvent> = {
-  name: INCIDENTS_PROJECTION,
+  name: 'incidents',
   version: 3,
   handles: INCIDENT_EVENT_TYPES,
   indexes: [{ field: 'accountId' }, { field: 'accountState' }, { field: 'accountResolvedAt' }, { field: 'serviceIds', array: true }],
