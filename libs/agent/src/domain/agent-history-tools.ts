@@ -11,7 +11,7 @@ const EVENTS_PER_CHECK = 500;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Whether an incident belongs to [start, end] under the filter. */
-export function inWindow(incident: IncidentSummary, filter: IncidentFilter, start: number, end: number): boolean {
+function inWindow(incident: IncidentSummary, filter: IncidentFilter, start: number, end: number): boolean {
   const opened = Date.parse(incident.created_at);
   const resolvedRaw = resolvedAt(incident);
   const resolved = resolvedRaw === null ? null : Date.parse(resolvedRaw);

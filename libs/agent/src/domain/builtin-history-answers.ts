@@ -4,7 +4,7 @@ import { humanSpan, humanTime } from './builtin-time';
 
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 const WORDS: Record<string, string> = { INVESTIGATING: 'Investigating', IDENTIFIED: 'Identified', MONITORING: 'Monitoring', RESOLVED: 'Resolved' };
-export const statusWord = (status: string) => WORDS[status] ?? status;
+const statusWord = (status: string) => WORDS[status] ?? status;
 
 function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();

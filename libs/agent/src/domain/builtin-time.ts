@@ -1,7 +1,6 @@
+import { DAY_MS, HOUR_MS } from './agent-tool-inputs';
 import { parseWindow } from './builtin-intents';
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
 /** A window of time a question names, with the words the answer uses for it. */

@@ -47,7 +47,7 @@ const MAX_CHANGE_FIELDS = 40;
 const HIDDEN = /secret|hash|token|password|pingkey|headers|credential|signing|auth/i;
 export const HIDDEN_VALUE = '(hidden)';
 
-export interface Resource {
+interface Resource {
   type: string;
   id: string;
 }
@@ -89,7 +89,7 @@ export function accountOf(event: RecordedEvent): string | null {
 }
 
 /** An event's effect on a resource's fields: `set` values (flattened, bounded, secrets hidden), or a removal of a prefix. */
-export interface Patch {
+interface Patch {
   set: Record<string, string | null>;
   /** Fields starting with this are removed (`''`: the whole resource). */
   remove: string | null;
@@ -129,7 +129,7 @@ function flatten(value: Record<string, unknown>, prefix: string, into: Record<st
 }
 
 /** A value as the log shows it: text, bounded; null and undefined are "not set". */
-export function shown(value: unknown): string | null {
+function shown(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   // Nested values are shown as JSON, with the same fields hidden as at the top.
   const text = typeof value === 'string' ? value : JSON.stringify(value, (key, inner: unknown) => (key && HIDDEN.test(key) ? HIDDEN_VALUE : inner));

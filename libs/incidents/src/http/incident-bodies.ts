@@ -12,7 +12,7 @@ import { checkServiceRefs } from '../write/service-refs';
 import { CreateIncidentDto, IncidentUpdateBodyDto, MAX_SERVICES, PatchIncidentDto, ReplaceIncidentDto } from './incident.dto';
 
 /** How far ahead of the server's clock a publicIncidentUpdateDate may be (client clock skew). */
-export const FUTURE_TOLERANCE_MS = 5 * 60 * 1000;
+const FUTURE_TOLERANCE_MS = 5 * 60 * 1000;
 
 type Shaped<T> = { value: T; details: ViolationDetail[] };
 type CommandOf<T extends IncidentCommand['type']> = Extract<IncidentCommand, { type: T }>;
@@ -35,10 +35,6 @@ export class IncidentBodies {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
-
-  async create(accountId: string, raw: unknown): Promise<CommandOf<'CreateIncident'>> {
-    return (await this.createWithServices(accountId, raw)).command;
-  }
 
   /** The create command and the services it names as every response shows them (looked up to validate them): its answer needs no second read. */
   async createWithServices(accountId: string, raw: unknown): Promise<{ command: CommandOf<'CreateIncident'>; services: Map<string, ServiceView> }> {

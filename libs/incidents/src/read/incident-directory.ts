@@ -45,7 +45,7 @@ export function incidentDate(incident: Pick<IncidentView, 'incidentUpdates' | 'c
 }
 
 /** An incident's document as every response shows it, with its services looked up in `services`. */
-export function incidentView(doc: IncidentDoc, services: ReadonlyMap<string, ServiceView>): IncidentView {
+function incidentView(doc: IncidentDoc, services: ReadonlyMap<string, ServiceView>): IncidentView {
   return {
     id: doc.id,
     name: doc.name,

@@ -53,10 +53,6 @@ function repeatStart(a: Anchored, k: number): number {
  * 02:00–04:00 local across daylight-saving changes (a start in a spring-forward gap moves forward by
  * the gap, a time that occurs twice is its first occurrence).
  */
-export function occurrence(window: WindowTiming, k: number): Occurrence | null {
-  return occurrenceOf(anchored(window), k);
-}
-
 function occurrenceOf(a: Anchored, k: number): Occurrence | null {
   const { window } = a;
   if (k === 0) return { start: new Date(a.start), end: new Date(a.end) };
