@@ -153,13 +153,7 @@ export class StatusPageDirectory {
 
   /** Name of a page of the account whose cards show the service, or null. */
   async pageUsingService(accountId: string, serviceId: string): Promise<string | null> {
-    const [doc] = await this.store.find(this.collection(), {
-      filters: [
-        { field: 'accountId', op: 'eq', value: accountId },
-        { field: 'serviceIds', op: 'contains', value: serviceId },
-      ],
-      limit: 1,
-    });
+    const [doc] = await this.showing(accountId, serviceId, 1);
     return doc ? doc.name : null;
   }
 
@@ -167,16 +161,17 @@ export class StatusPageDirectory {
   async pagesShowing(accountId: string, serviceIds: string[]): Promise<{ id: string; name: string; url: string }[]> {
     const found = new Map<string, { id: string; name: string; url: string }>();
     for (const serviceId of serviceIds) {
-      const docs = await this.store.find(this.collection(), {
-        filters: [
-          { field: 'accountId', op: 'eq', value: accountId },
-          { field: 'serviceIds', op: 'contains', value: serviceId },
-        ],
-        limit: 1000,
-      });
-      for (const doc of docs) found.set(doc.id, { id: doc.id, name: doc.name, url: doc.url });
+      for (const doc of await this.showing(accountId, serviceId, 1000)) found.set(doc.id, { id: doc.id, name: doc.name, url: doc.url });
     }
     return [...found.values()];
+  }
+
+  private showing(accountId: string, serviceId: string, limit: number): Promise<StatusPageDoc[]> {
+    const filters: FindQuery['filters'] = [
+      { field: 'accountId', op: 'eq', value: accountId },
+      { field: 'serviceIds', op: 'contains', value: serviceId },
+    ];
+    return this.store.find(this.collection(), { filters, limit });
   }
 
   /** The collection serviceIdsOf reads now: for change tokens of answers filtered by a page. */

@@ -1,6 +1,6 @@
 import { RecordedEvent } from '../../../core/src/event';
 import { Projection } from '../../../core/src/projection';
-import { SubscriptionStatus, SubscriptionsEvent, SubscriptionType } from '../domain/subscriptions.decider';
+import { SUBSCRIPTIONS_EVENT_TYPES, SubscriptionStatus, SubscriptionsEvent, SubscriptionType } from '../domain/subscriptions.decider';
 
 export interface SubscriptionDoc {
   id: string;
@@ -34,14 +34,7 @@ function touched(e: RecordedEvent<SubscriptionsEvent>): string[] {
 export const subscriptionsProjection: Projection<SubscriptionDoc, SubscriptionsEvent> = {
   name: 'status_page_subscriptions',
   version: 2,
-  handles: [
-    'StatusPageSubscriptionsAdded',
-    'StatusPageSubscriptionRemoved',
-    'StatusPageSubscriptionsClosed',
-    'StatusPageSubscriptionVerified',
-    'StatusPageSubscriptionConfirmationRequested',
-    'StatusPageSubscriptionsExpired',
-  ],
+  handles: SUBSCRIPTIONS_EVENT_TYPES,
   indexes: [{ field: 'statusPageId' }, { field: 'created_at' }],
   sortField: 'created_at',
   ids: touched,
