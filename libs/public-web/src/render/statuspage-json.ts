@@ -47,7 +47,6 @@ export class StatuspageJson {
     const updates = incident.incidentUpdates;
     const firstAt = (status: string) => updates.find((u) => u.status === status)?.publicIncidentUpdateDate ?? null;
     const resolved = incident.lastUpdateStatus === 'RESOLVED';
-    const byId = new Map(this.model.services.map((s) => [s.id, s]));
     return {
       id: incident.id,
       name: incident.name,
@@ -73,16 +72,12 @@ export class StatuspageJson {
         custom_tweet: null,
         tweet_id: null,
       })),
-      components: incident.services.flatMap((s) => {
-        const shown = byId.get(s.id);
-        return shown ? [{ ...this.component(s.id, shown.name, shown.status, shown.created_at, shown.updated_at, 0, null, shown.description), group: false }] : [];
-      }),
+      components: this.shownComponents(incident.services.map((s) => s.id)),
     };
   }
 
   maintenance(window: PublicMaintenance) {
     const at = this.model.now.toISOString();
-    const byId = new Map(this.model.services.map((s) => [s.id, s]));
     return {
       id: window.id,
       name: window.name,
@@ -96,10 +91,7 @@ export class StatuspageJson {
       started_at: window.startsAt,
       page_id: this.model.page.id,
       incident_updates: [],
-      components: window.serviceIds.flatMap((id) => {
-        const s = byId.get(id);
-        return s ? [{ ...this.component(s.id, s.name, s.status, s.created_at, s.updated_at, 0, null, s.description), group: false }] : [];
-      }),
+      components: this.shownComponents(window.serviceIds),
       scheduled_for: window.startsAt,
       scheduled_until: window.endsAt,
     };
@@ -114,6 +106,15 @@ export class StatuspageJson {
       scheduled_maintenances: [...maintenance.active, ...maintenance.upcoming].map((w) => this.maintenance(w)),
       status: this.status(),
     };
+  }
+
+  /** The components of these services that the page shows, as an incident or a maintenance lists them. */
+  private shownComponents(serviceIds: string[]) {
+    const byId = new Map(this.model.services.map((s) => [s.id, s]));
+    return serviceIds.flatMap((id) => {
+      const s = byId.get(id);
+      return s ? [{ ...this.component(s.id, s.name, s.status, s.created_at, s.updated_at, 0, null, s.description), group: false }] : [];
+    });
   }
 
   private component(id: string, name: string, status: ComponentStatus, created: string, updated: string, position: number, groupId: string | null, description: string | null = null) {
