@@ -13,7 +13,7 @@ export { DEFAULT_THEME_COLORS, HEX_COLOR } from './domain/theme';
 export type { DefaultTheme, ThemeColors, ThemeColorSet } from './domain/theme';
 export type { StatusPageView, StatusPageDetailView, CardView } from './read/status-page-directory';
 export type { ServiceView } from './read/service-directory';
-export type { SubscriptionView } from './read/subscription-directory';
+export type { SubscriptionView } from './read/subscriptions.projection';
 // Services offered to other contexts: reads of pages and services, and the registries they plug into.
 export { StatusPageDirectory } from './read/status-page-directory';
 export { ServiceDirectory } from './read/service-directory';

@@ -31,8 +31,7 @@ export class StatuspageJson {
     let position = 1;
     for (const card of model.cards) {
       const own = card.services.filter((s) => groupOf.get(s.id) === card.id);
-      let status: ComponentStatus = 'operational';
-      for (const s of card.services) status = worse(status, s.status);
+      const status = card.services.map((s) => s.status).reduce(worse, 'operational');
       out.push({
         ...this.component(card.id, card.name, status, card.created_at, card.updated_at, position++, null),
         group: true,

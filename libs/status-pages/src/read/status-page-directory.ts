@@ -57,8 +57,7 @@ export class StatusPageDirectory {
 
   async getDoc(accountId: string, id: string): Promise<{ doc: StatusPageDoc; revision: bigint } | null> {
     const stored = await this.store.get(this.collection(), id);
-    if (!stored || stored.doc.accountId !== accountId) return null;
-    return stored;
+    return stored && stored.doc.accountId === accountId ? stored : null;
   }
 
   async get(accountId: string, id: string): Promise<{ page: StatusPageDetailView; revision: bigint } | null> {

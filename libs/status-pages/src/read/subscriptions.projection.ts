@@ -14,6 +14,20 @@ export interface SubscriptionDoc {
   [field: string]: unknown;
 }
 
+/** A subscription as the API shows it. */
+export interface SubscriptionView {
+  id: string;
+  type: SubscriptionType;
+  address: string;
+  status: SubscriptionStatus;
+  created_at: string;
+  updated_at: string;
+}
+
+export function subscriptionView(doc: SubscriptionDoc): SubscriptionView {
+  return { id: doc.id, type: doc.type, address: doc.address, status: doc.status, created_at: doc.created_at, updated_at: doc.updated_at };
+}
+
 function touched(e: RecordedEvent<SubscriptionsEvent>): string[] {
   switch (e.type) {
     case 'StatusPageSubscriptionsAdded':
