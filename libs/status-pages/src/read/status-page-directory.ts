@@ -68,27 +68,8 @@ export class StatusPageDirectory {
 
   /** A page's document as the single-page answers show it. */
   async detail(accountId: string, doc: StatusPageDoc): Promise<StatusPageDetailView> {
-    const [entry] = await this.present(accountId, [doc]);
-    return {
-      id: entry.id,
-      accountId: entry.accountId,
-      name: entry.name,
-      description: doc.description,
-      url: entry.url,
-      publicUrl: entry.publicUrl,
-      customDomain: entry.customDomain,
-      logo: entry.logo,
-      logoDark: doc.logoDark,
-      favicon: entry.favicon,
-      redirectTo: entry.redirectTo,
-      defaultTheme: entry.defaultTheme,
-      themeColors: entry.themeColors,
-      cards: entry.cards,
-      incidents: entry.incidents,
-      created_at: entry.created_at,
-      updated_at: entry.updated_at,
-      ...(doc.customDomain ? { customDomainVerified: doc.customDomainVerified === true } : {}),
-    };
+    const [page] = await this.views(accountId, [doc], true);
+    return page as StatusPageDetailView;
   }
 
   /** One page of the account's documents, newest first, one more than `limit` so the caller knows whether more follow. */
@@ -101,11 +82,17 @@ export class StatusPageDirectory {
     });
   }
 
+  /** The list entries of these documents. */
+  present(accountId: string, docs: StatusPageDoc[]): Promise<StatusPageView[]> {
+    return this.views(accountId, docs, false);
+  }
+
   /**
-   * Builds the entries from three batched reads whatever the number of pages and cards: the pages,
-   * every service they name (with their checks), and every incident touching any of those services.
+   * Builds the views from three batched reads whatever the number of pages and cards: the pages, every
+   * service they name (with their checks), and every incident touching any of those services. `detail`
+   * adds the fields only single-page answers show, where api.md places them.
    */
-  async present(accountId: string, docs: StatusPageDoc[]): Promise<StatusPageView[]> {
+  private async views(accountId: string, docs: StatusPageDoc[], detail: boolean): Promise<StatusPageView[]> {
     const serviceIds = [...new Set(docs.flatMap((doc) => doc.serviceIds))];
     const since = new Date(this.clock.now().getTime() - RESOLVED_INCIDENT_WINDOW_MS);
     const [services, incidents] = await Promise.all([
@@ -116,10 +103,12 @@ export class StatusPageDirectory {
       id: doc.id,
       accountId: doc.accountId,
       name: doc.name,
+      ...(detail ? { description: doc.description } : {}),
       url: doc.url,
       publicUrl: this.publicUrlOf(doc),
       customDomain: doc.customDomain,
       logo: doc.logo,
+      ...(detail ? { logoDark: doc.logoDark } : {}),
       favicon: doc.favicon,
       redirectTo: doc.redirectTo,
       defaultTheme: doc.defaultTheme,
@@ -135,6 +124,7 @@ export class StatusPageDirectory {
       incidents: incidentsOfPage(incidents, doc.serviceIds),
       created_at: doc.created_at,
       updated_at: doc.updated_at,
+      ...(detail && doc.customDomain ? { customDomainVerified: doc.customDomainVerified === true } : {}),
     }));
   }
 
