@@ -15,7 +15,7 @@ import { hostName, PageRef, PublicPageModel, PublicPages } from '../read/public-
 import { PublicPagesQuery } from '../read/public-pages.queries';
 import { incidentFeed } from '../render/feeds';
 import { ASSET_PREFIX, PublicRenderer } from '../render/public-renderer';
-import { StatuspageJson } from '../render/statuspage-json';
+import { STATUSPAGE_ROUTES, StatuspageJson } from '../render/statuspage-json';
 import { themeStylesheet } from '../render/theme-stylesheet';
 import { AnswerCache } from '../../../http/src/response-cache';
 import { answerOf, PublicAnswer, sendAnswer } from './public-answers';
@@ -34,18 +34,6 @@ const CORS = { 'access-control-allow-origin': '*' };
 const LOCKED_DOWN = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
 /** Headers of JSON, feeds and badges: kept 30 s, no document rules to apply, readable from any site. */
 const SHORT_OPEN = { 'cache-control': SHORT_CACHE, 'content-security-policy': LOCKED_DOWN, ...CORS };
-
-/** Routes answering JSON, by the path after `api/v2/`. */
-const STATUSPAGE_ROUTES = new Set([
-  'summary.json',
-  'status.json',
-  'components.json',
-  'incidents.json',
-  'incidents/unresolved.json',
-  'scheduled-maintenances.json',
-  'scheduled-maintenances/upcoming.json',
-  'scheduled-maintenances/active.json',
-]);
 
 export const SUBSCRIBE_ROUTES = new Set(['/status/:url/subscribe', '/subscribe']);
 
@@ -169,21 +157,11 @@ export class PublicPagesController {
   @Get(['status/:url/api/v2/:first', 'status/:url/api/v2/:first/:second', 'api/v2/:first', 'api/v2/:first/:second'])
   statuspage(@Param('first') first: string, @Param('second') second: string | undefined, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const route = second === undefined ? first : `${first}/${second}`;
-    if (!STATUSPAGE_ROUTES.has(route)) return sendAnswer(request, reply, this.notFound('json'));
+    const body = STATUSPAGE_ROUTES.get(route);
+    if (!body) return sendAnswer(request, reply, this.notFound('json'));
     return this.respond(request, reply, 'json', [route], async (model, ref) => {
-      const json = new StatuspageJson(model, this.pageUrl(model.page));
-      const { active, upcoming } = model.maintenance;
-      const bodies: Record<string, () => Promise<unknown> | unknown> = {
-        'summary.json': () => json.summary(),
-        'status.json': () => ({ page: json.page(), status: json.status() }),
-        'components.json': () => ({ page: json.page(), components: json.components() }),
-        'incidents.json': async () => ({ page: json.page(), incidents: (await this.latest(ref, model.services.map((s) => s.id))).map((i) => json.incident(i)) }),
-        'incidents/unresolved.json': () => ({ page: json.page(), incidents: model.open.map((i) => json.incident(i)) }),
-        'scheduled-maintenances.json': () => ({ page: json.page(), scheduled_maintenances: [...active, ...upcoming].map((w) => json.maintenance(w)) }),
-        'scheduled-maintenances/upcoming.json': () => ({ page: json.page(), scheduled_maintenances: upcoming.map((w) => json.maintenance(w)) }),
-        'scheduled-maintenances/active.json': () => ({ page: json.page(), scheduled_maintenances: active.map((w) => json.maintenance(w)) }),
-      };
-      return this.json(200, await bodies[route]());
+      const latest = () => this.latest(ref, model.services.map((s) => s.id));
+      return this.json(200, await body(new StatuspageJson(model, this.pageUrl(model.page)), latest));
     });
   }
 

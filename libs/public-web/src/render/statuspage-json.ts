@@ -9,7 +9,7 @@ import { PublicPageModel } from '../read/public-pages.query';
  */
 export class StatuspageJson {
   constructor(
-    private readonly model: PublicPageModel,
+    readonly model: PublicPageModel,
     /** Absolute URL of the page, for `page.url` and incidents' `shortlink`. */
     private readonly pageUrl: string,
   ) {}
@@ -137,3 +137,19 @@ export class StatuspageJson {
 function latest(dates: string[]): string {
   return dates.reduce((a, b) => (b > a ? b : a));
 }
+
+type RouteBody = (json: StatuspageJson, latest: () => Promise<IncidentView[]>) => unknown;
+const pageWith = (json: StatuspageJson, fields: Record<string, unknown>) => ({ page: json.page(), ...fields });
+const maintenances = (json: StatuspageJson, windows: PublicMaintenance[]) => pageWith(json, { scheduled_maintenances: windows.map((w) => json.maintenance(w)) });
+
+/** The answers of the v2 routes, by the path after `api/v2/`; `latest` reads the page's latest incidents. */
+export const STATUSPAGE_ROUTES = new Map<string, RouteBody>([
+  ['summary.json', (json) => json.summary()],
+  ['status.json', (json) => pageWith(json, { status: json.status() })],
+  ['components.json', (json) => pageWith(json, { components: json.components() })],
+  ['incidents.json', async (json, latest) => pageWith(json, { incidents: (await latest()).map((i) => json.incident(i)) })],
+  ['incidents/unresolved.json', (json) => pageWith(json, { incidents: json.model.open.map((i) => json.incident(i)) })],
+  ['scheduled-maintenances.json', (json) => maintenances(json, [...json.model.maintenance.active, ...json.model.maintenance.upcoming])],
+  ['scheduled-maintenances/upcoming.json', (json) => maintenances(json, json.model.maintenance.upcoming)],
+  ['scheduled-maintenances/active.json', (json) => maintenances(json, json.model.maintenance.active)],
+]);
