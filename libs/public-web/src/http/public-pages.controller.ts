@@ -200,19 +200,21 @@ export class PublicPagesController {
     const found = ref && (await this.model(ref));
     if (!ref || !found) return sendAnswer(request, reply, this.notFound('html'), false);
     const page = found.page;
+    // A short page in the page's look; a POST's answer is never a 304.
+    const say = (status: number, heading: string, paragraphs: string[], headers: Record<string, string> = {}) => {
+      const answer = this.html(status, page, this.renderer.message(ref, page, heading, paragraphs));
+      return sendAnswer(request, reply, { ...answer, headers: { ...answer.headers, ...headers } }, false);
+    };
     if (crossSite(request)) {
-      const refused = this.renderer.message(ref, page, 'Subscribe on the status page', ['This form only takes subscriptions sent from the status page itself.']);
-      return sendAnswer(request, reply, this.html(403, page, refused), false);
+      return say(403, 'Subscribe on the status page', ['This form only takes subscriptions sent from the status page itself.']);
     }
     const wait = this.limiter.take(request.ip, this.clock.now().getTime());
     if (wait > 0) {
-      const answer = this.html(429, page, this.renderer.message(ref, page, 'Too many requests', ['Too many subscriptions from your address. Please try again in a few minutes.']));
-      answer.headers['retry-after'] = String(wait);
-      return sendAnswer(request, reply, answer, false);
+      return say(429, 'Too many requests', ['Too many subscriptions from your address. Please try again in a few minutes.'], { 'retry-after': String(wait) });
     }
     const email = typeof (body as { email?: unknown } | undefined)?.email === 'string' ? (body as { email: string }).email.trim() : '';
     if (!isDeliverableAddress(email)) {
-      return sendAnswer(request, reply, this.html(400, page, this.renderer.message(ref, page, 'Please check the address', ['That does not look like an email address. Go back and try again.'])), false);
+      return say(400, 'Please check the address', ['That does not look like an email address. Go back and try again.']);
     }
     try {
       const command = {
@@ -228,11 +230,10 @@ export class PublicPagesController {
       throw error;
     }
     // The same answer whether or not the address was subscribed already (contract §8).
-    const done = this.renderer.message(ref, page, 'Check your inbox', [
+    return say(200, 'Check your inbox', [
       'If this address can receive updates, we have sent it an email with a link to confirm the subscription.',
       'The link is valid for 48 hours. Nothing is sent to you before you follow it.',
     ]);
-    return sendAnswer(request, reply, this.html(200, page, done), false);
   }
 
   /**
