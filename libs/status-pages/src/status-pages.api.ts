@@ -1,24 +1,23 @@
 // The face of the status-pages context: other contexts and apps import only this file.
 export { StatusPagesModule } from './status-pages.module';
 export { RunStatusPageCommand } from './write/status-page.handler';
-export { RunServiceCommand, ServiceRequest } from './write/service.handler';
+export { RunServiceCommand } from './write/service.handler';
 export { RunSubscriptionsCommand, addedCount } from './write/subscriptions.handler';
 export { StatusPagesQuery, StatusPagesQuestion, StatusPagesAnswers } from './read/status-pages.queries';
-export type { StatusPageCommand, StatusPageEvent, PageInput, PageSettings } from './domain/status-page.decider';
-export type { ServiceCommand, ServiceEvent } from './domain/service.decider';
+export type { StatusPageEvent } from './domain/status-page.decider';
 export type { SubscriptionsCommand, SubscriptionsEvent, SubscriptionData, SubscriptionStatus, SubscriptionType } from './domain/subscriptions.decider';
 export { addressKey } from './domain/subscriptions.decider';
 export { isDeliverableAddress } from './domain/subscriber-address';
 export { DEFAULT_THEME_COLORS, HEX_COLOR } from './domain/theme';
 export type { DefaultTheme, ThemeColors, ThemeColorSet } from './domain/theme';
-export type { StatusPageView, StatusPageDetailView, CardView } from './read/status-page-directory';
+export type { StatusPageView, StatusPageDetailView } from './read/status-page-directory';
 export type { ServiceView } from './read/service-directory';
-export type { SubscriptionView } from './read/subscription-directory';
+export type { SubscriptionView } from './read/subscriptions.projection';
 // Services offered to other contexts: reads of pages and services, and the registries they plug into.
 export { StatusPageDirectory } from './read/status-page-directory';
 export { ServiceDirectory } from './read/service-directory';
-export { ServiceLinks, CheckRef, ChecksSource, UsageSource } from './read/service-links';
-export { PageIncidents, PageIncident, PageIncidentsSource } from './read/page-incidents';
+export { ServiceLinks, CheckRef } from './read/service-links';
+export { PageIncidents, PageIncident } from './read/page-incidents';
 export { EmailQuota } from './write/email-quota';
 // The API's body rules and mappings: the console's forms validate with the same.
 export { StatusPageBodyDto } from './http/status-page.dto';
@@ -27,4 +26,3 @@ export { MAX_BULK_SUBSCRIPTIONS } from './http/subscription.dto';
 export { toPageInput } from './http/page-input';
 export { THEME_COLOR_KEYS } from './domain/theme';
 export { CustomDomainChecks } from './write/custom-domain-checks';
-export type { DomainProofInstructions } from './write/custom-domain-checks';

@@ -10,7 +10,6 @@ import { ServiceLinks } from './read/service-links';
 import { servicesProjection } from './read/services.projection';
 import { StatusPageDirectory } from './read/status-page-directory';
 import { statusPagesProjection } from './read/status-pages.projection';
-import { SubscriptionDirectory } from './read/subscription-directory';
 import { subscriptionsProjection } from './read/subscriptions.projection';
 import { subscriptionStatesProjection } from './read/subscription-states.projection';
 import { StatusPagesQueryHandler } from './read/status-pages.queries';
@@ -33,7 +32,6 @@ import { SubscriptionsCommandHandler } from './write/subscriptions.handler';
     ServiceDirectory,
     PageIncidents,
     StatusPageDirectory,
-    SubscriptionDirectory,
     StatusPagesQueryHandler,
     AddressClaimCommandHandler,
     CustomDomainChecks,

@@ -11,11 +11,11 @@ import { errorBody } from '../../../http/src/error-body';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { DEFAULT_THEME_COLORS, isDeliverableAddress, RunSubscriptionsCommand, StatusPageDetailView } from '../../../status-pages/src/status-pages.api';
 import { STATUS_LABEL } from '../read/component-status';
-import { hostName, PageRef, PublicPages } from '../read/public-pages.query';
+import { hostName, PageRef, PublicPageModel, PublicPages } from '../read/public-pages.query';
 import { PublicPagesQuery } from '../read/public-pages.queries';
 import { incidentFeed } from '../render/feeds';
 import { ASSET_PREFIX, PublicRenderer } from '../render/public-renderer';
-import { StatuspageJson } from '../render/statuspage-json';
+import { STATUSPAGE_ROUTES, StatuspageJson } from '../render/statuspage-json';
 import { themeStylesheet } from '../render/theme-stylesheet';
 import { AnswerCache } from '../../../http/src/response-cache';
 import { answerOf, PublicAnswer, sendAnswer } from './public-answers';
@@ -32,18 +32,8 @@ const SHORT_CACHE = 'public, max-age=30';
 const LONG_CACHE = 'public, max-age=31536000, immutable';
 const CORS = { 'access-control-allow-origin': '*' };
 const LOCKED_DOWN = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
-
-/** Routes answering JSON, by the path after `api/v2/`. */
-const STATUSPAGE_ROUTES = new Set([
-  'summary.json',
-  'status.json',
-  'components.json',
-  'incidents.json',
-  'incidents/unresolved.json',
-  'scheduled-maintenances.json',
-  'scheduled-maintenances/upcoming.json',
-  'scheduled-maintenances/active.json',
-]);
+/** Headers of JSON, feeds and badges: kept 30 s, no document rules to apply, readable from any site. */
+const SHORT_OPEN = { 'cache-control': SHORT_CACHE, 'content-security-policy': LOCKED_DOWN, ...CORS };
 
 export const SUBSCRIBE_ROUTES = new Set(['/status/:url/subscribe', '/subscribe']);
 
@@ -123,23 +113,18 @@ export class PublicPagesController {
 
   @Get(`${ASSET_PREFIX.slice(1)}/:file`)
   asset(@Param('file') file: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.send(request, reply, this.assets.get(`${ASSET_PREFIX}/${file}`) ?? this.notFound('json'));
+    return sendAnswer(request, reply, this.assets.get(`${ASSET_PREFIX}/${file}`) ?? this.notFound('json'));
   }
 
   @Get(['status/:url', ''])
   page(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.respond(request, reply, 'html', [], async (ref) => {
-      const model = await this.model(ref);
-      return model && this.html(200, model.page, this.renderer.page(model));
-    });
+    return this.respond(request, reply, 'html', [], async (model) => this.html(200, model.page, this.renderer.page(model)));
   }
 
   @Get(['status/:url/history', 'history'])
   history(@Query('page') pageParam: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const n = pageParam === undefined ? 1 : /^[1-9]\d{0,3}$/.test(String(pageParam)) ? Number(pageParam) : null;
-    return this.respond(request, reply, 'html', [n], async (ref) => {
-      const model = await this.model(ref);
-      if (!model) return null;
+    return this.respond(request, reply, 'html', [n], async (model, ref) => {
       if (n === null) {
         return this.html(400, model.page, this.renderer.message(ref, model.page, 'No such history page', ['History pages are numbered from 1.']));
       }
@@ -150,9 +135,7 @@ export class PublicPagesController {
 
   @Get(['status/:url/incidents/:incidentId', 'incidents/:incidentId'])
   incident(@Param('incidentId') incidentId: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.respond(request, reply, 'html', [incidentId], async (ref) => {
-      const model = await this.model(ref);
-      if (!model) return null;
+    return this.respond(request, reply, 'html', [incidentId], async (model, ref) => {
       const serviceIds = model.services.map((s) => s.id);
       const incident = isUuid(incidentId) ? await this.queries.execute(new PublicPagesQuery({ type: 'PageIncident', ref, incidentId, serviceIds })) : null;
       if (!incident) return this.html(404, model.page, this.renderer.message(ref, model.page, 'Incident not found', ['This page shows no such incident.']));
@@ -163,45 +146,29 @@ export class PublicPagesController {
   @Get(['status/:url/history.rss', 'history.rss', 'status/:url/history.atom', 'history.atom'])
   feed(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const atom = request.routeOptions.url?.endsWith('.atom') ?? false;
-    return this.respond(request, reply, 'json', [], async (ref) => {
-      const model = await this.model(ref);
-      if (!model) return null;
+    return this.respond(request, reply, 'json', [], async (model, ref) => {
       const incidents = await this.latest(ref, model.services.map((s) => s.id));
       const feed = incidentFeed(this.renderer.markdown, model.page, this.pageUrl(model.page), incidents, model.now);
       const type = atom ? 'application/atom+xml; charset=utf-8' : 'application/rss+xml; charset=utf-8';
-      return answerOf(200, type, atom ? feed.atom1() : feed.rss2(), { 'cache-control': SHORT_CACHE, 'content-security-policy': LOCKED_DOWN, ...CORS });
+      return answerOf(200, type, atom ? feed.atom1() : feed.rss2(), SHORT_OPEN);
     });
   }
 
   @Get(['status/:url/api/v2/:first', 'status/:url/api/v2/:first/:second', 'api/v2/:first', 'api/v2/:first/:second'])
   statuspage(@Param('first') first: string, @Param('second') second: string | undefined, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const route = second === undefined ? first : `${first}/${second}`;
-    if (!STATUSPAGE_ROUTES.has(route)) return this.send(request, reply, this.notFound('json'));
-    return this.respond(request, reply, 'json', [route], async (ref) => {
-      const model = await this.model(ref);
-      if (!model) return null;
-      const json = new StatuspageJson(model, this.pageUrl(model.page));
-      const { active, upcoming } = model.maintenance;
-      const bodies: Record<string, () => Promise<unknown> | unknown> = {
-        'summary.json': () => json.summary(),
-        'status.json': () => ({ page: json.page(), status: json.status() }),
-        'components.json': () => ({ page: json.page(), components: json.components() }),
-        'incidents.json': async () => ({ page: json.page(), incidents: (await this.latest(ref, model.services.map((s) => s.id))).map((i) => json.incident(i)) }),
-        'incidents/unresolved.json': () => ({ page: json.page(), incidents: model.open.map((i) => json.incident(i)) }),
-        'scheduled-maintenances.json': () => ({ page: json.page(), scheduled_maintenances: [...active, ...upcoming].map((w) => json.maintenance(w)) }),
-        'scheduled-maintenances/upcoming.json': () => ({ page: json.page(), scheduled_maintenances: upcoming.map((w) => json.maintenance(w)) }),
-        'scheduled-maintenances/active.json': () => ({ page: json.page(), scheduled_maintenances: active.map((w) => json.maintenance(w)) }),
-      };
-      return this.json(200, await bodies[route]());
+    const body = STATUSPAGE_ROUTES.get(route);
+    if (!body) return sendAnswer(request, reply, this.notFound('json'));
+    return this.respond(request, reply, 'json', [route], async (model, ref) => {
+      const latest = () => this.latest(ref, model.services.map((s) => s.id));
+      return this.json(200, await body(new StatuspageJson(model, this.pageUrl(model.page)), latest));
     });
   }
 
   @Get(['status/:url/badge.svg', 'badge.svg', 'status/:url/badge.json', 'badge.json'])
   badge(@Query('service') serviceId: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const svg = request.routeOptions.url?.endsWith('.svg') ?? false;
-    return this.respond(request, reply, 'json', [serviceId === undefined ? null : String(serviceId)], async (ref) => {
-      const model = await this.model(ref);
-      if (!model) return null;
+    return this.respond(request, reply, 'json', [serviceId === undefined ? null : String(serviceId)], async (model) => {
       let label = 'status';
       let message = model.indicator === 'none' ? 'operational' : model.indicator === 'minor' ? 'degraded' : model.indicator === 'major' ? 'partial outage' : 'major outage';
       let status = model.indicator === 'none' ? 'operational' : model.indicator === 'minor' ? 'degraded_performance' : model.indicator === 'major' ? 'partial_outage' : 'major_outage';
@@ -213,16 +180,14 @@ export class PublicPagesController {
         message = STATUS_LABEL[service.status].toLowerCase();
       }
       const color = BADGE_COLORS[status];
-      if (svg) return answerOf(200, SVG, this.renderer.badge(label, message, color.svg), { 'cache-control': SHORT_CACHE, 'content-security-policy': LOCKED_DOWN, ...CORS });
+      if (svg) return answerOf(200, SVG, this.renderer.badge(label, message, color.svg), SHORT_OPEN);
       return this.json(200, { schemaVersion: 1, label, message, color: color.shields });
     });
   }
 
   @Get(['status/:url/theme/:file', 'theme/:file'])
   theme(@Param('file') file: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.respond(request, reply, 'json', [file], async (ref) => {
-      const model = await this.model(ref);
-      if (!model) return null;
+    return this.respond(request, reply, 'json', [file], async (model) => {
       const { css, hash } = this.renderer.theme(model.page);
       // An old name (the theme changed since the HTML was fetched) still gets the current theme, just not for long.
       return answerOf(200, CSS, css, { 'cache-control': file === `${hash}.css` ? LONG_CACHE : 'no-cache', 'content-security-policy': LOCKED_DOWN });
@@ -233,21 +198,23 @@ export class PublicPagesController {
   async subscribe(@Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const ref = await this.resolve(request);
     const found = ref && (await this.model(ref));
-    if (!ref || !found) return this.send(request, reply, this.notFound('html'), false);
+    if (!ref || !found) return sendAnswer(request, reply, this.notFound('html'), false);
     const page = found.page;
+    // A short page in the page's look; a POST's answer is never a 304.
+    const say = (status: number, heading: string, paragraphs: string[], headers: Record<string, string> = {}) => {
+      const answer = this.html(status, page, this.renderer.message(ref, page, heading, paragraphs));
+      return sendAnswer(request, reply, { ...answer, headers: { ...answer.headers, ...headers } }, false);
+    };
     if (crossSite(request)) {
-      const refused = this.renderer.message(ref, page, 'Subscribe on the status page', ['This form only takes subscriptions sent from the status page itself.']);
-      return this.send(request, reply, this.html(403, page, refused), false);
+      return say(403, 'Subscribe on the status page', ['This form only takes subscriptions sent from the status page itself.']);
     }
     const wait = this.limiter.take(request.ip, this.clock.now().getTime());
     if (wait > 0) {
-      const answer = this.html(429, page, this.renderer.message(ref, page, 'Too many requests', ['Too many subscriptions from your address. Please try again in a few minutes.']));
-      answer.headers['retry-after'] = String(wait);
-      return this.send(request, reply, answer, false);
+      return say(429, 'Too many requests', ['Too many subscriptions from your address. Please try again in a few minutes.'], { 'retry-after': String(wait) });
     }
     const email = typeof (body as { email?: unknown } | undefined)?.email === 'string' ? (body as { email: string }).email.trim() : '';
     if (!isDeliverableAddress(email)) {
-      return this.send(request, reply, this.html(400, page, this.renderer.message(ref, page, 'Please check the address', ['That does not look like an email address. Go back and try again.'])), false);
+      return say(400, 'Please check the address', ['That does not look like an email address. Go back and try again.']);
     }
     try {
       const command = {
@@ -259,23 +226,23 @@ export class PublicPagesController {
       };
       await this.commands.execute(new RunSubscriptionsCommand(command, { accountId: ref.accountId, keyId: null, keyName: 'public subscribe form', requestId: String(request.id) }));
     } catch (error) {
-      if (error instanceof NotFoundError) return this.send(request, reply, this.notFound('html'), false);
+      if (error instanceof NotFoundError) return sendAnswer(request, reply, this.notFound('html'), false);
       throw error;
     }
     // The same answer whether or not the address was subscribed already (contract §8).
-    const done = this.renderer.message(ref, page, 'Check your inbox', [
+    return say(200, 'Check your inbox', [
       'If this address can receive updates, we have sent it an email with a link to confirm the subscription.',
       'The link is valid for 48 hours. Nothing is sent to you before you follow it.',
     ]);
-    return this.send(request, reply, this.html(200, page, done), false);
   }
 
   /**
-   * Serves the kept answer while current, otherwise builds it (or a 404 when the page is unknown) and keeps it.
+   * Serves the kept answer while current, otherwise builds it from the page's model (a 404 when there is no
+   * page) and keeps it.
    * The key is the route, the page's address and `params`, the parameters the route reads: nothing else of
    * the URL, so a query string of its own cannot make a request miss.
    */
-  private async respond(request: FastifyRequest, reply: FastifyReply, kind: NotFoundKind, params: unknown[], build: (ref: PageRef) => Promise<PublicAnswer | null>) {
+  private async respond(request: FastifyRequest, reply: FastifyReply, kind: NotFoundKind, params: unknown[], build: (model: PublicPageModel, ref: PageRef) => Promise<PublicAnswer>) {
     const url = (request.params as { url?: string }).url;
     // The instance's own root leads to the operator console rather than a 404; an unknown domain stays nobody's page.
     if (url === undefined && request.routeOptions.url === '/' && this.isOwnHost(request.hostname) && !(await this.resolve(request))) {
@@ -285,10 +252,11 @@ export class PublicPagesController {
     // Kept for the target "public page, warm: ≥ 25 % of bare Fastify" (docs/benchmarks.md); the token moves with every read model a page shows, and the minute.
     const answer = await this.answers.answer(key, this.pages.changeToken(), 0, async () => {
       const ref = await this.resolve(request);
-      const built = (ref ? await build(ref) : null) ?? this.notFound(kind);
+      const model = ref && (await this.model(ref));
+      const built = ref && model ? await build(model, ref) : this.notFound(kind);
       return { value: built, bytes: built.body.length, keep: built.status === 200 };
     });
-    return this.send(request, reply, answer);
+    return sendAnswer(request, reply, answer);
   }
 
   /** VIGIL_PUBLIC_URL's host, localhost or an IP address: the instance itself, not a status page's domain. */
@@ -310,16 +278,12 @@ export class PublicPagesController {
     return this.queries.execute(new PublicPagesQuery({ type: 'LatestIncidents', ref, serviceIds }));
   }
 
-  private send(request: FastifyRequest, reply: FastifyReply, answer: PublicAnswer, conditional = true) {
-    return sendAnswer(request, reply, answer, conditional);
-  }
-
   private html(status: number, page: StatusPageDetailView | null, body: string): PublicAnswer {
     return answerOf(status, HTML, body, { 'cache-control': status === 200 ? HTML_CACHE : 'no-store', 'content-security-policy': pageCsp(page) });
   }
 
   private json(status: number, body: unknown): PublicAnswer {
-    return answerOf(status, JSON_TYPE, JSON.stringify(body), { 'cache-control': SHORT_CACHE, 'content-security-policy': LOCKED_DOWN, ...CORS });
+    return answerOf(status, JSON_TYPE, JSON.stringify(body), SHORT_OPEN);
   }
 
   private notFound(kind: NotFoundKind): PublicAnswer {

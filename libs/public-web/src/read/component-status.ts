@@ -36,17 +36,14 @@ export function worse(a: ComponentStatus, b: ComponentStatus): ComponentStatus {
 
 /** A service's current status: the worst of its open incidents, an active maintenance below any incident. */
 export function currentStatus(severities: Severity[], underMaintenance: boolean): ComponentStatus {
-  let status: ComponentStatus = underMaintenance ? 'under_maintenance' : 'operational';
-  for (const severity of severities) status = worse(status, STATUS_OF_SEVERITY[severity]);
-  return status;
+  return severities.map((severity) => STATUS_OF_SEVERITY[severity]).reduce(worse, underMaintenance ? 'under_maintenance' : 'operational');
 }
 
 export type Indicator = 'none' | 'minor' | 'major' | 'critical';
 
 /** Statuspage's page indicator from the worst component status. */
 export function indicatorOf(statuses: ComponentStatus[]): Indicator {
-  let worst: ComponentStatus = 'operational';
-  for (const status of statuses) worst = worse(worst, status);
+  const worst = statuses.reduce(worse, 'operational');
   if (worst === 'major_outage') return 'critical';
   if (worst === 'partial_outage') return 'major';
   if (worst === 'degraded_performance') return 'minor';

@@ -18,9 +18,7 @@ const UPCOMING_MS = 30 * 24 * 3_600_000;
 /** The maintenance context's windows as public pages show them: active now, or upcoming within 30 days. */
 @Injectable()
 export class PublicMaintenanceWindows {
-  constructor(
-    private readonly windows: MaintenanceDirectory,
-  ) {}
+  constructor(private readonly windows: MaintenanceDirectory) {}
 
   async around(accountId: string, serviceIds: string[], now: Date): Promise<{ active: PublicMaintenance[]; upcoming: PublicMaintenance[] }> {
     const occurrences = await this.windows.upcoming(accountId, now, new Date(now.getTime() + UPCOMING_MS), { serviceIds });

@@ -78,10 +78,6 @@ export class PublicPages {
     private readonly queries: QueryBus,
   ) {}
 
-  now(): Date {
-    return this.clock.now();
-  }
-
   /** The page whose slug is `url`, or null. */
   async byUrl(url: string): Promise<PageRef | null> {
     const [doc] = await this.store.find(this.engine.collection(pageAddressesProjection), { filters: [{ field: 'url', op: 'eq', value: url }], limit: 1 });

@@ -9,7 +9,7 @@ import { PublicPageModel } from '../read/public-pages.query';
  */
 export class StatuspageJson {
   constructor(
-    private readonly model: PublicPageModel,
+    readonly model: PublicPageModel,
     /** Absolute URL of the page, for `page.url` and incidents' `shortlink`. */
     private readonly pageUrl: string,
   ) {}
@@ -31,8 +31,7 @@ export class StatuspageJson {
     let position = 1;
     for (const card of model.cards) {
       const own = card.services.filter((s) => groupOf.get(s.id) === card.id);
-      let status: ComponentStatus = 'operational';
-      for (const s of card.services) status = worse(status, s.status);
+      const status = card.services.map((s) => s.status).reduce(worse, 'operational');
       out.push({
         ...this.component(card.id, card.name, status, card.created_at, card.updated_at, position++, null),
         group: true,
@@ -47,7 +46,6 @@ export class StatuspageJson {
     const updates = incident.incidentUpdates;
     const firstAt = (status: string) => updates.find((u) => u.status === status)?.publicIncidentUpdateDate ?? null;
     const resolved = incident.lastUpdateStatus === 'RESOLVED';
-    const byId = new Map(this.model.services.map((s) => [s.id, s]));
     return {
       id: incident.id,
       name: incident.name,
@@ -73,16 +71,12 @@ export class StatuspageJson {
         custom_tweet: null,
         tweet_id: null,
       })),
-      components: incident.services.flatMap((s) => {
-        const shown = byId.get(s.id);
-        return shown ? [{ ...this.component(s.id, shown.name, shown.status, shown.created_at, shown.updated_at, 0, null, shown.description), group: false }] : [];
-      }),
+      components: this.shownComponents(incident.services.map((s) => s.id)),
     };
   }
 
   maintenance(window: PublicMaintenance) {
     const at = this.model.now.toISOString();
-    const byId = new Map(this.model.services.map((s) => [s.id, s]));
     return {
       id: window.id,
       name: window.name,
@@ -96,10 +90,7 @@ export class StatuspageJson {
       started_at: window.startsAt,
       page_id: this.model.page.id,
       incident_updates: [],
-      components: window.serviceIds.flatMap((id) => {
-        const s = byId.get(id);
-        return s ? [{ ...this.component(s.id, s.name, s.status, s.created_at, s.updated_at, 0, null, s.description), group: false }] : [];
-      }),
+      components: this.shownComponents(window.serviceIds),
       scheduled_for: window.startsAt,
       scheduled_until: window.endsAt,
     };
@@ -114,6 +105,15 @@ export class StatuspageJson {
       scheduled_maintenances: [...maintenance.active, ...maintenance.upcoming].map((w) => this.maintenance(w)),
       status: this.status(),
     };
+  }
+
+  /** The components of these services that the page shows, as an incident or a maintenance lists them. */
+  private shownComponents(serviceIds: string[]) {
+    const byId = new Map(this.model.services.map((s) => [s.id, s]));
+    return serviceIds.flatMap((id) => {
+      const s = byId.get(id);
+      return s ? [{ ...this.component(s.id, s.name, s.status, s.created_at, s.updated_at, 0, null, s.description), group: false }] : [];
+    });
   }
 
   private component(id: string, name: string, status: ComponentStatus, created: string, updated: string, position: number, groupId: string | null, description: string | null = null) {
@@ -137,3 +137,19 @@ export class StatuspageJson {
 function latest(dates: string[]): string {
   return dates.reduce((a, b) => (b > a ? b : a));
 }
+
+type RouteBody = (json: StatuspageJson, latest: () => Promise<IncidentView[]>) => unknown;
+const pageWith = (json: StatuspageJson, fields: Record<string, unknown>) => ({ page: json.page(), ...fields });
+const maintenances = (json: StatuspageJson, windows: PublicMaintenance[]) => pageWith(json, { scheduled_maintenances: windows.map((w) => json.maintenance(w)) });
+
+/** The answers of the v2 routes, by the path after `api/v2/`; `latest` reads the page's latest incidents. */
+export const STATUSPAGE_ROUTES = new Map<string, RouteBody>([
+  ['summary.json', (json) => json.summary()],
+  ['status.json', (json) => pageWith(json, { status: json.status() })],
+  ['components.json', (json) => pageWith(json, { components: json.components() })],
+  ['incidents.json', async (json, latest) => pageWith(json, { incidents: (await latest()).map((i) => json.incident(i)) })],
+  ['incidents/unresolved.json', (json) => pageWith(json, { incidents: json.model.open.map((i) => json.incident(i)) })],
+  ['scheduled-maintenances.json', (json) => maintenances(json, [...json.model.maintenance.active, ...json.model.maintenance.upcoming])],
+  ['scheduled-maintenances/upcoming.json', (json) => maintenances(json, json.model.maintenance.upcoming)],
+  ['scheduled-maintenances/active.json', (json) => maintenances(json, json.model.maintenance.active)],
+]);

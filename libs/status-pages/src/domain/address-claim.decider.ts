@@ -26,8 +26,6 @@ export type AddressClaimCommand =
 
 export const STALE_CLAIM_MS = 60_000;
 
-const LABELS: Record<AddressKind, string> = { url: 'url', customDomain: 'customDomain' };
-
 export const addressClaimDecider = {
   initialState: (): AddressClaimState => ({ holder: null }),
 
@@ -48,7 +46,7 @@ export const addressClaimDecider = {
       return command.holderUsesIt ? [] : [claimed];
     }
     const stale = !command.holderUsesIt && command.now.getTime() - new Date(holder.claimedAt).getTime() >= STALE_CLAIM_MS;
-    if (!stale) throw new ConflictError(`${LABELS[kind]} "${value}" is already taken`);
+    if (!stale) throw new ConflictError(`${kind} "${value}" is already taken`);
     return [claimed];
   },
 

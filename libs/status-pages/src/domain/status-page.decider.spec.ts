@@ -2,34 +2,13 @@ import { ConflictError, NotFoundError } from '../../../core/src/errors';
 import { specFor } from '../../../testing/src/given-when-then';
 import { CardInput, PageInput, PageSettings, requireOwned, statusPageDecider, StatusPageEvent, statusPageStream } from './status-page.decider';
 import { DEFAULT_THEME_COLORS } from './theme';
+import { ACCOUNT, CARD_1, CARD_2, CARD_3, OTHER, PAGE_ID, pageInput, SVC_A, SVC_B } from '../testing/page-fixtures';
 
-const ID = '01900000-0000-7000-8000-0000000000a1';
-const ACCOUNT = '01900000-0000-7000-8000-000000000001';
-const OTHER = '01900000-0000-7000-8000-000000000002';
-const SVC_A = '01900000-0000-7000-8000-000000000051';
-const SVC_B = '01900000-0000-7000-8000-000000000052';
-const CARD_1 = '01900000-0000-7000-8000-0000000000c1';
-const CARD_2 = '01900000-0000-7000-8000-0000000000c2';
-const CARD_3 = '01900000-0000-7000-8000-0000000000c3';
+const ID = PAGE_ID;
 
 const card = (newId: string, name: string, serviceIds: string[], ref: string | null = null): CardInput => ({ ref, newId, name, serviceIds });
 
-function input(overrides: Partial<PageInput> = {}): PageInput {
-  return {
-    name: 'Acme',
-    url: 'acme',
-    customDomain: null,
-    description: null,
-    logo: null,
-    logoDark: null,
-    favicon: null,
-    redirectTo: null,
-    defaultTheme: 'AUTO',
-    themeColors: null,
-    cards: [card(CARD_1, 'Core', [SVC_B, SVC_A])],
-    ...overrides,
-  };
-}
+const input = (overrides: Partial<PageInput> = {}): PageInput => pageInput({ cards: [card(CARD_1, 'Core', [SVC_B, SVC_A])], ...overrides });
 
 function settled(page: PageInput): PageSettings {
   return { ...page, cards: page.cards.map((c) => ({ id: c.ref ?? c.newId, name: c.name, serviceIds: c.serviceIds })) };

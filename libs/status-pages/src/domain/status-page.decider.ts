@@ -99,7 +99,7 @@ export const statusPageDecider: Decider<StatusPageState, StatusPageCommand, Stat
         return [{ type: 'StatusPageDeleted', data: { id: command.id } }];
       case 'RecordDomainCheck': {
         const shown = state.status === 'active' ? state.page?.customDomain : null;
-        if (!shown || shown.toLowerCase() !== command.domain.toLowerCase()) return [];
+        if (!shown || !sameDomain(shown, command.domain)) return [];
         if (command.proof !== null) return state.domainVerified ? [] : [{ type: 'StatusPageDomainVerified', data: { id: command.id, domain: shown, method: command.proof } }];
         return state.domainVerified ? [{ type: 'StatusPageDomainVerificationLost', data: { id: command.id, domain: shown } }] : [];
       }

@@ -34,6 +34,15 @@ export type SubscriptionsEvent =
   /** The page was deleted: every remaining subscription goes with it, and no more may be added. */
   | { type: 'StatusPageSubscriptionsClosed'; data: { statusPageId: string; ids: string[] } };
 
+export const SUBSCRIPTIONS_EVENT_TYPES: readonly SubscriptionsEvent['type'][] = [
+  'StatusPageSubscriptionsAdded',
+  'StatusPageSubscriptionConfirmationRequested',
+  'StatusPageSubscriptionRemoved',
+  'StatusPageSubscriptionVerified',
+  'StatusPageSubscriptionsExpired',
+  'StatusPageSubscriptionsClosed',
+];
+
 export type SubscriptionsCommand =
   /** `requestedAt`: now (ISO), to space out confirmations re-sent to a PENDING address. */
   | { type: 'AddSubscriptions'; statusPageId: string; accountId: string; candidates: SubscriptionData[]; requestedAt: string }

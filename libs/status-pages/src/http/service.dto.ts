@@ -1,7 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
 import { RequiredName } from '../../../http/src/dto-helpers';
+import { OptionalText } from './optional-fields';
 
 export const MAX_SERVICE_DESCRIPTION = 500;
 
@@ -9,12 +8,7 @@ export class ServiceBodyDto {
   @RequiredName('API')
   name!: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: MAX_SERVICE_DESCRIPTION, example: 'The public REST API and webhooks', description: 'Shown under the name on status pages; left out or empty: none' })
-  // Trimmed; empty (what some clients send for "unset") is null.
-  @Transform(({ value }) => (typeof value === 'string' ? value.trim() || null : value))
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_SERVICE_DESCRIPTION)
+  @OptionalText(MAX_SERVICE_DESCRIPTION, { example: 'The public REST API and webhooks', description: 'Shown under the name on status pages; left out or empty: none' })
   description?: string | null;
 }
 

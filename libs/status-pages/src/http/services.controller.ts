@@ -54,8 +54,7 @@ export class ServicesController {
     // Kept (its benchmark target needs it) while nothing a service is built from changes.
     const key = JSON.stringify(['service', account.accountId, id]);
     const { json, revision } = await this.answers.answer(key, this.services.changeToken(), 0, async () => {
-      const found = await this.queries.execute(new StatusPagesQuery({ type: 'GetService', accountId: account.accountId, id }));
-      if (!found) throw new NotFoundError('Service not found');
+      const found = await this.current(account, id);
       return keptJson(found.service, found.revision);
     });
     setEtag(reply, revision);
@@ -86,9 +85,14 @@ export class ServicesController {
   }
 
   private async read(account: AccountContext, id: string, reply: FastifyReply): Promise<ServiceView> {
-    const found = await this.queries.execute(new StatusPagesQuery({ type: 'GetService', accountId: account.accountId, id }));
-    if (!found) throw new NotFoundError('Service not found');
+    const found = await this.current(account, id);
     setEtag(reply, found.revision);
     return found.service;
+  }
+
+  private async current(account: AccountContext, id: string): Promise<{ service: ServiceView; revision: bigint }> {
+    const found = await this.queries.execute(new StatusPagesQuery({ type: 'GetService', accountId: account.accountId, id }));
+    if (!found) throw new NotFoundError('Service not found');
+    return found;
   }
 }

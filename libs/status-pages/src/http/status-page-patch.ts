@@ -11,22 +11,14 @@ export class PatchStatusPageDto extends PartialType(StatusPageBodyDto) {}
 /** The fields a client may send, in the PUT body's terms. */
 const FIELDS = ['name', 'url', 'cards', 'description', 'customDomain', 'logo', 'logoDark', 'favicon', 'redirectTo', 'defaultTheme', 'themeColors'] as const;
 
-/** The page as a PUT body that would leave it as it is (cards keep their ids). */
-function asBody(page: StatusPageDetailView): Record<(typeof FIELDS)[number], unknown> {
-  return {
-    name: page.name,
-    url: page.url,
-    cards: page.cards.map((card) => ({ id: card.id, name: card.name, services: card.services.map((service) => ({ id: service.id })) })),
-    description: page.description,
-    customDomain: page.customDomain,
-    logo: page.logo,
-    logoDark: page.logoDark,
-    favicon: page.favicon,
-    redirectTo: page.redirectTo,
-    defaultTheme: page.defaultTheme,
-    // The decider keeps a page without colours of its own on the default palette when sent it back.
-    themeColors: page.themeColors,
-  };
+/**
+ * The page as a PUT body that would leave it as it is (cards keep their ids). Its themeColors too: the decider
+ * keeps a page without colours of its own on the default palette when sent it back.
+ */
+function asBody(page: StatusPageDetailView): Record<string, unknown> {
+  const body: Record<string, unknown> = Object.fromEntries(FIELDS.map((field) => [field, page[field]]));
+  body.cards = page.cards.map((card) => ({ id: card.id, name: card.name, services: card.services.map((service) => ({ id: service.id })) }));
+  return body;
 }
 
 /**

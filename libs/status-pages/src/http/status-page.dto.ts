@@ -1,23 +1,10 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import {
-  Allow,
-  IsArray,
-  IsDefined,
-  IsIn,
-  IsNotEmpty,
-  IsObject,
-  IsOptional,
-  IsString,
-  IsUrl,
-  Matches,
-  MaxLength,
-  ValidateBy,
-  ValidateNested,
-} from 'class-validator';
+import { Type } from 'class-transformer';
+import { Allow, IsArray, IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Matches, ValidateBy, ValidateNested } from 'class-validator';
 import { EachObject, RequiredName } from '../../../http/src/dto-helpers';
-import { DEFAULT_THEME_COLORS, DEFAULT_THEMES, DefaultTheme, HEX_COLOR, ThemeColorKey } from '../domain/theme';
+import { DEFAULT_THEME_COLORS, DEFAULT_THEMES, DefaultTheme, HEX_COLOR, THEME_COLOR_KEYS, ThemeColorKey, ThemeColorSet } from '../domain/theme';
+import { EmptyAsNull, OptionalText, OptionalWebUrl } from './optional-fields';
 import { ServiceDto } from './service.dto';
 
 /** Lowercase letters, digits and hyphens, 3 to 63 of them. */
@@ -27,24 +14,8 @@ export const HOST_NAME = /^(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za
 export const MAX_CARDS = 50;
 export const MAX_SERVICES_PER_CARD = 50;
 
-/** Optional text: trimmed; empty (what some clients send for "unset") is null. */
-const OptionalText = () =>
-  Transform(({ value }) => {
-    if (typeof value !== 'string') return value;
-    const trimmed = value.trim();
-    return trimmed === '' ? null : trimmed;
-  });
-
-/** An optional http or https URL; empty is null. Listed bottom-up, as stacked decorators apply. */
-const OptionalWebUrl = () =>
-  applyDecorators(
-    IsUrl(WEB_URL, { message: '$property must be an http or https URL' }),
-    MaxLength(2048),
-    IsString(),
-    IsOptional(),
-    OptionalText(),
-    ApiPropertyOptional({ type: String, nullable: true, format: 'uri' }),
-  );
+/** A required light or dark colour set. */
+const ColorSet = () => applyDecorators(Type(() => ThemeColorSetDto), ValidateNested(), IsObject(), IsDefined(), ApiProperty({ type: ThemeColorSetDto }));
 
 /** At most `max` entries; says nothing of non-arrays, which IsArray reports. */
 const MaxEntries = (max: number) =>
@@ -67,9 +38,6 @@ const DistinctServiceIds = () =>
       defaultMessage: () => '$property must not name a service twice',
     },
   });
-
-const WEB_URL = { protocols: ['http', 'https'], require_protocol: true, require_tld: false, require_valid_protocol: true };
-const colorMessage = { message: '$property must be a colour #RGB or #RRGGBB' };
 
 export class ServiceRefDto {
   @ApiProperty({ description: 'Id of a service of the account' })
@@ -100,34 +68,19 @@ export class CardBodyDto {
   services!: ServiceRefDto[];
 }
 
-export class ThemeColorSetDto {
-  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.bodyBackgroundColor }) @Matches(HEX_COLOR, colorMessage) bodyBackgroundColor!: string;
-  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.headerBackgroundColor }) @Matches(HEX_COLOR, colorMessage) headerBackgroundColor!: string;
-  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.headerFontColor }) @Matches(HEX_COLOR, colorMessage) headerFontColor!: string;
-  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.titleFontColor }) @Matches(HEX_COLOR, colorMessage) titleFontColor!: string;
-  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.bodyFontColor }) @Matches(HEX_COLOR, colorMessage) bodyFontColor!: string;
-  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.bodyFontColorMuted }) @Matches(HEX_COLOR, colorMessage) bodyFontColorMuted!: string;
-  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.navigationFontColor }) @Matches(HEX_COLOR, colorMessage) navigationFontColor!: string;
-  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.linkFontColor }) @Matches(HEX_COLOR, colorMessage) linkFontColor!: string;
-  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.cardBackgroundColor }) @Matches(HEX_COLOR, colorMessage) cardBackgroundColor!: string;
-  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.borderColor }) @Matches(HEX_COLOR, colorMessage) borderColor!: string;
-  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.primaryButtonBackgroundColor }) @Matches(HEX_COLOR, colorMessage) primaryButtonBackgroundColor!: string;
-  @ApiProperty({ pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light.primaryButtonFontColor }) @Matches(HEX_COLOR, colorMessage) primaryButtonFontColor!: string;
+/** The twelve colours of THEME_COLOR_KEYS, each decorated alike by the loop below. */
+export class ThemeColorSetDto {}
+export interface ThemeColorSetDto extends ThemeColorSet {}
+for (const key of THEME_COLOR_KEYS) {
+  Matches(HEX_COLOR, { message: '$property must be a colour #RGB or #RRGGBB' })(ThemeColorSetDto.prototype, key);
+  ApiProperty({ type: String, pattern: HEX_COLOR.source, example: DEFAULT_THEME_COLORS.light[key] })(ThemeColorSetDto.prototype, key);
 }
 
 export class ThemeColorsDto {
-  @ApiProperty({ type: ThemeColorSetDto })
-  @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => ThemeColorSetDto)
+  @ColorSet()
   light!: ThemeColorSetDto;
 
-  @ApiProperty({ type: ThemeColorSetDto })
-  @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => ThemeColorSetDto)
+  @ColorSet()
   dark!: ThemeColorSetDto;
 }
 
@@ -150,15 +103,11 @@ export class StatusPageBodyDto {
   @Type(() => CardBodyDto)
   cards!: CardBodyDto[];
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
-  @OptionalText()
-  @IsOptional()
-  @IsString()
-  @MaxLength(500)
+  @OptionalText(500)
   description?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, example: 'status.acme.com', description: 'Unique across all accounts' })
-  @OptionalText()
+  @EmptyAsNull()
   @IsOptional()
   @IsString()
   @Matches(HOST_NAME, { message: 'customDomain must be a host name such as status.example.com' })

@@ -108,8 +108,7 @@ export class StatusPagesController {
     const expected = parseIfMatch(ifMatch);
     // Without If-Match, a write landing between the read and this one is merged with, never overwritten.
     for (let attempt = 1; ; attempt++) {
-      const found = await this.queries.execute(new StatusPagesQuery({ type: 'GetStatusPage', accountId: account.accountId, id }));
-      if (!found) throw new NotFoundError('Status page not found');
+      const found = await this.current(account, id);
       if (expected !== undefined && expected !== found.revision) throw new PreconditionFailedError();
       const page = toPageInput(await patchedBody(found.page, body), this.ids);
       try {
@@ -137,8 +136,7 @@ export class StatusPagesController {
   @ApiOkResponse({ type: StatusPageDetailDto })
   async checkDomain(@Account() account: AccountContext, @Param('statusPageId') statusPageId: string, @Res({ passthrough: true }) reply: FastifyReply) {
     const id = requireId(statusPageId, 'Status page');
-    const found = await this.queries.execute(new StatusPagesQuery({ type: 'GetStatusPage', accountId: account.accountId, id }));
-    if (!found) throw new NotFoundError('Status page not found');
+    const found = await this.current(account, id);
     if (!found.page.customDomain) throw new ValidationError('This status page has no customDomain to check');
     await this.domains.check(id, found.page.customDomain);
     return this.read(account, id, reply);
@@ -149,13 +147,18 @@ export class StatusPagesController {
     id: string,
     reply: FastifyReply,
   ): Promise<StatusPageDetailView & { customDomainVerification?: DomainProofInstructions & { status: 'VERIFIED' | 'PENDING' } }> {
-    const found = await this.queries.execute(new StatusPagesQuery({ type: 'GetStatusPage', accountId: account.accountId, id }));
-    if (!found) throw new NotFoundError('Status page not found');
+    const found = await this.current(account, id);
     setEtag(reply, found.revision);
     const { customDomainVerified, ...page } = found.page;
     if (!page.customDomain) return page;
     // Until verified, the page answers only at /status/{url}; these say how to prove the domain.
     const instructions = await this.domains.instructions(id, page.customDomain);
     return { ...page, customDomainVerification: { status: customDomainVerified ? 'VERIFIED' : 'PENDING', ...instructions } };
+  }
+
+  private async current(account: AccountContext, id: string): Promise<{ page: StatusPageDetailView; revision: bigint }> {
+    const found = await this.queries.execute(new StatusPagesQuery({ type: 'GetStatusPage', accountId: account.accountId, id }));
+    if (!found) throw new NotFoundError('Status page not found');
+    return found;
   }
 }

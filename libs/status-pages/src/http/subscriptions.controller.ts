@@ -9,7 +9,7 @@ import { Account, AccountContext } from '../../../http/src/account-context';
 import { parseIfMatch, setEtag } from '../../../http/src/etag';
 import { actorOf, requireId } from '../../../http/src/params';
 import { SubscriptionStatus } from '../domain/subscriptions.decider';
-import { SubscriptionView } from '../read/subscription-directory';
+import { SubscriptionView } from '../read/subscriptions.projection';
 import { StatusPagesQuery } from '../read/status-pages.queries';
 import { addedCount, RunSubscriptionsCommand } from '../write/subscriptions.handler';
 import { PageIdGuard } from './page-id.guard';

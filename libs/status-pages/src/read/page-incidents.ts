@@ -52,16 +52,11 @@ export class PageIncidents {
   /** Until a source registers, pages have no incidents. */
   async touching(accountId: string, serviceIds: string[], since: Date): Promise<PageIncident[]> {
     if (serviceIds.length === 0 || this.sources.length === 0) return [];
-    const seen = new Set<string>();
-    const out: PageIncident[] = [];
+    const byId = new Map<string, PageIncident>();
     for (const source of this.sources) {
-      for (const incident of await source(accountId, serviceIds, since)) {
-        if (seen.has(incident.id)) continue;
-        seen.add(incident.id);
-        out.push(incident);
-      }
+      for (const incident of await source(accountId, serviceIds, since)) if (!byId.has(incident.id)) byId.set(incident.id, incident);
     }
-    return out;
+    return [...byId.values()];
   }
 }
 

@@ -57,8 +57,7 @@ export class StatusPageDirectory {
 
   async getDoc(accountId: string, id: string): Promise<{ doc: StatusPageDoc; revision: bigint } | null> {
     const stored = await this.store.get(this.collection(), id);
-    if (!stored || stored.doc.accountId !== accountId) return null;
-    return stored;
+    return stored && stored.doc.accountId === accountId ? stored : null;
   }
 
   async get(accountId: string, id: string): Promise<{ page: StatusPageDetailView; revision: bigint } | null> {
@@ -69,27 +68,8 @@ export class StatusPageDirectory {
 
   /** A page's document as the single-page answers show it. */
   async detail(accountId: string, doc: StatusPageDoc): Promise<StatusPageDetailView> {
-    const [entry] = await this.present(accountId, [doc]);
-    return {
-      id: entry.id,
-      accountId: entry.accountId,
-      name: entry.name,
-      description: doc.description,
-      url: entry.url,
-      publicUrl: entry.publicUrl,
-      customDomain: entry.customDomain,
-      logo: entry.logo,
-      logoDark: doc.logoDark,
-      favicon: entry.favicon,
-      redirectTo: entry.redirectTo,
-      defaultTheme: entry.defaultTheme,
-      themeColors: entry.themeColors,
-      cards: entry.cards,
-      incidents: entry.incidents,
-      created_at: entry.created_at,
-      updated_at: entry.updated_at,
-      ...(doc.customDomain ? { customDomainVerified: doc.customDomainVerified === true } : {}),
-    };
+    const [page] = await this.views(accountId, [doc], true);
+    return page as StatusPageDetailView;
   }
 
   /** One page of the account's documents, newest first, one more than `limit` so the caller knows whether more follow. */
@@ -102,11 +82,17 @@ export class StatusPageDirectory {
     });
   }
 
+  /** The list entries of these documents. */
+  present(accountId: string, docs: StatusPageDoc[]): Promise<StatusPageView[]> {
+    return this.views(accountId, docs, false);
+  }
+
   /**
-   * Builds the entries from three batched reads whatever the number of pages and cards: the pages,
-   * every service they name (with their checks), and every incident touching any of those services.
+   * Builds the views from three batched reads whatever the number of pages and cards: the pages, every
+   * service they name (with their checks), and every incident touching any of those services. `detail`
+   * adds the fields only single-page answers show, where api.md places them.
    */
-  async present(accountId: string, docs: StatusPageDoc[]): Promise<StatusPageView[]> {
+  private async views(accountId: string, docs: StatusPageDoc[], detail: boolean): Promise<StatusPageView[]> {
     const serviceIds = [...new Set(docs.flatMap((doc) => doc.serviceIds))];
     const since = new Date(this.clock.now().getTime() - RESOLVED_INCIDENT_WINDOW_MS);
     const [services, incidents] = await Promise.all([
@@ -117,10 +103,12 @@ export class StatusPageDirectory {
       id: doc.id,
       accountId: doc.accountId,
       name: doc.name,
+      ...(detail ? { description: doc.description } : {}),
       url: doc.url,
       publicUrl: this.publicUrlOf(doc),
       customDomain: doc.customDomain,
       logo: doc.logo,
+      ...(detail ? { logoDark: doc.logoDark } : {}),
       favicon: doc.favicon,
       redirectTo: doc.redirectTo,
       defaultTheme: doc.defaultTheme,
@@ -136,6 +124,7 @@ export class StatusPageDirectory {
       incidents: incidentsOfPage(incidents, doc.serviceIds),
       created_at: doc.created_at,
       updated_at: doc.updated_at,
+      ...(detail && doc.customDomain ? { customDomainVerified: doc.customDomainVerified === true } : {}),
     }));
   }
 
@@ -153,13 +142,7 @@ export class StatusPageDirectory {
 
   /** Name of a page of the account whose cards show the service, or null. */
   async pageUsingService(accountId: string, serviceId: string): Promise<string | null> {
-    const [doc] = await this.store.find(this.collection(), {
-      filters: [
-        { field: 'accountId', op: 'eq', value: accountId },
-        { field: 'serviceIds', op: 'contains', value: serviceId },
-      ],
-      limit: 1,
-    });
+    const [doc] = await this.showing(accountId, serviceId, 1);
     return doc ? doc.name : null;
   }
 
@@ -167,16 +150,17 @@ export class StatusPageDirectory {
   async pagesShowing(accountId: string, serviceIds: string[]): Promise<{ id: string; name: string; url: string }[]> {
     const found = new Map<string, { id: string; name: string; url: string }>();
     for (const serviceId of serviceIds) {
-      const docs = await this.store.find(this.collection(), {
-        filters: [
-          { field: 'accountId', op: 'eq', value: accountId },
-          { field: 'serviceIds', op: 'contains', value: serviceId },
-        ],
-        limit: 1000,
-      });
-      for (const doc of docs) found.set(doc.id, { id: doc.id, name: doc.name, url: doc.url });
+      for (const doc of await this.showing(accountId, serviceId, 1000)) found.set(doc.id, { id: doc.id, name: doc.name, url: doc.url });
     }
     return [...found.values()];
+  }
+
+  private showing(accountId: string, serviceId: string, limit: number): Promise<StatusPageDoc[]> {
+    const filters: FindQuery['filters'] = [
+      { field: 'accountId', op: 'eq', value: accountId },
+      { field: 'serviceIds', op: 'contains', value: serviceId },
+    ];
+    return this.store.find(this.collection(), { filters, limit });
   }
 
   /** The collection serviceIdsOf reads now: for change tokens of answers filtered by a page. */

@@ -2,28 +2,14 @@ import { HARNESS_ADAPTERS, ProjectionHarness } from '../../../testing/src/projec
 import { project, recorded } from '../../../testing/src/given-when-then';
 import { PageSettings, StatusPageEvent, statusPageStream } from '../domain/status-page.decider';
 import { DEFAULT_THEME_COLORS } from '../domain/theme';
+import { ACCOUNT, CARD_1, CARD_2, PAGE_ID, pageInput, SVC_A, SVC_B, SVC_C } from '../testing/page-fixtures';
 import { StatusPageDoc, statusPagesProjection } from './status-pages.projection';
 
-const ID = '01900000-0000-7000-8000-0000000000a1';
-const ACCOUNT = '01900000-0000-7000-8000-000000000001';
-const SVC_A = '01900000-0000-7000-8000-000000000051';
-const SVC_B = '01900000-0000-7000-8000-000000000052';
-const SVC_C = '01900000-0000-7000-8000-000000000053';
-const CARD_1 = '01900000-0000-7000-8000-0000000000c1';
-const CARD_2 = '01900000-0000-7000-8000-0000000000c2';
+const ID = PAGE_ID;
 const times = ['2026-03-01T10:00:00.000Z', '2026-03-02T11:00:00.000Z', '2026-03-03T12:00:00.000Z'];
 
 const settings = (overrides: Partial<PageSettings> = {}): PageSettings => ({
-  name: 'Acme',
-  url: 'acme',
-  customDomain: 'status.acme.com',
-  description: 'All systems',
-  logo: 'https://acme.com/logo.png',
-  logoDark: null,
-  favicon: null,
-  redirectTo: null,
-  defaultTheme: 'AUTO',
-  themeColors: null,
+  ...pageInput({ customDomain: 'status.acme.com', description: 'All systems', logo: 'https://acme.com/logo.png' }),
   cards: [
     { id: CARD_1, name: 'Core', serviceIds: [SVC_B, SVC_A] },
     { id: CARD_2, name: 'Edge', serviceIds: [SVC_A] },

@@ -8,13 +8,14 @@ import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { COMMAND_RUNNER, PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { RecordedEvent } from '../../../core/src/event';
 import { requireOwned, statusPageDecider, StatusPageEvent, statusPageStream } from '../domain/status-page.decider';
+import { PENDING_EXPIRY_MS } from '../domain/subscriptions.decider';
 import { ServiceDirectory, ServiceView } from './service-directory';
 import { StatusPageDetailView, StatusPageDirectory, StatusPageView } from './status-page-directory';
-import { SubscriptionDirectory, SubscriptionView } from './subscription-directory';
-import { subscriptionsProjection } from './subscriptions.projection';
+import { subscriptionsProjection, SubscriptionView, subscriptionView } from './subscriptions.projection';
 import { StatusPageDoc, statusPagesProjection } from './status-pages.projection';
 
 type After = FindQuery['after'];
+const BATCH = 500;
 
 /** What other contexts and this context's GETs ask of status pages, services and subscriptions. */
 export type StatusPagesQuestion =
@@ -54,7 +55,6 @@ export class StatusPagesQueryHandler implements IQueryHandler<StatusPagesQuery<S
   constructor(
     private readonly pages: StatusPageDirectory,
     private readonly services: ServiceDirectory,
-    private readonly subscriptions: SubscriptionDirectory,
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
     @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
@@ -82,12 +82,11 @@ export class StatusPagesQueryHandler implements IQueryHandler<StatusPagesQuery<S
         return this.services.list(query.accountId, query.limit, query.after);
       case 'ListSubscriptions':
         if (!(await this.pages.getDoc(query.accountId, query.statusPageId))) return null;
-        return this.subscriptions.list(query.accountId, query.statusPageId, this.clock.now());
+        return this.subscriptionsOf(query.accountId, query.statusPageId);
       case 'GetSubscription': {
         const stored = await this.store.get(this.engine.collection(subscriptionsProjection), query.id);
         if (!stored || stored.doc.statusPageId !== query.statusPageId) return null;
-        const { id, type, address, status, created_at, updated_at, accountId } = stored.doc;
-        return { id, type, address, status, created_at, updated_at, accountId };
+        return { ...subscriptionView(stored.doc), accountId: stored.doc.accountId };
       }
       case 'GetPageName': {
         const page = await this.pages.getDoc(query.accountId, query.statusPageId);
@@ -101,6 +100,27 @@ export class StatusPagesQueryHandler implements IQueryHandler<StatusPagesQuery<S
       }
       case 'PagesShowing':
         return this.pages.pagesShowing(query.accountId, query.serviceIds);
+    }
+  }
+
+  /** Every subscription of the page, oldest first (the order they signed up in), but PENDING ones expired now. */
+  private async subscriptionsOf(accountId: string, statusPageId: string): Promise<SubscriptionView[]> {
+    const expiredBefore = new Date(this.clock.now().getTime() - PENDING_EXPIRY_MS).toISOString();
+    const collection = this.engine.collection(subscriptionsProjection);
+    const out: SubscriptionView[] = [];
+    let after: After;
+    for (;;) {
+      const docs = await this.store.find(collection, {
+        filters: [{ field: 'statusPageId', op: 'eq', value: statusPageId }],
+        sort: { field: 'created_at', direction: 'asc' },
+        limit: BATCH,
+        after,
+      });
+      for (const doc of docs) {
+        if (doc.accountId === accountId && !(doc.status === 'PENDING' && doc.updated_at <= expiredBefore)) out.push(subscriptionView(doc));
+      }
+      if (docs.length < BATCH) return out;
+      after = { value: docs[docs.length - 1].created_at, id: docs[docs.length - 1].id };
     }
   }
 }

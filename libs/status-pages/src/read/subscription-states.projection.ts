@@ -1,5 +1,5 @@
 import { Projection } from '../../../core/src/projection';
-import { PendingSubscription, subscriptionsDecider, SubscriptionsEvent, SubscriptionsState } from '../domain/subscriptions.decider';
+import { PendingSubscription, SUBSCRIPTIONS_EVENT_TYPES, subscriptionsDecider, SubscriptionsEvent, SubscriptionsState } from '../domain/subscriptions.decider';
 
 /** A page's subscriptions state as one document: the snapshot its writes start from. */
 export interface SubscriptionStateDoc {
@@ -30,14 +30,7 @@ const EMPTY: SubscriptionStateDoc = { id: '', closed: false, accountId: null, by
 export const subscriptionStatesProjection: Projection<SubscriptionStateDoc, SubscriptionsEvent> = {
   name: 'status_page_subscription_states',
   version: 1,
-  handles: [
-    'StatusPageSubscriptionsAdded',
-    'StatusPageSubscriptionConfirmationRequested',
-    'StatusPageSubscriptionRemoved',
-    'StatusPageSubscriptionVerified',
-    'StatusPageSubscriptionsExpired',
-    'StatusPageSubscriptionsClosed',
-  ],
+  handles: SUBSCRIPTIONS_EVENT_TYPES,
   indexes: [],
   ids: (event) => [event.data.statusPageId],
   evolve: (doc, event, id) => toDoc(id, subscriptionsDecider.evolve(toSubscriptionsState(doc ?? EMPTY), event)),

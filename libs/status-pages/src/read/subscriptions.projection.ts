@@ -1,6 +1,6 @@
 import { RecordedEvent } from '../../../core/src/event';
 import { Projection } from '../../../core/src/projection';
-import { SubscriptionStatus, SubscriptionsEvent, SubscriptionType } from '../domain/subscriptions.decider';
+import { SUBSCRIPTIONS_EVENT_TYPES, SubscriptionStatus, SubscriptionsEvent, SubscriptionType } from '../domain/subscriptions.decider';
 
 export interface SubscriptionDoc {
   id: string;
@@ -12,6 +12,20 @@ export interface SubscriptionDoc {
   created_at: string;
   updated_at: string;
   [field: string]: unknown;
+}
+
+/** A subscription as the API shows it. */
+export interface SubscriptionView {
+  id: string;
+  type: SubscriptionType;
+  address: string;
+  status: SubscriptionStatus;
+  created_at: string;
+  updated_at: string;
+}
+
+export function subscriptionView(doc: SubscriptionDoc): SubscriptionView {
+  return { id: doc.id, type: doc.type, address: doc.address, status: doc.status, created_at: doc.created_at, updated_at: doc.updated_at };
 }
 
 function touched(e: RecordedEvent<SubscriptionsEvent>): string[] {
@@ -34,14 +48,7 @@ function touched(e: RecordedEvent<SubscriptionsEvent>): string[] {
 export const subscriptionsProjection: Projection<SubscriptionDoc, SubscriptionsEvent> = {
   name: 'status_page_subscriptions',
   version: 2,
-  handles: [
-    'StatusPageSubscriptionsAdded',
-    'StatusPageSubscriptionRemoved',
-    'StatusPageSubscriptionsClosed',
-    'StatusPageSubscriptionVerified',
-    'StatusPageSubscriptionConfirmationRequested',
-    'StatusPageSubscriptionsExpired',
-  ],
+  handles: SUBSCRIPTIONS_EVENT_TYPES,
   indexes: [{ field: 'statusPageId' }, { field: 'created_at' }],
   sortField: 'created_at',
   ids: touched,

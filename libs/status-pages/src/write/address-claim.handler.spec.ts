@@ -4,10 +4,9 @@ import { CommandRunner } from '../../../event-store/src/command-runner';
 import { InMemoryEventStore } from '../../../event-store/src/in-memory.event-store';
 import { STALE_CLAIM_MS } from '../domain/address-claim.decider';
 import { PageInput, statusPageDecider, statusPageStream } from '../domain/status-page.decider';
+import { ACCOUNT, OTHER, pageInput } from '../testing/page-fixtures';
 import { AddressClaimCommandHandler } from './address-claim.handler';
 
-const ACCOUNT = '01900000-0000-7000-8000-000000000001';
-const OTHER = '01900000-0000-7000-8000-000000000002';
 const page = (n: number) => `01900000-0000-7000-8000-0000000000a${n}`;
 const actor = { accountId: ACCOUNT };
 const url = (value: string) => ({ kind: 'url' as const, value });
@@ -26,20 +25,7 @@ function setup() {
         type: 'CreateStatusPage',
         id,
         accountId: ACCOUNT,
-        page: {
-          name: 'P',
-          url: 'p',
-          customDomain: null,
-          description: null,
-          logo: null,
-          logoDark: null,
-          favicon: null,
-          redirectTo: null,
-          defaultTheme: 'AUTO',
-          themeColors: null,
-          cards: [],
-          ...settings,
-        },
+        page: pageInput({ name: 'P', url: 'p', ...settings }),
       },
       actor,
     );

@@ -6,7 +6,7 @@ import { AggregateCommand } from '../../../event-store/src/aggregate-command';
 import { Actor, CommandRunner } from '../../../event-store/src/command-runner';
 import { COMMAND_RUNNER } from '../../../platform/src/tokens';
 import { AddressClaimCommand, addressClaimDecider, addressClaimStream, AddressKind } from '../domain/address-claim.decider';
-import { statusPageDecider, statusPageStream } from '../domain/status-page.decider';
+import { sameDomain, statusPageDecider, statusPageStream } from '../domain/status-page.decider';
 
 const MAX_ATTEMPTS = 20;
 
@@ -14,15 +14,6 @@ const MAX_ATTEMPTS = 20;
 export interface Address {
   kind: AddressKind;
   value: string;
-}
-
-function pageValue(kind: AddressKind, page: { url: string; customDomain: string | null }): string | null {
-  return kind === 'url' ? page.url : page.customDomain;
-}
-
-function sameAddress(kind: AddressKind, a: string | null, b: string): boolean {
-  if (a === null) return false;
-  return kind === 'url' ? a === b : a.toLowerCase() === b.toLowerCase();
 }
 
 /** A claim or release as its caller asks it; whether the holder still shows the address is read here. */
@@ -52,26 +43,12 @@ export class AddressClaimCommandHandler implements ICommandHandler<RunAddressCla
 
   /** Claims the address for the page, or throws ConflictError when another page holds it. */
   async claim(address: Address, statusPageId: string, accountId: string, actor: Actor): Promise<void> {
-    await this.run(address, actor, (holderUsesIt) => ({
-      type: 'ClaimAddress',
-      ...address,
-      statusPageId,
-      accountId,
-      now: this.clock.now(),
-      holderUsesIt,
-    }));
+    await this.run(address, actor, this.claimOf(address, statusPageId, accountId));
   }
 
   /** Releases the page's claim unless the page (as it stands now) still shows the address. Never throws a conflict. */
   async release(address: Address, statusPageId: string, actor: Actor): Promise<void> {
     await this.run(address, actor, (holderUsesIt) => ({ type: 'ReleaseAddress', ...address, statusPageId, holderUsesIt }));
-  }
-
-  /** Releases each address, ignoring failures: a claim left behind heals itself once stale. */
-  async releaseAll(addresses: Address[], statusPageId: string, actor: Actor): Promise<void> {
-    for (const address of addresses) {
-      await this.release(address, statusPageId, actor).catch(() => undefined);
-    }
   }
 
   /**
@@ -81,21 +58,21 @@ export class AddressClaimCommandHandler implements ICommandHandler<RunAddressCla
    */
   async ensureFree(addresses: Address[], statusPageId: string, accountId: string): Promise<void> {
     for (const address of addresses) {
-      const stream = addressClaimStream(address.kind, address.value);
-      const { state } = await this.runner.load(stream, addressClaimDecider);
-      const holderUsesIt = state.holder ? await this.pageShows(state.holder.statusPageId, address) : false;
-      addressClaimDecider.decide({ type: 'ClaimAddress', ...address, statusPageId, accountId, now: this.clock.now(), holderUsesIt }, state);
+      const { state, holderUsesIt } = await this.load(address);
+      addressClaimDecider.decide(this.claimOf(address, statusPageId, accountId)(holderUsesIt), state);
     }
   }
 
+  private claimOf(address: Address, statusPageId: string, accountId: string): (holderUsesIt: boolean) => AddressClaimCommand {
+    return (holderUsesIt) => ({ type: 'ClaimAddress', ...address, statusPageId, accountId, now: this.clock.now(), holderUsesIt });
+  }
+
   private async run(address: Address, actor: Actor, command: (holderUsesIt: boolean) => AddressClaimCommand): Promise<void> {
-    const stream = addressClaimStream(address.kind, address.value);
     for (let attempt = 1; ; attempt++) {
-      const { state, revision } = await this.runner.load(stream, addressClaimDecider);
-      const holderUsesIt = state.holder ? await this.pageShows(state.holder.statusPageId, address) : false;
+      const { revision, holderUsesIt } = await this.load(address);
       try {
         // What the holder shows was read for this revision: after a conflict it is read again.
-        await this.runner.run(stream, addressClaimDecider, command(holderUsesIt), actor, revision === null ? {} : { ifMatch: revision });
+        await this.runner.run(addressClaimStream(address.kind, address.value), addressClaimDecider, command(holderUsesIt), actor, revision === null ? {} : { ifMatch: revision });
         return;
       } catch (error) {
         if (!(error instanceof PreconditionFailedError) || attempt >= MAX_ATTEMPTS) throw error;
@@ -103,9 +80,16 @@ export class AddressClaimCommandHandler implements ICommandHandler<RunAddressCla
     }
   }
 
+  /** The claim as it stands, and whether its holder's page still shows the address. */
+  private async load(address: Address) {
+    const { state, revision } = await this.runner.load(addressClaimStream(address.kind, address.value), addressClaimDecider);
+    return { state, revision, holderUsesIt: state.holder ? await this.pageShows(state.holder.statusPageId, address) : false };
+  }
+
   /** Whether the page, read from its own stream, is alive and shows the address. */
   private async pageShows(statusPageId: string, address: Address): Promise<boolean> {
     const { state } = await this.runner.load(statusPageStream(statusPageId), statusPageDecider);
-    return state.status === 'active' && state.page !== null && sameAddress(address.kind, pageValue(address.kind, state.page), address.value);
+    if (state.status !== 'active' || state.page === null) return false;
+    return address.kind === 'url' ? state.page.url === address.value : sameDomain(state.page.customDomain, address.value);
   }
 }

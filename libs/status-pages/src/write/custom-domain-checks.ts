@@ -2,7 +2,7 @@ import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import { CommandBus } from '@nestjs/cqrs';
 import { createHmac, randomBytes } from 'node:crypto';
 import { promises as dns } from 'node:dns';
-import { request } from 'node:http';
+import { get } from 'node:http';
 import { outboundUrlProblem } from '../../../core/src/outbound-address';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore, SETTINGS } from '../../../read-store/src/read-store.port';
@@ -99,7 +99,7 @@ export class CustomDomainChecks implements OnModuleInit, OnModuleDestroy {
   private fetchToken(domain: string): Promise<string | null> {
     const { host, port } = this.httpTarget(domain);
     return new Promise((resolve, reject) => {
-      const req = request({ host, port, path: '/.well-known/vigil-domain-verification', headers: { host: domain }, timeout: TIMEOUT_MS }, (res) => {
+      const req = get({ host, port, path: '/.well-known/vigil-domain-verification', headers: { host: domain }, timeout: TIMEOUT_MS }, (res) => {
         if (res.statusCode !== 200) {
           res.resume();
           return resolve(null);
@@ -115,7 +115,6 @@ export class CustomDomainChecks implements OnModuleInit, OnModuleDestroy {
       });
       req.on('timeout', () => req.destroy(new Error('timeout')));
       req.on('error', reject);
-      req.end();
     });
   }
 

@@ -39,26 +39,17 @@ export class EmailQuota {
     this.records = new VersionedRecords(store, EMAIL_QUOTAS);
   }
 
-  private async ensure(): Promise<void> {
-    let ready = EmailQuota.ready.get(this.store);
-    if (!ready) {
-      ready = this.store.ensureCollection({ name: EMAIL_QUOTAS, indexes: [] });
-      EmailQuota.ready.set(this.store, ready);
-    }
-    await ready;
-  }
-
   /** Takes `confirmations` confirmation emails (each also an email) and `emails` other emails, or throws 429 taking nothing. */
   async take(accountId: string, now: Date, confirmations: number, emails = 0): Promise<void> {
     if (confirmations + emails === 0) return;
-    await this.ensure();
+    if (!EmailQuota.ready.has(this.store)) EmailQuota.ready.set(this.store, this.store.ensureCollection({ name: EMAIL_QUOTAS, indexes: [] }));
+    await EmailQuota.ready.get(this.store);
     const hour = Math.floor(now.getTime() / HOUR_MS);
-    // One document per account, reset when the hour turns: nothing piles up.
-    const id = accountId;
+    // One document per account (its id), reset when the hour turns: nothing piles up.
     const retryAfter = ((hour + 1) * HOUR_MS - now.getTime()) / 1000;
     for (;;) {
-      const stored = await this.records.get(id);
-      const doc = stored && stored.doc.hour === hour ? stored.doc : { id, accountId, hour, confirmations: 0, emails: 0 };
+      const stored = await this.records.get(accountId);
+      const doc = stored && stored.doc.hour === hour ? stored.doc : { id: accountId, accountId, hour, confirmations: 0, emails: 0 };
       if (doc.confirmations + confirmations > this.limits.confirmationsPerHour) {
         throw new TooManyRequestsError(`This account may send ${this.limits.confirmationsPerHour} confirmation emails an hour; try again later`, retryAfter);
       }
