@@ -31,6 +31,7 @@ import { SubscriberNotices } from './write/subscriber-notices';
 import { SubscriberTokens } from './write/subscriber-tokens';
 import { MonitorLinks, MonitorsModule } from '../../monitors/src/monitors.api';
 import { MonitorNotifier } from './write/monitor-notifier.processor';
+import { AlertFanOut } from './write/alert-fan-out';
 
 /**
  * Alert channels, check alerts and subscriber emails (docs/alerting.md): the channel API, the
@@ -39,7 +40,7 @@ import { MonitorNotifier } from './write/monitor-notifier.processor';
 @Module({
   imports: [HeartbeatsModule, MonitorsModule, StatusPagesModule, MaintenanceModule, PublicWebModule],
   controllers: [AlertChannelsController, AlertNotificationsController],
-  providers: [ChannelDirectory, AlertingQueryHandler, AlertChannelCommandHandler, ChannelSubscriptions, Outbox, Notifier, LocationAlerts, SubscriberNotices, SubscriberTokens, EmailSender, DeliverySender, DeliveryWorker, DeliveryLogRetention, MonitorNotifier],
+  providers: [ChannelDirectory, AlertingQueryHandler, AlertChannelCommandHandler, ChannelSubscriptions, Outbox, Notifier, LocationAlerts, SubscriberNotices, SubscriberTokens, EmailSender, DeliverySender, DeliveryWorker, DeliveryLogRetention, MonitorNotifier, AlertFanOut],
   exports: [Outbox, DeliveryWorker],
 })
 export class AlertingModule implements OnModuleInit {

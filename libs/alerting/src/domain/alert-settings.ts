@@ -66,3 +66,9 @@ export function alertPolicy(settings: unknown): AlertPolicy {
     },
   };
 }
+
+/** Whether an outage that lasted `downtimeMs` over `failedRuns` failing runs had alerted under these settings. */
+export function outageAlerted(settings: unknown, downtimeMs: number, failedRuns: number): boolean {
+  const policy = alertPolicy(settings);
+  return policy.escalationType === 'TIME_BASED' ? downtimeMs >= policy.minutesFailingThreshold * 60_000 : failedRuns >= policy.failedRunThreshold;
+}

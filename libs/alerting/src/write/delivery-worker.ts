@@ -16,7 +16,7 @@ import { ChannelDirectory } from '../read/channel-directory';
 import { DeliveryError } from '../send/delivery-error';
 import { EmailSender } from '../send/email-sender';
 import { asDeliveryError, BATCH_PARALLEL, DeliverySender } from './delivery-sender';
-import { alertable } from './notifier.processor';
+import { alertable } from './alert-fan-out';
 import { DeliveryDoc, Outbox } from './outbox';
 import { MONITOR_OUTAGE_PREFIX, monitorOutageId } from './monitor-notifier.processor';
 
@@ -220,7 +220,6 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private async monitorOutageLasts(accountId: string, monitorId: string, outageId: string): Promise<boolean> {
     const startedAt = await this.queries.execute(new MonitorsQuery({ type: 'OngoingOutage', accountId, id: monitorId }));
     if (startedAt === null || monitorOutageId(monitorId, startedAt) !== outageId) return false;
-    const found = await this.queries.execute(new MonitorsQuery({ type: 'GetMonitor', accountId, id: monitorId }));
-    return found !== null && !found.monitor.muted && found.monitor.activated;
+    return alertable((await this.queries.execute(new MonitorsQuery({ type: 'GetMonitor', accountId, id: monitorId })))?.monitor ?? null);
   }
 }

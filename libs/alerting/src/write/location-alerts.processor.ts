@@ -5,10 +5,10 @@ import { Processor } from '../../../core/src/processor';
 import { ProcessorRunner } from '../../../read-store/src/processor-runner';
 import { PROCESSOR_RUNNER } from '../../../platform/src/tokens';
 import { LocationEvent } from '../../../monitors/src/monitors.api';
-import { maskedRecipient } from '../domain/alert-channel';
 import { CheckAlert } from '../domain/alert-message';
 import { ChannelDirectory } from '../read/channel-directory';
-import { deliveryId, newDelivery, Outbox } from './outbox';
+import { channelDelivery } from './alert-fan-out';
+import { deliveryId, Outbox } from './outbox';
 
 const MAX_CHANNELS = 1000;
 
@@ -51,9 +51,7 @@ export class LocationAlerts implements Processor<LocationEvent>, OnModuleInit {
     const now = this.clock.now();
     for (const channel of await this.channels.list(accountId, MAX_CHANNELS, undefined)) {
       if (lost ? !channel.sendFailure : !channel.sendRecovery) continue;
-      await this.outbox.add(
-        newDelivery({ id: deliveryId(event.stream, event.revision.toString(), alert.alertType, channel.id), accountId, alertChannelId: channel.id, recipient: maskedRecipient(channel.type, channel.config), alertType: alert.alertType, target: { kind: 'channel', alert } }, now),
-      );
+      await this.outbox.add(channelDelivery(channel, alert, deliveryId(event.stream, event.revision.toString(), alert.alertType, channel.id), now));
     }
   }
 }
