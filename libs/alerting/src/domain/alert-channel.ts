@@ -109,7 +109,7 @@ class Collector {
   url(raw: Raw, field: string, path: string, options: ValidationOptions): string | null {
     const value = this.text(raw, field, path, { max: MAX_URL_LENGTH });
     if (value === null) return null;
-    const problem = urlProblem(value, options);
+    const problem = targetUrlProblem(value, options);
     if (problem) {
       this.add(path, problem);
       return null;
@@ -137,9 +137,6 @@ class Collector {
     return out;
   }
 }
-
-/** Why a URL may not be a delivery target, or null. */
-export const urlProblem = targetUrlProblem;
 
 function parseConfig(type: ChannelType, raw: unknown, c: Collector, options: ValidationOptions): ChannelConfig | null {
   if (!isObject(raw)) {
@@ -254,6 +251,10 @@ export function parseChannelBody(body: unknown, options: ValidationOptions, stor
 // ---- masking
 
 const MASK = '********';
+const SECRET_FIELDS = ['webhookSecret', 'serviceKey', 'apiKey'];
+/** The fields a response may show masked: the secrets and token-bearing URLs. */
+const MASKED_FIELDS = [...SECRET_FIELDS, 'url'];
+const PAIR_FIELDS = ['headers', 'queryParameters'];
 
 function maskSecret(secret: string): string {
   // Long secrets keep their last four characters so an operator can tell keys apart.
@@ -298,11 +299,11 @@ function unmaskedPairs(raw: unknown, stored: KeyValue[]): unknown {
 /** The config as responses show it: secrets masked. */
 export function maskedConfig(type: ChannelType, config: ChannelConfig): ChannelConfig {
   const out = { ...config } as Record<string, unknown>;
-  for (const field of ['webhookSecret', 'serviceKey', 'apiKey']) {
+  for (const field of SECRET_FIELDS) {
     if (typeof out[field] === 'string' && out[field]) out[field] = maskSecret(out[field] as string);
   }
   if (tokenUrl(type, config) && typeof out.url === 'string') out.url = maskUrl(out.url);
-  for (const field of ['headers', 'queryParameters']) {
+  for (const field of PAIR_FIELDS) {
     if (Array.isArray(out[field])) out[field] = maskedPairs(out[field] as KeyValue[]);
   }
   return out as ChannelConfig;
@@ -314,10 +315,10 @@ function unmask(type: ChannelType, raw: unknown, stored: ChannelConfig): unknown
   const shown = maskedConfig(type, stored) as Record<string, unknown>;
   const kept = stored as Record<string, unknown>;
   const out = { ...raw };
-  for (const field of ['webhookSecret', 'serviceKey', 'apiKey', 'url']) {
+  for (const field of MASKED_FIELDS) {
     if (typeof out[field] === 'string' && out[field] === shown[field] && shown[field] !== kept[field]) out[field] = kept[field];
   }
-  for (const field of ['headers', 'queryParameters']) {
+  for (const field of PAIR_FIELDS) {
     if (Array.isArray(kept[field])) out[field] = unmaskedPairs(out[field], kept[field] as KeyValue[]);
   }
   return out;
@@ -343,19 +344,12 @@ function maskedEchoes(raw: unknown, stored: ChannelSettings): string[] {
   if (!isObject(raw)) return [];
   const shown = maskedConfig(stored.type, stored.config) as Record<string, unknown>;
   const kept = stored.config as Record<string, unknown>;
-  const masks = new Set<string>();
-  for (const field of ['webhookSecret', 'serviceKey', 'apiKey', 'url']) {
-    if (typeof shown[field] === 'string' && shown[field] !== kept[field]) masks.add(shown[field] as string);
+  const masks = new Set(MASKED_FIELDS.filter((field) => typeof shown[field] === 'string' && shown[field] !== kept[field]).map((field) => shown[field]));
+  for (const field of PAIR_FIELDS) {
+    ((shown[field] ?? []) as KeyValue[]).forEach((pair, i) => pair.value !== (kept[field] as KeyValue[])[i].value && masks.add(pair.value));
   }
-  for (const field of ['headers', 'queryParameters']) {
-    const pairs = (shown[field] ?? []) as KeyValue[];
-    pairs.forEach((pair, i) => pair.value !== (kept[field] as KeyValue[])[i].value && masks.add(pair.value));
-  }
-  const echoes: string[] = [];
-  for (const field of ['webhookSecret', 'serviceKey', 'apiKey', 'url']) {
-    if (typeof raw[field] === 'string' && masks.has(raw[field] as string)) echoes.push(`config.${field}`);
-  }
-  for (const field of ['headers', 'queryParameters']) {
+  const echoes = MASKED_FIELDS.filter((field) => typeof raw[field] === 'string' && masks.has(raw[field])).map((field) => `config.${field}`);
+  for (const field of PAIR_FIELDS) {
     const pairs = raw[field];
     if (Array.isArray(pairs)) pairs.forEach((pair, i) => isObject(pair) && typeof pair.value === 'string' && masks.has(pair.value) && echoes.push(`config.${field}[${i}].value`));
   }
@@ -371,13 +365,17 @@ export function maskedRecipient(type: ChannelType, config: ChannelConfig): strin
       return `pagerduty:${maskSecret((config as PagerDutyConfig).serviceKey)}`;
     case 'OPSGENIE':
       return `opsgenie:${(config as OpsgenieConfig).region}`;
-    default: {
-      try {
-        return `${new URL((config as SlackConfig).url).origin}/…`;
-      } catch {
-        return MASK;
-      }
-    }
+    default:
+      return maskedOrigin((config as SlackConfig).url);
+  }
+}
+
+/** A URL as logs show it: its origin only. */
+export function maskedOrigin(url: string): string {
+  try {
+    return `${new URL(url).origin}/…`;
+  } catch {
+    return MASK;
   }
 }
 

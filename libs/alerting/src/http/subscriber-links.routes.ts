@@ -1,6 +1,6 @@
 import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../../../core/src/clock';
-import { NotFoundError } from '../../../core/src/errors';
+import { unlessNotFound } from '../../../core/src/unless-not-found';
 import { Actor } from '../../../event-store/src/command-runner';
 import { StatusPageDetailView, SubscriptionsCommand } from '../../../status-pages/src/status-pages.api';
 import { SubscriberTokens } from '../write/subscriber-tokens';
@@ -53,6 +53,7 @@ export function registerSubscriberLinkRoutes(fastify: FastifyInstance, deps: Sub
       .send(deps.render(page, context.title, [context.message], { form, back: false }));
   };
   const tokenOf = (request: FastifyRequest) => String((request.params as { token: string }).token);
+  const verify = (request: FastifyRequest, purpose: 'confirm' | 'unsubscribe') => deps.tokens.verify(tokenOf(request), purpose, deps.clock.now().getTime());
   /** The subscription and its page, when both still exist. */
   const lookUp = async (claims: { statusPageId: string; subscriptionId: string }) => {
     const found = await deps.subscription(claims.statusPageId, claims.subscriptionId);
@@ -71,8 +72,7 @@ export function registerSubscriberLinkRoutes(fastify: FastifyInstance, deps: Sub
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 4096 }, (_request, _body, done) => done(null, undefined));
 
     scope.get('/subscriptions/confirm/:token', async (request: FastifyRequest, reply: FastifyReply) => {
-      const token = tokenOf(request);
-      const claims = await deps.tokens.verify(token, 'confirm', deps.clock.now().getTime());
+      const claims = await verify(request, 'confirm');
       if (!claims) return html(reply, 400, INVALID_CONFIRM);
       const { found, page } = await lookUp(claims);
       if (found?.status === 'VERIFIED') return html(reply, 200, alreadyConfirmed(found.address, page));
@@ -80,21 +80,16 @@ export function registerSubscriberLinkRoutes(fastify: FastifyInstance, deps: Sub
       return html(reply, 200, {
         title: 'Confirm your subscription',
         message: `Press the button to receive incident updates${fromPage(page)} by email at ${found.address}.`,
-        action: `/subscriptions/confirm/${encodeURIComponent(token)}`,
+        action: `/subscriptions/confirm/${encodeURIComponent(tokenOf(request))}`,
         button: 'Confirm subscription',
         page,
       });
     });
 
     scope.post('/subscriptions/confirm/:token', async (request: FastifyRequest, reply: FastifyReply) => {
-      const claims = await deps.tokens.verify(tokenOf(request), 'confirm', deps.clock.now().getTime());
+      const claims = await verify(request, 'confirm');
       if (!claims) return html(reply, 400, INVALID_CONFIRM);
-      let verified = 0;
-      try {
-        verified = await deps.execute({ type: 'VerifySubscription', statusPageId: claims.statusPageId, id: claims.subscriptionId }, ACTOR);
-      } catch (error) {
-        if (!(error instanceof NotFoundError)) throw error;
-      }
+      const verified = (await unlessNotFound(deps.execute({ type: 'VerifySubscription', statusPageId: claims.statusPageId, id: claims.subscriptionId }, ACTOR))) ?? 0;
       const { found, page } = await lookUp(claims);
       if (verified === 0) {
         return found?.status === 'VERIFIED' ? html(reply, 200, alreadyConfirmed(found.address, page)) : html(reply, 400, { ...INVALID_CONFIRM, page });
@@ -104,29 +99,26 @@ export function registerSubscriberLinkRoutes(fastify: FastifyInstance, deps: Sub
     });
 
     scope.get('/subscriptions/unsubscribe/:token', async (request: FastifyRequest, reply: FastifyReply) => {
-      const token = tokenOf(request);
-      const claims = await deps.tokens.verify(token, 'unsubscribe', deps.clock.now().getTime());
+      const claims = await verify(request, 'unsubscribe');
       if (!claims) return html(reply, 400, INVALID_UNSUBSCRIBE);
       const { found, page } = await lookUp(claims);
       const at = found ? `at ${found.address}` : 'at this address';
       return html(reply, 200, {
         title: 'Unsubscribe',
         message: `Stop receiving incident updates${fromPage(page)} ${at}?`,
-        action: `/subscriptions/unsubscribe/${encodeURIComponent(token)}`,
+        action: `/subscriptions/unsubscribe/${encodeURIComponent(tokenOf(request))}`,
         button: 'Unsubscribe',
         page,
       });
     });
 
     scope.post('/subscriptions/unsubscribe/:token', async (request: FastifyRequest, reply: FastifyReply) => {
-      const claims = await deps.tokens.verify(tokenOf(request), 'unsubscribe', deps.clock.now().getTime());
+      const claims = await verify(request, 'unsubscribe');
       if (!claims) return html(reply, 400, INVALID_UNSUBSCRIBE);
       const { found, page } = await lookUp(claims);
       if (found) {
         const { accountId } = found;
-        await deps.execute({ type: 'RemoveSubscription', statusPageId: claims.statusPageId, accountId, id: claims.subscriptionId }, { ...ACTOR, accountId }).catch((error) => {
-          if (!(error instanceof NotFoundError)) throw error;
-        });
+        await unlessNotFound(deps.execute({ type: 'RemoveSubscription', statusPageId: claims.statusPageId, accountId, id: claims.subscriptionId }, { ...ACTOR, accountId }));
       }
       const at = found ? `at ${found.address}` : 'at this address';
       return html(reply, 200, { title: 'Unsubscribed', message: `You will no longer receive incident updates${fromPage(page)} ${at}.`, page });
