@@ -51,6 +51,7 @@ export class AlertingModule implements OnModuleInit {
     notifier: Notifier,
     links: CheckAlertLinks,
     monitorNotifier: MonitorNotifier,
+    locationAlerts: LocationAlerts,
     monitorLinks: MonitorLinks,
     channels: ChannelDirectory,
     private readonly tokens: SubscriberTokens,
@@ -63,6 +64,7 @@ export class AlertingModule implements OnModuleInit {
     engine.register(checkSubscriptionsProjection);
     processors.register(notifier);
     processors.register(monitorNotifier);
+    processors.register(locationAlerts);
     // A check or monitor may only subscribe to channels of its own account; its alertSettings are Checkly's shape.
     const validate = async (accountId: string, config: { alertSettings: unknown; alertChannelSubscriptions?: { alertChannelId: string }[] }) => {
       const details = alertSettingsProblems(config.alertSettings);

@@ -18,27 +18,21 @@ export interface KeyValue {
   value: string;
 }
 
-export type ChannelConfig =
-  | { address: string }
-  | { url: string; channel: string | null }
-  | {
-      name: string;
-      url: string;
-      method: WebhookMethod;
-      headers: KeyValue[];
-      queryParameters: KeyValue[];
-      template: string | null;
-      webhookSecret: string | null;
-      webhookType: WebhookType;
-    }
-  | { serviceKey: string; serviceName: string | null; account: string | null }
-  | { apiKey: string; region: 'US' | 'EU'; priority: string; name: string };
-
 export type EmailConfig = { address: string };
 export type SlackConfig = { url: string; channel: string | null };
-export type WebhookConfig = Extract<ChannelConfig, { webhookType: WebhookType }>;
-export type PagerDutyConfig = Extract<ChannelConfig, { serviceKey: string }>;
-export type OpsgenieConfig = Extract<ChannelConfig, { apiKey: string }>;
+export interface WebhookConfig {
+  name: string;
+  url: string;
+  method: WebhookMethod;
+  headers: KeyValue[];
+  queryParameters: KeyValue[];
+  template: string | null;
+  webhookSecret: string | null;
+  webhookType: WebhookType;
+}
+export type PagerDutyConfig = { serviceKey: string; serviceName: string | null; account: string | null };
+export type OpsgenieConfig = { apiKey: string; region: 'US' | 'EU'; priority: string; name: string };
+export type ChannelConfig = EmailConfig | SlackConfig | WebhookConfig | PagerDutyConfig | OpsgenieConfig;
 
 /** Everything a channel's API stores, subscriptions apart (they live on the checks). */
 export interface ChannelSettings {

@@ -173,15 +173,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     const now = this.clock.now();
     const attempts = doc.attempts + 1;
     const log = [...doc.attemptLog, { at: now.toISOString(), error: error?.message ?? null }].slice(-20);
-    let next: DeliveryDoc;
-    if (!error) {
-      next = { ...doc, status: 'SENT', attempts, lastError: null, sentAt: now.toISOString(), nextAttemptAt: null, leaseUntil: 0, attemptLog: log };
-    } else if (error.retryable && attempts < MAX_ATTEMPTS) {
-      const wait = error.retryAfterMs ?? backoffMs(attempts);
-      next = { ...doc, attempts, lastError: error.message, nextAttemptAt: now.getTime() + wait, leaseUntil: 0, attemptLog: log };
-    } else {
-      next = { ...doc, status: 'FAILED', attempts, lastError: error.message, nextAttemptAt: null, leaseUntil: 0, attemptLog: log };
-    }
+    const settled = { ...doc, attempts, lastError: error?.message ?? null, leaseUntil: 0, attemptLog: log };
+    const next: DeliveryDoc = !error
+      ? { ...settled, status: 'SENT', sentAt: now.toISOString(), nextAttemptAt: null }
+      : error.retryable && attempts < MAX_ATTEMPTS
+        ? { ...settled, nextAttemptAt: now.getTime() + (error.retryAfterMs ?? backoffMs(attempts)) }
+        : { ...settled, status: 'FAILED', nextAttemptAt: null };
     await this.outbox.replace(next, version);
     const outcome = next.status === 'SENT' ? 'sent' : next.status === 'FAILED' ? 'failed' : 'retry';
     this.notifications.inc({ channel_type: await this.channelTypeOf(doc), alert_type: doc.alertType, outcome });
