@@ -8,8 +8,8 @@ import { ProcessorRunner } from '../../read-store/src/processor-runner';
 import { PROCESSOR_RUNNER, PROJECTION_ENGINE } from '../../platform/src/tokens';
 import { HeartbeatsModule, CheckAlertLinks } from '../../heartbeats/src/heartbeats.api';
 import { MaintenanceModule } from '../../maintenance/src/maintenance.api';
-import { RunSubscriptionsCommand, StatusPagesModule, StatusPagesQuery } from '../../status-pages/src/status-pages.api';
-import { pageCsp, PublicRenderer, PublicWebModule } from '../../public-web/src/public-web.api';
+import { StatusPagesModule } from '../../status-pages/src/status-pages.api';
+import { PublicRenderer, PublicWebModule } from '../../public-web/src/public-web.api';
 import { alertSettingsProblems } from './domain/alert-settings';
 import { AlertChannelsController } from './http/alert-channels.controller';
 import { AlertNotificationsController } from './http/alert-notifications.controller';
@@ -82,14 +82,7 @@ export class AlertingModule implements OnModuleInit {
   onModuleInit(): void {
     const adapter = this.adapterHost.httpAdapter;
     if (!adapter) return;
-    registerSubscriberLinkRoutes(adapter.getInstance() as FastifyInstance, {
-      tokens: this.tokens,
-      execute: async (command, actor) => (await this.commands.execute(new RunSubscriptionsCommand(command, actor))).appended.length,
-      subscription: (statusPageId, id) => this.queries.execute(new StatusPagesQuery({ type: 'GetSubscription', statusPageId, id })),
-      clock: this.clock,
-      page: async (accountId, statusPageId) => (await this.queries.execute(new StatusPagesQuery({ type: 'GetStatusPage', accountId, id: statusPageId })))?.page ?? null,
-      render: (page, heading, paragraphs, options) => this.renderer.subscriberPage(page, heading, paragraphs, options),
-      csp: pageCsp,
-    });
+    const { tokens, commands, queries, clock, renderer } = this;
+    registerSubscriberLinkRoutes(adapter.getInstance() as FastifyInstance, { tokens, commands, queries, clock, renderer });
   }
 }

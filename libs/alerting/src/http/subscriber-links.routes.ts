@@ -2,22 +2,18 @@ import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../../../core/src/clock';
 import { unlessNotFound } from '../../../core/src/unless-not-found';
 import { Actor } from '../../../event-store/src/command-runner';
-import { StatusPageDetailView, SubscriptionsCommand } from '../../../status-pages/src/status-pages.api';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { pageCsp, PublicRenderer } from '../../../public-web/src/public-web.api';
+import { RunSubscriptionsCommand, StatusPageDetailView, StatusPagesQuery, SubscriptionsCommand } from '../../../status-pages/src/status-pages.api';
 import { SubscriberTokens } from '../write/subscriber-tokens';
 
 export interface SubscriberLinkDeps {
   tokens: SubscriberTokens;
-  /** Runs a subscriptions command of status pages; the number of events it appended. */
-  execute: (command: SubscriptionsCommand, actor: Actor) => Promise<number>;
-  /** The subscription as status pages' read side has it, or null. */
-  subscription: (statusPageId: string, id: string) => Promise<{ accountId: string; status: string; address: string } | null>;
-  /** The status page, or null when it is gone. */
-  page: (accountId: string, statusPageId: string) => Promise<StatusPageDetailView | null>;
+  commands: CommandBus;
+  queries: QueryBus;
   clock: Clock;
-  /** The public pages' message page, in the status page's look when given (their stylesheets, no inline style or script). */
-  render: (page: StatusPageDetailView | null, heading: string, paragraphs: string[], options: { form?: { action: string; button: string }; back: false }) => string;
-  /** The public pages' CSP for that page (its logo's origin allowed). */
-  csp: (page: StatusPageDetailView | null) => string;
+  /** The public pages' message page, in the status page's look (their stylesheets, no inline style or script). */
+  renderer: PublicRenderer;
 }
 
 const ACTOR: Actor = { accountId: null, keyId: null, keyName: 'subscriber link', requestId: null };
@@ -48,16 +44,19 @@ export function registerSubscriberLinkRoutes(fastify: FastifyInstance, deps: Sub
     const page = context.page ?? null;
     return reply
       .status(status)
-      .headers({ ...SECURITY_HEADERS, 'content-security-policy': deps.csp(page) })
+      .headers({ ...SECURITY_HEADERS, 'content-security-policy': pageCsp(page) })
       .type('text/html; charset=utf-8')
-      .send(deps.render(page, context.title, [context.message], { form, back: false }));
+      .send(deps.renderer.subscriberPage(page, context.title, [context.message], { form, back: false }));
   };
   const tokenOf = (request: FastifyRequest) => String((request.params as { token: string }).token);
   const verify = (request: FastifyRequest, purpose: 'confirm' | 'unsubscribe') => deps.tokens.verify(tokenOf(request), purpose, deps.clock.now().getTime());
+  /** Runs a subscriptions command of status pages; the number of events it appended. */
+  const execute = async (command: SubscriptionsCommand, actor: Actor) => (await deps.commands.execute(new RunSubscriptionsCommand(command, actor))).appended.length;
   /** The subscription and its page, when both still exist. */
-  const lookUp = async (claims: { statusPageId: string; subscriptionId: string }) => {
-    const found = await deps.subscription(claims.statusPageId, claims.subscriptionId);
-    return { found, page: found ? await deps.page(found.accountId, claims.statusPageId) : null };
+  const lookUp = async ({ statusPageId, subscriptionId }: { statusPageId: string; subscriptionId: string }) => {
+    const found = await deps.queries.execute(new StatusPagesQuery({ type: 'GetSubscription', statusPageId, id: subscriptionId }));
+    const shown = found ? await deps.queries.execute(new StatusPagesQuery({ type: 'GetStatusPage', accountId: found.accountId, id: statusPageId })) : null;
+    return { found, page: shown?.page ?? null };
   };
   // A second click on a used confirmation link is not an error: the address is confirmed.
   const alreadyConfirmed = (address: string, page: StatusPageDetailView | null): Context => ({
@@ -89,7 +88,7 @@ export function registerSubscriberLinkRoutes(fastify: FastifyInstance, deps: Sub
     scope.post('/subscriptions/confirm/:token', async (request: FastifyRequest, reply: FastifyReply) => {
       const claims = await verify(request, 'confirm');
       if (!claims) return html(reply, 400, INVALID_CONFIRM);
-      const verified = (await unlessNotFound(deps.execute({ type: 'VerifySubscription', statusPageId: claims.statusPageId, id: claims.subscriptionId }, ACTOR))) ?? 0;
+      const verified = (await unlessNotFound(execute({ type: 'VerifySubscription', statusPageId: claims.statusPageId, id: claims.subscriptionId }, ACTOR))) ?? 0;
       const { found, page } = await lookUp(claims);
       if (verified === 0) {
         return found?.status === 'VERIFIED' ? html(reply, 200, alreadyConfirmed(found.address, page)) : html(reply, 400, { ...INVALID_CONFIRM, page });
@@ -118,7 +117,7 @@ export function registerSubscriberLinkRoutes(fastify: FastifyInstance, deps: Sub
       const { found, page } = await lookUp(claims);
       if (found) {
         const { accountId } = found;
-        await unlessNotFound(deps.execute({ type: 'RemoveSubscription', statusPageId: claims.statusPageId, accountId, id: claims.subscriptionId }, { ...ACTOR, accountId }));
+        await unlessNotFound(execute({ type: 'RemoveSubscription', statusPageId: claims.statusPageId, accountId, id: claims.subscriptionId }, { ...ACTOR, accountId }));
       }
       const at = found ? `at ${found.address}` : 'at this address';
       return html(reply, 200, { title: 'Unsubscribed', message: `You will no longer receive incident updates${fromPage(page)} ${at}.`, page });

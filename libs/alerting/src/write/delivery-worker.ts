@@ -75,14 +75,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   /** The label /metrics counts a delivery under: the channel's type (EMAIL for SMTP, the HTTP types for webhooks). */
   private async channelTypeOf(doc: DeliveryDoc): Promise<string> {
-    switch (doc.target.kind) {
-      case 'channel':
-        return (doc.alertChannelId ? (await this.channels.anyDoc(doc.alertChannelId))?.type : null) ?? 'DELETED';
-      case 'subscriber-webhook':
-        return 'WEBHOOK';
-      default:
-        return 'EMAIL';
-    }
+    if (doc.target.kind !== 'channel') return doc.target.kind === 'subscriber-webhook' ? 'WEBHOOK' : 'EMAIL';
+    return (doc.alertChannelId ? (await this.channels.anyDoc(doc.alertChannelId))?.type : null) ?? 'DELETED';
   }
 
   async onApplicationBootstrap(): Promise<void> {
