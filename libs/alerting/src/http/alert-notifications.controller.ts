@@ -5,6 +5,7 @@ import { CLOCK, Clock } from '../../../core/src/clock';
 import { ValidationError, ViolationDetail } from '../../../core/src/errors';
 import { isUuid } from '../../../core/src/ids';
 import { Account, AccountContext } from '../../../http/src/account-context';
+import { ApiPageQuery } from '../../../http/src/page-query';
 import { CURSOR_CODEC, CursorCodec, parseLimit } from '../../../http/src/pagination';
 import { actorOf, requireId } from '../../../http/src/params';
 import { AlertingQuery } from '../read/alerting.queries';
@@ -54,8 +55,7 @@ export class AlertNotificationsController {
   ) {}
 
   @Get()
-  @ApiQuery({ name: 'limit', required: false, type: Number })
-  @ApiQuery({ name: 'nextId', required: false, type: String })
+  @ApiPageQuery()
   @ApiQuery({ name: 'from', required: false })
   @ApiQuery({ name: 'to', required: false })
   @ApiQuery({ name: 'checkId', required: false })
