@@ -138,24 +138,20 @@ function parseConfig(type: ChannelType, raw: unknown, c: Collector, options: Val
     return null;
   }
   const before = c.details.length;
-  let config: ChannelConfig | null = null;
+  const valid = (config: ChannelConfig) => (c.details.length === before ? config : null);
   switch (type) {
     case 'EMAIL': {
       const address = c.text(raw, 'address', 'config.address', { max: 254 });
       if (address !== null && !isDeliverableAddress(address)) c.add('config.address', 'address must be an email address');
-      config = { address: address ?? '' };
-      break;
+      return valid({ address: address ?? '' });
     }
     case 'SLACK':
-      config = { url: c.url(raw, 'url', 'config.url', options) ?? '', channel: c.text(raw, 'channel', 'config.channel', { required: false }) };
-      break;
+      return valid({ url: c.url(raw, 'url', 'config.url', options) ?? '', channel: c.text(raw, 'channel', 'config.channel', { required: false }) });
     case 'WEBHOOK': {
       const template = c.text(raw, 'template', 'config.template', { required: false, max: MAX_TEMPLATE_LENGTH, min: 0 });
-      if (template) {
-        const problem = templateProblem(template);
-        if (problem) c.add('config.template', problem);
-      }
-      config = {
+      const problem = template ? templateProblem(template) : null;
+      if (problem) c.add('config.template', problem);
+      const config: WebhookConfig = {
         name: c.text(raw, 'name', 'config.name') ?? '',
         url: c.url(raw, 'url', 'config.url', options) ?? '',
         method: c.oneOf(raw, 'method', 'config.method', WEBHOOK_METHODS, 'POST') ?? 'POST',
@@ -165,29 +161,24 @@ function parseConfig(type: ChannelType, raw: unknown, c: Collector, options: Val
         webhookSecret: c.text(raw, 'webhookSecret', 'config.webhookSecret', { required: false, min: 0 }) || null,
         webhookType: c.oneOf(raw, 'webhookType', 'config.webhookType', WEBHOOK_TYPES, 'WEBHOOK') ?? 'WEBHOOK',
       };
-      const secret = (config as WebhookConfig).webhookSecret;
-      if (secret?.startsWith('whsec_') && !/^[A-Za-z0-9+/]+={0,2}$/.test(secret.slice(6))) {
-        c.add('config.webhookSecret', 'a whsec_ secret must be followed by base64');
-      }
-      break;
+      const secret = config.webhookSecret;
+      if (secret?.startsWith('whsec_') && !/^[A-Za-z0-9+/]+={0,2}$/.test(secret.slice(6))) c.add('config.webhookSecret', 'a whsec_ secret must be followed by base64');
+      return valid(config);
     }
     case 'PAGERDUTY':
-      config = {
+      return valid({
         serviceKey: c.text(raw, 'serviceKey', 'config.serviceKey') ?? '',
         serviceName: c.text(raw, 'serviceName', 'config.serviceName', { required: false }),
         account: c.text(raw, 'account', 'config.account', { required: false }),
-      };
-      break;
+      });
     case 'OPSGENIE':
-      config = {
+      return valid({
         apiKey: c.text(raw, 'apiKey', 'config.apiKey') ?? '',
         region: c.oneOf(raw, 'region', 'config.region', OPSGENIE_REGIONS, 'US') ?? 'US',
         priority: c.oneOf(raw, 'priority', 'config.priority', OPSGENIE_PRIORITIES, 'P3') ?? 'P3',
         name: c.text(raw, 'name', 'config.name') ?? '',
-      };
-      break;
+      });
   }
-  return c.details.length === before ? config : null;
 }
 
 export interface ParsedChannelBody {

@@ -70,13 +70,8 @@ export class AlertNotificationsController {
     }
     if (query.status !== undefined && !STATUSES.includes(query.status as DeliveryStatus)) details.push({ path: 'status', message: 'status must be PENDING, SENT, FAILED or SUPPRESSED' });
     if (details.length > 0) throw ValidationError.of(details);
-    const filter = {
-      from,
-      to,
-      checkId: (query.checkId as string | undefined)?.toLowerCase(),
-      alertChannelId: (query.alertChannelId as string | undefined)?.toLowerCase(),
-      status: query.status as DeliveryStatus | undefined,
-    };
+    const lower = (name: 'checkId' | 'alertChannelId') => (query[name] as string | undefined)?.toLowerCase();
+    const filter = { from, to, checkId: lower('checkId'), alertChannelId: lower('alertChannelId'), status: query.status as DeliveryStatus | undefined };
     const scope = `alert-notifications:${account.accountId}:${JSON.stringify(filter)}`;
     const size = parseLimit(query.limit);
     const after = this.cursors.decode(scope, query.nextId);
