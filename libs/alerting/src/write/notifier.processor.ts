@@ -21,6 +21,15 @@ export type NotifierEvent =
   | SubscriberNoticeEvent;
 
 const subjectOf = (check: CheckDoc): AlertSubject => ({ ...check, noun: 'check' });
+const alertOf = (check: CheckDoc, outage: { id: string; startedAt: string }, at: string): Omit<CheckAlert, 'alertType'> => ({
+  checkId: check.id,
+  checkName: check.name,
+  tags: check.tags,
+  outageId: outage.id,
+  startedAt: outage.startedAt,
+  at,
+  downtimeSeconds: null,
+});
 
 /**
  * Turns events into deliveries in the outbox (see AlertFanOut for their ids).
@@ -81,16 +90,7 @@ export class Notifier implements Processor<NotifierEvent> {
     const timeBased = policy.escalationType === 'TIME_BASED';
     if (timeBased ? !data.first : outage.failedRuns !== policy.failedRunThreshold) return;
     const alertAt = timeBased ? Date.parse(outage.startedAt) + policy.minutesFailingThreshold * 60_000 : Date.parse(data.deadline);
-    const base: Omit<CheckAlert, 'alertType'> = {
-      checkId: check.id,
-      checkName: check.name,
-      tags: check.tags,
-      outageId: outage.id,
-      startedAt: outage.startedAt,
-      at: data.deadline,
-      downtimeSeconds: null,
-      cause: failureCause(data),
-    };
+    const base = { ...alertOf(check, outage, data.deadline), cause: failureCause(data) };
     await this.alerts.escalate(subjectOf(check), base, data.eventId, alertAt, outage.id, timeBased);
   }
 
@@ -103,16 +103,7 @@ export class Notifier implements Processor<NotifierEvent> {
     const downtimeMs = Date.parse(data.at) - Date.parse(outage.startedAt);
     if (!outageAlerted(check.alertSettings, downtimeMs, outage.failedRuns)) return;
     const subject = subjectOf(check);
-    const alert: CheckAlert = {
-      alertType: 'ALERT_RECOVERY',
-      checkId: check.id,
-      checkName: check.name,
-      tags: check.tags,
-      outageId: outage.id,
-      startedAt: outage.startedAt,
-      at: data.at,
-      downtimeSeconds: Math.max(0, Math.round(downtimeMs / 1000)),
-    };
+    const alert: CheckAlert = { ...alertOf(check, outage, data.at), alertType: 'ALERT_RECOVERY', downtimeSeconds: Math.max(0, Math.round(downtimeMs / 1000)) };
     await this.alerts.fanOut(subject, alert, data.eventId, this.clock.now().getTime(), null, await this.alerts.silencedAt(subject, data.at));
   }
 }
