@@ -2,9 +2,9 @@
 export { AlertingModule } from './alerting.module';
 export { RunAlertChannelCommand, type AlertChannelRun } from './write/alert-channel.handler';
 export type { AlertChannelCommand, AlertChannelEvent } from './domain/alert-channel.decider';
-export { AlertingQuery, type AlertingAnswers, type AlertingQuestion, type NotificationFilter } from './read/alerting.queries';
+export { AlertingQuery, type AlertingAnswers, type AlertingQuestion } from './read/alerting.queries';
 export type { ChannelView } from './read/channel-directory';
-export type { DeliveryDoc, DeliveryStatus } from './write/outbox';
+export type { DeliveryDoc, DeliveryStatus, NotificationFilter } from './write/outbox';
 /** The delivery log and its worker, for the CLI and the fault-injection tests. */
 export { Outbox } from './write/outbox';
 export { DeliveryWorker } from './write/delivery-worker';

@@ -8,8 +8,8 @@ import { ProcessorRunner } from '../../read-store/src/processor-runner';
 import { PROCESSOR_RUNNER, PROJECTION_ENGINE } from '../../platform/src/tokens';
 import { HeartbeatsModule, CheckAlertLinks } from '../../heartbeats/src/heartbeats.api';
 import { MaintenanceModule } from '../../maintenance/src/maintenance.api';
-import { RunSubscriptionsCommand, StatusPagesModule, StatusPagesQuery } from '../../status-pages/src/status-pages.api';
-import { pageCsp, PublicRenderer, PublicWebModule } from '../../public-web/src/public-web.api';
+import { StatusPagesModule } from '../../status-pages/src/status-pages.api';
+import { PublicRenderer, PublicWebModule } from '../../public-web/src/public-web.api';
 import { alertSettingsProblems } from './domain/alert-settings';
 import { AlertChannelsController } from './http/alert-channels.controller';
 import { AlertNotificationsController } from './http/alert-notifications.controller';
@@ -31,6 +31,7 @@ import { SubscriberNotices } from './write/subscriber-notices';
 import { SubscriberTokens } from './write/subscriber-tokens';
 import { MonitorLinks, MonitorsModule } from '../../monitors/src/monitors.api';
 import { MonitorNotifier } from './write/monitor-notifier.processor';
+import { AlertFanOut } from './write/alert-fan-out';
 
 /**
  * Alert channels, check alerts and subscriber emails (docs/alerting.md): the channel API, the
@@ -39,7 +40,7 @@ import { MonitorNotifier } from './write/monitor-notifier.processor';
 @Module({
   imports: [HeartbeatsModule, MonitorsModule, StatusPagesModule, MaintenanceModule, PublicWebModule],
   controllers: [AlertChannelsController, AlertNotificationsController],
-  providers: [ChannelDirectory, AlertingQueryHandler, AlertChannelCommandHandler, ChannelSubscriptions, Outbox, Notifier, LocationAlerts, SubscriberNotices, SubscriberTokens, EmailSender, DeliverySender, DeliveryWorker, DeliveryLogRetention, MonitorNotifier],
+  providers: [ChannelDirectory, AlertingQueryHandler, AlertChannelCommandHandler, ChannelSubscriptions, Outbox, Notifier, LocationAlerts, SubscriberNotices, SubscriberTokens, EmailSender, DeliverySender, DeliveryWorker, DeliveryLogRetention, MonitorNotifier, AlertFanOut],
   exports: [Outbox, DeliveryWorker],
 })
 export class AlertingModule implements OnModuleInit {
@@ -50,6 +51,7 @@ export class AlertingModule implements OnModuleInit {
     notifier: Notifier,
     links: CheckAlertLinks,
     monitorNotifier: MonitorNotifier,
+    locationAlerts: LocationAlerts,
     monitorLinks: MonitorLinks,
     channels: ChannelDirectory,
     private readonly tokens: SubscriberTokens,
@@ -62,6 +64,7 @@ export class AlertingModule implements OnModuleInit {
     engine.register(checkSubscriptionsProjection);
     processors.register(notifier);
     processors.register(monitorNotifier);
+    processors.register(locationAlerts);
     // A check or monitor may only subscribe to channels of its own account; its alertSettings are Checkly's shape.
     const validate = async (accountId: string, config: { alertSettings: unknown; alertChannelSubscriptions?: { alertChannelId: string }[] }) => {
       const details = alertSettingsProblems(config.alertSettings);
@@ -79,14 +82,7 @@ export class AlertingModule implements OnModuleInit {
   onModuleInit(): void {
     const adapter = this.adapterHost.httpAdapter;
     if (!adapter) return;
-    registerSubscriberLinkRoutes(adapter.getInstance() as FastifyInstance, {
-      tokens: this.tokens,
-      execute: async (command, actor) => (await this.commands.execute(new RunSubscriptionsCommand(command, actor))).appended.length,
-      subscription: (statusPageId, id) => this.queries.execute(new StatusPagesQuery({ type: 'GetSubscription', statusPageId, id })),
-      clock: this.clock,
-      page: async (accountId, statusPageId) => (await this.queries.execute(new StatusPagesQuery({ type: 'GetStatusPage', accountId, id: statusPageId })))?.page ?? null,
-      render: (page, heading, paragraphs, options) => this.renderer.subscriberPage(page, heading, paragraphs, options),
-      csp: pageCsp,
-    });
+    const { tokens, commands, queries, clock, renderer } = this;
+    registerSubscriberLinkRoutes(adapter.getInstance() as FastifyInstance, { tokens, commands, queries, clock, renderer });
   }
 }

@@ -1,4 +1,5 @@
-import { maskedConfig, maskedRecipient, parseChannelBody, urlProblem, WebhookConfig } from './alert-channel';
+import { targetUrlProblem as urlProblem } from '../send/target-check';
+import { maskedConfig, maskedRecipient, parseChannelBody, WebhookConfig } from './alert-channel';
 import { alertPolicy, alertSettingsProblems, DEFAULT_POLICY } from './alert-settings';
 import { isPublicAddress } from '../../../core/src/outbound-address';
 

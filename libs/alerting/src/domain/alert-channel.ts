@@ -18,27 +18,21 @@ export interface KeyValue {
   value: string;
 }
 
-export type ChannelConfig =
-  | { address: string }
-  | { url: string; channel: string | null }
-  | {
-      name: string;
-      url: string;
-      method: WebhookMethod;
-      headers: KeyValue[];
-      queryParameters: KeyValue[];
-      template: string | null;
-      webhookSecret: string | null;
-      webhookType: WebhookType;
-    }
-  | { serviceKey: string; serviceName: string | null; account: string | null }
-  | { apiKey: string; region: 'US' | 'EU'; priority: string; name: string };
-
 export type EmailConfig = { address: string };
 export type SlackConfig = { url: string; channel: string | null };
-export type WebhookConfig = Extract<ChannelConfig, { webhookType: WebhookType }>;
-export type PagerDutyConfig = Extract<ChannelConfig, { serviceKey: string }>;
-export type OpsgenieConfig = Extract<ChannelConfig, { apiKey: string }>;
+export interface WebhookConfig {
+  name: string;
+  url: string;
+  method: WebhookMethod;
+  headers: KeyValue[];
+  queryParameters: KeyValue[];
+  template: string | null;
+  webhookSecret: string | null;
+  webhookType: WebhookType;
+}
+export type PagerDutyConfig = { serviceKey: string; serviceName: string | null; account: string | null };
+export type OpsgenieConfig = { apiKey: string; region: 'US' | 'EU'; priority: string; name: string };
+export type ChannelConfig = EmailConfig | SlackConfig | WebhookConfig | PagerDutyConfig | OpsgenieConfig;
 
 /** Everything a channel's API stores, subscriptions apart (they live on the checks). */
 export interface ChannelSettings {
@@ -109,7 +103,7 @@ class Collector {
   url(raw: Raw, field: string, path: string, options: ValidationOptions): string | null {
     const value = this.text(raw, field, path, { max: MAX_URL_LENGTH });
     if (value === null) return null;
-    const problem = urlProblem(value, options);
+    const problem = targetUrlProblem(value, options);
     if (problem) {
       this.add(path, problem);
       return null;
@@ -138,33 +132,26 @@ class Collector {
   }
 }
 
-/** Why a URL may not be a delivery target, or null. */
-export const urlProblem = targetUrlProblem;
-
 function parseConfig(type: ChannelType, raw: unknown, c: Collector, options: ValidationOptions): ChannelConfig | null {
   if (!isObject(raw)) {
     c.add('config', 'config must be an object');
     return null;
   }
   const before = c.details.length;
-  let config: ChannelConfig | null = null;
+  const valid = (config: ChannelConfig) => (c.details.length === before ? config : null);
   switch (type) {
     case 'EMAIL': {
       const address = c.text(raw, 'address', 'config.address', { max: 254 });
       if (address !== null && !isDeliverableAddress(address)) c.add('config.address', 'address must be an email address');
-      config = { address: address ?? '' };
-      break;
+      return valid({ address: address ?? '' });
     }
     case 'SLACK':
-      config = { url: c.url(raw, 'url', 'config.url', options) ?? '', channel: c.text(raw, 'channel', 'config.channel', { required: false }) };
-      break;
+      return valid({ url: c.url(raw, 'url', 'config.url', options) ?? '', channel: c.text(raw, 'channel', 'config.channel', { required: false }) });
     case 'WEBHOOK': {
       const template = c.text(raw, 'template', 'config.template', { required: false, max: MAX_TEMPLATE_LENGTH, min: 0 });
-      if (template) {
-        const problem = templateProblem(template);
-        if (problem) c.add('config.template', problem);
-      }
-      config = {
+      const problem = template ? templateProblem(template) : null;
+      if (problem) c.add('config.template', problem);
+      const config: WebhookConfig = {
         name: c.text(raw, 'name', 'config.name') ?? '',
         url: c.url(raw, 'url', 'config.url', options) ?? '',
         method: c.oneOf(raw, 'method', 'config.method', WEBHOOK_METHODS, 'POST') ?? 'POST',
@@ -174,29 +161,24 @@ function parseConfig(type: ChannelType, raw: unknown, c: Collector, options: Val
         webhookSecret: c.text(raw, 'webhookSecret', 'config.webhookSecret', { required: false, min: 0 }) || null,
         webhookType: c.oneOf(raw, 'webhookType', 'config.webhookType', WEBHOOK_TYPES, 'WEBHOOK') ?? 'WEBHOOK',
       };
-      const secret = (config as WebhookConfig).webhookSecret;
-      if (secret?.startsWith('whsec_') && !/^[A-Za-z0-9+/]+={0,2}$/.test(secret.slice(6))) {
-        c.add('config.webhookSecret', 'a whsec_ secret must be followed by base64');
-      }
-      break;
+      const secret = config.webhookSecret;
+      if (secret?.startsWith('whsec_') && !/^[A-Za-z0-9+/]+={0,2}$/.test(secret.slice(6))) c.add('config.webhookSecret', 'a whsec_ secret must be followed by base64');
+      return valid(config);
     }
     case 'PAGERDUTY':
-      config = {
+      return valid({
         serviceKey: c.text(raw, 'serviceKey', 'config.serviceKey') ?? '',
         serviceName: c.text(raw, 'serviceName', 'config.serviceName', { required: false }),
         account: c.text(raw, 'account', 'config.account', { required: false }),
-      };
-      break;
+      });
     case 'OPSGENIE':
-      config = {
+      return valid({
         apiKey: c.text(raw, 'apiKey', 'config.apiKey') ?? '',
         region: c.oneOf(raw, 'region', 'config.region', OPSGENIE_REGIONS, 'US') ?? 'US',
         priority: c.oneOf(raw, 'priority', 'config.priority', OPSGENIE_PRIORITIES, 'P3') ?? 'P3',
         name: c.text(raw, 'name', 'config.name') ?? '',
-      };
-      break;
+      });
   }
-  return c.details.length === before ? config : null;
 }
 
 export interface ParsedChannelBody {
@@ -254,6 +236,10 @@ export function parseChannelBody(body: unknown, options: ValidationOptions, stor
 // ---- masking
 
 const MASK = '********';
+const SECRET_FIELDS = ['webhookSecret', 'serviceKey', 'apiKey'];
+/** The fields a response may show masked: the secrets and token-bearing URLs. */
+const MASKED_FIELDS = [...SECRET_FIELDS, 'url'];
+const PAIR_FIELDS = ['headers', 'queryParameters'];
 
 function maskSecret(secret: string): string {
   // Long secrets keep their last four characters so an operator can tell keys apart.
@@ -298,11 +284,11 @@ function unmaskedPairs(raw: unknown, stored: KeyValue[]): unknown {
 /** The config as responses show it: secrets masked. */
 export function maskedConfig(type: ChannelType, config: ChannelConfig): ChannelConfig {
   const out = { ...config } as Record<string, unknown>;
-  for (const field of ['webhookSecret', 'serviceKey', 'apiKey']) {
+  for (const field of SECRET_FIELDS) {
     if (typeof out[field] === 'string' && out[field]) out[field] = maskSecret(out[field] as string);
   }
   if (tokenUrl(type, config) && typeof out.url === 'string') out.url = maskUrl(out.url);
-  for (const field of ['headers', 'queryParameters']) {
+  for (const field of PAIR_FIELDS) {
     if (Array.isArray(out[field])) out[field] = maskedPairs(out[field] as KeyValue[]);
   }
   return out as ChannelConfig;
@@ -314,10 +300,10 @@ function unmask(type: ChannelType, raw: unknown, stored: ChannelConfig): unknown
   const shown = maskedConfig(type, stored) as Record<string, unknown>;
   const kept = stored as Record<string, unknown>;
   const out = { ...raw };
-  for (const field of ['webhookSecret', 'serviceKey', 'apiKey', 'url']) {
+  for (const field of MASKED_FIELDS) {
     if (typeof out[field] === 'string' && out[field] === shown[field] && shown[field] !== kept[field]) out[field] = kept[field];
   }
-  for (const field of ['headers', 'queryParameters']) {
+  for (const field of PAIR_FIELDS) {
     if (Array.isArray(kept[field])) out[field] = unmaskedPairs(out[field], kept[field] as KeyValue[]);
   }
   return out;
@@ -343,19 +329,12 @@ function maskedEchoes(raw: unknown, stored: ChannelSettings): string[] {
   if (!isObject(raw)) return [];
   const shown = maskedConfig(stored.type, stored.config) as Record<string, unknown>;
   const kept = stored.config as Record<string, unknown>;
-  const masks = new Set<string>();
-  for (const field of ['webhookSecret', 'serviceKey', 'apiKey', 'url']) {
-    if (typeof shown[field] === 'string' && shown[field] !== kept[field]) masks.add(shown[field] as string);
+  const masks = new Set(MASKED_FIELDS.filter((field) => typeof shown[field] === 'string' && shown[field] !== kept[field]).map((field) => shown[field]));
+  for (const field of PAIR_FIELDS) {
+    ((shown[field] ?? []) as KeyValue[]).forEach((pair, i) => pair.value !== (kept[field] as KeyValue[])[i].value && masks.add(pair.value));
   }
-  for (const field of ['headers', 'queryParameters']) {
-    const pairs = (shown[field] ?? []) as KeyValue[];
-    pairs.forEach((pair, i) => pair.value !== (kept[field] as KeyValue[])[i].value && masks.add(pair.value));
-  }
-  const echoes: string[] = [];
-  for (const field of ['webhookSecret', 'serviceKey', 'apiKey', 'url']) {
-    if (typeof raw[field] === 'string' && masks.has(raw[field] as string)) echoes.push(`config.${field}`);
-  }
-  for (const field of ['headers', 'queryParameters']) {
+  const echoes = MASKED_FIELDS.filter((field) => typeof raw[field] === 'string' && masks.has(raw[field])).map((field) => `config.${field}`);
+  for (const field of PAIR_FIELDS) {
     const pairs = raw[field];
     if (Array.isArray(pairs)) pairs.forEach((pair, i) => isObject(pair) && typeof pair.value === 'string' && masks.has(pair.value) && echoes.push(`config.${field}[${i}].value`));
   }
@@ -371,13 +350,17 @@ export function maskedRecipient(type: ChannelType, config: ChannelConfig): strin
       return `pagerduty:${maskSecret((config as PagerDutyConfig).serviceKey)}`;
     case 'OPSGENIE':
       return `opsgenie:${(config as OpsgenieConfig).region}`;
-    default: {
-      try {
-        return `${new URL((config as SlackConfig).url).origin}/…`;
-      } catch {
-        return MASK;
-      }
-    }
+    default:
+      return maskedOrigin((config as SlackConfig).url);
+  }
+}
+
+/** A URL as logs show it: its origin only. */
+export function maskedOrigin(url: string): string {
+  try {
+    return `${new URL(url).origin}/…`;
+  } catch {
+    return MASK;
   }
 }
 

@@ -1,18 +1,5 @@
 import { MonitorFacts, monitorSummary, monitorTitle } from './monitor-alert-words';
 
-export const ALERT_TYPES = [
-  'ALERT_FAILURE',
-  'ALERT_DEGRADED',
-  'ALERT_SSL',
-  'ALERT_RECOVERY',
-  'ALERT_REMINDER',
-  'ALERT_TEST',
-  'INCIDENT_CREATED',
-  'INCIDENT_UPDATED',
-  'SUBSCRIPTION_CONFIRM',
-] as const;
-export type AlertType = (typeof ALERT_TYPES)[number];
-
 /**
  * Why a check failed, as the FAILING said it: the job reported a failure (`/fail`, `/{1-255}`, with the
  * first lines of what it sent), a started run never finished, or no ping came by the deadline.
@@ -39,6 +26,8 @@ export interface CheckAlert {
   /** Present on a monitor's alerts (ALERT_DEGRADED and ALERT_SSL are only theirs). */
   monitor?: MonitorFacts;
 }
+
+export type AlertType = CheckAlert['alertType'] | 'INCIDENT_CREATED' | 'INCIDENT_UPDATED' | 'SUBSCRIPTION_CONFIRM';
 
 /** How much of a job's output an alert carries: its first lines, each and all bounded. */
 export const OUTPUT_MAX_LINES = 10;
@@ -92,7 +81,8 @@ export function humanTime(iso: string): string {
 }
 
 export function alertTitle(alert: CheckAlert): string {
-  if (alert.monitor) return monitorTitle(alert);
+  const monitorWords = alert.monitor ? monitorTitle(alert) : null;
+  if (monitorWords !== null) return monitorWords;
   const cause = causeOf(alert);
   switch (alert.alertType) {
     case 'ALERT_FAILURE':
@@ -138,7 +128,8 @@ function causeWords(cause: AlertCause, at: string): string {
 
 /** One line of text describing the alert, for chat channels and emails. */
 export function alertSummary(alert: CheckAlert): string {
-  if (alert.monitor) return monitorSummary(alert, alert.monitor);
+  const monitorWords = alert.monitor ? monitorSummary(alert, alert.monitor) : null;
+  if (monitorWords !== null) return monitorWords;
   const name = `Heartbeat check "${alert.checkName}"`;
   switch (alert.alertType) {
     case 'ALERT_FAILURE':

@@ -26,18 +26,14 @@ export function alertSettingsProblems(settings: unknown): ViolationDetail[] {
   if (settings === null || settings === undefined) return [];
   const out: ViolationDetail[] = [];
   if (!isObject(settings)) return [{ path: 'alertSettings', message: 'alertSettings must be an object' }];
-  const { escalationType, runBasedEscalation, timeBasedEscalation, reminders } = settings;
+  const { escalationType, reminders } = settings;
   if (escalationType !== undefined && escalationType !== 'RUN_BASED' && escalationType !== 'TIME_BASED') {
     out.push({ path: 'alertSettings.escalationType', message: 'escalationType must be RUN_BASED or TIME_BASED' });
   }
-  if (runBasedEscalation !== undefined && runBasedEscalation !== null) {
-    if (!isObject(runBasedEscalation) || (runBasedEscalation.failedRunThreshold !== undefined && !intIn(runBasedEscalation.failedRunThreshold, 1, 5))) {
-      out.push({ path: 'alertSettings.runBasedEscalation.failedRunThreshold', message: 'failedRunThreshold must be an integer from 1 to 5' });
-    }
-  }
-  if (timeBasedEscalation !== undefined && timeBasedEscalation !== null) {
-    if (!isObject(timeBasedEscalation) || (timeBasedEscalation.minutesFailingThreshold !== undefined && !intIn(timeBasedEscalation.minutesFailingThreshold, 1, 1440))) {
-      out.push({ path: 'alertSettings.timeBasedEscalation.minutesFailingThreshold', message: 'minutesFailingThreshold must be an integer from 1 to 1440' });
+  for (const [group, field, max] of [['runBasedEscalation', 'failedRunThreshold', 5], ['timeBasedEscalation', 'minutesFailingThreshold', 1440]] as const) {
+    const value = settings[group];
+    if (value !== undefined && value !== null && (!isObject(value) || (value[field] !== undefined && !intIn(value[field], 1, max)))) {
+      out.push({ path: `alertSettings.${group}.${field}`, message: `${field} must be an integer from 1 to ${max}` });
     }
   }
   if (reminders !== undefined && reminders !== null) {
@@ -65,4 +61,10 @@ export function alertPolicy(settings: unknown): AlertPolicy {
       intervalMinutes: intIn(reminders.interval, 1, 1440) ? (reminders.interval as number) : 5,
     },
   };
+}
+
+/** Whether an outage that lasted `downtimeMs` over `failedRuns` failing runs had alerted under these settings. */
+export function outageAlerted(settings: unknown, downtimeMs: number, failedRuns: number): boolean {
+  const policy = alertPolicy(settings);
+  return policy.escalationType === 'TIME_BASED' ? downtimeMs >= policy.minutesFailingThreshold * 60_000 : failedRuns >= policy.failedRunThreshold;
 }

@@ -17,25 +17,22 @@ const TYPE_WORDS: Record<string, string> = { URL: 'URL monitor', API: 'API monit
 const where = (facts: MonitorFacts) => (facts.locations.length > 0 ? ` from ${facts.locations.join(', ')}` : '');
 const why = (facts: MonitorFacts) => (facts.error ? `: ${facts.error}` : '');
 
-export function monitorTitle(alert: CheckAlert): string {
+/** A monitor's own title, or null where it reads as a heartbeat's (reminder, recovery, test). */
+export function monitorTitle(alert: CheckAlert): string | null {
   switch (alert.alertType) {
     case 'ALERT_FAILURE':
       return `${alert.checkName} is failing`;
-    case 'ALERT_REMINDER':
-      return `${alert.checkName} is still failing`;
     case 'ALERT_DEGRADED':
       return `${alert.checkName} is degraded`;
     case 'ALERT_SSL':
       return `The certificate of ${alert.checkName} expires in ${alert.monitor?.sslDaysRemaining ?? '?'} days`;
-    case 'ALERT_RECOVERY':
-      return `${alert.checkName} has recovered`;
-    case 'ALERT_TEST':
-      return 'Test notification from Vigil';
+    default:
+      return null;
   }
 }
 
-/** One line saying what happened to the monitor, for chat channels and emails. */
-export function monitorSummary(alert: CheckAlert, facts: MonitorFacts): string {
+/** One line saying what happened to the monitor, for chat channels and emails; null for a test (as a heartbeat's). */
+export function monitorSummary(alert: CheckAlert, facts: MonitorFacts): string | null {
   const name = `${TYPE_WORDS[facts.checkType] ?? 'Monitor'} "${alert.checkName}"`;
   const since = humanTime(alert.startedAt ?? alert.at);
   switch (alert.alertType) {
@@ -51,7 +48,7 @@ export function monitorSummary(alert: CheckAlert, facts: MonitorFacts): string {
       const downtime = alert.downtimeSeconds !== null ? ` after ${humanDuration(alert.downtimeSeconds)}` : '';
       return `${name} recovered at ${humanTime(alert.at)}${downtime} (since ${since}).`;
     }
-    case 'ALERT_TEST':
-      return 'This is a test notification: the alert channel works.';
+    default:
+      return null;
   }
 }

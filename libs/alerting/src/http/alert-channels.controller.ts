@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ALERT_CHANNEL_BODY_SCHEMA } from './alert-channel.schema';
-import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsUUID } from 'class-validator';
 import { FastifyReply } from 'fastify';
 import { NotFoundError, ValidationError } from '../../../core/src/errors';
@@ -9,6 +9,7 @@ import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { Account, AccountContext } from '../../../http/src/account-context';
 import { parseIfMatch, setEtag } from '../../../http/src/etag';
+import { ApiPageQuery } from '../../../http/src/page-query';
 import { CURSOR_CODEC, CursorCodec, parseLimit } from '../../../http/src/pagination';
 import { actorOf, requireId } from '../../../http/src/params';
 import { ChannelSettings, parseChannelBody } from '../domain/alert-channel';
@@ -42,8 +43,7 @@ export class AlertChannelsController {
   ) {}
 
   @Get()
-  @ApiQuery({ name: 'limit', required: false, type: Number })
-  @ApiQuery({ name: 'nextId', required: false, type: String })
+  @ApiPageQuery()
   async list(@Account() account: AccountContext, @Query('limit') limit?: string, @Query('nextId') nextId?: string) {
     const scope = `alert-channels:${account.accountId}`;
     const size = parseLimit(limit);

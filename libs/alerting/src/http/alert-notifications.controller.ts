@@ -5,6 +5,7 @@ import { CLOCK, Clock } from '../../../core/src/clock';
 import { ValidationError, ViolationDetail } from '../../../core/src/errors';
 import { isUuid } from '../../../core/src/ids';
 import { Account, AccountContext } from '../../../http/src/account-context';
+import { ApiPageQuery } from '../../../http/src/page-query';
 import { CURSOR_CODEC, CursorCodec, parseLimit } from '../../../http/src/pagination';
 import { actorOf, requireId } from '../../../http/src/params';
 import { AlertingQuery } from '../read/alerting.queries';
@@ -54,8 +55,7 @@ export class AlertNotificationsController {
   ) {}
 
   @Get()
-  @ApiQuery({ name: 'limit', required: false, type: Number })
-  @ApiQuery({ name: 'nextId', required: false, type: String })
+  @ApiPageQuery()
   @ApiQuery({ name: 'from', required: false })
   @ApiQuery({ name: 'to', required: false })
   @ApiQuery({ name: 'checkId', required: false })
@@ -70,13 +70,8 @@ export class AlertNotificationsController {
     }
     if (query.status !== undefined && !STATUSES.includes(query.status as DeliveryStatus)) details.push({ path: 'status', message: 'status must be PENDING, SENT, FAILED or SUPPRESSED' });
     if (details.length > 0) throw ValidationError.of(details);
-    const filter = {
-      from,
-      to,
-      checkId: (query.checkId as string | undefined)?.toLowerCase(),
-      alertChannelId: (query.alertChannelId as string | undefined)?.toLowerCase(),
-      status: query.status as DeliveryStatus | undefined,
-    };
+    const lower = (name: 'checkId' | 'alertChannelId') => (query[name] as string | undefined)?.toLowerCase();
+    const filter = { from, to, checkId: lower('checkId'), alertChannelId: lower('alertChannelId'), status: query.status as DeliveryStatus | undefined };
     const scope = `alert-notifications:${account.accountId}:${JSON.stringify(filter)}`;
     const size = parseLimit(query.limit);
     const after = this.cursors.decode(scope, query.nextId);

@@ -1,23 +1,19 @@
 import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../../../core/src/clock';
-import { NotFoundError } from '../../../core/src/errors';
+import { unlessNotFound } from '../../../core/src/unless-not-found';
 import { Actor } from '../../../event-store/src/command-runner';
-import { StatusPageDetailView, SubscriptionsCommand } from '../../../status-pages/src/status-pages.api';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { pageCsp, PublicRenderer } from '../../../public-web/src/public-web.api';
+import { RunSubscriptionsCommand, StatusPageDetailView, StatusPagesQuery, SubscriptionsCommand } from '../../../status-pages/src/status-pages.api';
 import { SubscriberTokens } from '../write/subscriber-tokens';
 
 export interface SubscriberLinkDeps {
   tokens: SubscriberTokens;
-  /** Runs a subscriptions command of status pages; the number of events it appended. */
-  execute: (command: SubscriptionsCommand, actor: Actor) => Promise<number>;
-  /** The subscription as status pages' read side has it, or null. */
-  subscription: (statusPageId: string, id: string) => Promise<{ accountId: string; status: string; address: string } | null>;
-  /** The status page, or null when it is gone. */
-  page: (accountId: string, statusPageId: string) => Promise<StatusPageDetailView | null>;
+  commands: CommandBus;
+  queries: QueryBus;
   clock: Clock;
-  /** The public pages' message page, in the status page's look when given (their stylesheets, no inline style or script). */
-  render: (page: StatusPageDetailView | null, heading: string, paragraphs: string[], options: { form?: { action: string; button: string }; back: false }) => string;
-  /** The public pages' CSP for that page (its logo's origin allowed). */
-  csp: (page: StatusPageDetailView | null) => string;
+  /** The public pages' message page, in the status page's look (their stylesheets, no inline style or script). */
+  renderer: PublicRenderer;
 }
 
 const ACTOR: Actor = { accountId: null, keyId: null, keyName: 'subscriber link', requestId: null };
@@ -48,15 +44,19 @@ export function registerSubscriberLinkRoutes(fastify: FastifyInstance, deps: Sub
     const page = context.page ?? null;
     return reply
       .status(status)
-      .headers({ ...SECURITY_HEADERS, 'content-security-policy': deps.csp(page) })
+      .headers({ ...SECURITY_HEADERS, 'content-security-policy': pageCsp(page) })
       .type('text/html; charset=utf-8')
-      .send(deps.render(page, context.title, [context.message], { form, back: false }));
+      .send(deps.renderer.subscriberPage(page, context.title, [context.message], { form, back: false }));
   };
   const tokenOf = (request: FastifyRequest) => String((request.params as { token: string }).token);
+  const verify = (request: FastifyRequest, purpose: 'confirm' | 'unsubscribe') => deps.tokens.verify(tokenOf(request), purpose, deps.clock.now().getTime());
+  /** Runs a subscriptions command of status pages; the number of events it appended. */
+  const execute = async (command: SubscriptionsCommand, actor: Actor) => (await deps.commands.execute(new RunSubscriptionsCommand(command, actor))).appended.length;
   /** The subscription and its page, when both still exist. */
-  const lookUp = async (claims: { statusPageId: string; subscriptionId: string }) => {
-    const found = await deps.subscription(claims.statusPageId, claims.subscriptionId);
-    return { found, page: found ? await deps.page(found.accountId, claims.statusPageId) : null };
+  const lookUp = async ({ statusPageId, subscriptionId }: { statusPageId: string; subscriptionId: string }) => {
+    const found = await deps.queries.execute(new StatusPagesQuery({ type: 'GetSubscription', statusPageId, id: subscriptionId }));
+    const shown = found ? await deps.queries.execute(new StatusPagesQuery({ type: 'GetStatusPage', accountId: found.accountId, id: statusPageId })) : null;
+    return { found, page: shown?.page ?? null };
   };
   // A second click on a used confirmation link is not an error: the address is confirmed.
   const alreadyConfirmed = (address: string, page: StatusPageDetailView | null): Context => ({
@@ -71,8 +71,7 @@ export function registerSubscriberLinkRoutes(fastify: FastifyInstance, deps: Sub
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 4096 }, (_request, _body, done) => done(null, undefined));
 
     scope.get('/subscriptions/confirm/:token', async (request: FastifyRequest, reply: FastifyReply) => {
-      const token = tokenOf(request);
-      const claims = await deps.tokens.verify(token, 'confirm', deps.clock.now().getTime());
+      const claims = await verify(request, 'confirm');
       if (!claims) return html(reply, 400, INVALID_CONFIRM);
       const { found, page } = await lookUp(claims);
       if (found?.status === 'VERIFIED') return html(reply, 200, alreadyConfirmed(found.address, page));
@@ -80,21 +79,16 @@ export function registerSubscriberLinkRoutes(fastify: FastifyInstance, deps: Sub
       return html(reply, 200, {
         title: 'Confirm your subscription',
         message: `Press the button to receive incident updates${fromPage(page)} by email at ${found.address}.`,
-        action: `/subscriptions/confirm/${encodeURIComponent(token)}`,
+        action: `/subscriptions/confirm/${encodeURIComponent(tokenOf(request))}`,
         button: 'Confirm subscription',
         page,
       });
     });
 
     scope.post('/subscriptions/confirm/:token', async (request: FastifyRequest, reply: FastifyReply) => {
-      const claims = await deps.tokens.verify(tokenOf(request), 'confirm', deps.clock.now().getTime());
+      const claims = await verify(request, 'confirm');
       if (!claims) return html(reply, 400, INVALID_CONFIRM);
-      let verified = 0;
-      try {
-        verified = await deps.execute({ type: 'VerifySubscription', statusPageId: claims.statusPageId, id: claims.subscriptionId }, ACTOR);
-      } catch (error) {
-        if (!(error instanceof NotFoundError)) throw error;
-      }
+      const verified = (await unlessNotFound(execute({ type: 'VerifySubscription', statusPageId: claims.statusPageId, id: claims.subscriptionId }, ACTOR))) ?? 0;
       const { found, page } = await lookUp(claims);
       if (verified === 0) {
         return found?.status === 'VERIFIED' ? html(reply, 200, alreadyConfirmed(found.address, page)) : html(reply, 400, { ...INVALID_CONFIRM, page });
@@ -104,29 +98,26 @@ export function registerSubscriberLinkRoutes(fastify: FastifyInstance, deps: Sub
     });
 
     scope.get('/subscriptions/unsubscribe/:token', async (request: FastifyRequest, reply: FastifyReply) => {
-      const token = tokenOf(request);
-      const claims = await deps.tokens.verify(token, 'unsubscribe', deps.clock.now().getTime());
+      const claims = await verify(request, 'unsubscribe');
       if (!claims) return html(reply, 400, INVALID_UNSUBSCRIBE);
       const { found, page } = await lookUp(claims);
       const at = found ? `at ${found.address}` : 'at this address';
       return html(reply, 200, {
         title: 'Unsubscribe',
         message: `Stop receiving incident updates${fromPage(page)} ${at}?`,
-        action: `/subscriptions/unsubscribe/${encodeURIComponent(token)}`,
+        action: `/subscriptions/unsubscribe/${encodeURIComponent(tokenOf(request))}`,
         button: 'Unsubscribe',
         page,
       });
     });
 
     scope.post('/subscriptions/unsubscribe/:token', async (request: FastifyRequest, reply: FastifyReply) => {
-      const claims = await deps.tokens.verify(tokenOf(request), 'unsubscribe', deps.clock.now().getTime());
+      const claims = await verify(request, 'unsubscribe');
       if (!claims) return html(reply, 400, INVALID_UNSUBSCRIBE);
       const { found, page } = await lookUp(claims);
       if (found) {
         const { accountId } = found;
-        await deps.execute({ type: 'RemoveSubscription', statusPageId: claims.statusPageId, accountId, id: claims.subscriptionId }, { ...ACTOR, accountId }).catch((error) => {
-          if (!(error instanceof NotFoundError)) throw error;
-        });
+        await unlessNotFound(execute({ type: 'RemoveSubscription', statusPageId: claims.statusPageId, accountId, id: claims.subscriptionId }, { ...ACTOR, accountId }));
       }
       const at = found ? `at ${found.address}` : 'at this address';
       return html(reply, 200, { title: 'Unsubscribed', message: `You will no longer receive incident updates${fromPage(page)} ${at}.`, page });

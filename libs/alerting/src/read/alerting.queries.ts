@@ -2,16 +2,8 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { ContextQuery } from '../../../read-store/src/context-query';
 import { FindQuery } from '../../../read-store/src/read-store.port';
 import { ChannelSettings } from '../domain/alert-channel';
-import { DeliveryDoc, DeliveryStatus, Outbox } from '../write/outbox';
+import { DeliveryDoc, NotificationFilter, Outbox } from '../write/outbox';
 import { ChannelDirectory, ChannelView } from './channel-directory';
-
-export interface NotificationFilter {
-  checkId?: string;
-  alertChannelId?: string;
-  status?: DeliveryStatus;
-  from?: string;
-  to?: string;
-}
 
 /** What may be asked of the alerting read side, always for one account. */
 export type AlertingQuestion =

@@ -24,13 +24,6 @@ export class ChannelDirectory {
     @Inject(COMMAND_RUNNER) private readonly runner: CommandRunner,
   ) {}
 
-  /** The stored channel, unmasked, when it belongs to the account. */
-  async doc(accountId: string, id: string): Promise<{ doc: ChannelDoc; revision: bigint } | null> {
-    const stored = await this.store.get(this.engine.collection(alertChannelsProjection), id);
-    if (!stored || stored.doc.accountId !== accountId) return null;
-    return stored;
-  }
-
   /**
    * Any account's channel, for the notifier and the worker, which act for the account of their event:
    * from the read model, or folded from its stream when this process's read model has not caught up yet.
@@ -45,8 +38,8 @@ export class ChannelDirectory {
   }
 
   async get(accountId: string, id: string): Promise<{ channel: ChannelView; revision: bigint } | null> {
-    const stored = await this.doc(accountId, id);
-    if (!stored) return null;
+    const stored = await this.store.get(this.engine.collection(alertChannelsProjection), id);
+    if (!stored || stored.doc.accountId !== accountId) return null;
     const [channel] = await this.present([stored.doc]);
     return { channel, revision: stored.revision };
   }

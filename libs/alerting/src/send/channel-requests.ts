@@ -38,13 +38,9 @@ export function renderTemplate(template: string, variables: Record<string, strin
   }
 }
 
-function signingKey(secret: string): Buffer {
-  return secret.startsWith('whsec_') ? Buffer.from(secret.slice(6), 'base64') : Buffer.from(secret, 'utf8');
-}
-
 /** Standard Webhooks headers and Checkly's x-checkly-signature. */
 export function signatureHeaders(secret: string, id: string, timestampSeconds: number, body: string): Record<string, string> {
-  const key = signingKey(secret);
+  const key = secret.startsWith('whsec_') ? Buffer.from(secret.slice(6), 'base64') : Buffer.from(secret, 'utf8');
   return {
     'webhook-signature': `v1,${createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`).digest('base64')}`,
     'x-checkly-signature': createHmac('sha256', key).update(body).digest('hex'),
@@ -126,6 +122,8 @@ function builtInWebhookBody(type: WebhookConfig['webhookType'], alert: CheckAler
 /** The HTTP request a channel of type SLACK, WEBHOOK, PAGERDUTY or OPSGENIE makes for an alert. */
 export function channelRequest(channel: ChannelDoc, alert: CheckAlert, deliveryId: string, nowSeconds: number, config: VigilConfig): OutboundRequest {
   const vars = templateVariables(alert, config);
+  // PagerDuty's dedup key and Opsgenie's alias: a recovery closes what its outage opened.
+  const dedupKey = `vigil-${alert.checkId ?? 'test'}-${alert.outageId ?? deliveryId}`;
   switch (channel.type) {
     case 'SLACK': {
       const c = channel.config as SlackConfig;
@@ -153,7 +151,7 @@ export function channelRequest(channel: ChannelDoc, alert: CheckAlert, deliveryI
         body: json({
           routing_key: c.serviceKey,
           event_action: resolve ? 'resolve' : 'trigger',
-          dedup_key: `vigil-${alert.checkId ?? 'test'}-${alert.outageId ?? deliveryId}`,
+          dedup_key: dedupKey,
           ...(resolve
             ? {}
             : {
@@ -172,16 +170,15 @@ export function channelRequest(channel: ChannelDoc, alert: CheckAlert, deliveryI
     case 'OPSGENIE': {
       const c = channel.config as OpsgenieConfig;
       const base = c.region === 'EU' ? config.opsgenieEuUrl : config.opsgenieUsUrl;
-      const alias = `vigil-${alert.checkId ?? 'test'}-${alert.outageId ?? deliveryId}`;
       const headers = { 'content-type': 'application/json', authorization: `GenieKey ${c.apiKey}` };
       if (alert.alertType === 'ALERT_RECOVERY') {
-        return { url: `${base}/v2/alerts/${encodeURIComponent(alias)}/close?identifierType=alias`, method: 'POST', headers, body: json({ source: 'vigil', note: alertText(alert) }) };
+        return { url: `${base}/v2/alerts/${encodeURIComponent(dedupKey)}/close?identifierType=alias`, method: 'POST', headers, body: json({ source: 'vigil', note: alertText(alert) }) };
       }
       return {
         url: `${base}/v2/alerts`,
         method: 'POST',
         headers,
-        body: json({ message: vars.ALERT_TITLE.slice(0, 130), alias, description: alertText(alert), priority: c.priority, tags: alert.tags, source: 'vigil', entity: c.name }),
+        body: json({ message: vars.ALERT_TITLE.slice(0, 130), alias: dedupKey, description: alertText(alert), priority: c.priority, tags: alert.tags, source: 'vigil', entity: c.name }),
       };
     }
     default:

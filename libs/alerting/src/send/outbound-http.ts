@@ -24,16 +24,14 @@ const MAX_RETRY_AFTER_MS = 3_600_000;
 /** Refuses every resolved address that is not public unicast, so DNS rebinding cannot reach inside. */
 function guardedLookup(allowPrivate: boolean): LookupFunction {
   return (hostname, options, callback) => {
+    const answer = callback as (e: Error | null, a: LookupAddress[] | string, f?: number) => void;
     dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) return (callback as (e: Error | null, a: LookupAddress[]) => void)(error, []);
+      if (error) return answer(error, []);
       const list = addresses as LookupAddress[];
       const refused = !allowPrivate && list.some((a) => !isPublicAddress(a.address));
-      if (refused || list.length === 0) {
-        const e = Object.assign(new Error(`${hostname} resolves to a private or reserved address`), { code: 'EVIGILPRIVATE' });
-        return (callback as (e: Error | null, a: LookupAddress[]) => void)(e, []);
-      }
-      if ((options as { all?: boolean }).all) return (callback as (e: Error | null, a: LookupAddress[]) => void)(null, list);
-      (callback as (e: Error | null, a: string, f: number) => void)(null, list[0].address, list[0].family);
+      if (refused || list.length === 0) return answer(Object.assign(new Error(`${hostname} resolves to a private or reserved address`), { code: 'EVIGILPRIVATE' }), []);
+      if ((options as { all?: boolean }).all) return answer(null, list);
+      answer(null, list[0].address, list[0].family);
     });
   };
 }

@@ -19,14 +19,8 @@ export class TemplateError extends Error {
   }
 }
 
-interface Budget {
-  steps: number;
-  chars: number;
-  deadline: number;
-}
-
 // Rendering is synchronous, so one budget at a time is the render in progress.
-let budget: Budget | null = null;
+let budget: { steps: number; chars: number; deadline: number } | null = null;
 
 function spend(chars: number): void {
   const b = budget;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { NotFoundError, ValidationError, ViolationDetail } from '../../../core/src/errors';
+import { ValidationError, ViolationDetail } from '../../../core/src/errors';
+import { unlessNotFound } from '../../../core/src/unless-not-found';
 import { Actor } from '../../../event-store/src/command-runner';
 import { HeartbeatsQuery, RunHeartbeatCheckCommand } from '../../../heartbeats/src/heartbeats.api';
 import { ChannelDirectory } from '../read/channel-directory';
@@ -48,10 +49,6 @@ export class ChannelSubscriptions {
 
   /** A deleted channel leaves every check; a check deleted meanwhile has nothing to leave. */
   async removeAll(accountId: string, channelId: string, actor: Actor): Promise<void> {
-    for (const s of await this.channels.subscriptionsOf(accountId, channelId)) {
-      await this.set(accountId, channelId, s.checkId, null, actor).catch((error) => {
-        if (!(error instanceof NotFoundError)) throw error;
-      });
-    }
+    for (const s of await this.channels.subscriptionsOf(accountId, channelId)) await unlessNotFound(this.set(accountId, channelId, s.checkId, null, actor));
   }
 }

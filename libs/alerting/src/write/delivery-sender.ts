@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { NotFoundError } from '../../../core/src/errors';
+import { unlessNotFound } from '../../../core/src/unless-not-found';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { RunSubscriptionsCommand } from '../../../status-pages/src/status-pages.api';
 import { EmailConfig } from '../domain/alert-channel';
@@ -43,7 +43,7 @@ export class DeliverySender {
           const rendered = renderEmail('checkAlert', title, { title, summary: alertSummary(alert), checkName: alert.checkName, checkId: alert.checkId, output: alertOutput(alert), link });
           return this.email.send({ ...rendered, to: (channel.config as EmailConfig).address, messageId: doc.id });
         }
-        // webhook-timestamp is checked by receivers against their own clock: it is the wall clock's.
+        // webhook-timestamp is checked by receivers against their own clock: it is the wall clock's (so below too).
         const request = channelRequest(channel, alert, doc.id, Math.floor(Date.now() / 1000), this.config);
         await sendOutbound(request, this.config.deliveryTimeoutMs, this.config.outboundAllowPrivate);
         return;
@@ -63,20 +63,16 @@ export class DeliverySender {
         throw new Error('batches are sent by sendBatch');
       case 'subscriber-webhook': {
         const secret = await this.tokens.webhookSecret(target.subscriptionId);
-        const token = await this.tokens.sign({ purpose: 'unsubscribe', subscriptionId: target.subscriptionId, statusPageId: target.statusPageId, expiresAt: 0 });
-        const meta = { unsubscribe: `${this.config.publicUrl}/subscriptions/unsubscribe/${token}`, documentation: 'https://developer.statuspage.io/#section/Webhooks' };
+        const { url: unsubscribe } = await this.unsubscribeLink(target);
+        const meta = { unsubscribe, documentation: 'https://developer.statuspage.io/#section/Webhooks' };
         const confirming = doc.alertType === 'SUBSCRIPTION_CONFIRM';
         const body = JSON.stringify({ meta, ...target.payload, ...(confirming ? { signing_secret: secret } : {}) });
-        // Wall-clock timestamp: receivers check it against their own clock.
         const timestamp = Math.floor(Date.now() / 1000);
         const headers = { 'content-type': 'application/json', 'webhook-id': doc.id, 'webhook-timestamp': String(timestamp), ...signatureHeaders(secret, doc.id, timestamp, body) };
         await sendOutbound({ url: target.url, method: 'POST', headers, body }, this.config.deliveryTimeoutMs, this.config.outboundAllowPrivate);
-        // The signed test POST answered 2xx: double opt-in done for a webhook.
-        if (confirming) {
-          await this.commands.execute(new RunSubscriptionsCommand({ type: 'VerifySubscription', statusPageId: target.statusPageId, id: target.subscriptionId }, { accountId: doc.accountId, keyName: 'notifier' })).catch((error) => {
-            if (!(error instanceof NotFoundError)) throw error; // unsubscribed meanwhile
-          });
-        }
+        // The signed test POST answered 2xx: double opt-in done for a webhook (unless unsubscribed meanwhile).
+        const verify = { type: 'VerifySubscription' as const, statusPageId: target.statusPageId, id: target.subscriptionId };
+        if (confirming) await unlessNotFound(this.commands.execute(new RunSubscriptionsCommand(verify, { accountId: doc.accountId, keyName: 'notifier' })));
         return;
       }
     }
@@ -117,9 +113,14 @@ export class DeliverySender {
     return updated;
   }
 
+  /** The subscriber's never-expiring unsubscribe token and link. */
+  private async unsubscribeLink(of: { subscriptionId: string; statusPageId: string }): Promise<{ token: string; url: string }> {
+    const token = await this.tokens.sign({ purpose: 'unsubscribe', subscriptionId: of.subscriptionId, statusPageId: of.statusPageId, expiresAt: 0 });
+    return { token, url: `${this.config.publicUrl}/subscriptions/unsubscribe/${token}` };
+  }
+
   private async sendIncidentEmail(target: Extract<DeliveryDoc['target'], { kind: 'incident-emails' }>, recipient: SubscriberRecipient, incidentId: string | null): Promise<void> {
-    const token = await this.tokens.sign({ purpose: 'unsubscribe', subscriptionId: recipient.subscriptionId, statusPageId: recipient.statusPageId, expiresAt: 0 });
-    const unsubscribeUrl = `${this.config.publicUrl}/subscriptions/unsubscribe/${token}`;
+    const { token, url: unsubscribeUrl } = await this.unsubscribeLink(recipient);
     const pageUrl = recipient.pageUrl ? `${this.config.publicUrl}/status/${encodeURIComponent(recipient.pageUrl)}` : null;
     const status = statusWord(target.status);
     const rendered = renderEmail('incident', `[${recipient.pageName}] ${target.incidentName}: ${status}`, {

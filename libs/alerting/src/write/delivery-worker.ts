@@ -16,7 +16,7 @@ import { ChannelDirectory } from '../read/channel-directory';
 import { DeliveryError } from '../send/delivery-error';
 import { EmailSender } from '../send/email-sender';
 import { asDeliveryError, BATCH_PARALLEL, DeliverySender } from './delivery-sender';
-import { alertable } from './notifier.processor';
+import { alertable } from './alert-fan-out';
 import { DeliveryDoc, Outbox } from './outbox';
 import { MONITOR_OUTAGE_PREFIX, monitorOutageId } from './monitor-notifier.processor';
 
@@ -75,14 +75,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   /** The label /metrics counts a delivery under: the channel's type (EMAIL for SMTP, the HTTP types for webhooks). */
   private async channelTypeOf(doc: DeliveryDoc): Promise<string> {
-    switch (doc.target.kind) {
-      case 'channel':
-        return (doc.alertChannelId ? (await this.channels.anyDoc(doc.alertChannelId))?.type : null) ?? 'DELETED';
-      case 'subscriber-webhook':
-        return 'WEBHOOK';
-      default:
-        return 'EMAIL';
-    }
+    if (doc.target.kind !== 'channel') return doc.target.kind === 'subscriber-webhook' ? 'WEBHOOK' : 'EMAIL';
+    return (doc.alertChannelId ? (await this.channels.anyDoc(doc.alertChannelId))?.type : null) ?? 'DELETED';
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -173,15 +167,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     const now = this.clock.now();
     const attempts = doc.attempts + 1;
     const log = [...doc.attemptLog, { at: now.toISOString(), error: error?.message ?? null }].slice(-20);
-    let next: DeliveryDoc;
-    if (!error) {
-      next = { ...doc, status: 'SENT', attempts, lastError: null, sentAt: now.toISOString(), nextAttemptAt: null, leaseUntil: 0, attemptLog: log };
-    } else if (error.retryable && attempts < MAX_ATTEMPTS) {
-      const wait = error.retryAfterMs ?? backoffMs(attempts);
-      next = { ...doc, attempts, lastError: error.message, nextAttemptAt: now.getTime() + wait, leaseUntil: 0, attemptLog: log };
-    } else {
-      next = { ...doc, status: 'FAILED', attempts, lastError: error.message, nextAttemptAt: null, leaseUntil: 0, attemptLog: log };
-    }
+    const settled = { ...doc, attempts, lastError: error?.message ?? null, leaseUntil: 0, attemptLog: log };
+    const next: DeliveryDoc = !error
+      ? { ...settled, status: 'SENT', sentAt: now.toISOString(), nextAttemptAt: null }
+      : error.retryable && attempts < MAX_ATTEMPTS
+        ? { ...settled, nextAttemptAt: now.getTime() + (error.retryAfterMs ?? backoffMs(attempts)) }
+        : { ...settled, status: 'FAILED', nextAttemptAt: null };
     await this.outbox.replace(next, version);
     const outcome = next.status === 'SENT' ? 'sent' : next.status === 'FAILED' ? 'failed' : 'retry';
     this.notifications.inc({ channel_type: await this.channelTypeOf(doc), alert_type: doc.alertType, outcome });
@@ -220,7 +211,6 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private async monitorOutageLasts(accountId: string, monitorId: string, outageId: string): Promise<boolean> {
     const startedAt = await this.queries.execute(new MonitorsQuery({ type: 'OngoingOutage', accountId, id: monitorId }));
     if (startedAt === null || monitorOutageId(monitorId, startedAt) !== outageId) return false;
-    const found = await this.queries.execute(new MonitorsQuery({ type: 'GetMonitor', accountId, id: monitorId }));
-    return found !== null && !found.monitor.muted && found.monitor.activated;
+    return alertable((await this.queries.execute(new MonitorsQuery({ type: 'GetMonitor', accountId, id: monitorId })))?.monitor ?? null);
   }
 }

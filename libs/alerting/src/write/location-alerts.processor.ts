@@ -1,14 +1,12 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { RecordedEvent } from '../../../core/src/event';
 import { Processor } from '../../../core/src/processor';
-import { ProcessorRunner } from '../../../read-store/src/processor-runner';
-import { PROCESSOR_RUNNER } from '../../../platform/src/tokens';
 import { LocationEvent } from '../../../monitors/src/monitors.api';
-import { maskedRecipient } from '../domain/alert-channel';
 import { CheckAlert } from '../domain/alert-message';
 import { ChannelDirectory } from '../read/channel-directory';
-import { deliveryId, newDelivery, Outbox } from './outbox';
+import { channelDelivery } from './alert-fan-out';
+import { deliveryId, Outbox } from './outbox';
 
 const MAX_CHANNELS = 1000;
 
@@ -18,21 +16,16 @@ const MAX_CHANNELS = 1000;
  * Delivery ids come from the event, so handling it twice adds nothing.
  */
 @Injectable()
-export class LocationAlerts implements Processor<LocationEvent>, OnModuleInit {
+export class LocationAlerts implements Processor<LocationEvent> {
   readonly name = 'location-alerts';
   readonly handles = ['LocationRunnersLost', 'LocationRunnersReporting'] as const;
   readonly startAt = 'head' as const;
 
   constructor(
-    @Inject(PROCESSOR_RUNNER) private readonly processors: ProcessorRunner,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly channels: ChannelDirectory,
     private readonly outbox: Outbox,
   ) {}
-
-  onModuleInit(): void {
-    this.processors.register(this);
-  }
 
   async handle(event: RecordedEvent<LocationEvent>): Promise<void> {
     const { accountId, location, at } = event.data;
@@ -51,9 +44,7 @@ export class LocationAlerts implements Processor<LocationEvent>, OnModuleInit {
     const now = this.clock.now();
     for (const channel of await this.channels.list(accountId, MAX_CHANNELS, undefined)) {
       if (lost ? !channel.sendFailure : !channel.sendRecovery) continue;
-      await this.outbox.add(
-        newDelivery({ id: deliveryId(event.stream, event.revision.toString(), alert.alertType, channel.id), accountId, alertChannelId: channel.id, recipient: maskedRecipient(channel.type, channel.config), alertType: alert.alertType, target: { kind: 'channel', alert } }, now),
-      );
+      await this.outbox.add(channelDelivery(channel, alert, deliveryId(event.stream, event.revision.toString(), alert.alertType, channel.id), now));
     }
   }
 }

@@ -4,15 +4,14 @@ import { CLOCK, Clock } from '../../../core/src/clock';
 import { EventOf, RecordedEvent } from '../../../core/src/event';
 import { Processor } from '../../../core/src/processor';
 import { CheckDoc, FailedData, HeartbeatEvent, HeartbeatsQuery, outageOf, PingReceivedData } from '../../../heartbeats/src/heartbeats.api';
-import { maskedRecipient } from '../domain/alert-channel';
 import { AlertChannelEvent } from '../domain/alert-channel.decider';
 import { CheckAlert, failureCause } from '../domain/alert-message';
-import { alertPolicy } from '../domain/alert-settings';
+import { alertPolicy, outageAlerted } from '../domain/alert-settings';
 import { ChannelDoc } from '../read/alert-channels.projection';
 import { ChannelDirectory } from '../read/channel-directory';
+import { AlertFanOut, AlertSubject, channelDelivery } from './alert-fan-out';
 import { ChannelSubscriptions } from './channel-subscriptions';
-import { MaintenanceDirectory } from '../../../maintenance/src/maintenance.api';
-import { deliveryId, DeliveryDoc, newDelivery, Outbox } from './outbox';
+import { DeliveryDoc, Outbox } from './outbox';
 import { SubscriberNoticeEvent, SubscriberNotices } from './subscriber-notices';
 
 /** What the notifier reads: from heartbeat, alert channel, subscriptions and incident streams. */
@@ -21,12 +20,19 @@ export type NotifierEvent =
   | EventOf<AlertChannelEvent, 'AlertChannelTestRequested' | 'AlertChannelDeleted'>
   | SubscriberNoticeEvent;
 
-/** A check alerts no one while muted or deactivated. */
-export const alertable = (check: CheckDoc | null): check is CheckDoc => check !== null && !check.muted && check.activated;
+const subjectOf = (check: CheckDoc): AlertSubject => ({ ...check, noun: 'check' });
+const alertOf = (check: CheckDoc, outage: { id: string; startedAt: string }, at: string): Omit<CheckAlert, 'alertType'> => ({
+  checkId: check.id,
+  checkName: check.name,
+  tags: check.tags,
+  outageId: outage.id,
+  startedAt: outage.startedAt,
+  at,
+  downtimeSeconds: null,
+});
 
 /**
- * Turns events into deliveries in the outbox, with ids made from the triggering event and the
- * recipient, so handling an event again (a crash, a second worker) adds nothing.
+ * Turns events into deliveries in the outbox (see AlertFanOut for their ids).
  * 1. HeartbeatFailed: when its outage (which the event carries) reaches the escalation threshold, an
  *    ALERT_FAILURE per subscribed channel, then the reminders, each sent only while the outage lasts.
  *    TIME_BASED escalation is a FAILURE due at start + threshold, on the same terms.
@@ -47,16 +53,8 @@ export class Notifier implements Processor<NotifierEvent> {
     private readonly channels: ChannelDirectory,
     private readonly subscribers: SubscriberNotices,
     private readonly subscriptions: ChannelSubscriptions,
-    private readonly maintenance: MaintenanceDirectory,
+    private readonly alerts: AlertFanOut,
   ) {}
-
-  /** Why an alert of the check at `at` is silenced (muted, deactivated, a maintenance window of its tags), or null. */
-  private async silencedAt(check: CheckDoc, at: number): Promise<string | null> {
-    if (check.muted) return 'the check is muted';
-    if (!check.activated) return 'the check is deactivated';
-    const end = await this.maintenance.maintenanceEnd(check.accountId, new Date(at), { tags: check.tags });
-    return end === null ? null : `a maintenance window of its tags, until ${end.toISOString()}`;
-  }
 
   async handle(event: RecordedEvent<NotifierEvent>): Promise<void> {
     switch (event.type) {
@@ -70,19 +68,15 @@ export class Notifier implements Processor<NotifierEvent> {
         if (channel) await this.outbox.add(testDelivery(channel, data.notificationId, this.clock.now()));
         return;
       }
-      case 'AlertChannelDeleted':
-        return this.unsubscribeAll(event);
+      case 'AlertChannelDeleted': {
+        // The delete answered after removing the channel from its checks; this finishes the job should it have died half-way.
+        const accountId = event.metadata.accountId;
+        if (accountId) await this.subscriptions.removeAll(accountId, event.data.id, { accountId, keyName: 'notifier' });
+        return;
+      }
       default:
         return this.subscribers.handle(event);
     }
-  }
-
-  /** The delete answered after removing the channel from its checks; this finishes the job should it have died half-way. */
-  private async unsubscribeAll(event: RecordedEvent<EventOf<AlertChannelEvent, 'AlertChannelDeleted'>>): Promise<void> {
-    const accountId = event.metadata.accountId;
-    const { id } = event.data;
-    if (!accountId) return;
-    await this.subscriptions.removeAll(accountId, id, { accountId, keyName: 'notifier' });
   }
 
   /** A later FAILING written before FAILINGs carried their outage has no run count: it alerts no one. */
@@ -92,35 +86,12 @@ export class Notifier implements Processor<NotifierEvent> {
     const check = await this.queries.execute(new HeartbeatsQuery({ type: 'AnyCheck', id: data.checkId }));
     if (!check) return;
     const policy = alertPolicy(check.alertSettings);
-    const startedAt = Date.parse(outage.startedAt);
-    let alertAt: number;
     // The cheap escalation tests first: most FAILINGs of an outage alert no one, and need no maintenance lookup.
-    if (policy.escalationType === 'TIME_BASED') {
-      if (!data.first) return;
-      alertAt = startedAt + policy.minutesFailingThreshold * 60_000;
-    } else {
-      if (outage.failedRuns !== policy.failedRunThreshold) return;
-      alertAt = Date.parse(data.deadline);
-    }
-    const silenced = await this.silencedAt(check, Date.parse(data.deadline));
-    const base: Omit<CheckAlert, 'alertType'> = {
-      checkId: check.id,
-      checkName: check.name,
-      tags: check.tags,
-      outageId: outage.id,
-      startedAt: outage.startedAt,
-      at: data.deadline,
-      downtimeSeconds: null,
-      cause: failureCause(data),
-    };
-    // Recorded, not sent: the log says which alert was silenced and why.
-    if (silenced !== null) return this.fanOut(check, { ...base, alertType: 'ALERT_FAILURE' }, data.eventId, alertAt, null, silenced);
-    const delayed = policy.escalationType === 'TIME_BASED';
-    await this.fanOut(check, { ...base, alertType: 'ALERT_FAILURE' }, data.eventId, alertAt, delayed ? outage.id : null);
-    for (let i = 1; i <= policy.reminders.amount; i++) {
-      const at = alertAt + i * policy.reminders.intervalMinutes * 60_000;
-      await this.fanOut(check, { ...base, alertType: 'ALERT_REMINDER', at: new Date(at).toISOString() }, `${data.eventId}:reminder:${i}`, at, outage.id);
-    }
+    const timeBased = policy.escalationType === 'TIME_BASED';
+    if (timeBased ? !data.first : outage.failedRuns !== policy.failedRunThreshold) return;
+    const alertAt = timeBased ? Date.parse(outage.startedAt) + policy.minutesFailingThreshold * 60_000 : Date.parse(data.deadline);
+    const base = { ...alertOf(check, outage, data.deadline), cause: failureCause(data) };
+    await this.alerts.escalate(subjectOf(check), base, data.eventId, alertAt, outage.id, timeBased);
   }
 
   /** A recovery written before pings carried their outage has no start to count the downtime from: it alerts no one. */
@@ -129,61 +100,16 @@ export class Notifier implements Processor<NotifierEvent> {
     if (!outage) return;
     const check = await this.queries.execute(new HeartbeatsQuery({ type: 'AnyCheck', id: data.checkId }));
     if (!check) return;
-    const policy = alertPolicy(check.alertSettings);
     const downtimeMs = Date.parse(data.at) - Date.parse(outage.startedAt);
-    const alerted = policy.escalationType === 'TIME_BASED' ? downtimeMs >= policy.minutesFailingThreshold * 60_000 : outage.failedRuns >= policy.failedRunThreshold;
-    if (!alerted) return;
-    const silenced = await this.silencedAt(check, Date.parse(data.at));
-    const alert: CheckAlert = {
-      alertType: 'ALERT_RECOVERY',
-      checkId: check.id,
-      checkName: check.name,
-      tags: check.tags,
-      outageId: outage.id,
-      startedAt: outage.startedAt,
-      at: data.at,
-      downtimeSeconds: Math.max(0, Math.round(downtimeMs / 1000)),
-    };
-    await this.fanOut(check, alert, data.eventId, this.clock.now().getTime(), null, silenced);
-  }
-
-  /** One delivery per activated subscription of the check to a channel of its account that wants this kind of alert. */
-  private async fanOut(check: CheckDoc, alert: CheckAlert, trigger: string, dueAt: number, whileOutage: string | null, silenced: string | null = null): Promise<void> {
-    const now = this.clock.now();
-    for (const subscription of check.alertChannelSubscriptions ?? []) {
-      if (!subscription.activated) continue;
-      const channel = await this.channels.anyDoc(subscription.alertChannelId);
-      if (!channel || channel.accountId !== check.accountId) continue;
-      if (alert.alertType === 'ALERT_RECOVERY' ? !channel.sendRecovery : !channel.sendFailure) continue;
-      await this.outbox.add(newDelivery({
-        ...channelFields(channel),
-        id: deliveryId(trigger, alert.alertType, channel.id),
-        nextAttemptAt: Math.max(dueAt, now.getTime()),
-        checkId: check.id,
-        alertType: alert.alertType,
-        whileOutage,
-        target: { kind: 'channel', alert },
-        ...(silenced === null ? {} : { status: 'SUPPRESSED' as const, nextAttemptAt: null, suppressedReason: silenced }),
-      }, now));
-    }
+    if (!outageAlerted(check.alertSettings, downtimeMs, outage.failedRuns)) return;
+    const subject = subjectOf(check);
+    const alert: CheckAlert = { ...alertOf(check, outage, data.at), alertType: 'ALERT_RECOVERY', downtimeSeconds: Math.max(0, Math.round(downtimeMs / 1000)) };
+    await this.alerts.fanOut(subject, alert, data.eventId, this.clock.now().getTime(), null, await this.alerts.silencedAt(subject, data.at));
   }
 }
 
-const channelFields = (channel: ChannelDoc) => ({
-  accountId: channel.accountId,
-  alertChannelId: channel.id,
-  recipient: maskedRecipient(channel.type, channel.config),
-});
-
 /** POST …/test: an ALERT_TEST to the channel, due at once. */
 export function testDelivery(channel: ChannelDoc, notificationId: string, now: Date): DeliveryDoc {
-  return newDelivery({
-    ...channelFields(channel),
-    id: notificationId,
-    alertType: 'ALERT_TEST',
-    target: {
-      kind: 'channel',
-      alert: { alertType: 'ALERT_TEST', checkId: null, checkName: 'Test check', tags: [], outageId: null, startedAt: null, at: now.toISOString(), downtimeSeconds: null },
-    },
-  }, now);
+  const alert: CheckAlert = { alertType: 'ALERT_TEST', checkId: null, checkName: 'Test check', tags: [], outageId: null, startedAt: null, at: now.toISOString(), downtimeSeconds: null };
+  return channelDelivery(channel, alert, notificationId, now);
 }

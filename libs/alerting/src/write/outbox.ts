@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { v5 as uuidv5 } from 'uuid';
 import { collectionOf } from '../../../core/src/projection';
-import { Filter, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
+import { Filter, FindQuery, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { VersionedRecord, VersionedRecords } from '../../../read-store/src/versioned-records';
 import { AlertType, CheckAlert } from '../domain/alert-message';
 
@@ -45,6 +45,15 @@ export interface SubscriberRecipient {
 }
 
 export const SUBSCRIBER_BATCH = 100;
+
+/** Which of an account's notifications the log lists (`from` and `to` bound `created_at`). */
+export interface NotificationFilter {
+  checkId?: string;
+  alertChannelId?: string;
+  status?: DeliveryStatus;
+  from?: string;
+  to?: string;
+}
 
 export interface AttemptRecord {
   at: string;
@@ -175,22 +184,13 @@ export class Outbox {
     return this.store.find(DELIVERIES, { filters: [{ field: 'status', op: 'eq', value: 'PENDING' }], sort: { field: 'nextAttemptAt', direction: 'asc' }, limit });
   }
 
-  async list(
-    accountId: string,
-    limit: number,
-    after: { value: string | number | null; id: string } | undefined,
-    filter: { checkId?: string; alertChannelId?: string; status?: DeliveryStatus; from?: string; to?: string },
-  ): Promise<DeliveryDoc[]> {
+  async list(accountId: string, limit: number, after: FindQuery['after'], filter: NotificationFilter): Promise<DeliveryDoc[]> {
     await this.ensure();
-    const filters = [{ field: 'accountId', op: 'eq' as const, value: accountId }];
-    if (filter.checkId) filters.push({ field: 'checkId', op: 'eq', value: filter.checkId });
-    if (filter.alertChannelId) filters.push({ field: 'alertChannelId', op: 'eq', value: filter.alertChannelId });
-    if (filter.status) filters.push({ field: 'status', op: 'eq', value: filter.status });
-    const range = [
-      ...(filter.from ? [{ field: 'created_at', op: 'gte' as const, value: filter.from }] : []),
-      ...(filter.to ? [{ field: 'created_at', op: 'lte' as const, value: filter.to }] : []),
-    ];
-    return this.store.find(DELIVERIES, { filters: [...filters, ...range], sort: { field: 'created_at', direction: 'desc' }, limit: limit + 1, after });
+    const filters: Filter[] = [{ field: 'accountId', op: 'eq', value: accountId }];
+    for (const field of ['checkId', 'alertChannelId', 'status'] as const) if (filter[field]) filters.push({ field, op: 'eq', value: filter[field] });
+    if (filter.from) filters.push({ field: 'created_at', op: 'gte', value: filter.from });
+    if (filter.to) filters.push({ field: 'created_at', op: 'lte', value: filter.to });
+    return this.store.find(DELIVERIES, { filters, sort: { field: 'created_at', direction: 'desc' }, limit: limit + 1, after });
   }
 
   /** The operator's view (CLI): newest first across accounts, or one account's. */
@@ -213,10 +213,5 @@ export class Outbox {
       limit,
     });
     return this.records.getMany(docs.map((d) => d.id));
-  }
-
-  async count(filters: { field: string; op: 'eq'; value: string }[]): Promise<number> {
-    await this.ensure();
-    return this.store.count(DELIVERIES, filters);
   }
 }

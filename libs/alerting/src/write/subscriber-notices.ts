@@ -4,8 +4,9 @@ import { CLOCK, Clock } from '../../../core/src/clock';
 import { EventOf, RecordedEvent } from '../../../core/src/event';
 import { IncidentEvent, IncidentsQuery, IncidentState, PostedUpdateData } from '../../../incidents/src/incidents.api';
 import { addressKey, StatusPagesQuery, SubscriptionData, SubscriptionsEvent } from '../../../status-pages/src/status-pages.api';
-import { maskEmail } from '../domain/alert-channel';
-import { deliveryId, newDelivery, Outbox, SUBSCRIBER_BATCH, SubscriberRecipient } from './outbox';
+import { maskedOrigin, maskEmail } from '../domain/alert-channel';
+import { AlertType } from '../domain/alert-message';
+import { deliveryId, DeliveryDoc, newDelivery, Outbox, SUBSCRIBER_BATCH, SubscriberRecipient } from './outbox';
 
 /** The events subscriber notices come from: new subscriptions and posted incident updates. */
 export type SubscriberNoticeEvent =
@@ -26,20 +27,13 @@ export class SubscriberNotices {
   ) {}
 
   async handle(event: RecordedEvent<SubscriberNoticeEvent>): Promise<void> {
-    if (event.type === 'StatusPageSubscriptionsAdded') return this.added(event);
-    if (event.type === 'StatusPageSubscriptionConfirmationRequested') return this.requested(event);
+    if (event.type === 'StatusPageSubscriptionsAdded') return this.confirm(event.data.accountId, event.data.statusPageId, event.data.subscriptions, null);
+    if (event.type === 'StatusPageSubscriptionConfirmationRequested') {
+      // A PENDING address subscribed again: a new delivery (so a new link, valid 48 h from now).
+      const { statusPageId, accountId, id, type, address, requestedAt } = event.data;
+      return this.confirm(accountId, statusPageId, [{ id, type, address, status: 'PENDING' }], requestedAt);
+    }
     return this.posted(event);
-  }
-
-  /** A PENDING address subscribed again: a new delivery (so a new link, valid 48 h from now). */
-  private async requested(event: EventOf<SubscriptionsEvent, 'StatusPageSubscriptionConfirmationRequested'>): Promise<void> {
-    const { statusPageId, accountId, id, type, address, requestedAt } = event.data;
-    await this.confirm(accountId, statusPageId, [{ id, type, address, status: 'PENDING' }], requestedAt);
-  }
-
-  private async added(event: EventOf<SubscriptionsEvent, 'StatusPageSubscriptionsAdded'>): Promise<void> {
-    const { statusPageId, accountId, subscriptions } = event.data;
-    await this.confirm(accountId, statusPageId, subscriptions, null);
   }
 
   /** `again`: the time of a re-sent confirmation, part of its delivery id (null for the first). */
@@ -50,25 +44,15 @@ export class SubscriberNotices {
     const pageName = await this.queries.execute(new StatusPagesQuery({ type: 'GetPageName', accountId, statusPageId }));
     if (pageName === null) return;
     const now = this.clock.now();
+    const idOf = (subscriptionId: string) => deliveryId(subscriptionId, 'SUBSCRIPTION_CONFIRM', ...(again === null ? [] : [again]));
     // Every new webhook gets a signed confirmation POST carrying its signing secret; a 2xx verifies it.
     for (const s of hooks) {
-      await this.outbox.add(newDelivery({
-        id: deliveryId(...confirmKey(s.id, again)),
-        accountId,
-        recipient: maskUrl(s.address),
-        alertType: 'SUBSCRIPTION_CONFIRM',
-        target: {
-          kind: 'subscriber-webhook',
-          url: s.address,
-          subscriptionId: s.id,
-          statusPageId,
-          payload: { type: 'subscription_confirmation', page: { id: statusPageId, name: pageName }, subscription: { id: s.id } },
-        },
-      }, now));
+      const payload = { type: 'subscription_confirmation', page: { id: statusPageId, name: pageName }, subscription: { id: s.id } };
+      await this.outbox.add(webhookDelivery(idOf(s.id), accountId, s, statusPageId, 'SUBSCRIPTION_CONFIRM', payload, now));
     }
     for (const s of pending) {
       await this.outbox.add(newDelivery({
-        id: deliveryId(...confirmKey(s.id, again)),
+        id: idOf(s.id),
         accountId,
         recipient: maskEmail(s.address),
         alertType: 'SUBSCRIPTION_CONFIRM',
@@ -96,14 +80,8 @@ export class SubscriberNotices {
         if (s.status !== 'VERIFIED' || seen.has(key)) continue;
         seen.add(key);
         if (s.type === 'WEBHOOK') {
-          await this.outbox.add(newDelivery({
-            id: deliveryId(trigger, key),
-            accountId,
-            recipient: maskUrl(s.address),
-            incidentId: data.incidentId,
-            alertType,
-            target: { kind: 'subscriber-webhook', url: s.address, subscriptionId: s.id, statusPageId: page.id, payload: statuspagePayload(page, data, state, events) },
-          }, now));
+          const payload = statuspagePayload(page, data, state, events);
+          await this.outbox.add(webhookDelivery(deliveryId(trigger, key), accountId, s, page.id, alertType, payload, now, data.incidentId));
           continue;
         }
         recipients.push({
@@ -165,14 +143,8 @@ function statuspagePayload(page: { id: string; name: string }, data: PostedUpdat
   };
 }
 
-function confirmKey(subscriptionId: string, again: string | null): string[] {
-  return again === null ? [subscriptionId, 'SUBSCRIPTION_CONFIRM'] : [subscriptionId, 'SUBSCRIPTION_CONFIRM', again];
-}
-
-function maskUrl(url: string): string {
-  try {
-    return `${new URL(url).origin}/…`;
-  } catch {
-    return '********';
-  }
+/** A POST to a WEBHOOK subscriber (its confirmation, or an incident's news). */
+function webhookDelivery(id: string, accountId: string, s: { id: string; address: string }, statusPageId: string, alertType: AlertType, payload: Record<string, unknown>, now: Date, incidentId: string | null = null): DeliveryDoc {
+  const target = { kind: 'subscriber-webhook' as const, url: s.address, subscriptionId: s.id, statusPageId, payload };
+  return newDelivery({ id, accountId, recipient: maskedOrigin(s.address), incidentId, alertType, target }, now);
 }

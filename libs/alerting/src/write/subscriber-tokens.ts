@@ -14,6 +14,7 @@ export interface TokenClaims {
 }
 
 export const CONFIRM_VALID_MS = 48 * 3_600_000;
+const PURPOSE_CODES: Record<TokenPurpose, string> = { confirm: 'c', unsubscribe: 'u' };
 
 /**
  * Signed links for subscribers: the subscription and page ids, the purpose and an expiry under an
@@ -21,12 +22,12 @@ export const CONFIRM_VALID_MS = 48 * 3_600_000;
  */
 @Injectable()
 export class SubscriberTokens {
-  private key: Promise<Buffer> | null = null;
+  private secret: Promise<Buffer> | null = null;
 
   constructor(@Inject(READ_STORE) private readonly store: ReadStore) {}
 
   async sign(claims: TokenClaims): Promise<string> {
-    const payload = Buffer.from(JSON.stringify([claims.purpose === 'confirm' ? 'c' : 'u', claims.subscriptionId, claims.statusPageId, claims.expiresAt])).toString('base64url');
+    const payload = Buffer.from(JSON.stringify([PURPOSE_CODES[claims.purpose], claims.subscriptionId, claims.statusPageId, claims.expiresAt])).toString('base64url');
     return `${payload}.${await this.mac(payload)}`;
   }
 
@@ -40,7 +41,7 @@ export class SubscriberTokens {
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
     try {
       const [p, subscriptionId, statusPageId, expiresAt] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as [string, string, string, number];
-      if (p !== (purpose === 'confirm' ? 'c' : 'u') || typeof subscriptionId !== 'string' || typeof statusPageId !== 'string' || typeof expiresAt !== 'number') return null;
+      if (p !== PURPOSE_CODES[purpose] || typeof subscriptionId !== 'string' || typeof statusPageId !== 'string' || typeof expiresAt !== 'number') return null;
       if (expiresAt !== 0 && expiresAt < now) return null;
       return { purpose, subscriptionId, statusPageId, expiresAt };
     } catch {
@@ -50,16 +51,14 @@ export class SubscriberTokens {
 
   /** The Standard Webhooks secret of a WEBHOOK subscription: sent to it in the confirmation POST, signing every POST after. */
   async webhookSecret(subscriptionId: string): Promise<string> {
-    this.key ??= this.loadKey();
-    return `whsec_${createHmac('sha256', await this.key).update(`webhook-subscriber:${subscriptionId}`).digest('base64')}`;
+    return `whsec_${createHmac('sha256', await this.key()).update(`webhook-subscriber:${subscriptionId}`).digest('base64')}`;
   }
 
   private async mac(payload: string): Promise<string> {
-    this.key ??= this.loadKey();
-    return createHmac('sha256', await this.key).update(payload).digest('base64url');
+    return createHmac('sha256', await this.key()).update(payload).digest('base64url');
   }
 
-  private loadKey(): Promise<Buffer> {
-    return sharedSecret(this.store, 'subscriber-token-secret');
+  private key(): Promise<Buffer> {
+    return (this.secret ??= sharedSecret(this.store, 'subscriber-token-secret'));
   }
 }
