@@ -3,7 +3,7 @@ import { DomainEvent, RecordedEvent } from '../../core/src/event';
 import { Collection, Projection, ReadModelDoc } from '../../core/src/projection';
 import { EventStore } from '../../event-store/src/event-store.port';
 import { LogWatch, WATCH_FALLBACK_MS } from '../../event-store/src/log-watch';
-import { applyEvents, touchedIds } from './projection-fold';
+import { applyEvents, ProjectionsByType, touchedIds } from './projection-fold';
 import { AppendTarget, foldOnto } from './append-fold';
 import { BATCH_MS, collectionName, Generation, GENERATIONS_STAMP, META_MAX_AGE_MS, META_PREFIX, META_REFRESH_MS, newStamp, nextGeneration, ProjectionMeta, RETIRE_GRACE_MS, SWITCH_GRACE_MS } from './projection-generations';
 import { DocWrite, ReadStore, StoredDoc } from './read-store.port';
@@ -20,7 +20,8 @@ export class ProjectionEngine {
   private readonly projections = new Map<string, Projection>();
   private readonly meta = new Map<string, ProjectionMeta>();
   /** Serving collections at the log head when the batch under way began: the ones it applies. */
-  private inlineBatch: { projection: Projection; collection: string }[] = [];
+  private inlineBatch = new Map<Projection, string>();
+  private readonly byType = new ProjectionsByType();
   private lastMetaRefresh = 0;
   /** Per projection, when the generations this process knows were read from the store. */
   private readonly metaReadAt = new Map<string, number>();
@@ -49,6 +50,7 @@ export class ProjectionEngine {
   register(projection: Projection): void {
     if (this.projections.has(projection.name)) throw new Error(`Projection ${projection.name} registered twice`);
     this.projections.set(projection.name, projection);
+    this.byType.add(projection);
   }
 
   /** Loads or creates each projection's generation; a changed version starts a build beside the serving one. */
@@ -100,28 +102,26 @@ export class ProjectionEngine {
   /** The embedded event store's hooks (see SqliteEventStore): documents commit with their events. */
   readonly inline = {
     begin: (head: bigint | null): void => {
-      const access = this.access!;
       // A collection behind the head is the daemon's: applying newer events first would skip older ones.
-      this.inlineBatch = [];
-      const checkpoints = access.checkpoints();
+      this.inlineBatch = new Map();
+      const checkpoints = this.access!.checkpoints();
       for (const projection of this.projections.values()) {
         const collection = this.collection(projection);
-        if ((checkpoints.get(collection) ?? null) === head) this.inlineBatch.push({ projection, collection });
+        if ((checkpoints.get(collection) ?? null) === head) this.inlineBatch.set(projection, collection);
       }
     },
     apply: (events: RecordedEvent[]): void => {
-      const access = this.access!;
-      for (const { projection, collection } of this.inlineBatch) {
-        const ids = touchedIds(projection, events);
-        if (ids.length === 0) continue;
-        access.writeMany(collection, applyEvents(projection, events, access.getMany(collection, ids)));
+      for (const projection of this.byType.of(events)) {
+        const collection = this.inlineBatch.get(projection);
+        const ids = collection === undefined ? [] : touchedIds(projection, events);
+        if (ids.length > 0) this.access!.writeMany(collection!, applyEvents(projection, events, this.access!.getMany(collection!, ids)));
       }
     },
     end: (head: bigint | null): void => {
-      if (head !== null && this.inlineBatch.length > 0) this.access!.setCheckpoints(this.inlineBatch.map(({ collection }) => collection), head);
+      if (head !== null && this.inlineBatch.size > 0) this.access!.setCheckpoints([...this.inlineBatch.values()], head);
       // The daemon is woken only when the batch left a collection behind.
-      if (this.inlineBatch.length < this.projections.size) this.wake?.();
-      this.inlineBatch = [];
+      if (this.inlineBatch.size < this.projections.size) this.wake?.();
+      this.inlineBatch = new Map();
     },
   };
 

@@ -58,3 +58,18 @@ export function foldFrom(projection: Projection, start: Map<string, { doc: ReadM
   }
   return [...changed].map((id) => ({ id, doc: start.get(id)!.doc, revision: start.get(id)!.revision }));
 }
+
+/** Projections by the event types they handle, in registration order (the Ping intake target: an append visits only the read models its events can touch, not every one). */
+export class ProjectionsByType {
+  private readonly byType = new Map<string, Projection[]>();
+
+  add(projection: Projection): void {
+    for (const type of new Set(projection.handles)) this.byType.set(type, [...(this.byType.get(type) ?? []), projection]);
+  }
+
+  /** The projections that handle any of `events`, each once. */
+  of(events: readonly RecordedEvent[]): readonly Projection[] {
+    if (events.length === 1) return this.byType.get(events[0].type) ?? [];
+    return [...new Set(events.flatMap((event) => this.byType.get(event.type) ?? []))];
+  }
+}

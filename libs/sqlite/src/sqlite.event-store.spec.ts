@@ -265,6 +265,26 @@ describe('SQLite event store', () => {
       }
     }, 5000);
 
+    it('reads the log with the other store\'s appends between its own, as a store that appended nothing reads it', async () => {
+      const first = open().store;
+      const second = open().store;
+      await first.appendToStream('heartbeat-a', [ping(1), ping(2)]);
+      await second.appendToStream('heartbeat-b', [ping(3)]);
+      await first.appendToStream('heartbeat-a', [ping(4)]);
+
+      const read = await first.readAll();
+      expect(read.map((e) => [e.stream, e.position, (e.data as { n: number }).n])).toEqual([
+        ['heartbeat-a', 1n, 1],
+        ['heartbeat-a', 2n, 2],
+        ['heartbeat-b', 3n, 3],
+        ['heartbeat-a', 4n, 4],
+      ]);
+      expect(read).toEqual(await open().store.readAll());
+      expect(await first.readAll({ after: 3n })).toEqual([expect.objectContaining({ stream: 'heartbeat-a', position: 4n })]);
+      expect(await first.readAll({ after: 1n, maxCount: 1 })).toEqual([expect.objectContaining({ position: 2n })]);
+      expect(await first.readAll({ after: 4n })).toEqual([]);
+    });
+
     it('keeps revisions consistent when both append to the same stream', async () => {
       const first = open().store;
       const second = open().store;
@@ -355,7 +375,8 @@ describe('SQLite event store', () => {
       await store.appendToStream('incident-1', [{ type: 'IncidentUpdatePosted', data: { n: 3 }, metadata }]);
 
       expect(db.prepare('SELECT typeof(body) FROM events ORDER BY position').pluck().all()).toEqual(['blob', 'blob', 'text']);
-      expect((await store.readAll()).map((event) => [event.type, event.data])).toEqual([
+      // Read by another store: the writer keeps its own appends as it decoded them, and the body was changed under it.
+      expect((await open().store.readAll()).map((event) => [event.type, event.data])).toEqual([
         ['HeartbeatPingReceived', { n: 1 }],
         ['HeartbeatPingReceived', { n: 1 }],
         ['IncidentUpdatePosted', { n: 3 }],

@@ -9,6 +9,8 @@ const MAX_APPENDS_PER_BATCH = 2000;
 const DEFAULT_READ_ALL_COUNT = 1000;
 const SUBSCRIPTION_PAGE_SIZE = 500;
 const POLL_INTERVAL_MS = 200;
+/** Events this process appended lately, kept decoded for readers tailing the log (the Ping intake target: no inflate per event for processors). */
+const RECENT_KEPT = 2000;
 
 /**
  * Streams get a small integer id (the (stream, revision) index then holds numbers, not names); an
@@ -186,6 +188,8 @@ export class SqliteEventStore implements EventStore {
   private readonly notifier = new AppendNotifier();
   private readonly deflate: DeflatePredicate;
   private queue: PendingAppend[] = [];
+  /** By position, oldest first: what a read of those positions returns, held only once committed. */
+  private readonly recent = new Map<bigint, RecordedEvent>();
   private scheduled: NodeJS.Immediate | null = null;
   /** A batch waits for its fsync: the next one gathers meanwhile, and commits when it is done. */
   private syncing = false;
@@ -261,7 +265,28 @@ export class SqliteEventStore implements EventStore {
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const maxCount = Math.max(0, options.maxCount ?? DEFAULT_READ_ALL_COUNT);
-    return (this.sql.readAll.all(options.after ?? 0n, maxCount) as EventRow[]).map((row) => toRecorded(row, this.deflate));
+    return this.recentAfter(options.after ?? 0n, maxCount) ?? (this.sql.readAll.all(options.after ?? 0n, maxCount) as EventRow[]).map((row) => toRecorded(row, this.deflate));
+  }
+
+  /** The page after `after` from the events appended here, when they are every position up to the head (another process's appends are not). */
+  private recentAfter(after: bigint, maxCount: number): RecordedEvent[] | null {
+    if (!this.recent.has(after + 1n)) return null;
+    const head = this.headSync() ?? 0n;
+    const page: RecordedEvent[] = [];
+    for (let position = after + 1n; position <= head && page.length < maxCount; position++) {
+      const event = this.recent.get(position);
+      if (!event) return null;
+      page.push(event);
+    }
+    return page;
+  }
+
+  private remember(outcomes: Outcome[]): void {
+    for (const outcome of outcomes) if (outcome.ok) for (const event of outcome.result.events) this.recent.set(event.position, event);
+    for (const position of this.recent.keys()) {
+      if (this.recent.size <= RECENT_KEPT) break;
+      this.recent.delete(position);
+    }
   }
 
   async headPosition(): Promise<bigint | null> {
@@ -282,6 +307,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async pruneStream(stream: string, before: Date): Promise<number> {
+    this.recent.clear();
     return this.pruneOne.immediate(stream, before.getTime());
   }
 
@@ -320,6 +346,7 @@ export class SqliteEventStore implements EventStore {
     let outcomes: Outcome[];
     try {
       outcomes = this.commitBatch.immediate(batch);
+      this.remember(outcomes);
     } catch (error) {
       this.failAll(batch, error);
       return Promise.resolve();
