@@ -9,7 +9,7 @@ import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.po
 import { heartbeatStream } from '../domain/heartbeat.decider';
 import { isCounted, Occurrence, occurrenceOf } from '../domain/heartbeat.events';
 import { timestampOfEventId } from '../../../core/src/ids';
-import { bucketStart, DAY_MS, Granularity, heartbeatRollupsProjection, HOUR_MS, MINUTE_MS, rollupId } from './heartbeat.projections';
+import { bucketStart, DAY_MS, Granularity, heartbeatRollupsProjection, HOUR_MS, MINUTE_MS, RollupDoc, rollupId } from './heartbeat.projections';
 import { TimeWindow } from './heartbeat-window';
 
 export interface HeartbeatEventView {
@@ -56,6 +56,16 @@ const presentWithBody = (o: Occurrence): HeartbeatEventView => ({ ...present(o),
 /** When an event of `heartbeat-<id>` happened; the stream is written in this order. */
 const timeOf = (event: RecordedEvent): number => occurrenceOf(event)?.ms ?? Date.parse(event.metadata.occurredAt);
 
+/** A check's rollups of one granularity whose buckets start in [from, to). */
+export function rollupsBetween(store: ReadStore, engine: ProjectionEngine, checkId: string, granularity: Granularity, from: number, to: number): Promise<RollupDoc[]> {
+  return store.find(engine.collection(heartbeatRollupsProjection), {
+    filters: [
+      { field: 'id', op: 'gte', value: rollupId(checkId, granularity, from) },
+      { field: 'id', op: 'lt', value: rollupId(checkId, granularity, to) },
+    ],
+    limit: Math.ceil((to - from) / (granularity === 'd' ? DAY_MS : HOUR_MS)) + 1,
+  });
+}
 
 /**
  * Events and availability of one check. Events are read from the check's own stream (pings and
@@ -183,17 +193,8 @@ export class HeartbeatStats {
 
   private async rollups(checkId: string, granularity: Granularity, from: number, to: number): Promise<Counts> {
     if (from >= to) return ZERO;
-    const size = granularity === 'd' ? DAY_MS : HOUR_MS;
-    const docs = await this.store.find(this.engine.collection(heartbeatRollupsProjection), {
-      filters: [
-        { field: 'id', op: 'gte', value: rollupId(checkId, granularity, from) },
-        { field: 'id', op: 'lt', value: rollupId(checkId, granularity, to) },
-      ],
-      limit: Math.ceil((to - from) / size) + 1,
-    });
-    let counts = ZERO;
-    for (const doc of docs) counts = add(counts, { total: doc.total, failing: doc.counts.FAILING });
-    return counts;
+    const docs = await rollupsBetween(this.store, this.engine, checkId, granularity, from, to);
+    return docs.reduce((counts, doc) => add(counts, { total: doc.total, failing: doc.counts.FAILING }), ZERO);
   }
 
   /**

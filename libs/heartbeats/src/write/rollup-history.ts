@@ -6,6 +6,7 @@ import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { heartbeatStream } from '../domain/heartbeat.decider';
 import { DAY_MS, heartbeatRollupsProjection, rollupId } from '../read/heartbeat.projections';
+import { rollupsBetween } from '../read/heartbeat-stats';
 import { RunRollupHistoryCommand } from './rollup-history.handler';
 
 const ACTOR = { accountId: null, keyName: 'event retention' };
@@ -33,13 +34,7 @@ export class RollupHistory {
     for (let day = Math.floor(Date.parse(oldest.metadata.occurredAt) / DAY_MS) * DAY_MS; day < cutoff; day += DAY_MS) {
       const dayDoc = await this.store.get(rollups, rollupId(checkId, 'd', day));
       if (!dayDoc) continue;
-      const hours = await this.store.find(rollups, {
-        filters: [
-          { field: 'id', op: 'gte', value: rollupId(checkId, 'h', day) },
-          { field: 'id', op: 'lt', value: rollupId(checkId, 'h', day + DAY_MS) },
-        ],
-        limit: 24,
-      });
+      const hours = await rollupsBetween(this.store, this.engine, checkId, 'h', day, day + DAY_MS);
       const docs = [dayDoc.doc, ...hours];
       const result = await this.commands.execute(new RunRollupHistoryCommand({ type: 'KeepRollups', checkId, day: new Date(day).toISOString(), docs }, ACTOR));
       kept += result.appended.length;
