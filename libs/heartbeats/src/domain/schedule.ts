@@ -165,18 +165,3 @@ export function scheduleTiming(schedule: CronSchedule, graceMs: number, since: D
   if (!expectedAt) return null;
   return { expectedAt, deadline: new Date(expectedAt.getTime() + graceMs), toleranceMs: SCHEDULE_TOLERANCE_MS };
 }
-
-export type ScheduledPingState = 'EARLY' | 'RECEIVED' | 'GRACE' | 'LATE';
-
-/**
- * A ping's state against a schedule's timing (contract §4 states, §4.1 tolerance). The first ping ever
- * and the first after a FAILING are RECEIVED whatever their time: the caller knows those cases.
- */
-export function scheduledPingState(timing: ScheduleTiming, at: Date): ScheduledPingState {
-  const t = at.getTime();
-  const expected = timing.expectedAt.getTime();
-  if (t < expected - timing.toleranceMs) return 'EARLY';
-  if (t <= expected + timing.toleranceMs) return 'RECEIVED';
-  if (t <= timing.deadline.getTime()) return 'GRACE';
-  return 'LATE';
-}
