@@ -81,10 +81,7 @@ export interface HeartbeatCheckState {
   config: CheckConfig | null;
 }
 
-/**
- * Either a period (30 s to 365 d) or a valid schedule in a valid zone, never both; grace 0 to 365 d;
- * amounts are whole numbers of their unit.
- */
+/** Either a period (30 s to 365 d) or a valid schedule in a valid zone, never both; grace 0 to 365 d. */
 function checkTiming(heartbeat: CheckInput['heartbeat'], slug?: string | null): void {
   const details: ViolationDetail[] = [];
   const hasPeriod = heartbeat.period !== null && heartbeat.period !== undefined;

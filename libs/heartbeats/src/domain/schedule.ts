@@ -18,9 +18,8 @@ export interface CronSchedule {
 const FIELD_COUNT = 5;
 
 /**
- * Parsed schedules by zone and expression, each with its last `nextRun` answer: parsing and searching
- * were most of a Fail's own cost when 10,000 checks of one schedule fail at one deadline
- * (docs/benchmarks.md). A paused Cron never runs, so `nextRun(after)` depends on `after` alone.
+ * Parsed schedules by zone and expression, each with its last `nextRun` answer, for the many checks of one schedule
+ * failing at one deadline; a paused Cron never runs, so `nextRun(after)` depends on `after` alone.
  */
 const parsed = new Map<string, Parsed>();
 const MAX_PARSED = 1000;

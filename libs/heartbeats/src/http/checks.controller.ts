@@ -17,7 +17,6 @@ import { parseWindow } from '../read/heartbeat-window';
 import { RunHeartbeatCheckCommand } from '../write/heartbeat-check.handler';
 import { RunHeartbeatCommand } from '../write/heartbeat.handler';
 import { AvailabilityDto, CheckBodyDto, CheckDto, CheckPageDto, HeartbeatEventDetailDto, HeartbeatEventsDto } from './check.dto';
-
 import { CATALOG_MAX, catalogPage, parseCatalogFilter } from './checkly-check-list';
 import { CatalogCheck, OtherChecks } from '../read/other-checks';
 

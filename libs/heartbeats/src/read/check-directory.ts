@@ -83,8 +83,7 @@ export class CheckDirectory {
 
   /** True when the check exists and belongs to the account (endpoints 9 and 10). */
   async owns(accountId: string, id: string): Promise<boolean> {
-    const stored = await this.store.get(this.collection(), id);
-    return stored !== null && stored.doc.accountId === accountId;
+    return (await this.store.get(this.collection(), id))?.doc.accountId === accountId;
   }
 
   /** One page, newest first, one row more than `limit`. */
@@ -215,12 +214,8 @@ export class CheckDirectory {
     };
   }
 
-  /** The collection the checks are read from now. */
-  collectionName(): string {
-    return this.collection();
-  }
-
-  private collection(): Collection<CheckDoc> {
+  /** The collection the checks are read from now (a rebuild moves it). */
+  collection(): Collection<CheckDoc> {
     return this.engine.collection(heartbeatChecksProjection);
   }
 }

@@ -44,8 +44,7 @@ interface Entry {
  */
 @Injectable()
 export class CheckIndex {
-  // Kept for the target "Console, 1,000 checks: p99 ≤ 50 ms" (docs/benchmarks.md): read afresh each time,
-  // the checks list took p99 443 ms. Any append moves the key, so a steady flow of pings reloads it each time.
+  // Kept for the target "Console, 1,000 checks: p99 ≤ 50 ms" (docs/benchmarks.md); any append moves the key.
   private readonly cache = new Map<string, { version: string; entries: Promise<Entry[]> }>();
 
   constructor(
