@@ -33,7 +33,6 @@ import { HeartbeatWatchdog } from './write/heartbeat-watchdog';
 import { NameClaimCommandHandler } from './write/name-claim.handler';
 import { IncidentReactor } from './write/incident-reactor';
 import { OutageIncidents } from './write/outage-incidents';
-
 import { OtherChecks } from './read/other-checks';
 
 @Module({
@@ -86,7 +85,7 @@ export class HeartbeatsModule implements OnModuleInit {
     }
     links.addChecksSource(
       (accountId, serviceIds) => checks.checksOfServices(accountId, serviceIds),
-      () => [checks.collectionName()],
+      () => [checks.collection()],
     );
   }
 

@@ -81,11 +81,8 @@ export interface HeartbeatCheckState {
   config: CheckConfig | null;
 }
 
-/**
- * Either a period (30 s to 365 d) or a valid schedule in a valid zone, never both; grace 0 to 365 d;
- * amounts are whole numbers of their unit.
- */
-export function checkTiming(heartbeat: CheckConfig['heartbeat'], slug?: string | null): void {
+/** Either a period (30 s to 365 d) or a valid schedule in a valid zone, never both; grace 0 to 365 d. */
+function checkTiming(heartbeat: CheckInput['heartbeat'], slug?: string | null): void {
   const details: ViolationDetail[] = [];
   const hasPeriod = heartbeat.period !== null && heartbeat.period !== undefined;
   const hasSchedule = heartbeat.schedule !== null && heartbeat.schedule !== undefined;
@@ -114,16 +111,12 @@ export function checkTiming(heartbeat: CheckConfig['heartbeat'], slug?: string |
   if (details.length > 0) throw ValidationError.of(details);
 }
 
-/** The configuration with the token sent, or else `currentToken`; null when there is no token at all. */
-function withToken(input: CheckInput, currentToken: string | null): CheckConfig | null {
+/** The valid configuration with the token sent, or else `currentToken`; a 400 when there is no token at all. */
+function validConfig(input: CheckInput, currentToken: string | null): CheckConfig {
   const pingToken = input.heartbeat.pingToken ?? currentToken;
-  if (pingToken === null) return null;
+  if (pingToken === null) throw ValidationError.of([{ path: 'heartbeat.pingToken', message: 'pingToken is required' }]);
+  checkTiming(input.heartbeat, input.slug);
   return input.heartbeat.pingToken === pingToken ? (input as CheckConfig) : { ...input, heartbeat: { ...input.heartbeat, pingToken } };
-}
-
-function requireToken(config: CheckConfig | null): CheckConfig {
-  if (!config) throw ValidationError.of([{ path: 'heartbeat.pingToken', message: 'pingToken is required' }]);
-  return config;
 }
 
 export function requireOwned(state: HeartbeatCheckState, accountId: string): CheckConfig {
@@ -152,16 +145,13 @@ export const heartbeatCheckDecider: Decider<HeartbeatCheckState, HeartbeatCheckC
     switch (command.type) {
       case 'CreateHeartbeatCheck': {
         if (state.status !== 'absent') throw new ConflictError('Check already exists');
-        const config = requireToken(withToken(command.config, null));
-        checkTiming(config.heartbeat, config.slug);
+        const config = validConfig(command.config, null);
         return [{ type: 'HeartbeatCheckCreated', data: { id: command.id, accountId: command.accountId, config } }];
       }
       case 'UpdateHeartbeatCheck': {
         const current = requireOwned(state, command.accountId);
-        const config = requireToken(withToken(command.config, current.heartbeat.pingToken));
-        checkTiming(config.heartbeat, config.slug);
-        if (sameConfig(current, config)) return [];
-        return [{ type: 'HeartbeatCheckUpdated', data: { id: command.id, config } }];
+        const config = validConfig(command.config, current.heartbeat.pingToken);
+        return sameConfig(current, config) ? [] : [{ type: 'HeartbeatCheckUpdated', data: { id: command.id, config } }];
       }
       case 'DeleteHeartbeatCheck':
         requireOwned(state, command.accountId);
@@ -171,8 +161,7 @@ export const heartbeatCheckDecider: Decider<HeartbeatCheckState, HeartbeatCheckC
         const others = (current.alertChannelSubscriptions ?? []).filter((s) => s.alertChannelId !== command.alertChannelId);
         const subscriptions = command.activated === null ? others : [...others, { alertChannelId: command.alertChannelId, activated: command.activated }];
         const config = { ...current, alertChannelSubscriptions: subscriptions };
-        if (sameConfig(current, config)) return [];
-        return [{ type: 'HeartbeatCheckUpdated', data: { id: command.id, config } }];
+        return sameConfig(current, config) ? [] : [{ type: 'HeartbeatCheckUpdated', data: { id: command.id, config } }];
       }
     }
   },

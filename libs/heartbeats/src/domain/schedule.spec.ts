@@ -1,4 +1,5 @@
-import { CronSchedule, coveredOccurrence, nextDue, nextOccurrences, parseSchedule, scheduledPingState, scheduleTiming } from './schedule';
+import { initialTimer, pingState, TimerState } from './heartbeat-timer';
+import { CronSchedule, coveredOccurrence, nextDue, nextOccurrences, parseSchedule, scheduleTiming } from './schedule';
 
 const at = (iso: string) => new Date(iso);
 const isoList = (dates: Date[]) => dates.map((d) => d.toISOString());
@@ -238,8 +239,9 @@ describe('scheduleTiming', () => {
   });
 });
 
-describe('scheduledPingState', () => {
-  const timing = { expectedAt: at('2026-11-26T08:00:00Z'), deadline: at('2026-11-26T09:00:00Z'), toleranceMs: 60_000 };
+describe('a ping against a schedule (pingState)', () => {
+  const expected = Date.parse('2026-11-26T08:00:00Z');
+  const timer: TimerState = { ...initialTimer(), activated: true, everPinged: true, schedule: '0 9 * * *', timezone: 'Europe/Berlin', nextDueAt: expected, graceMs: 3_600_000 };
   it.each([
     ['2026-11-26T07:58:59Z', 'EARLY'],
     ['2026-11-26T07:59:00Z', 'RECEIVED'],
@@ -248,6 +250,6 @@ describe('scheduledPingState', () => {
     ['2026-11-26T09:00:00Z', 'GRACE'],
     ['2026-11-26T09:00:01Z', 'LATE'],
   ])('a ping at %s is %s', (time, state) => {
-    expect(scheduledPingState(timing, at(time))).toBe(state);
+    expect(pingState(timer, Date.parse(time))).toBe(state);
   });
 });

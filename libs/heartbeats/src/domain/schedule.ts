@@ -18,23 +18,19 @@ export interface CronSchedule {
 const FIELD_COUNT = 5;
 
 /**
- * Parsed schedules by zone and expression, each with its last `nextRun` answer: parsing and searching
- * were most of a Fail's own cost when 10,000 checks of one schedule fail at one deadline
- * (docs/benchmarks.md). A paused Cron never runs, so `nextRun(after)` depends on `after` alone.
+ * Parsed schedules by zone and expression, each with its last `nextRun` answer, for the many checks of one schedule
+ * failing at one deadline; a paused Cron never runs, so `nextRun(after)` depends on `after` alone.
  */
-const parsed = new Map<string, { cron: Cron; after: number; next: Date | null }>();
+const parsed = new Map<string, Parsed>();
 const MAX_PARSED = 1000;
+type Parsed = { cron: Cron; after: number; next: Date | null };
 
 /**
  * Croner, in 5-field mode, in the given zone. Croner handles daylight-saving like Vixie cron: a job
  * with one fixed time (`30 2 * * *`) runs once at the first valid time after a spring-forward gap and
  * once on a repeated autumn hour; interval jobs (`*\/15`) skip the gap and run on both repeats.
  */
-function cronOf(schedule: CronSchedule): Cron {
-  return parsedOf(schedule).cron;
-}
-
-function parsedOf(schedule: CronSchedule): { cron: Cron; after: number; next: Date | null } {
+function parsedOf(schedule: CronSchedule): Parsed {
   const key = `${schedule.timezone} ${schedule.expression}`;
   let entry = parsed.get(key);
   if (!entry) {
@@ -45,8 +41,11 @@ function parsedOf(schedule: CronSchedule): { cron: Cron; after: number; next: Da
   return entry;
 }
 
-/** The first occurrence strictly after `after`; the same question asked again (one deadline of many checks) is answered from the last search. */
-function firstAfter(schedule: CronSchedule, after: Date): Date | null {
+/**
+ * The first occurrence strictly after `after`, or null if the schedule never fires again; the same question
+ * asked again (one deadline of many checks) is answered from the last search.
+ */
+export function nextDue(schedule: CronSchedule, after: Date): Date | null {
   const entry = parsedOf(schedule);
   if (entry.after !== after.getTime()) {
     entry.next = entry.cron.nextRun(after);
@@ -74,14 +73,12 @@ export function parseSchedule(
   } else {
     let cron: Cron | null = null;
     try {
-      cron = cronOf({ expression: normalized, timezone: zone ?? DEFAULT_TIME_ZONE });
+      cron = parsedOf({ expression: normalized, timezone: zone ?? DEFAULT_TIME_ZONE }).cron;
     } catch (error) {
       details.push({ path: `${prefix}.schedule`, message: `schedule is not a valid cron expression: ${cronMessage(error)}` });
     }
     // An expression such as `0 0 30 2 *` parses but never fires: nothing could ever be on time.
-    if (cron && cron.nextRun(new Date(0)) === null) {
-      details.push({ path: `${prefix}.schedule`, message: 'schedule never fires' });
-    }
+    if (cron?.nextRun(new Date(0)) === null) details.push({ path: `${prefix}.schedule`, message: 'schedule never fires' });
   }
   if (details.length > 0 || !zone || typeof normalized !== 'string') return { schedule: null, details };
   return { schedule: { expression: normalized, timezone: zone }, details: [] };
@@ -108,14 +105,9 @@ function normalizeExpression(expression: unknown): string | { error: string } {
 // Croner's messages name the field ("Invalid value for minute: 61"); keep them, without its class prefix.
 const cronMessage = (error: unknown) => (error instanceof Error ? error.message.replace(/^CronPattern:\s*/, '') : 'invalid');
 
-/** The first occurrence strictly after `after`, or null if the schedule never fires again. */
-export function nextDue(schedule: CronSchedule, after: Date): Date | null {
-  return firstAfter(schedule, after);
-}
-
 /** Up to `count` occurrences strictly after `after`, in order. */
 export function nextOccurrences(schedule: CronSchedule, after: Date, count: number): Date[] {
-  return cronOf(schedule).nextRuns(count, after);
+  return parsedOf(schedule).cron.nextRuns(count, after);
 }
 
 /**
@@ -124,7 +116,7 @@ export function nextOccurrences(schedule: CronSchedule, after: Date, count: numb
  * is not near any.
  */
 export function coveredOccurrence(schedule: CronSchedule, at: Date): Date | null {
-  return nearby(cronOf(schedule), at).covered;
+  return nearby(parsedOf(schedule).cron, at).covered;
 }
 
 /**
@@ -168,22 +160,7 @@ export interface ScheduleTiming {
  * 3. The deadline is that occurrence plus grace. Null when the schedule never fires again.
  */
 export function scheduleTiming(schedule: CronSchedule, graceMs: number, since: Date, sinceIsPing: boolean): ScheduleTiming | null {
-  const expectedAt = sinceIsPing ? nearby(cronOf(schedule), since).next : firstAfter(schedule, since);
+  const expectedAt = sinceIsPing ? nearby(parsedOf(schedule).cron, since).next : nextDue(schedule, since);
   if (!expectedAt) return null;
   return { expectedAt, deadline: new Date(expectedAt.getTime() + graceMs), toleranceMs: SCHEDULE_TOLERANCE_MS };
-}
-
-export type ScheduledPingState = 'EARLY' | 'RECEIVED' | 'GRACE' | 'LATE';
-
-/**
- * A ping's state against a schedule's timing (contract §4 states, §4.1 tolerance). The first ping ever
- * and the first after a FAILING are RECEIVED whatever their time: the caller knows those cases.
- */
-export function scheduledPingState(timing: ScheduleTiming, at: Date): ScheduledPingState {
-  const t = at.getTime();
-  const expected = timing.expectedAt.getTime();
-  if (t < expected - timing.toleranceMs) return 'EARLY';
-  if (t <= expected + timing.toleranceMs) return 'RECEIVED';
-  if (t <= timing.deadline.getTime()) return 'GRACE';
-  return 'LATE';
 }

@@ -1,37 +1,25 @@
-import { CHECK_STATES } from '../read/check-state';
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsNotEmpty,
-  IsObject,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Matches,
-  MaxLength,
-  Min,
-  ValidateNested,
-} from 'class-validator';
-import { Trim } from '../../../http/src/dto-helpers';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
+import { RequiredName } from '../../../http/src/dto-helpers';
 import { SEVERITIES, Severity, SLUG_PATTERN, TIME_UNITS, TimeUnit } from '../domain/heartbeat-check.decider';
 import { MAX_SCHEDULE_LENGTH } from '../domain/schedule';
+import { CHECK_STATES } from '../read/check-state';
 
 /** "" and null mean "no token given" (existing clients send `"pingToken": ""`). */
 const EmptyAsNull = () => Transform(({ value }) => (value === '' ? null : value));
+/** Stacks listed bottom-up, as stacked decorators apply. */
+const OptionalBoolean = (defaultValue: boolean) => applyDecorators(IsBoolean(), IsOptional(), ApiPropertyOptional({ default: defaultValue }));
+const OptionalText = (maxLength: number) => applyDecorators(MaxLength(maxLength), IsString(), IsOptional());
+const NestedObject = (type: () => Function) => applyDecorators(Type(type), ValidateNested(), IsObject());
 
 export class AlertChannelSubscriptionDto {
   @ApiProperty({ format: 'uuid' })
   @IsUUID('all')
   alertChannelId!: string;
 
-  @ApiPropertyOptional({ default: true })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean(true)
   activated?: boolean;
 }
 
@@ -48,15 +36,11 @@ export class HeartbeatSettingsDto {
   periodUnit?: TimeUnit | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, example: '30 2 * * *', description: '5-field cron or @hourly|@daily|@weekly|@monthly|@yearly; instead of period' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_SCHEDULE_LENGTH)
+  @OptionalText(MAX_SCHEDULE_LENGTH)
   schedule?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, example: 'Europe/Berlin', description: 'IANA zone of schedule; default UTC' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(64)
+  @OptionalText(64)
   timezone?: string | null;
 
   @ApiProperty({ example: 1, description: 'whole number of graceUnit; 0 to 365 days' })
@@ -84,41 +68,25 @@ export class TriggerIncidentDto {
   @IsIn(SEVERITIES)
   severity!: Severity;
 
-  @ApiProperty({ maxLength: 255 })
-  @Trim()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(255)
+  @RequiredName('Backups missed')
   name!: string;
 
   @ApiPropertyOptional({ maxLength: 10_000, default: '' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(10_000)
+  @OptionalText(10_000)
   description?: string;
 
-  @ApiPropertyOptional({ default: false })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean(false)
   notifySubscribers?: boolean;
 }
 
 export class CheckBodyDto {
-  @ApiProperty({ minLength: 1, maxLength: 255, example: 'Nightly backup' })
-  @Trim()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(255)
+  @RequiredName('Nightly backup')
   name!: string;
 
-  @ApiPropertyOptional({ default: true })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean(true)
   activated?: boolean;
 
-  @ApiPropertyOptional({ default: false })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean(false)
   muted?: boolean;
 
   @ApiPropertyOptional({ type: [String], default: [] })
@@ -130,9 +98,7 @@ export class CheckBodyDto {
   tags?: string[];
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(500)
+  @OptionalText(500)
   description?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, pattern: SLUG_PATTERN.source, description: 'for /ping/{pingKey}/{slug}; unique per account' })
@@ -143,16 +109,12 @@ export class CheckBodyDto {
   slug?: string | null;
 
   @ApiProperty({ type: HeartbeatSettingsDto })
-  @IsObject()
-  @ValidateNested()
-  @Type(() => HeartbeatSettingsDto)
+  @NestedObject(() => HeartbeatSettingsDto)
   heartbeat!: HeartbeatSettingsDto;
 
   @ApiPropertyOptional({ type: TriggerIncidentDto, nullable: true })
   @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => TriggerIncidentDto)
+  @NestedObject(() => TriggerIncidentDto)
   triggerIncident?: TriggerIncidentDto | null;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true, description: 'stored as sent' })

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
@@ -17,7 +17,6 @@ import { parseWindow } from '../read/heartbeat-window';
 import { RunHeartbeatCheckCommand } from '../write/heartbeat-check.handler';
 import { RunHeartbeatCommand } from '../write/heartbeat.handler';
 import { AvailabilityDto, CheckBodyDto, CheckDto, CheckPageDto, HeartbeatEventDetailDto, HeartbeatEventsDto } from './check.dto';
-
 import { CATALOG_MAX, catalogPage, parseCatalogFilter } from './checkly-check-list';
 import { CatalogCheck, OtherChecks } from '../read/other-checks';
 
@@ -53,8 +52,14 @@ function toInput(body: CheckBodyDto): CheckInput {
   };
 }
 
-const StartTimeQuery = () => ApiQuery({ name: 'startTime', required: false, schema: { type: 'string', format: 'date-time' }, description: 'ISO 8601; default endTime − 24 h' });
-const EndTimeQuery = () => ApiQuery({ name: 'endTime', required: false, schema: { type: 'string', format: 'date-time' }, description: 'ISO 8601; default now' });
+/** The path's check id; a malformed one names nothing (404). */
+export const CheckIdParam = () => Param('checkId', { transform: (value: string) => requireId(value, 'Check') });
+
+const WindowQueries = () =>
+  applyDecorators(
+    ApiQuery({ name: 'startTime', required: false, schema: { type: 'string', format: 'date-time' }, description: 'ISO 8601; default endTime − 24 h' }),
+    ApiQuery({ name: 'endTime', required: false, schema: { type: 'string', format: 'date-time' }, description: 'ISO 8601; default now' }),
+  );
 
 @ApiTags('heartbeat checks')
 @ApiBearerAuth()
@@ -87,6 +92,7 @@ export class ChecksController {
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
+    // Checked after the body: an invalid body is a 400 whatever the id.
     const id = requireId(checkId, 'Check');
     const command = { type: 'UpdateHeartbeatCheck' as const, id, accountId: account.accountId, config: toInput(body) };
     await this.commands.execute(new RunHeartbeatCheckCommand(command, actorOf(account), parseIfMatch(ifMatch)));
@@ -110,8 +116,7 @@ export class ChecksController {
   @Post(':checkId/pause')
   @HttpCode(200)
   @ApiOkResponse({ type: CheckDto })
-  async pause(@Account() account: AccountContext, @Param('checkId') checkId: string, @Res({ passthrough: true }) reply: FastifyReply) {
-    const id = requireId(checkId, 'Check');
+  async pause(@Account() account: AccountContext, @CheckIdParam() id: string, @Res({ passthrough: true }) reply: FastifyReply) {
     await this.read(account, id, reply);
     await this.commands.execute(new RunHeartbeatCommand(id, { type: 'Pause', at: iso(this.clock.now().getTime()) }, actorOf(account)));
     return this.read(account, id, reply);
@@ -119,8 +124,7 @@ export class ChecksController {
 
   @Get(':checkId')
   @ApiOkResponse({ type: CheckDto })
-  async get(@Account() account: AccountContext, @Param('checkId') checkId: string, @Res({ passthrough: true }) reply: FastifyReply) {
-    const id = requireId(checkId, 'Check');
+  async get(@Account() account: AccountContext, @CheckIdParam() id: string, @Res({ passthrough: true }) reply: FastifyReply) {
     // A monitor answers at Checkly's one path for every kind of check, as `checkly checks get` reads it.
     const found = await this.queries.execute(new HeartbeatsQuery({ type: 'GetCheck', accountId: account.accountId, id }));
     if (!found) return (await this.others.get(account.accountId, id)) ?? this.read(account, id, reply);
@@ -131,25 +135,22 @@ export class ChecksController {
   @Delete(':checkId')
   @HttpCode(204)
   @ApiNoContentResponse()
-  async remove(@Account() account: AccountContext, @Param('checkId') checkId: string, @Headers('if-match') ifMatch: string | undefined) {
-    const id = requireId(checkId, 'Check');
+  async remove(@Account() account: AccountContext, @CheckIdParam() id: string, @Headers('if-match') ifMatch: string | undefined) {
     await this.commands.execute(new RunHeartbeatCheckCommand({ type: 'DeleteHeartbeatCheck', id, accountId: account.accountId }, actorOf(account), parseIfMatch(ifMatch)));
   }
 
   /** Endpoint 9: `[{events, stats}]`, events newest first within the window. */
   @Get('heartbeats/:checkId/events')
   @ApiOkResponse({ type: [HeartbeatEventsDto] })
-  @StartTimeQuery()
-  @EndTimeQuery()
+  @WindowQueries()
   @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 10, default: 10 } })
   async events(
     @Account() account: AccountContext,
-    @Param('checkId') checkId: string,
+    @CheckIdParam() id: string,
     @Query('startTime') startTime?: unknown,
     @Query('endTime') endTime?: unknown,
     @Query('limit') limit?: unknown,
   ) {
-    const id = requireId(checkId, 'Check');
     const size = parseLimit(limit, { fallback: 10, max: 10 });
     const window = parseWindow(startTime, endTime, this.clock.now());
     const found = await this.queries.execute(new HeartbeatsQuery({ type: 'CheckEvents', accountId: account.accountId, checkId: id, window, limit: size }));
@@ -159,8 +160,7 @@ export class ChecksController {
 
   @Get('heartbeats/:checkId/events/:eventId')
   @ApiOkResponse({ type: HeartbeatEventDetailDto })
-  async event(@Account() account: AccountContext, @Param('checkId') checkId: string, @Param('eventId') eventId: string) {
-    const id = requireId(checkId, 'Check');
+  async event(@Account() account: AccountContext, @CheckIdParam() id: string, @Param('eventId') eventId: string) {
     const found = await this.queries.execute(new HeartbeatsQuery({ type: 'CheckEvent', accountId: account.accountId, checkId: id, eventId: requireId(eventId, 'Event') }));
     if (!found) throw new NotFoundError('Check not found');
     if (!found.event) throw new NotFoundError('Event not found');
@@ -170,15 +170,13 @@ export class ChecksController {
   /** Endpoint 10. */
   @Get('heartbeats/:checkId/availability')
   @ApiOkResponse({ type: AvailabilityDto })
-  @StartTimeQuery()
-  @EndTimeQuery()
+  @WindowQueries()
   async availability(
     @Account() account: AccountContext,
-    @Param('checkId') checkId: string,
+    @CheckIdParam() id: string,
     @Query('startTime') startTime?: unknown,
     @Query('endTime') endTime?: unknown,
   ) {
-    const id = requireId(checkId, 'Check');
     const window = parseWindow(startTime, endTime, this.clock.now());
     const found = await this.queries.execute(new HeartbeatsQuery({ type: 'CheckAvailability', accountId: account.accountId, checkId: id, window }));
     if (!found) throw new NotFoundError('Check not found');

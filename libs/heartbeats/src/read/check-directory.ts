@@ -9,8 +9,8 @@ import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { CheckRef } from '../../../status-pages/src/status-pages.api';
 import { CheckConfig } from '../domain/heartbeat-check.decider';
 import { CheckDoc, heartbeatChecksProjection } from './heartbeat-checks.projection';
-import { CheckState, checkState } from './check-state';
-import { heartbeatTimersProjection, TimerDoc, toTimerState } from './heartbeat.projections';
+import { CheckState, checkState, liveTimer } from './check-state';
+import { heartbeatTimersProjection, TimerDoc } from './heartbeat.projections';
 import { nextDueAt } from './next-due';
 
 /** A heartbeat check as every response shows it. */
@@ -83,8 +83,7 @@ export class CheckDirectory {
 
   /** True when the check exists and belongs to the account (endpoints 9 and 10). */
   async owns(accountId: string, id: string): Promise<boolean> {
-    const stored = await this.store.get(this.collection(), id);
-    return stored !== null && stored.doc.accountId === accountId;
+    return (await this.store.get(this.collection(), id))?.doc.accountId === accountId;
   }
 
   /** One page, newest first, one row more than `limit`. */
@@ -101,11 +100,7 @@ export class CheckDirectory {
 
   /** Every check of the account with its status, oldest first. */
   async statuses(accountId: string): Promise<CheckStatusView[]> {
-    const docs = await this.store.find(this.collection(), {
-      filters: [{ field: 'accountId', op: 'eq', value: accountId }],
-      sort: { field: 'created_at', direction: 'asc' },
-      limit: 100_000,
-    });
+    const docs = await this.allOf(accountId);
     const timers = await this.timersOf(docs.map((doc) => doc.id));
     return docs.map((doc) => this.status(this.present(doc, timers.get(doc.id) ?? null)));
   }
@@ -140,8 +135,17 @@ export class CheckDirectory {
     return timer?.failing ? timer.failingSince : null;
   }
 
+  /** Every check of the account, oldest first, without their timers. */
+  allOf(accountId: string): Promise<CheckDoc[]> {
+    return this.store.find(this.collection(), {
+      filters: [{ field: 'accountId', op: 'eq', value: accountId }],
+      sort: { field: 'created_at', direction: 'asc' },
+      limit: 100_000,
+    });
+  }
+
   /** The timers of these checks, read from the timers read model in one query. */
-  private async timersOf(ids: string[]): Promise<Map<string, TimerDoc>> {
+  async timersOf(ids: string[]): Promise<Map<string, TimerDoc>> {
     if (ids.length === 0) return new Map();
     const docs = await this.store.find(this.engine.collection(heartbeatTimersProjection), {
       filters: [{ field: 'id', op: 'in', value: ids }],
@@ -165,22 +169,13 @@ export class CheckDirectory {
       if (this.serviceChecks.size >= 10_000) this.serviceChecks.clear();
       this.serviceChecks.set(accountId, cached);
     }
-    const out = new Map<string, CheckRef[]>();
-    for (const id of serviceIds) {
-      const checks = cached.byService.get(id);
-      if (checks) out.set(id, checks);
-    }
-    return out;
+    const { byService } = cached;
+    return new Map(serviceIds.filter((id) => byService.has(id)).map((id) => [id, byService.get(id)!]));
   }
 
   private async loadServiceChecks(accountId: string): Promise<Map<string, CheckRef[]>> {
     const out = new Map<string, CheckRef[]>();
-    const docs = await this.store.find(this.collection(), {
-      filters: [{ field: 'accountId', op: 'eq', value: accountId }],
-      sort: { field: 'created_at', direction: 'asc' },
-      limit: 100_000,
-    });
-    for (const doc of docs) {
+    for (const doc of await this.allOf(accountId)) {
       if (!doc.serviceId) continue;
       const list = out.get(doc.serviceId) ?? [];
       list.push({ id: doc.id, name: doc.name });
@@ -190,7 +185,7 @@ export class CheckDirectory {
   }
 
   present(doc: CheckDoc, stored: TimerDoc | null): CheckView {
-    const timer = stored && !stored.deleted ? toTimerState(stored) : null;
+    const timer = liveTimer(stored);
     const due = nextDueAt(doc, doc.created_at, timer);
     return {
       id: doc.id,
@@ -219,12 +214,8 @@ export class CheckDirectory {
     };
   }
 
-  /** The collection the checks are read from now. */
-  collectionName(): string {
-    return this.collection();
-  }
-
-  private collection(): Collection<CheckDoc> {
+  /** The collection the checks are read from now (a rebuild moves it). */
+  collection(): Collection<CheckDoc> {
     return this.engine.collection(heartbeatChecksProjection);
   }
 }

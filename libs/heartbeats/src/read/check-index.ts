@@ -6,8 +6,8 @@ import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { CheckDirectory, CheckView } from './check-directory';
 import { CheckDoc, heartbeatChecksProjection } from './heartbeat-checks.projection';
-import { CHECK_STATES, CheckState, checkState } from './check-state';
-import { heartbeatTimersProjection, lastRunsOf, RunState, TimerDoc, toTimerState } from './heartbeat.projections';
+import { CHECK_STATES, CheckState, checkState, liveTimer } from './check-state';
+import { heartbeatTimersProjection, lastRunsOf, RunState, TimerDoc } from './heartbeat.projections';
 
 const byName = new Intl.Collator().compare;
 
@@ -44,8 +44,7 @@ interface Entry {
  */
 @Injectable()
 export class CheckIndex {
-  // Kept for the target "Console, 1,000 checks: p99 ≤ 50 ms" (docs/benchmarks.md): read afresh each time,
-  // the checks list took p99 443 ms. Any append moves the key, so a steady flow of pings reloads it each time.
+  // Kept for the target "Console, 1,000 checks: p99 ≤ 50 ms" (docs/benchmarks.md); any append moves the key.
   private readonly cache = new Map<string, { version: string; entries: Promise<Entry[]> }>();
 
   constructor(
@@ -63,7 +62,7 @@ export class CheckIndex {
     const tags = new Set<string>();
     const entries = await this.entries(accountId);
     for (const entry of entries) {
-      byState[this.state(entry, now)] += 1;
+      byState[checkState(entry.doc.activated, liveTimer(entry.timer), now)] += 1;
       for (const s of entry.doc.alertChannelSubscriptions ?? []) if (s.activated) byChannel[s.alertChannelId] = (byChannel[s.alertChannelId] ?? 0) + 1;
       for (const tag of entry.doc.tags ?? []) tags.add(tag);
     }
@@ -76,7 +75,7 @@ export class CheckIndex {
     // Entries are kept sorted by name: bucketing by state keeps that order, with no sort per request.
     const buckets = new Map<CheckState, Entry[]>(STATE_ORDER.map((state) => [state, []]));
     for (const entry of await this.entries(accountId)) {
-      const state = this.state(entry, now);
+      const state = checkState(entry.doc.activated, liveTimer(entry.timer), now);
       if ((!filter.state || state === filter.state) && (!filter.tag || (entry.doc.tags ?? []).includes(filter.tag))) buckets.get(state)!.push(entry);
     }
     const matching = [...buckets.values()].flat();
@@ -90,11 +89,6 @@ export class CheckIndex {
     const entries = await this.entries(accountId);
     const checks = entries.filter((e, i) => i < limit || wanted.has(e.doc.id)).map((e) => ({ id: e.doc.id, name: e.doc.name }));
     return { checks, total: entries.length };
-  }
-
-  private state(entry: Entry, now: number): CheckState {
-    const timer = entry.timer && !entry.timer.deleted ? toTimerState(entry.timer) : null;
-    return checkState(entry.doc.activated, timer, now);
   }
 
   private async entries(accountId: string): Promise<Entry[]> {
@@ -124,11 +118,8 @@ export class CheckIndex {
   }
 
   private async load(accountId: string): Promise<Entry[]> {
-    const checks = this.engine.collection(heartbeatChecksProjection);
-    const timers = this.engine.collection(heartbeatTimersProjection);
-    const docs = await this.store.find(checks, { filters: [{ field: 'accountId', op: 'eq', value: accountId }], limit: 100_000 });
-    const timerDocs = docs.length === 0 ? [] : await this.store.find(timers, { filters: [{ field: 'id', op: 'in', value: docs.map((d) => d.id) }], limit: docs.length });
-    const byId = new Map(timerDocs.map((t) => [t.id, t]));
-    return docs.map((doc) => ({ doc, timer: byId.get(doc.id) ?? null })).sort((a, b) => byName(a.doc.name, b.doc.name) || (a.doc.id < b.doc.id ? -1 : 1));
+    const docs = await this.directory.allOf(accountId);
+    const timers = await this.directory.timersOf(docs.map((d) => d.id));
+    return docs.map((doc) => ({ doc, timer: timers.get(doc.id) ?? null })).sort((a, b) => byName(a.doc.name, b.doc.name) || (a.doc.id < b.doc.id ? -1 : 1));
   }
 }

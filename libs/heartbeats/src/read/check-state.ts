@@ -1,5 +1,6 @@
 import { deadlineOf, expectedAt, TimerState, tolerance } from '../domain/heartbeat-timer';
 import { SCHEDULE_TOLERANCE_MS } from '../domain/schedule';
+import { TimerDoc, toTimerState } from './heartbeat.projections';
 
 /**
  * A check's state, in Healthchecks' words: NEW (never pinged), UP, LATE (past its expected time, within its
@@ -7,6 +8,9 @@ import { SCHEDULE_TOLERANCE_MS } from '../domain/schedule';
  */
 export const CHECK_STATES = ['NEW', 'UP', 'LATE', 'FAILING', 'PAUSED'] as const;
 export type CheckState = (typeof CHECK_STATES)[number];
+
+/** The timer a check's state is read from: none once the check is deleted. */
+export const liveTimer = (doc: TimerDoc | null): TimerState | null => (doc && !doc.deleted ? toTimerState(doc) : null);
 
 /** What a check's timer says at `now`; a missing timer (a check just created) is NEW. */
 export function checkState(activated: boolean, timer: TimerState | null, now: number): CheckState {

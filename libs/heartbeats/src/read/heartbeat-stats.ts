@@ -9,7 +9,7 @@ import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.po
 import { heartbeatStream } from '../domain/heartbeat.decider';
 import { isCounted, Occurrence, occurrenceOf } from '../domain/heartbeat.events';
 import { timestampOfEventId } from '../../../core/src/ids';
-import { bucketStart, DAY_MS, Granularity, heartbeatRollupsProjection, HOUR_MS, MINUTE_MS, rollupId } from './heartbeat.projections';
+import { bucketStart, DAY_MS, Granularity, heartbeatRollupsProjection, HOUR_MS, MINUTE_MS, RollupDoc, rollupId } from './heartbeat.projections';
 import { TimeWindow } from './heartbeat-window';
 
 export interface HeartbeatEventView {
@@ -43,19 +43,13 @@ type MinuteCount = [number, number, number];
 const add = (a: Counts, b: Counts): Counts => ({ total: a.total + b.total, failing: a.failing + b.failing });
 const ratio = (c: Counts) => Math.round(((c.total - c.failing) / c.total) * 10_000) / 10_000;
 
-const present = (o: Occurrence): HeartbeatEventView => {
-  const view: HeartbeatEventView = { id: o.eventId, state: o.state, timestamp: o.timestamp, source: o.source, userAgent: o.userAgent };
-  if (o.rid !== undefined) view.rid = o.rid;
-  if (o.duration !== undefined) view.duration = o.duration;
-  if (o.exitCode !== undefined) view.exitCode = o.exitCode;
-  return view;
-};
+/** Occurrences carry only the run signals they have, so what is left after the omitted fields is the view. */
+const present = ({ eventId, checkId, ms, body, truncated, ...shown }: Occurrence): HeartbeatEventView => ({ id: eventId, ...shown });
 /** The single-event view adds the captured body (endpoint 9's lists leave it out). */
 const presentWithBody = (o: Occurrence): HeartbeatEventView => ({ ...present(o), body: o.body ?? null, truncated: o.truncated ?? false });
 
 /** When an event of `heartbeat-<id>` happened; the stream is written in this order. */
 const timeOf = (event: RecordedEvent): number => occurrenceOf(event)?.ms ?? Date.parse(event.metadata.occurredAt);
-
 
 /**
  * Events and availability of one check. Events are read from the check's own stream (pings and
@@ -183,17 +177,19 @@ export class HeartbeatStats {
 
   private async rollups(checkId: string, granularity: Granularity, from: number, to: number): Promise<Counts> {
     if (from >= to) return ZERO;
-    const size = granularity === 'd' ? DAY_MS : HOUR_MS;
-    const docs = await this.store.find(this.engine.collection(heartbeatRollupsProjection), {
+    const docs = await this.rollupsBetween(checkId, granularity, from, to);
+    return docs.reduce((counts, doc) => add(counts, { total: doc.total, failing: doc.counts.FAILING }), ZERO);
+  }
+
+  /** The check's rollups of one granularity whose buckets start in [from, to). */
+  rollupsBetween(checkId: string, granularity: Granularity, from: number, to: number): Promise<RollupDoc[]> {
+    return this.store.find(this.engine.collection(heartbeatRollupsProjection), {
       filters: [
         { field: 'id', op: 'gte', value: rollupId(checkId, granularity, from) },
         { field: 'id', op: 'lt', value: rollupId(checkId, granularity, to) },
       ],
-      limit: Math.ceil((to - from) / size) + 1,
+      limit: Math.ceil((to - from) / (granularity === 'd' ? DAY_MS : HOUR_MS)) + 1,
     });
-    let counts = ZERO;
-    for (const doc of docs) counts = add(counts, { total: doc.total, failing: doc.counts.FAILING });
-    return counts;
   }
 
   /**

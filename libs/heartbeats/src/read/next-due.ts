@@ -1,18 +1,10 @@
 import { CheckConfig, toMs } from '../domain/heartbeat-check.decider';
+import { TimerState } from '../domain/heartbeat-timer';
 import { scheduleTiming } from '../domain/schedule';
 
-/** What the timer read model knows that the next due time depends on. */
-export interface TimerFacts {
-  activated: boolean;
-  deleted: boolean;
-  timerStart: number | null;
-  periodMs: number;
-  lastPingAt: number | null;
-  /** Set on timers that know their schedule: the stored next occurrence. */
-  schedule?: string | null;
-  nextDueAt?: number | null;
-  paused?: boolean;
-}
+/** What the next due time depends on; timers that know their schedule also store its next occurrence. */
+export type TimerFacts = Pick<TimerState, 'activated' | 'deleted' | 'timerStart' | 'periodMs' | 'lastPingAt'> &
+  Partial<Pick<TimerState, 'schedule' | 'nextDueAt' | 'paused'>>;
 
 /**
  * When a check's next ping is expected (contract §4 and §4.1), or null when nothing is expected.
@@ -28,8 +20,7 @@ export function nextDueAt(config: CheckConfig, createdAt: string, timer: TimerFa
     // The timer's stored occurrence (decided with its last ping, FAILING or restart) when it has one.
     if (timer?.schedule) return timer.nextDueAt == null ? null : new Date(timer.nextDueAt);
     const lastPing = timer?.lastPingAt ?? null;
-    const since = lastPing !== null ? new Date(lastPing) : new Date(createdAt);
-    const timing = scheduleTiming({ expression: schedule, timezone: timezone ?? 'UTC' }, toMs(grace, graceUnit), since, lastPing !== null);
+    const timing = scheduleTiming({ expression: schedule, timezone: timezone ?? 'UTC' }, toMs(grace, graceUnit), new Date(lastPing ?? createdAt), lastPing !== null);
     return timing?.expectedAt ?? null;
   }
   if (!timer || timer.timerStart === null) return null;

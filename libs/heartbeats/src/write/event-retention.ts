@@ -47,6 +47,7 @@ export class EventRetention implements OnApplicationBootstrap, OnApplicationShut
 
   /** Returns how many events were removed. */
   async runOnce(): Promise<number> {
+    if (!this.events.pruneStream) return 0;
     const cutoff = bucketStart(this.clock.now().getTime() - this.config.eventRetentionDays * DAY_MS, 'd');
     const timers = this.engine.collection(heartbeatTimersProjection);
     let removed = 0;
@@ -54,14 +55,11 @@ export class EventRetention implements OnApplicationBootstrap, OnApplicationShut
     for (;;) {
       const page = await this.store.find(timers, { sort: { field: 'id', direction: 'asc' }, limit: PAGE, after: after ? { value: after, id: after } : undefined });
       if (page.length === 0) return removed;
-      for (const timer of page) removed += await this.pruneCheck(timer.id, cutoff);
+      for (const { id } of page) {
+        await this.history.keepBefore(id, cutoff);
+        removed += await this.events.pruneStream(heartbeatStream(id), new Date(cutoff));
+      }
       after = page[page.length - 1].id;
     }
-  }
-
-  private async pruneCheck(checkId: string, cutoff: number): Promise<number> {
-    if (!this.events.pruneStream) return 0;
-    await this.history.keepBefore(checkId, cutoff);
-    return (await this.events.pruneStream?.(heartbeatStream(checkId), new Date(cutoff))) ?? 0;
   }
 }

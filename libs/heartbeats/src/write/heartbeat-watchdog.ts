@@ -89,38 +89,35 @@ export class HeartbeatWatchdog implements OnApplicationBootstrap, OnApplicationS
     // Per pass, not longer: a window created meanwhile counts from the next pass (half a second later).
     const windows = new Map<string, Promise<MaintenanceEnds>>();
     for (;;) {
-      const due = await this.store.find<TimerDoc>(this.engine.collection(heartbeatTimersProjection), {
-        filters: [{ field: 'deadline', op: 'lt', value: now }],
-        sort: { field: 'deadline', direction: 'asc' },
-        limit: PAGE + skip.size,
-      });
-      const todo = due.filter((doc) => !skip.has(doc.id));
-      if (todo.length === 0) return { ...pass, nextDueInMs: await this.nextDueInMs(now) };
-      const checks = new Map<string, StoredDoc<CheckDoc>>();
-      for (const check of await this.store.getMany<CheckDoc>(this.engine.collection(heartbeatChecksProjection), todo.map((timer) => timer.id))) checks.set(check.doc.id, check);
+      const todo = (await this.byDeadline('lt', now, PAGE + skip.size)).filter((doc) => !skip.has(doc.id));
+      if (todo.length === 0) {
+        const [next] = await this.byDeadline('gte', now, 1);
+        return { ...pass, nextDueInMs: next ? next.deadline! - this.clock.now().getTime() : null };
+      }
+      const stored = await this.store.getMany<CheckDoc>(this.engine.collection(heartbeatChecksProjection), todo.map((timer) => timer.id));
+      const checks = new Map(stored.map((check) => [check.doc.id, check]));
       const outcomes = await Promise.all(todo.map((timer) => this.failOne(timer, checks.get(timer.id) ?? null, windows)));
       for (const [index, timer] of todo.entries()) {
         const outcome = outcomes[index];
         if (outcome === 'failed') pass.failed += 1;
-        else if (outcome === 'conflict') pass.conflicts += 1;
         // A timer that could not move (a store error) waits for the next pass instead of spinning.
         if (outcome === 'stuck') skip.add(timer.id);
-        if (outcome === 'conflict') {
-          const seen = (conflicts.get(timer.id) ?? 0) + 1;
-          conflicts.set(timer.id, seen);
-          if (seen >= 3) skip.add(timer.id);
-        }
+        if (outcome !== 'conflict') continue;
+        pass.conflicts += 1;
+        const seen = (conflicts.get(timer.id) ?? 0) + 1;
+        conflicts.set(timer.id, seen);
+        if (seen >= 3) skip.add(timer.id);
       }
     }
   }
 
-  private async nextDueInMs(now: number): Promise<number | null> {
-    const [next] = await this.store.find<TimerDoc>(this.engine.collection(heartbeatTimersProjection), {
-      filters: [{ field: 'deadline', op: 'gte', value: now }],
+  /** Timers by deadline, earliest first: those due before `now` (lt) or the next ones (gte). */
+  private byDeadline(op: 'lt' | 'gte', now: number, limit: number): Promise<TimerDoc[]> {
+    return this.store.find<TimerDoc>(this.engine.collection(heartbeatTimersProjection), {
+      filters: [{ field: 'deadline', op, value: now }],
       sort: { field: 'deadline', direction: 'asc' },
-      limit: 1,
+      limit,
     });
-    return next ? next.deadline! - this.clock.now().getTime() : null;
   }
 
   private async failOne(timer: TimerDoc, stored: StoredDoc<CheckDoc> | null, windows: Map<string, Promise<MaintenanceEnds>>): Promise<'failed' | 'conflict' | 'synced' | 'stuck'> {

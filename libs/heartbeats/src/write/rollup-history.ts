@@ -1,11 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
-import { ProjectionEngine } from '../../../read-store/src/projection-engine';
-import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
-import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { heartbeatStream } from '../domain/heartbeat.decider';
-import { DAY_MS, heartbeatRollupsProjection, rollupId } from '../read/heartbeat.projections';
+import { DAY_MS } from '../read/heartbeat.projections';
+import { HeartbeatStats } from '../read/heartbeat-stats';
 import { RunRollupHistoryCommand } from './rollup-history.handler';
 
 const ACTOR = { accountId: null, keyName: 'event retention' };
@@ -19,8 +17,7 @@ const ACTOR = { accountId: null, keyName: 'event retention' };
 export class RollupHistory {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
-    @Inject(READ_STORE) private readonly store: ReadStore,
-    @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
+    private readonly stats: HeartbeatStats,
     private readonly commands: CommandBus,
   ) {}
 
@@ -28,21 +25,13 @@ export class RollupHistory {
   async keepBefore(checkId: string, cutoff: number): Promise<number> {
     const [oldest] = await this.events.readStream(heartbeatStream(checkId), { maxCount: 1 });
     if (!oldest) return 0;
-    const rollups = this.engine.collection(heartbeatRollupsProjection);
     let kept = 0;
     for (let day = Math.floor(Date.parse(oldest.metadata.occurredAt) / DAY_MS) * DAY_MS; day < cutoff; day += DAY_MS) {
-      const dayDoc = await this.store.get(rollups, rollupId(checkId, 'd', day));
+      const [dayDoc] = await this.stats.rollupsBetween(checkId, 'd', day, day + DAY_MS);
       if (!dayDoc) continue;
-      const hours = await this.store.find(rollups, {
-        filters: [
-          { field: 'id', op: 'gte', value: rollupId(checkId, 'h', day) },
-          { field: 'id', op: 'lt', value: rollupId(checkId, 'h', day + DAY_MS) },
-        ],
-        limit: 24,
-      });
-      const docs = [dayDoc.doc, ...hours];
-      const result = await this.commands.execute(new RunRollupHistoryCommand({ type: 'KeepRollups', checkId, day: new Date(day).toISOString(), docs }, ACTOR));
-      kept += result.appended.length;
+      const hours = await this.stats.rollupsBetween(checkId, 'h', day, day + DAY_MS);
+      const command = { type: 'KeepRollups' as const, checkId, day: new Date(day).toISOString(), docs: [dayDoc, ...hours] };
+      kept += (await this.commands.execute(new RunRollupHistoryCommand(command, ACTOR))).appended.length;
     }
     return kept;
   }
