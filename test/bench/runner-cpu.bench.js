@@ -30,10 +30,10 @@ function cpu(pid) {
   return { user: Number(fields[11]) * TICK_US, system: Number(fields[12]) * TICK_US };
 }
 const LIMITS = { VIGIL_RATE_LIMIT_PER_MINUTE: '1000000000', VIGIL_RATE_LIMIT_ANONYMOUS_PER_MINUTE: '1000000000', VIGIL_CONNECTIONS_PER_ADDRESS: '1000000' };
-/** SIGTERM, then SIGKILL if the runner has not left within 5 s. */
+/** SIGTERM, then SIGKILL if the runner has not left within 30 s (said: its profile is lost). */
 const stopChild = (child) => new Promise((done) => {
   if (child.exitCode !== null) return done();
-  const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+  const kill = setTimeout(() => (console.log('the runner did not stop within 30 s: killed'), child.kill('SIGKILL')), 30_000);
   child.once('exit', () => (clearTimeout(kill), done()));
   child.kill('SIGTERM');
 });
