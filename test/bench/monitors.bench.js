@@ -5,17 +5,20 @@
 // runner worked, ÷ runs stored: the log's pages, and the whole file with read models), and ping intake (20
 // connections, closed loop, 10 s) alone, beside the runner, and alone again once it stopped (the machine's load
 // drifts: the ratio is to the mean of both), with the runner's CPU per probe (/proc/<pid>/stat) meanwhile.
-// Run: npm run build && node test/bench/monitors.bench.js   (BENCH_MONITORS=10000, BENCH_WARMUP=90, BENCH_SECONDS=300)
+// Run: npm run build && node test/bench/monitors.bench.js   (BENCH_MONITORS=10000, BENCH_WARMUP=90, BENCH_SECONDS=300,
+// BENCH_RUNNER_BUILD=<a dist> for another build's runner)
 const http = require('node:http');
 const { spawn } = require('node:child_process');
 const { statSync, existsSync, mkdtempSync, rmSync, readFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
-const { join } = require('node:path');
+const { join, resolve } = require('node:path');
 const { createChecks, startProcess, load, machine, rssMiB, freePort, ROOT, START_FLAGS } = require('./lib');
 
 const MONITORS = Number(process.env.BENCH_MONITORS ?? 10_000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 90);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 300);
+/** The build the runner comes from (another checkout's dist, to compare runners against the same API). */
+const RUNNER_BUILD = resolve(process.env.BENCH_RUNNER_BUILD ?? join(ROOT, 'dist'));
 const KEY = 'bench-key-0123456789abcdef';
 const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
 const sleep = (s) => new Promise((r) => setTimeout(r, s * 1000));
@@ -35,7 +38,7 @@ const LIMITS = { VIGIL_RATE_LIMIT_PER_MINUTE: '1000000000', VIGIL_RATE_LIMIT_ANO
 // One port across restarts, so a runner keeps its API's address.
 const startApi = (dataDir, port) => startProcess(join(ROOT, 'dist', 'apps', 'api', 'src', 'main.js'), { VIGIL_DATA_DIR: dataDir, VIGIL_BOOTSTRAP_API_KEY: KEY, PORT: String(port), ...LIMITS }, '/healthz', START_FLAGS);
 function startRunner(apiUrl, runnerKey) {
-  return spawn(process.execPath, [join(ROOT, 'dist', 'apps', 'runner', 'src', 'main.js')], {
+  return spawn(process.execPath, [join(RUNNER_BUILD, 'apps', 'runner', 'src', 'main.js')], {
     env: { ...process.env, VIGIL_API_URL: apiUrl, VIGIL_RUNNER_KEY: runnerKey, VIGIL_RUNNER_LOCATION: 'bench', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -1,7 +1,7 @@
 'use strict';
 // The runner's CPU per probe: BENCH_MONITORS (1,670) URL monitors every BENCH_EVERY (10) s against a local target
 // (~167 probes/s, the rate of 10,000 monitors at 60 s), leased by one runner process; the runner's user + system
-// CPU time (/proc/<pid>/stat) over BENCH_SECONDS (60) after BENCH_WARMUP (30) s, ÷ the target's requests in the
+// CPU time (/proc/<pid>/stat) over BENCH_SECONDS (60) after BENCH_WARMUP (25) s, ÷ the target's requests in the
 // window. BENCH_BUILDS (default: this checkout's dist) lists build roots to compare, each measured BENCH_REPEAT (1)
 // times in turn against the same API; BENCH_PROF=<dir> writes each runner's --cpu-prof there. CPU time rather than
 // a rate, so other work on the machine moves the figure little. Also the API's CPU per probe (leases and reports).
@@ -15,7 +15,7 @@ const { startProcess, machine, freePort, ROOT, START_FLAGS } = require('./lib');
 
 const MONITORS = Number(process.env.BENCH_MONITORS ?? 1670);
 const EVERY = Number(process.env.BENCH_EVERY ?? 10);
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 30);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 25);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 1);
 const BUILDS = (process.env.BENCH_BUILDS ?? join(ROOT, 'dist')).split(',').map((b) => resolve(b));
@@ -72,7 +72,9 @@ async function main() {
         const [c0, a0, h0, l0] = [cpu(child.pid), cpu(api.pid), hits, loadavg()[0]];
         await sleep(SECONDS);
         const [c1, a1, h1, l1] = [cpu(child.pid), cpu(api.pid), hits, loadavg()[0]];
-        await stopChild(child);
+        // A profile is written at a clean exit only; otherwise the runner is killed (a stopping one flushes its queue).
+        if (PROF) await stopChild(child);
+        else await new Promise((done) => (child.once('exit', done), child.kill('SIGKILL')));
         const probes = h1 - h0;
         const per = (us) => (us / probes).toFixed(0);
         console.log(
