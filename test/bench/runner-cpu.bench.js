@@ -45,7 +45,16 @@ async function post(url, path, body) {
 
 async function main() {
   let hits = 0;
-  const target = http.createServer((_req, res) => (hits++, res.end('ok')));
+  // Each monitor has its own query: a round run twice shows as two requests closer than the interval.
+  const last = new Map();
+  let twice = 0;
+  const target = http.createServer((req, res) => {
+    hits++;
+    const now = Date.now();
+    if (now - (last.get(req.url) ?? 0) < (EVERY * 1000) / 2) twice++;
+    last.set(req.url, now);
+    res.end('ok');
+  });
   await new Promise((r) => target.listen(0, '127.0.0.1', r));
   const targetUrl = `http://127.0.0.1:${target.address().port}/`;
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
@@ -55,7 +64,7 @@ async function main() {
     const { runnerKey } = await post(api.url, '/v1/runner-keys', { location: 'bench', allowPrivateTargets: true });
     const frequency = EVERY >= 60 ? { frequency: EVERY / 60 } : { frequency: 0, frequencyOffset: EVERY };
     for (let i = 0; i < MONITORS; i += 20) {
-      await Promise.all(Array.from({ length: Math.min(20, MONITORS - i) }, (_, j) => post(api.url, '/v1/checks/url', { name: `bench ${i + j}`, ...frequency, locations: ['bench'], request: { url: targetUrl } })));
+      await Promise.all(Array.from({ length: Math.min(20, MONITORS - i) }, (_, j) => post(api.url, '/v1/checks/url', { name: `bench ${i + j}`, ...frequency, locations: ['bench'], request: { url: `${targetUrl}?m=${i + j}` } })));
     }
     console.log(`machine: ${machine()}`);
     console.log(`${MONITORS} URL monitors every ${EVERY} s (${(MONITORS / EVERY).toFixed(0)} probes/s planned); ${WARMUP} s warm-up, ${SECONDS} s measured per window`);
@@ -69,16 +78,16 @@ async function main() {
         children.push(child);
         await sleep(WARMUP);
         if (child.exitCode !== null) throw new Error(`the runner of ${build} exited`);
-        const [c0, a0, h0, l0] = [cpu(child.pid), cpu(api.pid), hits, loadavg()[0]];
+        const [c0, a0, h0, l0, t0] = [cpu(child.pid), cpu(api.pid), hits, loadavg()[0], twice];
         await sleep(SECONDS);
-        const [c1, a1, h1, l1] = [cpu(child.pid), cpu(api.pid), hits, loadavg()[0]];
+        const [c1, a1, h1, l1, t1] = [cpu(child.pid), cpu(api.pid), hits, loadavg()[0], twice];
         // A profile is written at a clean exit only; otherwise the runner is killed (a stopping one flushes its queue).
         if (PROF) await stopChild(child);
         else await new Promise((done) => (child.once('exit', done), child.kill('SIGKILL')));
         const probes = h1 - h0;
         const per = (us) => (us / probes).toFixed(0);
         console.log(
-          `${build}: ${probes} probes (${(probes / SECONDS).toFixed(0)}/s); runner ${per(c1.user + c1.system - c0.user - c0.system)} µs CPU per probe ` +
+          `${build}: ${probes} probes (${(probes / SECONDS).toFixed(0)}/s, ${t1 - t0} sooner than half an interval after the last); runner ${per(c1.user + c1.system - c0.user - c0.system)} µs CPU per probe ` +
             `(user ${per(c1.user - c0.user)}, system ${per(c1.system - c0.system)}); API ${per(a1.user + a1.system - a0.user - a0.system)} µs per probe; load ${l0.toFixed(1)}→${l1.toFixed(1)}`,
         );
         // The next runner starts once this one's presence has lapsed, so it leases every monitor.
