@@ -150,7 +150,7 @@ async function main() {
     console.log(`${MONITORS} URL monitors at 60 s on one runner, created in ${createSeconds.toFixed(0)} s; ${WARMUP} s warm-up, ${SECONDS} s measured; target saw ${hits} requests`);
     console.log(`rounds in the window: ${inWindow} (${(inWindow / (SECONDS / 60)).toFixed(0)} per minute); started within 1 s: ${((onTime / inWindow) * 100).toFixed(3)}%; start lag p50 ${p(50)} ms, p99 ${p(99)} ms, max ${lags[lags.length - 1]} ms; lost rounds: ${lost}`);
     console.log(`RSS max: runner ${rss.runner} MiB, API ${rss.api} MiB; ${stored} runs stored; per run on disk: ${Math.round(perRun.log)} bytes of log, ${Math.round(perRun.file)} bytes of file`);
-    console.log(`ping intake (20 connections): ${pingAlone}/s alone, ${pingBeside}/s beside the runner, (${((pingBeside / pingAlone) * 100).toFixed(1)}%; the runner meanwhile ${runnerUsPerProbe.toFixed(0)} µs CPU per probe); ${pingAfter}/s alone again 30 s after the runner`);
+    console.log(`ping intake (20 connections): ${pingAlone}/s alone, ${pingBeside}/s beside the runner (${((pingBeside / pingAlone) * 100).toFixed(1)}%; the runner meanwhile ${runnerUsPerProbe.toFixed(0)} µs CPU per probe); ${pingAfter}/s alone again 30 s after the runner`);
   } finally {
     if (runner && runner.exitCode === null) runner.kill('SIGKILL');
     if (api) await api.stop();
