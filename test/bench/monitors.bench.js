@@ -3,21 +3,28 @@
 // runner process on this machine. Reports the share of runs started within 1 s of their round, lost rounds, the
 // runner's and the API's RSS, bytes on disk per stored run (vigil.db after a clean stop, before and after the
 // runner worked, ÷ runs stored: the log's pages, and the whole file with read models), and ping intake (20
-// connections, closed loop, 10 s) without and beside the runner.
-// Run: npm run build && node test/bench/monitors.bench.js   (BENCH_MONITORS=10000, BENCH_WARMUP=90, BENCH_SECONDS=300)
+// connections, closed loop, 10 s) alone and beside the runner, with the runner's CPU per probe (/proc/<pid>/stat)
+// meanwhile, and alone again 30 s after the runner was killed (how far the machine's load drifted meanwhile).
+// Run: npm run build && node test/bench/monitors.bench.js   (BENCH_MONITORS=10000, BENCH_WARMUP=90, BENCH_SECONDS=300,
+// BENCH_RUNNER_BUILD=<a dist> for another build's runner)
 const http = require('node:http');
 const { spawn } = require('node:child_process');
-const { statSync, existsSync, mkdtempSync, rmSync } = require('node:fs');
+const { statSync, existsSync, mkdtempSync, rmSync, readFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
-const { join } = require('node:path');
+const { join, resolve } = require('node:path');
 const { createChecks, startProcess, load, machine, rssMiB, freePort, ROOT, START_FLAGS } = require('./lib');
 
 const MONITORS = Number(process.env.BENCH_MONITORS ?? 10_000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 90);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 300);
+/** The build the runner comes from (another checkout's dist, to compare runners against the same API). */
+const RUNNER_BUILD = resolve(process.env.BENCH_RUNNER_BUILD ?? join(ROOT, 'dist'));
 const KEY = 'bench-key-0123456789abcdef';
 const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
 const sleep = (s) => new Promise((r) => setTimeout(r, s * 1000));
+const TICK_US = 1e6 / Number(require('node:child_process').execFileSync('getconf', ['CLK_TCK']).toString().trim());
+/** A process's user + system CPU so far, µs. */
+const cpuUs = (pid) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ').slice(11, 13).reduce((n, t) => n + Number(t) * TICK_US, 0);
 const dbBytes = (dir) => ['vigil.db', 'vigil.db-wal'].map((f) => join(dir, f)).filter(existsSync).reduce((n, f) => n + statSync(f).size, 0);
 /** A stopped server's file: its size, the event log's pages (table and index), and the events of monitor streams. */
 function measure(dir) {
@@ -31,7 +38,7 @@ const LIMITS = { VIGIL_RATE_LIMIT_PER_MINUTE: '1000000000', VIGIL_RATE_LIMIT_ANO
 // One port across restarts, so a runner keeps its API's address.
 const startApi = (dataDir, port) => startProcess(join(ROOT, 'dist', 'apps', 'api', 'src', 'main.js'), { VIGIL_DATA_DIR: dataDir, VIGIL_BOOTSTRAP_API_KEY: KEY, PORT: String(port), ...LIMITS }, '/healthz', START_FLAGS);
 function startRunner(apiUrl, runnerKey) {
-  return spawn(process.execPath, [join(ROOT, 'dist', 'apps', 'runner', 'src', 'main.js')], {
+  return spawn(process.execPath, [join(RUNNER_BUILD, 'apps', 'runner', 'src', 'main.js')], {
     env: { ...process.env, VIGIL_API_URL: apiUrl, VIGIL_RUNNER_KEY: runnerKey, VIGIL_RUNNER_LOCATION: 'bench', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -128,14 +135,22 @@ async function main() {
     const pingAlone = await pingIntake(api.url, tokens);
     runner = startRunner(api.url, runnerKey);
     await sleep(30);
+    const [cpu0, hits0] = [cpuUs(runner.pid), hits];
     const pingBeside = await pingIntake(api.url, tokens);
+    const runnerUsPerProbe = (cpuUs(runner.pid) - cpu0) / (hits - hits0);
+    // Killed rather than stopped: a stopping runner still flushes its queue to the API.
+    const stopped = runner;
+    await new Promise((r) => (stopped.once('exit', r), stopped.kill('SIGKILL')));
+    // The API's work on a location whose runner left (presence lapse, alerts) is not the intake's figure.
+    await sleep(30);
+    const pingAfter = await pingIntake(api.url, tokens);
     lags.sort((a, b) => a - b);
     const p = (q) => lags[Math.min(lags.length - 1, Math.ceil((q / 100) * lags.length) - 1)];
     console.log(`machine: ${machine()}`);
     console.log(`${MONITORS} URL monitors at 60 s on one runner, created in ${createSeconds.toFixed(0)} s; ${WARMUP} s warm-up, ${SECONDS} s measured; target saw ${hits} requests`);
     console.log(`rounds in the window: ${inWindow} (${(inWindow / (SECONDS / 60)).toFixed(0)} per minute); started within 1 s: ${((onTime / inWindow) * 100).toFixed(3)}%; start lag p50 ${p(50)} ms, p99 ${p(99)} ms, max ${lags[lags.length - 1]} ms; lost rounds: ${lost}`);
     console.log(`RSS max: runner ${rss.runner} MiB, API ${rss.api} MiB; ${stored} runs stored; per run on disk: ${Math.round(perRun.log)} bytes of log, ${Math.round(perRun.file)} bytes of file`);
-    console.log(`ping intake (20 connections): ${pingAlone}/s alone, ${pingBeside}/s beside the runner (${((pingBeside / pingAlone) * 100).toFixed(1)}%)`);
+    console.log(`ping intake (20 connections): ${pingAlone}/s alone, ${pingBeside}/s beside the runner (${((pingBeside / pingAlone) * 100).toFixed(1)}%; the runner meanwhile ${runnerUsPerProbe.toFixed(0)} µs CPU per probe); ${pingAfter}/s alone again 30 s after the runner`);
   } finally {
     if (runner && runner.exitCode === null) runner.kill('SIGKILL');
     if (api) await api.stop();

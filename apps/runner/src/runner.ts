@@ -1,6 +1,7 @@
 import { intervalSeconds, LeaseAnswer, MonitorConfig, ReportedRun, retryDelaySeconds, runProbe } from '../../../libs/monitors/src/monitors.api';
 import { RunnerConfig } from '../../../libs/platform/src/runner-config';
 import { VigilLogger } from '../../../libs/platform/src/logger';
+import { Wheel } from './wheel';
 
 /** How often a runner leases: well within the presence lease (10 s), so one lost call costs no run. */
 const LEASE_EVERY_MS = 3000;
@@ -15,18 +16,28 @@ const REPORT_EVERY_MS = 1000;
 const MAX_BATCH = 1000;
 /** Runs kept while the API does not answer; the oldest go first beyond this. */
 const MAX_QUEUED = 100_000;
+/** Rounds due within this many ms start together (at most this late): fewer wake-ups, well inside the 1 s a start may lag. */
+const SLOT_MS = 10;
 
 /** The API refused the runner's key: it stops rather than retry. */
 export class RunnerRefused extends Error {}
 class BatchRefused extends Error {}
 
-/** A monitor this runner holds: its config, the next round not yet planned (API clock, ms) and the timers of the planned ones. */
+/** A monitor this runner holds: its config, the next round not yet planned (API clock, ms) and the planned ones. */
 interface Held {
   config: MonitorConfig;
   key: string;
   next: number;
-  /** The planned rounds not yet started, by key. */
-  timers: Map<string, NodeJS.Timeout>;
+  /** The planned rounds not yet started: key → time (API clock, ms). */
+  planned: Map<string, number>;
+}
+
+/** A planned round on the wheel; it starts only if its monitor still holds it when due. */
+interface Planned {
+  monitorId: string;
+  monitor: Held;
+  key: string;
+  at: number;
 }
 
 /**
@@ -48,6 +59,7 @@ export class Runner {
   private allowPrivate = false;
   private stopped = false;
   private loops: NodeJS.Timeout[] = [];
+  private readonly wheel = new Wheel<Planned>(SLOT_MS, (p) => this.due(p));
   readonly stats = { leases: 0, runs: 0, reported: 0, lateOver1s: 0 };
 
   constructor(
@@ -72,7 +84,7 @@ export class Runner {
   stop(): void {
     this.stopped = true;
     for (const t of this.loops) clearTimeout(t);
-    for (const monitor of this.held.values()) for (const t of monitor.timers.values()) clearTimeout(t);
+    this.wheel.clear();
   }
 
   private refuse(error: RunnerRefused): void {
@@ -106,14 +118,10 @@ export class Runner {
     const skew = this.skews.reduce((best, s) => (s.rtt < best.rtt ? s : best)).skew;
     const moved = Math.abs(skew - this.skewMs) > 20;
     this.skewMs = skew;
-    // Rounds planned with the old offset would start late: they are armed again.
+    // Rounds planned with the old offset would start late: they are put on the wheel again.
     if (moved) {
-      for (const [id, monitor] of this.held) {
-        for (const [key, timer] of monitor.timers) {
-          clearTimeout(timer);
-          this.arm(id, monitor, key, Number(key.slice(key.lastIndexOf('@') + 1)));
-        }
-      }
+      this.wheel.clear();
+      for (const [id, monitor] of this.held) for (const [key, at] of monitor.planned) this.arm({ monitorId: id, monitor, key, at });
     }
     this.allowPrivate = lease.allowPrivateTargets || this.config.outboundAllowPrivate;
     this.stats.leases++;
@@ -128,7 +136,7 @@ export class Runner {
       // The same config keeps its plan; a new or changed one is planned again from the API's next round.
       if (known && known.key === key) continue;
       this.drop(id);
-      this.held.set(id, { config, key, next, timers: new Map() });
+      this.held.set(id, { config, key, next, planned: new Map() });
     }
     const until = Date.parse(lease.leaseUntil);
     for (const [id, monitor] of this.held) this.plan(id, monitor, until);
@@ -143,29 +151,30 @@ export class Runner {
       const key = `${monitorId}@${at}`;
       if (this.leased.has(key) || at < tooLate) continue;
       this.leased.set(key, at - this.skewMs);
-      this.arm(monitorId, monitor, key, at);
+      monitor.planned.set(key, at);
+      this.arm({ monitorId, monitor, key, at });
     }
   }
 
-  /** Starts the round at `at` (API clock); the offset may have been corrected since planning, so a timer that fires early waits again. */
-  private arm(monitorId: string, monitor: Held, key: string, at: number): void {
-    const timer = setTimeout(() => {
-      const early = at - this.skewMs - Date.now();
-      if (early > 2) return this.arm(monitorId, monitor, key, at);
-      monitor.timers.delete(key);
-      void this.round(monitorId, new Date(at).toISOString(), monitor.config);
-    }, Math.max(0, at - this.skewMs - Date.now()));
-    monitor.timers.set(key, timer);
+  /** The round at `p.at` (API clock) goes on the wheel for its local time. */
+  private arm(p: Planned): void {
+    if (!this.stopped) this.wheel.add(p.at - this.skewMs, p);
   }
 
-  /** Forgets a monitor and its rounds not yet started. */
+  /** Starts a round that is due, unless its monitor was dropped or replanned meanwhile; the offset may have been corrected since, so one due early waits again. */
+  private due(p: Planned): void {
+    if (this.held.get(p.monitorId) !== p.monitor || !p.monitor.planned.has(p.key)) return;
+    if (p.at - this.skewMs - Date.now() > 2) return this.arm(p);
+    p.monitor.planned.delete(p.key);
+    void this.round(p.monitorId, new Date(p.at).toISOString(), p.monitor.config);
+  }
+
+  /** Forgets a monitor and its rounds not yet started (their places on the wheel come to nothing). */
   private drop(monitorId: string): void {
     const monitor = this.held.get(monitorId);
     if (!monitor) return;
-    for (const [key, timer] of monitor.timers) {
-      clearTimeout(timer);
-      this.leased.delete(key);
-    }
+    for (const key of monitor.planned.keys()) this.leased.delete(key);
+    monitor.planned.clear();
     this.held.delete(monitorId);
   }
 

@@ -7,7 +7,9 @@ import { runProbe } from './run-probe';
 
 /** A real local HTTP server whose behaviour each test sets. */
 let mode: 'ok' | 'slow' | 'error' | 'reset' | 'hang' | 'redirect' | 'redirect-private' | 'json' | 'big' = 'ok';
+let connectionHeader: string | undefined;
 const server = http.createServer((req, res) => {
+  connectionHeader = req.headers.connection;
   if (req.url?.startsWith('/target')) return res.end('arrived');
   if (mode === 'ok') return res.end('hello');
   if (mode === 'slow') return setTimeout(() => res.end('late'), 300);
@@ -106,6 +108,35 @@ describe('URL and API probes against a real server', () => {
     expect(await runProbe(config, true, now())).toMatchObject({ outcome: 'PASS', error: null });
     const wrong = api({ assertions: [{ source: 'JSON_BODY', property: '$.status', comparison: 'EQUALS', target: 'down' }] });
     expect(await runProbe(wrong, true, now())).toMatchObject({ outcome: 'FAIL', error: expect.stringContaining('$.status EQUALS down (got up)') });
+  });
+
+  it('opens a connection of its own for each run and closes it; looks up names, not addresses; sends the name as SNI', async () => {
+    mode = 'ok';
+    let connections = 0;
+    const count = () => connections++;
+    server.on('connection', count);
+    try {
+      const first = await runProbe(url(), true, now());
+      const second = await runProbe(url({}, { url: `http://localhost:${new URL(base).port}` }), true, now());
+      expect(connections).toBe(2);
+      expect(connectionHeader).toBe('close');
+      expect(first.timings.dns).toBeUndefined();
+      expect(second.timings).toMatchObject({ dns: expect.any(Number), connect: expect.any(Number), firstByte: expect.any(Number) });
+    } finally {
+      server.off('connection', count);
+    }
+    const names: (string | false)[] = [];
+    const sni = (socket: import('node:tls').TLSSocket) => names.push((socket as unknown as { servername: string | false }).servername);
+    tlsServer.on('secureConnection', sni);
+    try {
+      const port = new URL(tlsBase).port;
+      expect(await runProbe(url({}, { url: tlsBase, skipSSL: true }), true, now())).toMatchObject({ outcome: 'PASS', timings: { tls: expect.any(Number) } });
+      await runProbe(api({ url: tlsBase, skipSSL: true, headers: [{ key: 'Host', value: 'status.example.test:8443' }] }), true, now());
+      await runProbe(url({}, { url: `https://127.0.0.1:${port}`, skipSSL: true }), true, now());
+      expect(names).toEqual(['localhost', 'status.example.test', false]);
+    } finally {
+      tlsServer.off('secureConnection', sni);
+    }
   });
 
   it('HTTPS: a self-signed certificate fails unless skipSSL', async () => {
