@@ -68,6 +68,13 @@ describe.each(HARNESS_ADAPTERS)('monitor projections (%s)', (adapter) => {
     ]);
   });
 
+  it('given a run stored with a time in another ISO form, when it is rolled up, then it counts in the same hour and day', async () => {
+    await harness.append(monitorStream(ID), [{ type: 'MonitorCreated', data: { id: ID, accountId: 'acc', config } }], '2026-01-01T10:00:00.000Z', 'acc');
+    await harness.append(monitorStream(ID), [run('2026-01-01T10:30:00.000Z', 'PASS', 40), run('2026-01-01T10:31:00Z', 'PASS', 40), run('2026-01-01T12:31:00+02:00', 'PASS', 40)]);
+    expect((await harness.get(monitorRollupsProjection, rollupId(ID, 'h', '2026-01-01T10:00:00.000Z')))!.doc.runs).toBe(3);
+    expect((await harness.get(monitorRollupsProjection, rollupId(ID, 'd', '2026-01-01T00:00:00.000Z')))!.doc.runs).toBe(3);
+  });
+
   it('given a monitor, when a replaced config deactivates it, it is not due; reactivated, it is due at once', async () => {
     await harness.append(monitorStream(ID), [{ type: 'MonitorCreated', data: { id: ID, accountId: 'acc', config } }], '2026-01-01T10:00:00.000Z', 'acc');
     await harness.append(monitorStream(ID), [{ type: 'MonitorUpdated', data: { id: ID, config: { ...config, activated: false } } }], '2026-01-01T10:05:00.000Z');
