@@ -4,7 +4,7 @@ import { parseMonitorBody } from '../domain/monitor-body';
 import { MonitorRun } from '../domain/round';
 import { encodeRun } from '../domain/run-codec';
 import { lastRunOf, monitorStatesProjection } from './monitor-states.projection';
-import { monitorsProjection } from './monitors.projection';
+import { configOf, MonitorDoc, monitorsProjection } from './monitors.projection';
 
 const ID = '01900000-0000-7000-8000-0000000000cc';
 const config = parseMonitorBody('URL', { name: 'Site', frequency: 1, locations: ['lab'], request: { url: 'https://example.com' } });
@@ -54,5 +54,13 @@ describe.each(HARNESS_ADAPTERS)('monitor states projection (%s)', (adapter) => {
     await harness.append(monitorStream(ID), [{ type: 'MonitorDeleted', data: { id: ID } }]);
     expect(await harness.get(monitorStatesProjection, ID)).toBeNull();
     expect(await harness.get(monitorsProjection, ID)).toBeNull();
+  });
+});
+
+describe('a monitors document of version 3 (served while version 4 builds after an upgrade)', () => {
+  it('still gives its configuration, from its state', () => {
+    const v3 = { id: ID, accountId: 'acc', checkType: 'URL', places: ['acc:lab'], state: { config }, created_at: AT, updated_at: AT } as unknown as MonitorDoc;
+    expect(configOf(v3)).toEqual(config);
+    expect(configOf({ ...v3, config: { ...config, name: 'Now' } })).toMatchObject({ name: 'Now' });
   });
 });
