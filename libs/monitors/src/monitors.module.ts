@@ -10,6 +10,7 @@ import { AnalyticsController } from './http/analytics.controller';
 import { MonitorsController } from './http/monitors.controller';
 import { monitorRollupsProjection } from './read/monitor-rollups.projection';
 import { monitorsProjection } from './read/monitors.projection';
+import { monitorStatesProjection } from './read/monitor-states.projection';
 import { serviceMonitorsProjection } from './read/service-monitors.projection';
 import { MonitorsQueryHandler } from './read/monitors.queries';
 import { MonitorCommandHandler } from './write/monitor.handler';
@@ -47,7 +48,7 @@ export class MonitorsModule {
       for (const d of docs.filter((doc) => doc.accountId === accountId)) out.set(d.serviceId, [...(out.get(d.serviceId) ?? []), { id: d.id, name: d.name }]);
       return out;
     }, () => [collection()]);
-    for (const projection of [monitorsProjection, monitorRollupsProjection, serviceMonitorsProjection, runnerKeysProjection, runnerLocationsProjection]) engine.register(projection);
+    for (const projection of [monitorsProjection, monitorStatesProjection, monitorRollupsProjection, serviceMonitorsProjection, runnerKeysProjection, runnerLocationsProjection]) engine.register(projection);
     processors.register(incidents);
   }
 }

@@ -1,10 +1,9 @@
 import { Decider } from '../../../core/src/decider';
-import { EventOf } from '../../../core/src/event';
 import { ConflictError, NotFoundError, ValidationError } from '../../../core/src/errors';
-import { expiringDays } from './certificate-expiry';
 import { intervalSeconds, MonitorConfig, RESPONSE_TIME_LIMITS, SUB_MINUTE_SECONDS } from './monitor-config';
-import { decideRound, MonitorRun, MonitorStatus, RunOutcome } from './round';
-import { encodeRun, RunRecordedData, runOf } from './run-codec';
+import { evolveRounds, MonitorOutage, MonitorRounds, recordRun } from './monitor-rounds.decider';
+import { MonitorRun, MonitorStatus, RunOutcome } from './round';
+import { RunRecordedData } from './run-codec';
 
 export const monitorStream = (id: string): string => `monitor-${id}`;
 
@@ -32,18 +31,8 @@ export type MonitorEvent =
   /** Another FAILING round of the same outage, up to the last that escalation can wait for (runs 2 to 5). */
   | { type: 'MonitorStillFailing'; data: { id: string; roundAt: string; failingRounds: number; failedLocations: string[]; outage?: MonitorOutage } };
 
-/** A monitor's outage, from the round that made it FAILING to the one that ends it. */
-export interface MonitorOutage {
-  /** The round that began it. */
-  startedAt: string;
-  /** Its FAILING rounds so far, counted up to MAX_ESCALATION_ROUNDS. */
-  failingRounds: number;
-  /** Every failed location's certificate expires soon: the certificate-expiry alert takes the failure's place. */
-  sslExpiry: boolean;
-}
-
-/** RUN_BASED escalation waits for at most this many failing rounds, so an outage adds at most this many events. */
-export const MAX_ESCALATION_ROUNDS = 5;
+export { MAX_ESCALATION_ROUNDS } from './monitor-rounds.decider';
+export type { MonitorOutage } from './monitor-rounds.decider';
 
 export interface MonitorState {
   id: string | null;
@@ -59,19 +48,20 @@ export interface MonitorState {
   outage?: MonitorOutage | null;
 }
 
+/** The part of a monitor's state its runs are decided on. */
+export const roundsOf = (state: MonitorState): MonitorRounds => ({
+  id: state.id,
+  accountId: state.accountId,
+  deleted: state.deleted,
+  checkType: state.config?.checkType ?? null,
+  locations: state.config?.locations ?? [],
+  status: state.status,
+  statusSince: state.statusSince,
+  round: state.round,
+  outage: state.outage,
+});
+
 const initialState = (): MonitorState => ({ id: null, accountId: null, deleted: false, config: null, status: null, statusSince: null, round: null, outage: null });
-
-/** The round's locations whose final run failed only because the certificate expires soon. */
-function expiringAfter(round: { expiring?: string[] }, run: MonitorRun): string[] {
-  const others = (round.expiring ?? []).filter((l) => l !== run.location);
-  return run.outcome === 'FAIL' && expiringDays(run.error) !== null ? [...others, run.location] : others;
-}
-
-/** The outage a round making the monitor FAILING begins. */
-function outageBegun(config: MonitorConfig | null, roundAt: string, failedLocations: string[], expiring: string[]): MonitorOutage {
-  const sslExpiry = config?.checkType === 'SSL' && failedLocations.length > 0 && failedLocations.every((l) => expiring.includes(l));
-  return { startedAt: roundAt, failingRounds: 1, sslExpiry };
-}
 
 /** Invariants a config must hold whoever built it (the HTTP body parser checks the same, field by field). */
 function checkConfig(config: MonitorConfig): void {
@@ -89,36 +79,6 @@ function owned(state: MonitorState, accountId: string): MonitorConfig {
   // Another account's monitor is as unknown as a missing one.
   if (state.config === null || state.deleted || state.accountId !== accountId) throw new NotFoundError('Monitor not found');
   return state.config;
-}
-
-function recordRun(state: MonitorState, id: string, run: MonitorRun, threshold: number): MonitorEvent[] {
-  if (state.config === null || state.deleted) throw new NotFoundError('Monitor not found');
-  const events: MonitorEvent[] = [{ type: 'MonitorRunRecorded', data: { r: encodeRun(run) } }];
-  const config = state.config;
-  // A late run of an older round, a run from a location the monitor left, or a retry to come: recorded, not decisive.
-  if (!run.final || !config.locations.includes(run.location)) return events;
-  if (state.round !== null && run.roundAt < state.round.at) return events;
-  const current = state.round !== null && state.round.at === run.roundAt ? state.round : { at: run.roundAt, outcomes: {}, decided: false };
-  if (current.decided) return events;
-  const outcomes = { ...current.outcomes, [run.location]: run.outcome };
-  if (!config.locations.every((l) => l in outcomes)) return events;
-  const to = decideRound(config.locations.map((l) => outcomes[l]), threshold);
-  const failedLocations = config.locations.filter((l) => outcomes[l] === 'FAIL');
-  // A state kept before it knew its outage counts no more rounds and carries no outage.
-  const ongoing = state.status === 'FAILING' ? (state.outage ?? null) : null;
-  if (to === state.status) {
-    if (ongoing !== null && ongoing.failingRounds < MAX_ESCALATION_ROUNDS) {
-      const outage = { ...ongoing, failingRounds: ongoing.failingRounds + 1 };
-      events.push({ type: 'MonitorStillFailing', data: { id, roundAt: run.roundAt, failingRounds: outage.failingRounds, failedLocations, outage } });
-    }
-    return events;
-  }
-  const downtimeMs = state.status === 'FAILING' && state.statusSince !== null ? Date.parse(run.roundAt) - Date.parse(state.statusSince) : null;
-  const data: EventOf<MonitorEvent, 'MonitorStateChanged'>['data'] = { id, from: state.status, to, roundAt: run.roundAt, failedLocations, downtimeMs };
-  if (to === 'FAILING') data.outage = outageBegun(config, run.roundAt, failedLocations, expiringAfter(current, run));
-  else if (ongoing !== null) data.outage = ongoing;
-  events.push({ type: 'MonitorStateChanged', data });
-  return events;
 }
 
 /** A probed monitor: its configuration, and the state its rounds of runs bring. */
@@ -145,7 +105,7 @@ export const monitorDecider: Decider<MonitorState, MonitorCommand, MonitorEvent>
       case 'SetMonitorMuted':
         return owned(state, command.accountId).muted === command.muted ? [] : [{ type: 'MonitorMuteChanged', data: { id: command.id, muted: command.muted } }];
       case 'RecordMonitorRun':
-        return recordRun(state, command.id, command.run, command.failThreshold);
+        return recordRun(roundsOf(state), command.id, command.run, command.failThreshold);
     }
   },
   evolve(state, event) {
@@ -160,24 +120,9 @@ export const monitorDecider: Decider<MonitorState, MonitorCommand, MonitorEvent>
         return state.config ? { ...state, config: { ...state.config, activated: event.data.activated } } : state;
       case 'MonitorMuteChanged':
         return state.config ? { ...state, config: { ...state.config, muted: event.data.muted } } : state;
-      case 'MonitorRunRecorded': {
-        const run = runOf(event.data);
-        if (!run.final || (state.round !== null && run.roundAt < state.round.at)) return state;
-        const round = state.round !== null && state.round.at === run.roundAt ? state.round : { at: run.roundAt, outcomes: {}, decided: false };
-        const outcomes = { ...round.outcomes, [run.location]: run.outcome };
-        const decided = state.config !== null && state.config.locations.every((l) => l in outcomes);
-        const expiring = expiringAfter(round, run);
-        return { ...state, round: { at: round.at, outcomes, decided, ...(expiring.length > 0 ? { expiring } : {}) } };
-      }
-      case 'MonitorStateChanged': {
-        const { to, roundAt, failedLocations, outage } = event.data;
-        // Events written before they carried the outage give the same state: the round's runs tell the rest.
-        const begun = to === 'FAILING' ? (outage ?? outageBegun(state.config, roundAt, failedLocations, state.round?.expiring ?? [])) : null;
-        return { ...state, status: to, statusSince: roundAt, outage: begun };
-      }
-      case 'MonitorStillFailing': {
-        const { outage, failingRounds } = event.data;
-        return { ...state, outage: outage ?? (state.outage ? { ...state.outage, failingRounds } : state.outage) };
+      default: {
+        const { status, statusSince, round, outage } = evolveRounds(roundsOf(state), event);
+        return { ...state, status, statusSince, round, outage };
       }
     }
   },

@@ -2,7 +2,8 @@ import { ValidationError } from '../../../core/src/errors';
 import { CheckType } from '../domain/monitor-config';
 import { expiringDays } from '../domain/certificate-expiry';
 import { percentile, RollupDoc } from './monitor-rollups.projection';
-import { MonitorDoc } from './monitors.projection';
+import { configOf, MonitorDoc } from './monitors.projection';
+import { lastRunOf, MonitorStateDoc } from './monitor-states.projection';
 
 export const QUICK_RANGES = ['last24Hours', 'last7Days', 'last30Days', 'thisWeek', 'thisMonth', 'lastWeek', 'lastMonth'] as const;
 export type QuickRange = (typeof QUICK_RANGES)[number];
@@ -78,11 +79,11 @@ export function namedMetrics(type: CheckType, m: MonitorMetrics, wanted: string[
 }
 
 /** A monitor's status in Checkly's `check-statuses` shape. */
-export function monitorStatus(doc: MonitorDoc) {
-  const state = doc.state.status;
-  const run = doc.lastRun;
+export function monitorStatus(doc: MonitorDoc, states: MonitorStateDoc | null) {
+  const state = states?.rounds.status ?? null;
+  const run = lastRunOf(states);
   return {
-    name: doc.state.config?.name ?? '',
+    name: configOf(doc).name,
     checkId: doc.id,
     hasFailures: state === 'FAILING',
     hasErrors: state === 'FAILING' && !!run?.networkError,

@@ -21,9 +21,13 @@ export interface RollupDoc {
   histogram: number[];
 }
 
-const HOUR = 3_600_000;
-const DAY = 86_400_000;
-const start = (at: string, size: number) => new Date(Math.floor(Date.parse(at) / size) * size).toISOString();
+const HOUR = 3_600_000 as const;
+const DAY = 86_400_000 as const;
+/** The start of the hour or day `at` falls in; a UTC time as runs hold it (`…T…Z`, 24 characters) is cut, not parsed (every run asks twice). */
+function start(at: string, size: typeof HOUR | typeof DAY): string {
+  if (at.length === 24 && at[10] === 'T' && at[23] === 'Z') return size === HOUR ? `${at.slice(0, 13)}:00:00.000Z` : `${at.slice(0, 10)}T00:00:00.000Z`;
+  return new Date(Math.floor(Date.parse(at) / size) * size).toISOString();
+}
 export const rollupId = (monitorId: string, granularity: 'h' | 'd', bucketAt: string) => `${monitorId}:${granularity}:${bucketAt}`;
 
 /**

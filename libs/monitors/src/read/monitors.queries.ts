@@ -3,7 +3,7 @@ import { CLOCK, Clock } from '../../../core/src/clock';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { ContextQuery } from '../../../read-store/src/context-query';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
-import { PageAfter, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
+import { PageAfter, READ_STORE, ReadStore, StoredDoc } from '../../../read-store/src/read-store.port';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { CheckType, MonitorConfig, SslRequestConfig } from '../domain/monitor-config';
 import { MonitorRun, MonitorStatus } from '../domain/round';
@@ -13,7 +13,8 @@ import { isActive, RunnerPresence } from '../write/runner-presence';
 import { runnerKeysProjection, runnerLocationsProjection } from './runner-keys.projection';
 import { CheckResultView, readResults, ResultsFilter } from './monitor-results';
 import { monitorRollupsProjection, percentile, rollupRange } from './monitor-rollups.projection';
-import { MonitorDoc, monitorsProjection } from './monitors.projection';
+import { configOf, MonitorDoc, monitorsProjection } from './monitors.projection';
+import { lastRunOf, MonitorStateDoc, monitorStatesProjection } from './monitor-states.projection';
 import { serviceHealth, ServiceHealth } from './service-health';
 import { mergeRollups, MonitorMetrics, monitorStatus } from './monitor-analytics';
 
@@ -83,8 +84,9 @@ export interface RunnerKeySummary {
 
 export class MonitorsQuery<T extends MonitorsQuestion['type']> extends ContextQuery<MonitorsQuestion, MonitorsAnswers, T> {}
 
-export function presentMonitor(doc: MonitorDoc): MonitorView {
-  const config = doc.state.config!;
+/** A monitor from its configuration and what its runs changed (absent only while its read models catch up). */
+export function presentMonitor(doc: MonitorDoc, state: MonitorStateDoc | null): MonitorView {
+  const config = configOf(doc);
   const { request, ...rest } = config;
   const shown: Record<string, unknown> =
     config.checkType === 'SSL'
@@ -96,7 +98,12 @@ export function presentMonitor(doc: MonitorDoc): MonitorView {
     alertChannelSubscriptions: rest.alertChannelSubscriptions ?? [],
     triggerIncident: rest.triggerIncident ?? null,
     request: shown,
-    status: { state: doc.state.status, since: doc.state.statusSince, lastRun: doc.lastRun, nextRunAt: doc.nextRunAt === null ? null : new Date(doc.nextRunAt).toISOString() },
+    status: {
+      state: state?.rounds.status ?? null,
+      since: state?.rounds.statusSince ?? null,
+      lastRun: lastRunOf(state),
+      nextRunAt: state?.nextRunAt == null ? null : new Date(state.nextRunAt).toISOString(),
+    },
     created_at: doc.created_at,
     updated_at: doc.updated_at,
   };
@@ -116,20 +123,22 @@ export class MonitorsQueryHandler implements IQueryHandler<MonitorsQuery<Monitor
   async execute({ query }: MonitorsQuery<MonitorsQuestion['type']>): Promise<MonitorsAnswers[MonitorsQuestion['type']]> {
     switch (query.type) {
       case 'GetMonitor': {
-        const stored = await this.store.get(this.engine.collection(monitorsProjection), query.id);
+        const [stored, state] = await this.monitor(query.id);
         if (!stored || stored.doc.accountId !== query.accountId) return null;
         if (query.checkType !== undefined && stored.doc.checkType !== query.checkType) return null;
-        return { monitor: presentMonitor(stored.doc), revision: stored.revision };
+        // The ETag is the stream's revision, which the state document (every event's) reflects.
+        return { monitor: presentMonitor(stored.doc, state?.doc ?? null), revision: state?.revision ?? stored.revision };
       }
       case 'MonitorOf': {
-        const stored = await this.store.get(this.engine.collection(monitorsProjection), query.id);
-        return stored && stored.doc.state.config ? { accountId: stored.doc.accountId, monitor: presentMonitor(stored.doc) } : null;
+        const [stored, state] = await this.monitor(query.id);
+        return stored ? { accountId: stored.doc.accountId, monitor: presentMonitor(stored.doc, state?.doc ?? null) } : null;
       }
       case 'ListMonitors': {
         const filters = [{ field: 'accountId', op: 'eq' as const, value: query.accountId }];
         if (query.checkType) filters.push({ field: 'checkType', op: 'eq', value: query.checkType });
         const docs = await this.store.find(this.engine.collection(monitorsProjection), { filters, sort: { field: 'created_at', direction: 'desc' }, limit: query.limit + 1, after: query.after });
-        return docs.map(presentMonitor);
+        const states = await this.statesOf(docs);
+        return docs.map((doc) => presentMonitor(doc, states.get(doc.id) ?? null));
       }
       case 'GetMonitorRollups': {
         const owner = await this.store.get(this.engine.collection(monitorsProjection), query.id);
@@ -157,23 +166,24 @@ export class MonitorsQueryHandler implements IQueryHandler<MonitorsQuery<Monitor
         return serviceHealth(this.store, this.engine, query.accountId, query.serviceIds, query.now);
       case 'MonitorStatuses': {
         if (query.id !== undefined) {
-          const stored = await this.store.get(this.engine.collection(monitorsProjection), query.id);
-          return stored && stored.doc.accountId === query.accountId ? [monitorStatus(stored.doc)] : [];
+          const [stored, state] = await this.monitor(query.id);
+          return stored && stored.doc.accountId === query.accountId ? [monitorStatus(stored.doc, state?.doc ?? null)] : [];
         }
         const docs = await this.store.find(this.engine.collection(monitorsProjection), { filters: [{ field: 'accountId', op: 'eq', value: query.accountId }], sort: { field: 'created_at', direction: 'asc' }, limit: MAX_LISTED });
-        return docs.map(monitorStatus);
+        const states = await this.statesOf(docs);
+        return docs.map((doc) => monitorStatus(doc, states.get(doc.id) ?? null));
       }
       case 'MonitorMetrics': {
         const out = new Map<string, { monitor: MonitorView; metrics: MonitorMetrics }>();
-        const owners = await this.store.getMany(this.engine.collection(monitorsProjection), [...new Set(query.ids)].slice(0, 100));
+        const owners = (await this.store.getMany(this.engine.collection(monitorsProjection), [...new Set(query.ids)].slice(0, 100))).filter((owner) => owner.doc.accountId === query.accountId);
+        const states = await this.statesOf(owners.map((owner) => owner.doc));
         for (const owner of owners) {
-          if (owner.doc.accountId !== query.accountId || !owner.doc.state.config) continue;
           const docs = await this.store.find(this.engine.collection(monitorRollupsProjection), {
             filters: rollupRange(owner.doc.id, query.granularity, query.from, query.to),
             sort: { field: 'id', direction: 'asc' },
             limit: query.granularity === 'h' ? 24 * 31 : 366,
           });
-          out.set(owner.doc.id, { monitor: presentMonitor(owner.doc), metrics: mergeRollups(docs) });
+          out.set(owner.doc.id, { monitor: presentMonitor(owner.doc, states.get(owner.doc.id) ?? null), metrics: mergeRollups(docs) });
         }
         return out;
       }
@@ -182,17 +192,33 @@ export class MonitorsQueryHandler implements IQueryHandler<MonitorsQuery<Monitor
         return keys.map(({ id, location, name, prefix, allowPrivateTargets, revoked, created_at, revoked_at }) => ({ id, location, name, prefix, allowPrivateTargets, revoked, created_at, revoked_at }));
       }
       case 'OngoingOutage': {
-        const stored = await this.store.get(this.engine.collection(monitorsProjection), query.id);
-        if (!stored || stored.doc.accountId !== query.accountId || stored.doc.state.status !== 'FAILING') return null;
-        // A document kept before the state knew its outage still knows when FAILING began.
-        return stored.doc.state.outage?.startedAt ?? stored.doc.state.statusSince;
+        const stored = await this.store.get(this.engine.collection(monitorStatesProjection), query.id);
+        const rounds = stored?.doc.rounds;
+        if (!rounds || rounds.accountId !== query.accountId || rounds.status !== 'FAILING') return null;
+        // A state kept before it knew its outage still knows when FAILING began.
+        return rounds.outage?.startedAt ?? rounds.statusSince;
       }
       case 'ListMonitorResults': {
         const owner = await this.store.get(this.engine.collection(monitorsProjection), query.id);
-        if (!owner || owner.doc.accountId !== query.accountId || !owner.doc.state.config) return null;
-        return readResults(this.events, query.id, owner.doc.state.config, query.filter);
+        if (!owner || owner.doc.accountId !== query.accountId) return null;
+        return readResults(this.events, query.id, configOf(owner.doc), query.filter);
       }
     }
+  }
+
+  /** A monitor's configuration and state documents, in one read. */
+  private async monitor(id: string): Promise<[StoredDoc<MonitorDoc> | undefined, StoredDoc<MonitorStateDoc> | undefined]> {
+    const [[config], [state]] = await this.store.getManyOf([
+      { collection: this.engine.collection(monitorsProjection), ids: [id] },
+      { collection: this.engine.collection(monitorStatesProjection), ids: [id] },
+    ]);
+    return [config as StoredDoc<MonitorDoc> | undefined, state as StoredDoc<MonitorStateDoc> | undefined];
+  }
+
+  /** The state documents of monitors, by id. */
+  private async statesOf(docs: readonly MonitorDoc[]): Promise<Map<string, MonitorStateDoc>> {
+    if (docs.length === 0) return new Map();
+    return new Map((await this.store.getMany(this.engine.collection(monitorStatesProjection), docs.map((d) => d.id))).map(({ doc }) => [doc.id, doc]));
   }
 
   /** The account's runner locations (one per location its runner keys name) and their runners seen within a day. */

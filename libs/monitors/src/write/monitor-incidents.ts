@@ -12,7 +12,7 @@ import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { NewUpdate, RunIncidentCommand } from '../../../incidents/src/incidents.api';
 import { ServiceDirectory } from '../../../status-pages/src/status-pages.api';
 import { MonitorEvent } from '../domain/monitor.decider';
-import { monitorsProjection } from '../read/monitors.projection';
+import { configOf, monitorsProjection } from '../read/monitors.projection';
 
 const NAMESPACE = '0b6f3c1e-2d4a-4e8b-b7a9-5c1d9e2f4a60';
 /** Ids from the outage (monitor and the round it began), so handling an event again opens and posts nothing twice. */
@@ -51,7 +51,7 @@ export class MonitorIncidents implements Processor<Changed> {
     const { id, from, to, roundAt, downtimeMs } = event.data;
     if ((to === 'FAILING') === (from === 'FAILING')) return;
     const stored = await this.store.get(this.engine.collection(monitorsProjection), id);
-    const config = stored?.doc.state.config;
+    const config = stored ? configOf(stored.doc) : undefined;
     const trigger = config?.triggerIncident;
     if (!stored || !config || !trigger || config.muted) return;
     const accountId = stored.doc.accountId;

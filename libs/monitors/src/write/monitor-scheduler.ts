@@ -7,11 +7,12 @@ import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { LOGGER, VigilLogger } from '../../../platform/src/logger';
 import { DAEMON_ENABLED, PROJECTION_ENGINE } from '../../../platform/src/tokens';
-import { intervalSeconds } from '../domain/monitor-config';
+import { intervalSeconds, MonitorConfig } from '../domain/monitor-config';
 import { retryDelaySeconds } from '../domain/retry';
 import { runProbe } from '../probes/run-probe';
 import { LOCAL_LOCATION } from '../read/locations';
-import { MonitorDoc, monitorsProjection } from '../read/monitors.projection';
+import { configOf, monitorsProjection } from '../read/monitors.projection';
+import { monitorStatesProjection } from '../read/monitor-states.projection';
 import { RUN_ACTOR, RunMonitorCommand } from './monitor.handler';
 
 /** While rounds are due but not started (a round still running, the concurrency cap), the next look comes this soon. */
@@ -67,7 +68,7 @@ export class MonitorScheduler implements OnApplicationBootstrap, OnApplicationSh
   /** Milliseconds until the earliest round not yet due (at least MIN_WAIT_MS); null when none is scheduled. */
   private async untilNextRound(): Promise<number | null> {
     const now = this.clock.now().getTime();
-    const [next] = await this.store.find(this.engine.collection(monitorsProjection), {
+    const [next] = await this.store.find(this.engine.collection(monitorStatesProjection), {
       filters: [{ field: 'localRunAt', op: 'gt', value: now }],
       sort: { field: 'localRunAt', direction: 'asc' },
       limit: 1,
@@ -82,23 +83,26 @@ export class MonitorScheduler implements OnApplicationBootstrap, OnApplicationSh
     let waiting = false;
     try {
       const now = this.clock.now().getTime();
-      const due = await this.store.find(this.engine.collection(monitorsProjection), {
+      const due = await this.store.find(this.engine.collection(monitorStatesProjection), {
         filters: [{ field: 'localRunAt', op: 'lte', value: now }],
         sort: { field: 'localRunAt', direction: 'asc' },
         limit: DUE_BATCH,
       });
       waiting = due.length === DUE_BATCH;
+      const idle = due.filter((doc) => !this.inflight.has(doc.id));
+      const stored = idle.length === 0 ? [] : await this.store.getMany(this.engine.collection(monitorsProjection), idle.map((doc) => doc.id));
+      const configs = new Map(stored.map(({ doc }) => [doc.id, configOf(doc)]));
       for (const doc of due) {
         if (this.inflight.has(doc.id) || this.inflight.size >= this.config.monitorsConcurrency) {
           waiting = true;
           continue;
         }
-        const config = doc.state.config;
+        const config = configs.get(doc.id);
         if (!config || !config.activated || !config.locations.includes(LOCAL_LOCATION) || doc.nextRunAt === null) continue;
         // A round missed by more than one interval (the process was down) is not run late: this one starts now.
         const roundAt = now - doc.nextRunAt > intervalSeconds(config) * 1000 ? now : doc.nextRunAt;
         this.inflight.add(doc.id);
-        void this.round(doc, new Date(roundAt).toISOString(), performance.now()).finally(() => this.inflight.delete(doc.id));
+        void this.round(doc.id, config, new Date(roundAt).toISOString(), performance.now()).finally(() => this.inflight.delete(doc.id));
       }
     } finally {
       this.ticking = false;
@@ -106,8 +110,7 @@ export class MonitorScheduler implements OnApplicationBootstrap, OnApplicationSh
     return waiting;
   }
 
-  private async round(doc: MonitorDoc, roundAt: string, firstStart: number): Promise<void> {
-    const config = doc.state.config!;
+  private async round(id: string, config: MonitorConfig, roundAt: string, firstStart: number): Promise<void> {
     for (let attempt = 1; !this.loop.stopped; attempt++) {
       const startedAt = this.clock.now().toISOString();
       const verdict = await runProbe(config, this.config.outboundAllowPrivate, this.clock.now());
@@ -116,11 +119,11 @@ export class MonitorScheduler implements OnApplicationBootstrap, OnApplicationSh
       const run = { location: LOCAL_LOCATION, roundAt, startedAt, outcome: verdict.outcome, timings: verdict.timings, error: verdict.error, networkError: verdict.networkError, attempt, final: delay === null };
       try {
         await this.commands.execute(
-          new RunMonitorCommand({ type: 'RecordMonitorRun', id: doc.id, run, failThreshold: this.config.monitorsFailThreshold }, RUN_ACTOR),
+          new RunMonitorCommand({ type: 'RecordMonitorRun', id, run, failThreshold: this.config.monitorsFailThreshold }, RUN_ACTOR),
         );
       } catch (error) {
         // Deleted meanwhile, or a store outage: the round ends; the next one starts on schedule.
-        this.logger.warn({ err: error, monitorId: doc.id }, 'monitor run not recorded');
+        this.logger.warn({ err: error, monitorId: id }, 'monitor run not recorded');
         return;
       }
       if (delay === null) return;

@@ -9,7 +9,8 @@ import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { intervalSeconds, MonitorConfig } from '../domain/monitor-config';
 import { MonitorRun } from '../domain/round';
 import { hashRunnerKey } from '../domain/runner-key-secret';
-import { MonitorDoc, monitorsProjection } from '../read/monitors.projection';
+import { configOf, MonitorDoc, monitorsProjection } from '../read/monitors.projection';
+import { monitorStatesProjection } from '../read/monitor-states.projection';
 import { RunnerKeyDoc, runnerKeysProjection } from '../read/runner-keys.projection';
 import { RUN_ACTOR, RunMonitorCommand } from './monitor.handler';
 import { isActive, LEASE_MS, placeOf, RunnerPresence } from './runner-presence';
@@ -128,18 +129,22 @@ export class RunnerLeases {
     if (full) docs = await this.store.find(collection, { filters: [{ field: 'places', op: 'contains', value: place }], sort: { field: 'id', direction: 'asc' }, limit: MAX_HELD });
     const until = now + LEASE_AHEAD_MS;
     const answer: LeaseAnswer = { at: new Date(now).toISOString(), leaseUntil: new Date(until).toISOString(), location: key.location, allowPrivateTargets: key.allowPrivateTargets, activeRunners: active.length, membership, full, monitors: {}, nextRounds: {}, released: [] };
+    docs = docs.filter((doc) => doc.accountId === key.accountId);
+    const held = docs.filter((doc) => configOf(doc).activated && doc.places.includes(place) && ownerOf(doc.id, active) === self);
+    // Each held monitor's next round is its state document's.
+    const states = held.length === 0 ? [] : await this.store.getMany(this.engine.collection(monitorStatesProjection), held.map((doc) => doc.id));
+    const nextRunAt = new Map(states.map(({ doc }) => [doc.id, doc.nextRunAt]));
     for (const doc of docs) {
-      if (doc.accountId !== key.accountId) continue;
-      const config = doc.state.config;
-      if (!config || !config.activated || doc.nextRunAt === null || !doc.places.includes(place) || ownerOf(doc.id, active) !== self) {
+      const next = nextRunAt.get(doc.id) ?? null;
+      if (next === null) {
         if (!full) answer.released.push(doc.id);
         continue;
       }
       // A round missed by more than the presence lease (no runner was there) is not run late.
-      const interval = intervalSeconds(config) * 1000;
-      const skipped = Math.max(0, Math.ceil((now - LEASE_MS - doc.nextRunAt) / interval));
-      answer.monitors[doc.id] = config;
-      answer.nextRounds[doc.id] = new Date(doc.nextRunAt + skipped * interval).toISOString();
+      const interval = intervalSeconds(configOf(doc)) * 1000;
+      const skipped = Math.max(0, Math.ceil((now - LEASE_MS - next) / interval));
+      answer.monitors[doc.id] = configOf(doc);
+      answer.nextRounds[doc.id] = new Date(next + skipped * interval).toISOString();
     }
     // The runner sets its clock by `at`: the time the answer leaves, not the time the lease began.
     answer.at = this.clock.now().toISOString();
@@ -149,7 +154,8 @@ export class RunnerLeases {
   /** Records each reported run of a monitor on the key's location; the others are answered, by index, with why not. */
   async report(key: RunnerKeyDoc, runs: ReportedRun[]): Promise<{ accepted: number; rejected: ViolationDetail[] }> {
     const rejected: ViolationDetail[] = [];
-    const docs = new Map((await this.store.getMany(this.engine.collection(monitorsProjection), [...new Set(runs.map((r) => r.monitorId))])).map((s) => [s.doc.id, s]));
+    // The monitors' small state documents: who they are, where they run, and each one's first snapshot.
+    const docs = new Map((await this.store.getMany(this.engine.collection(monitorStatesProjection), [...new Set(runs.map((r) => r.monitorId))])).map((s) => [s.doc.id, s]));
     const actor = RUN_ACTOR;
     // A monitor's document just read is the snapshot of its first run here; a later run of it reads the one that run wrote.
     const snapshotted = new Set<string>();
@@ -157,8 +163,8 @@ export class RunnerLeases {
     await Promise.all(
       runs.map(async ({ monitorId, ...run }, index) => {
         const stored = docs.get(monitorId);
-        const doc = stored?.doc;
-        if (!doc || doc.accountId !== key.accountId || !doc.state.config?.locations.includes(key.location)) {
+        const rounds = stored?.doc.rounds;
+        if (!rounds || rounds.deleted || rounds.accountId !== key.accountId || !rounds.locations.includes(key.location)) {
           rejected.push({ path: `results[${index}].monitorId`, message: `no monitor of this account runs on ${key.location}` });
           return;
         }
