@@ -163,6 +163,28 @@ describe('runners on a location', () => {
     await until('the location alert at the webhook', async () => receiver.requests.some((r) => r.path === '/ops' && r.body.includes('Location lan: no runner reports')));
   });
 
+  it('stops on SIGTERM with a probe in flight: it sends what it measured and exits, not waiting for the probe', async () => {
+    const hanging = http.createServer(() => undefined);
+    await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
+    try {
+      const created = (await server.http.post('/v1/runner-keys', { location: 'halt', allowPrivateTargets: true }, { key: account.key })).body;
+      const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/`;
+      const stuck = (await server.http.post('/v1/checks/url', { name: 'stuck', frequency: 1, locations: ['halt'], maxResponseTime: 30_000, request: { url } }, { key: account.key })).body;
+      const fine = (await server.http.post('/v1/checks/url', { name: 'fine', frequency: 1, locations: ['halt'], request: { url: targetUrl } }, { key: account.key })).body;
+      const runner = startRunner(created.runnerKey, 'halt');
+      await until('a run of the fine monitor', async () => (await server.http.get(`/v1/checks/url/${fine.id}`, { key: account.key })).body.status.lastRun);
+      await until('the stuck probe in flight', async () => runner.rounds().has(stuck.id));
+      runner.child.kill('SIGTERM');
+      // The probe in flight would take 30 s to give up; the runner leaves within its 5 s flush.
+      const code = await Promise.race([runner.exited, new Promise((r) => setTimeout(r, 20_000).unref()).then(() => 'still running')]);
+      expect(code).toBe(0);
+      expect(runner.output()).toContain('Vigil runner stopped');
+    } finally {
+      hanging.closeAllConnections();
+      await new Promise((r) => hanging.close(r));
+    }
+  });
+
   it('refuses private targets on a public location, then a runner whose key is revoked, which stops', async () => {
     const created = (await server.http.post('/v1/runner-keys', { location: 'gone' }, { key: account.key })).body;
     const monitor = (await server.http.post('/v1/checks/url', { name: 'inside', frequency: 0, frequencyOffset: 10, locations: ['gone'], request: { url: targetUrl } }, { key: account.key })).body;

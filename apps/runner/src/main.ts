@@ -6,6 +6,7 @@ import { loadRunnerConfig, RunnerConfig } from '../../../libs/platform/src/runne
 import { Runner } from './runner';
 
 const STATS_EVERY_MS = 60_000;
+const SHUTDOWN_MS = 5_000;
 
 /** A runner: probes its location's monitors for a Vigil API elsewhere (docs/operations.md, "Runners"). */
 function main(): void {
@@ -27,9 +28,13 @@ function main(): void {
   const stats = setInterval(() => logger.info({ ...runner.stats, rssMiB: Math.round(process.memoryUsage().rss / 1048576) }, 'runner stats'), STATS_EVERY_MS);
   stats.unref();
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    // Probes in flight are abandoned: what was measured is sent (at most 5 s) and the process exits.
     process.once(signal, () => {
-      runner.stop();
       clearInterval(stats);
+      void runner.shutdown(SHUTDOWN_MS).finally(() => {
+        logger.info({ ...runner.stats }, 'Vigil runner stopped');
+        process.exit();
+      });
     });
   }
   logger.info({ runner: id, location: config.location, api: config.apiUrl }, 'Vigil runner running');

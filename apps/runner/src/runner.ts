@@ -58,6 +58,8 @@ export class Runner {
   private readonly skews: { rtt: number; skew: number }[] = [];
   private allowPrivate = false;
   private stopped = false;
+  /** The report in flight: a shutdown's last report waits for it, so no batch is sent twice. */
+  private reporting: Promise<void> | null = null;
   private loops: NodeJS.Timeout[] = [];
   private readonly wheel = new Wheel<Planned>(SLOT_MS, (p) => this.due(p));
   readonly stats = { leases: 0, runs: 0, reported: 0, lateOver1s: 0 };
@@ -78,7 +80,17 @@ export class Runner {
       void loop();
     };
     every(LEASE_EVERY_MS, () => this.lease());
-    every(REPORT_EVERY_MS, () => this.report());
+    every(REPORT_EVERY_MS, () => (this.reporting = this.report().finally(() => (this.reporting = null))));
+  }
+
+  /** Stops leasing and starting rounds, then sends what was measured, for at most `withinMs`. */
+  async shutdown(withinMs: number): Promise<void> {
+    this.stop();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, withinMs)));
+    const flushed = (this.reporting ?? Promise.resolve()).then(() => this.report()).catch((error: unknown) => this.logger.warn({ err: error, unsent: this.queue.length }, 'runs not sent before stopping'));
+    await Promise.race([flushed, late]);
+    clearTimeout(timer);
   }
 
   stop(): void {
