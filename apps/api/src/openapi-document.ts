@@ -311,7 +311,7 @@ function finishOperation(path: string, method: string, operation: Json): void {
  * 5. a status page's incidents as the Incident schema (the status-pages context does not import incidents');
  * 6. a summary and a description for every operation, schemas the controllers leave out, and examples.
  */
-export function finishDocument(document: OpenAPIObject): OpenAPIObject {
+function finishDocument(document: OpenAPIObject): OpenAPIObject {
   const doc = document as unknown as Json;
   doc.paths = { ...doc.paths, ...pingPaths(), ...publicPagePaths(), ...subscriberLinkPaths(), ...consoleOpenApiPaths(), ...consolePagesOpenApiPaths() };
   doc.components ??= {};

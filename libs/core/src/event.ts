@@ -23,7 +23,7 @@ export interface EventToAppend extends DomainEvent {
 }
 
 /** Where and when the store recorded an event: what a recorded event carries beside its decider's type and data. */
-export interface RecordedEnvelope {
+interface RecordedEnvelope {
   stream: string;
   /** Position of the event inside its stream; the first event is 0. */
   revision: bigint;

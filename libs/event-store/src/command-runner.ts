@@ -19,12 +19,12 @@ export interface Actor {
  * command read of the stream: all of it, or after a snapshot only the events after the snapshot's
  * revision (often none); null when unknown.
  */
-export interface AppendObserver {
+interface AppendObserver {
   applyAfterAppend(history: RecordedEvent[] | null, appended: RecordedEvent[]): Promise<void>;
 }
 
 /** Counts the events appended, by the type of their stream (the app's Prometheus counter). */
-export interface AppendCounter {
+interface AppendCounter {
   inc(labels: { stream_type: string }, value: number): void;
 }
 
@@ -52,7 +52,7 @@ export interface RetryContext {
   current(): RetryScope | undefined;
 }
 
-export interface RunOptions<State = unknown> {
+interface RunOptions<State = unknown> {
   /** The client's If-Match: a mismatch is a 412 and nothing is written. */
   ifMatch?: bigint;
   /** Starts from this snapshot and folds only the events after it; a stale one costs a second decision. */

@@ -9,7 +9,7 @@ const DISPOSE_WAIT_MS = 1_500;
 const GRPC_INTERNAL = 13;
 
 export type EsdbModule = typeof Esdb;
-export type EsdbClient = Esdb.EventStoreDBClient;
+type EsdbClient = Esdb.EventStoreDBClient;
 
 /**
  * One EventStoreDB client under deadlines. Every call runs under `deadline` and fails with

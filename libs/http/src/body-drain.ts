@@ -11,7 +11,7 @@ const DISCARD_TIMEOUT_MS = 10_000;
  * the connection closed then, the unread bytes would make the kernel reset it and the client would see
  * the reset instead of the answer (nginx's "lingering close" solves the same problem).
  */
-export function discardUnreadBody(raw: IncomingMessage): Promise<void> {
+function discardUnreadBody(raw: IncomingMessage): Promise<void> {
   if (raw.complete || raw.readableEnded || raw.destroyed) return Promise.resolve();
   return new Promise((resolve) => {
     let seen = 0;

@@ -81,7 +81,7 @@ function declaredProperties(metatype: Function): Set<string> {
  * that class-transformer, which walks every key it is given, never walks what a client added. The body
  * stage (json-body.ts) has bounded its depth already; this keeps unknown fields out of every later walk.
  */
-export function pickDeclared(value: unknown, metatype: Function): unknown {
+function pickDeclared(value: unknown, metatype: Function): unknown {
   if (Array.isArray(value)) return value.map((entry) => pickDeclared(entry, metatype));
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};

@@ -5,7 +5,7 @@ import { checkMongoConnectionString } from '../../read-store/src/mongodb.read-st
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 export type AiProviderName = 'builtin' | 'openai-compatible';
-export const AI_PROVIDERS: readonly AiProviderName[] = ['builtin', 'openai-compatible'];
+const AI_PROVIDERS: readonly AiProviderName[] = ['builtin', 'openai-compatible'];
 
 export interface VigilConfig {
   port: number;

@@ -15,7 +15,7 @@ interface DocRecord {
   doc: ReadModelDoc | null;
 }
 
-export interface MongoReadStoreOptions {
+interface MongoReadStoreOptions {
   /** Defaults to the database named in the URL. */
   database?: string;
   /** Deadline of every operation and of server selection. */

@@ -48,7 +48,7 @@ export function openSqliteDatabase(file: string): SqliteDatabase {
 }
 
 /** An fsync still running after this long counts as failed: its writers answer 503 instead of hanging. */
-export const SYNC_DEADLINE_MS = 10_000;
+const SYNC_DEADLINE_MS = 10_000;
 
 /** `promise`, or a rejection once `ms` have passed without it settling. */
 function withDeadline(promise: Promise<void>, ms: number): Promise<void> {
