@@ -1,18 +1,10 @@
 import { Clock } from '../../core/src/clock';
 import { Decider } from '../../core/src/decider';
 import { ConcurrencyError, PreconditionFailedError } from '../../core/src/errors';
-import { asDecided, DomainEvent, EventMetadata, RecordedEvent } from '../../core/src/event';
+import { Actor, asDecided, DomainEvent, EventMetadata, RecordedEvent } from '../../core/src/event';
 import { EventStore } from './event-store.port';
 
-/** Who is acting; becomes the metadata of every event the command produces. */
-export interface Actor {
-  accountId: string | null;
-  keyId?: string | null;
-  keyName?: string | null;
-  requestId?: string | null;
-  /** A signed-in person (console session), when a person rather than a key acts. */
-  userId?: string | null;
-}
+export type { Actor } from '../../core/src/event';
 
 /**
  * Told about every append so read models can follow at once (read-your-writes). `history` is what the
