@@ -1,6 +1,7 @@
 import type * as Esdb from '@eventstore/db-client';
 import { ConcurrencyError, StoreUnavailableError } from '../../core/src/errors';
 import { ExpectedRevision } from './event-store.port';
+import { withDeadline } from '../../core/src/deadline';
 
 /** gRPC's own deadline fires first; this margin only catches calls the client never put a deadline on. */
 const WATCHDOG_GRACE_MS = 100;
@@ -185,14 +186,6 @@ async function disposeClient(client: EsdbClient, opened: boolean): Promise<void>
 }
 
 /** The promise's value, or undefined once `ms` have passed or when it rejects. */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const gaveUp = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  try {
-    return await Promise.race([promise.catch(() => undefined), gaveUp]);
-  } finally {
-    clearTimeout(timer);
-  }
+function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  return withDeadline(promise, ms, 'gave up').catch(() => undefined);
 }
