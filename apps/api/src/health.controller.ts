@@ -10,6 +10,7 @@ import { READ_STORE, ReadStore } from '../../../libs/read-store/src/read-store.p
 import { VIGIL_CONFIG, VigilConfig } from '../../../libs/platform/src/config';
 
 const DEADLINE_MS = 2000;
+const late = () => new Error('deadline exceeded');
 
 const READINESS_PROBLEM = {
   type: 'object',
@@ -54,9 +55,9 @@ export class HealthController {
   @ApiServiceUnavailableResponse({ description: 'A store did not answer in time, or a read model is catching up (Retry-After)', schema: READINESS_PROBLEM })
   async readyz(@Res({ passthrough: true }) reply: FastifyReply) {
     try {
-      await withDeadline(Promise.all([this.events.headPosition(), this.reads.getMeta('readiness')]), DEADLINE_MS, 'deadline exceeded');
+      await withDeadline(Promise.all([this.events.headPosition(), this.reads.getMeta('readiness')]), DEADLINE_MS, late);
       if (this.daemon) {
-        const projections = await withDeadline(this.engine.status(), DEADLINE_MS, 'deadline exceeded');
+        const projections = await withDeadline(this.engine.status(), DEADLINE_MS, late);
         const lagging = projections.filter((p) => p.lag > this.config.readyMaxLag).map((p) => ({ name: p.name, lag: p.lag }));
         if (lagging.length > 0) {
           void reply.status(503).header('retry-after', '1');

@@ -107,18 +107,13 @@ export class EsdbConnection {
     const client = this.client;
     this.opened.add(client);
     const expired = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    const watchdog = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        expired.abort();
-        reject(new StoreUnavailableError(`EventStoreDB did not answer within ${this.deadline} ms`));
-      }, this.deadline + WATCHDOG_GRACE_MS);
-    });
     const running = operation(client, expired.signal);
-    // The abandoned call may still settle later; nobody waits for it.
-    running.catch(() => undefined);
     try {
-      return await Promise.race([running, watchdog]);
+      // An abandoned call may still settle later; nobody waits for it.
+      return await withDeadline(running, this.deadline + WATCHDOG_GRACE_MS, () => {
+        expired.abort();
+        return new StoreUnavailableError(`EventStoreDB did not answer within ${this.deadline} ms`);
+      });
     } catch (error) {
       if (expired.signal.aborted) this.replaceClient(client);
       // Whatever a call on a closed or replaced client failed with, the cause is that the store was unreachable.
@@ -126,8 +121,6 @@ export class EsdbConnection {
         throw new StoreUnavailableError('EventStoreDB is unavailable', error);
       }
       throw this.toStoreError(error, conflict?.stream, conflict?.expected);
-    } finally {
-      clearTimeout(timer);
     }
   }
 
@@ -187,5 +180,5 @@ async function disposeClient(client: EsdbClient, opened: boolean): Promise<void>
 
 /** The promise's value, or undefined once `ms` have passed or when it rejects. */
 function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  return withDeadline(promise, ms, 'gave up').catch(() => undefined);
+  return withDeadline(promise, ms, () => new Error('gave up')).catch(() => undefined);
 }

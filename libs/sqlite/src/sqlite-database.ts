@@ -60,7 +60,7 @@ export function groupSync(sync: () => Promise<void>, deadlineMs = SYNC_DEADLINE_
   let running: Promise<void> | null = null;
   let next: Promise<void> | null = null;
   const start = (): Promise<void> => {
-    const current: Promise<void> = withDeadline(sync(), deadlineMs, `fsync still running after ${deadlineMs} ms`).finally(() => {
+    const current: Promise<void> = withDeadline(sync(), deadlineMs, () => new Error(`fsync still running after ${deadlineMs} ms`)).finally(() => {
       if (running === current) running = null;
     });
     running = current;
