@@ -2,6 +2,7 @@ import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import { Public } from '../../../libs/http/src/account-context';
+import { withDeadline } from '../../../libs/core/src/deadline';
 import { EVENT_STORE, EventStore } from '../../../libs/event-store/src/event-store.port';
 import { ProjectionEngine } from '../../../libs/read-store/src/projection-engine';
 import { DAEMON_ENABLED, PROJECTION_ENGINE } from '../../../libs/platform/src/tokens';
@@ -9,13 +10,7 @@ import { READ_STORE, ReadStore } from '../../../libs/read-store/src/read-store.p
 import { VIGIL_CONFIG, VigilConfig } from '../../../libs/platform/src/config';
 
 const DEADLINE_MS = 2000;
-
-function withDeadline<T>(work: Promise<T>): Promise<T> {
-  return Promise.race([
-    work,
-    new Promise<T>((_, reject) => setTimeout(() => reject(new Error('deadline exceeded')), DEADLINE_MS).unref()),
-  ]);
-}
+const late = () => new Error('deadline exceeded');
 
 const READINESS_PROBLEM = {
   type: 'object',
@@ -60,9 +55,9 @@ export class HealthController {
   @ApiServiceUnavailableResponse({ description: 'A store did not answer in time, or a read model is catching up (Retry-After)', schema: READINESS_PROBLEM })
   async readyz(@Res({ passthrough: true }) reply: FastifyReply) {
     try {
-      await withDeadline(Promise.all([this.events.headPosition(), this.reads.getMeta('readiness')]));
+      await withDeadline(Promise.all([this.events.headPosition(), this.reads.getMeta('readiness')]), DEADLINE_MS, late);
       if (this.daemon) {
-        const projections = await withDeadline(this.engine.status());
+        const projections = await withDeadline(this.engine.status(), DEADLINE_MS, late);
         const lagging = projections.filter((p) => p.lag > this.config.readyMaxLag).map((p) => ({ name: p.name, lag: p.lag }));
         if (lagging.length > 0) {
           void reply.status(503).header('retry-after', '1');

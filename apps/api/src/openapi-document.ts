@@ -50,35 +50,18 @@ const ERROR_WHEN: Record<number, string> = {
   503: 'A backing store is unreachable (Retry-After)',
 };
 
+const header = (name: string, description: string, schema: Json) => ({ name, in: 'header', required: false, description, schema });
+
 const HEADERS = {
-  requestId: {
-    name: 'x-request-id',
-    in: 'header',
-    required: false,
-    description: 'Echoed in the response when 1–128 of A-Za-z0-9._:- (otherwise a new id is generated)',
-    schema: { type: 'string', maxLength: 128 },
-  },
-  account: {
-    name: 'x-service-account',
-    in: 'header',
-    required: false,
-    description: 'The account to act on (alias x-checkly-account); required when the key grants several',
-    schema: { type: 'string', format: 'uuid' },
-  },
-  idempotencyKey: {
-    name: 'Idempotency-Key',
-    in: 'header',
-    required: false,
-    description: 'A retry with the same key and body within 24 h returns the first answer and writes nothing',
-    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
-  },
-  ifMatch: {
-    name: 'If-Match',
-    in: 'header',
-    required: false,
-    description: 'The ETag last seen ("<revision>", or *); another one → 412 and nothing written',
-    schema: { type: 'string', examples: ['"3"'] },
-  },
+  requestId: header('x-request-id', 'Echoed in the response when 1–128 of A-Za-z0-9._:- (otherwise a new id is generated)', { type: 'string', maxLength: 128 }),
+  account: header('x-service-account', 'The account to act on (alias x-checkly-account); required when the key grants several', { type: 'string', format: 'uuid' }),
+  idempotencyKey: header('Idempotency-Key', 'A retry with the same key and body within 24 h returns the first answer and writes nothing', {
+    type: 'string',
+    minLength: 1,
+    maxLength: 255,
+    pattern: '^[\\x21-\\x7E]+$',
+  }),
+  ifMatch: header('If-Match', 'The ETag last seen ("<revision>", or *); another one → 412 and nothing written', { type: 'string', examples: ['"3"'] }),
 };
 
 /** The ping routes are Fastify routes beside Nest's (ping.routes.ts): described here, from their paths. */
@@ -311,7 +294,7 @@ function finishOperation(path: string, method: string, operation: Json): void {
  * 5. a status page's incidents as the Incident schema (the status-pages context does not import incidents');
  * 6. a summary and a description for every operation, schemas the controllers leave out, and examples.
  */
-export function finishDocument(document: OpenAPIObject): OpenAPIObject {
+function finishDocument(document: OpenAPIObject): OpenAPIObject {
   const doc = document as unknown as Json;
   doc.paths = { ...doc.paths, ...pingPaths(), ...publicPagePaths(), ...subscriberLinkPaths(), ...consoleOpenApiPaths(), ...consolePagesOpenApiPaths() };
   doc.components ??= {};

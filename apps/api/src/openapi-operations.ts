@@ -3,7 +3,7 @@
  * set by a controller's decorator wins; the description comes from here. Public pages are keyed under
  * `/status/{url}`; their custom-domain twins at the root reuse those texts.
  */
-export const OPERATION_TEXTS: Record<string, readonly [summary: string, description: string]> = {
+const OPERATION_TEXTS: Record<string, readonly [summary: string, description: string]> = {
   'GET /healthz': ['Liveness', 'Answers 200 while the process runs; it checks no store. Point the orchestrator’s liveness probe here.'],
   'GET /readyz': ['Readiness', 'Answers 200 when both stores answer and no read model lags the log by more than VIGIL_READY_MAX_LAG events; 503 names what is behind. Point the load balancer here.'],
   'GET /metrics': ['Prometheus metrics', 'Requests, store calls, appends, the outbox and process figures in the Prometheus text format. With VIGIL_METRICS_TOKEN set, it wants that token as a bearer.'],

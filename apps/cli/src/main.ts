@@ -192,9 +192,10 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error) => {
-    if (error instanceof UsageError || error instanceof ConfigError || error instanceof MissingStoreError || error instanceof VigilError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    const misused = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    if (misused || error instanceof ConfigError || error instanceof MissingStoreError || error instanceof VigilError) {
       process.stderr.write(`${(error as Error).message}\n${error instanceof UsageError ? `\n${USAGE}\n` : ''}`);
-      process.exit(error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1);
+      process.exit(misused ? 2 : 1);
     }
     process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
     process.exit(1);

@@ -7,7 +7,7 @@ import { MonitorsQuery, newRunnerKey, parseRunnerKeyBody, RunRunnerKeyCommand } 
 
 const ACTOR = { accountId: null, keyName: 'cli' };
 
-export interface RunnerKeyFlags {
+interface RunnerKeyFlags {
   account?: string[];
   location?: string;
   name?: string;

@@ -6,7 +6,7 @@ import { isEmailAddress, normalizeEmail, PeopleActions, PeopleQuery } from '../.
 
 const ACTOR = { accountId: null, keyName: 'cli' };
 
-export interface UsersFlags {
+interface UsersFlags {
   email?: string;
   account?: string[];
   role?: string;

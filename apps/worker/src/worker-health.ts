@@ -3,7 +3,7 @@ import { EventStore } from '../../../libs/event-store/src/event-store.port';
 import { ReadStore } from '../../../libs/read-store/src/read-store.port';
 
 /** How often the worker proves it is alive; the healthcheck allows three missed beats. */
-export const BEAT_MS = 10_000;
+const BEAT_MS = 10_000;
 export const STALE_MS = 3 * BEAT_MS;
 
 /**

@@ -48,11 +48,11 @@ export class ConflictError extends VigilError {
   readonly statusCode = 409;
 }
 
-/** A quota or limit is used up: 429 with Retry-After (seconds until it frees). */
 export class PayloadTooLargeError extends VigilError {
   readonly statusCode = 413;
 }
 
+/** A quota or limit is used up: 429 with Retry-After (seconds until it frees). */
 export class TooManyRequestsError extends VigilError {
   readonly statusCode = 429;
 

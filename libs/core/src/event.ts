@@ -1,11 +1,15 @@
-/** Who did what, when: carried by every event. */
-export interface EventMetadata {
+/** Who is acting; becomes the metadata of every event the command produces. */
+export interface Actor {
   accountId: string | null;
   keyId?: string | null;
   keyName?: string | null;
   requestId?: string | null;
   /** Set when a signed-in person acted (console session), not a key. */
   userId?: string | null;
+}
+
+/** Who did what, when: carried by every event. */
+export interface EventMetadata extends Actor {
   occurredAt: string;
   [key: string]: unknown;
 }
@@ -23,7 +27,7 @@ export interface EventToAppend extends DomainEvent {
 }
 
 /** Where and when the store recorded an event: what a recorded event carries beside its decider's type and data. */
-export interface RecordedEnvelope {
+interface RecordedEnvelope {
   stream: string;
   /** Position of the event inside its stream; the first event is 0. */
   revision: bigint;

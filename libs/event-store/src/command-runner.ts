@@ -1,30 +1,22 @@
 import { Clock } from '../../core/src/clock';
 import { Decider } from '../../core/src/decider';
 import { ConcurrencyError, PreconditionFailedError } from '../../core/src/errors';
-import { asDecided, DomainEvent, EventMetadata, RecordedEvent } from '../../core/src/event';
+import { Actor, asDecided, DomainEvent, EventMetadata, RecordedEvent } from '../../core/src/event';
 import { EventStore } from './event-store.port';
 
-/** Who is acting; becomes the metadata of every event the command produces. */
-export interface Actor {
-  accountId: string | null;
-  keyId?: string | null;
-  keyName?: string | null;
-  requestId?: string | null;
-  /** A signed-in person (console session), when a person rather than a key acts. */
-  userId?: string | null;
-}
+export type { Actor } from '../../core/src/event';
 
 /**
  * Told about every append so read models can follow at once (read-your-writes). `history` is what the
  * command read of the stream: all of it, or after a snapshot only the events after the snapshot's
  * revision (often none); null when unknown.
  */
-export interface AppendObserver {
+interface AppendObserver {
   applyAfterAppend(history: RecordedEvent[] | null, appended: RecordedEvent[]): Promise<void>;
 }
 
 /** Counts the events appended, by the type of their stream (the app's Prometheus counter). */
-export interface AppendCounter {
+interface AppendCounter {
   inc(labels: { stream_type: string }, value: number): void;
 }
 
@@ -52,7 +44,7 @@ export interface RetryContext {
   current(): RetryScope | undefined;
 }
 
-export interface RunOptions<State = unknown> {
+interface RunOptions<State = unknown> {
   /** The client's If-Match: a mismatch is a 412 and nothing is written. */
   ifMatch?: bigint;
   /** Starts from this snapshot and folds only the events after it; a stale one costs a second decision. */

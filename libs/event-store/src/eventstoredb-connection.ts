@@ -1,6 +1,7 @@
 import type * as Esdb from '@eventstore/db-client';
 import { ConcurrencyError, StoreUnavailableError } from '../../core/src/errors';
 import { ExpectedRevision } from './event-store.port';
+import { withDeadline } from '../../core/src/deadline';
 
 /** gRPC's own deadline fires first; this margin only catches calls the client never put a deadline on. */
 const WATCHDOG_GRACE_MS = 100;
@@ -9,7 +10,7 @@ const DISPOSE_WAIT_MS = 1_500;
 const GRPC_INTERNAL = 13;
 
 export type EsdbModule = typeof Esdb;
-export type EsdbClient = Esdb.EventStoreDBClient;
+type EsdbClient = Esdb.EventStoreDBClient;
 
 /**
  * One EventStoreDB client under deadlines. Every call runs under `deadline` and fails with
@@ -106,18 +107,13 @@ export class EsdbConnection {
     const client = this.client;
     this.opened.add(client);
     const expired = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    const watchdog = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        expired.abort();
-        reject(new StoreUnavailableError(`EventStoreDB did not answer within ${this.deadline} ms`));
-      }, this.deadline + WATCHDOG_GRACE_MS);
-    });
     const running = operation(client, expired.signal);
-    // The abandoned call may still settle later; nobody waits for it.
-    running.catch(() => undefined);
     try {
-      return await Promise.race([running, watchdog]);
+      // An abandoned call may still settle later; nobody waits for it.
+      return await withDeadline(running, this.deadline + WATCHDOG_GRACE_MS, () => {
+        expired.abort();
+        return new StoreUnavailableError(`EventStoreDB did not answer within ${this.deadline} ms`);
+      });
     } catch (error) {
       if (expired.signal.aborted) this.replaceClient(client);
       // Whatever a call on a closed or replaced client failed with, the cause is that the store was unreachable.
@@ -125,8 +121,6 @@ export class EsdbConnection {
         throw new StoreUnavailableError('EventStoreDB is unavailable', error);
       }
       throw this.toStoreError(error, conflict?.stream, conflict?.expected);
-    } finally {
-      clearTimeout(timer);
     }
   }
 
@@ -185,14 +179,6 @@ async function disposeClient(client: EsdbClient, opened: boolean): Promise<void>
 }
 
 /** The promise's value, or undefined once `ms` have passed or when it rejects. */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const gaveUp = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  try {
-    return await Promise.race([promise.catch(() => undefined), gaveUp]);
-  } finally {
-    clearTimeout(timer);
-  }
+function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  return withDeadline(promise, ms, () => new Error('gave up')).catch(() => undefined);
 }

@@ -20,7 +20,7 @@ const NO_POSITION = 2n ** 64n - 1n;
 
 type EsdbRecordedEvent = Esdb.AllStreamRecordedEvent | NonNullable<Esdb.ResolvedEvent['event']>;
 
-export interface EventStoreDbOptions {
+interface EventStoreDbOptions {
   /** Deadline of every call but subscriptions (which are open-ended), in milliseconds. Default 5,000. */
   deadlineMs?: number;
 }
@@ -29,7 +29,7 @@ export interface EventStoreDbOptions {
  * The official client (6.x) parses `esdb://` and `esdb+discover://` only; KurrentDB's schemes name the
  * same connection string, so they are renamed, and the client parses the rest (hosts, seed lists, options).
  */
-export function toEsdbConnectionString(url: string): string {
+function toEsdbConnectionString(url: string): string {
   return url.trim().replace(/^(?:kurrentdb|kurrent|kdb)(\+discover)?:\/\//i, (_, discover: string | undefined) => `esdb${discover ? '+discover' : ''}://`);
 }
 

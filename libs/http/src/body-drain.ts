@@ -4,6 +4,7 @@ import { FastifyInstance } from 'fastify';
 /** How much of a refused body is read and dropped so its sender reads the 413; beyond it the connection just closes. */
 const MAX_DISCARDED_BYTES = 16 * 1024 * 1024;
 const DISCARD_TIMEOUT_MS = 10_000;
+const ENDINGS = ['end', 'close', 'error'] as const;
 
 /**
  * Reads and drops the rest of a request body, up to MAX_DISCARDED_BYTES or 10 s. A client that sends
@@ -11,16 +12,14 @@ const DISCARD_TIMEOUT_MS = 10_000;
  * the connection closed then, the unread bytes would make the kernel reset it and the client would see
  * the reset instead of the answer (nginx's "lingering close" solves the same problem).
  */
-export function discardUnreadBody(raw: IncomingMessage): Promise<void> {
+function discardUnreadBody(raw: IncomingMessage): Promise<void> {
   if (raw.complete || raw.readableEnded || raw.destroyed) return Promise.resolve();
   return new Promise((resolve) => {
     let seen = 0;
     const finish = () => {
       clearTimeout(timer);
       raw.off('data', onData);
-      raw.off('end', finish);
-      raw.off('close', finish);
-      raw.off('error', finish);
+      for (const event of ENDINGS) raw.off(event, finish);
       resolve();
     };
     const onData = (chunk: Buffer | string) => {
@@ -29,9 +28,7 @@ export function discardUnreadBody(raw: IncomingMessage): Promise<void> {
     };
     const timer = setTimeout(finish, DISCARD_TIMEOUT_MS);
     raw.on('data', onData);
-    raw.once('end', finish);
-    raw.once('close', finish);
-    raw.once('error', finish);
+    for (const event of ENDINGS) raw.once(event, finish);
     raw.resume();
   });
 }

@@ -26,7 +26,7 @@ interface ErrorRequest {
   url: string;
 }
 
-export interface MappedError {
+interface MappedError {
   body: ErrorBody;
   headers: Record<string, string>;
 }

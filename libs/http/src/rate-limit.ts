@@ -14,7 +14,7 @@ const BEARER = /^\s*bearer\s+(\S+)\s*$/i;
 const MAX_KEYS = 100_000;
 const MAX_ADDRESSES = 200_000;
 
-export interface RateLimitOptions {
+interface RateLimitOptions {
   /** Per valid API key. */
   perKeyPerMinute: number;
   /** Per client address: API requests without a valid key. */

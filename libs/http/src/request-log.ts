@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 
 /** What the one log line per request says. */
-export interface RequestLogLine {
+interface RequestLogLine {
   reqId: string;
   method: string;
   /** The request's URL; logged without its query and with any token replaced. */
@@ -20,7 +20,7 @@ const SECRET_SEGMENTS: [RegExp, string][] = [
 ];
 
 /** The path as logged: no query (tokens travel there too), and every secret segment replaced. */
-export function loggedPath(url: string): string {
+function loggedPath(url: string): string {
   let path = url.split('?')[0];
   for (const [pattern, replacement] of SECRET_SEGMENTS) path = path.replace(pattern, replacement);
   return path;

@@ -63,7 +63,7 @@ export class AnswerCache {
 }
 
 /** A JSON answer kept as UTF-8 bytes (written to the socket as they are) with its resource's revision (the ETag). */
-export interface KeptJson {
+interface KeptJson {
   json: Buffer;
   revision: bigint | null;
 }

@@ -76,12 +76,15 @@ function declaredProperties(metatype: Function): Set<string> {
   return names;
 }
 
+/** `@Type` targets that are values, not DTOs. */
+const PLAIN_TYPES: Function[] = [Object, String, Number, Boolean, Date];
+
 /**
  * A copy of a plain body holding only the properties its DTO declares, nested DTOs (`@Type`) alike, so
  * that class-transformer, which walks every key it is given, never walks what a client added. The body
  * stage (json-body.ts) has bounded its depth already; this keeps unknown fields out of every later walk.
  */
-export function pickDeclared(value: unknown, metatype: Function): unknown {
+function pickDeclared(value: unknown, metatype: Function): unknown {
   if (Array.isArray(value)) return value.map((entry) => pickDeclared(entry, metatype));
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
@@ -89,7 +92,7 @@ export function pickDeclared(value: unknown, metatype: Function): unknown {
     if (!Object.prototype.hasOwnProperty.call(value, name)) continue;
     const field = (value as Record<string, unknown>)[name];
     const nested = defaultMetadataStorage.findTypeMetadata(metatype, name)?.typeFunction() as Function | undefined;
-    out[name] = nested && nested !== Object && nested !== String && nested !== Number && nested !== Boolean && nested !== Date ? pickDeclared(field, nested) : field;
+    out[name] = nested && !PLAIN_TYPES.includes(nested) ? pickDeclared(field, nested) : field;
   }
   return out;
 }

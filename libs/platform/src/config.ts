@@ -5,7 +5,7 @@ import { checkMongoConnectionString } from '../../read-store/src/mongodb.read-st
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 export type AiProviderName = 'builtin' | 'openai-compatible';
-export const AI_PROVIDERS: readonly AiProviderName[] = ['builtin', 'openai-compatible'];
+const AI_PROVIDERS: readonly AiProviderName[] = ['builtin', 'openai-compatible'];
 
 export interface VigilConfig {
   port: number;
@@ -140,6 +140,27 @@ function dnsServers(env: Env): string[] {
   });
 }
 
+/** One of `choices`, case-insensitive; `fallback` when unset. */
+function oneOf<T extends string>(env: Env, name: string, choices: readonly T[], fallback: T): T {
+  const value = (text(env, name) ?? fallback).toLowerCase() as T;
+  if (!choices.includes(value)) throw new ConfigError(name, `must be one of ${choices.join(', ')}`);
+  return value;
+}
+
+/** A two-word switch (on/off, true/false): whether it says `yes`. */
+function toggle(env: Env, name: string, yes: string, no: string, fallback: string): boolean {
+  const value = (text(env, name) ?? fallback).toLowerCase();
+  if (value !== yes && value !== no) throw new ConfigError(name, `must be "${yes}" or "${no}"`);
+  return value === yes;
+}
+
+/** A token compared with what clients send: 16 to 256 characters without spaces. */
+function token(env: Env, name: string): string | null {
+  const value = text(env, name);
+  if (value !== null && (value.length < 16 || value.length > 256 || /\s/.test(value))) throw new ConfigError(name, 'must be 16 to 256 characters without spaces');
+  return value;
+}
+
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = text(env, name);
   if (raw === null) return fallback;
@@ -226,10 +247,7 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     throw new ConfigError(missing, 'must be set too: the production stores need both EVENTSTORE_URL and MONGODB_URL');
   }
 
-  const bootstrapApiKey = text(env, 'VIGIL_BOOTSTRAP_API_KEY');
-  if (bootstrapApiKey !== null && (bootstrapApiKey.length < 16 || bootstrapApiKey.length > 256 || /\s/.test(bootstrapApiKey))) {
-    throw new ConfigError('VIGIL_BOOTSTRAP_API_KEY', 'must be 16 to 256 characters without spaces');
-  }
+  const bootstrapApiKey = token(env, 'VIGIL_BOOTSTRAP_API_KEY');
   const bootstrapAccountId = text(env, 'VIGIL_BOOTSTRAP_ACCOUNT_ID');
   if (bootstrapAccountId !== null && !UUID.test(bootstrapAccountId)) {
     throw new ConfigError('VIGIL_BOOTSTRAP_ACCOUNT_ID', `must be a UUID, got "${bootstrapAccountId}"`);
@@ -238,19 +256,7 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     throw new ConfigError('VIGIL_BOOTSTRAP_API_KEY', 'must be set when VIGIL_BOOTSTRAP_ACCOUNT_ID is');
   }
 
-  const metricsToken = text(env, 'VIGIL_METRICS_TOKEN');
-  if (metricsToken !== null && (metricsToken.length < 16 || metricsToken.length > 256 || /\s/.test(metricsToken))) {
-    throw new ConfigError('VIGIL_METRICS_TOKEN', 'must be 16 to 256 characters without spaces');
-  }
-
-  const logLevel = (text(env, 'LOG_LEVEL') ?? 'info').toLowerCase() as LogLevel;
-  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
-
-  const daemonRaw = (text(env, 'VIGIL_DAEMON') ?? 'on').toLowerCase();
-  if (!['on', 'off'].includes(daemonRaw)) throw new ConfigError('VIGIL_DAEMON', 'must be "on" or "off"');
-
-  const aiProvider = (text(env, 'AI_PROVIDER') ?? 'builtin').toLowerCase() as AiProviderName;
-  if (!AI_PROVIDERS.includes(aiProvider)) throw new ConfigError('AI_PROVIDER', `must be one of ${AI_PROVIDERS.join(', ')}`);
+  const aiProvider = oneOf(env, 'AI_PROVIDER', AI_PROVIDERS, 'builtin');
   const aiBaseUrl = url(env, 'AI_BASE_URL', ['http:', 'https:']);
   const aiApiKey = text(env, 'AI_API_KEY');
   const aiModel = text(env, 'AI_MODEL');
@@ -260,15 +266,8 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     }
   }
 
-  const allowPrivateRaw = (text(env, 'VIGIL_OUTBOUND_ALLOW_PRIVATE') ?? 'false').toLowerCase();
-  if (!['true', 'false'].includes(allowPrivateRaw)) throw new ConfigError('VIGIL_OUTBOUND_ALLOW_PRIVATE', 'must be "true" or "false"');
   const mailFrom = text(env, 'VIGIL_MAIL_FROM') ?? `Vigil <vigil@${new URL(publicUrl).hostname}>`;
   if (/[\r\n]/.test(mailFrom) || !/@/.test(mailFrom)) throw new ConfigError('VIGIL_MAIL_FROM', 'must be an address such as "Vigil <alerts@example.com>"');
-  // Uptime monitors: one block.
-  const monitorsEmbeddedRaw = (text(env, 'VIGIL_MONITORS_EMBEDDED') ?? 'on').toLowerCase();
-  if (!['on', 'off'].includes(monitorsEmbeddedRaw)) throw new ConfigError('VIGIL_MONITORS_EMBEDDED', 'must be "on" or "off"');
-  const monitorsFailPercent = integer(env, 'VIGIL_MONITORS_FAIL_THRESHOLD_PERCENT', 50, 1, 100);
-  const monitorsConcurrency = integer(env, 'VIGIL_MONITORS_CONCURRENCY', 200, 1, 10_000);
   const vendor = (name: string, fallback: string) => (url(env, name, ['http:', 'https:']) ?? fallback).replace(/\/+$/, '');
 
   return {
@@ -280,13 +279,13 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     eventStoreUrl,
     mongodbUrl,
     storeTimeoutMs: integer(env, 'VIGIL_STORE_TIMEOUT_MS', 5000, 100, 600_000),
-    metricsToken,
+    metricsToken: token(env, 'VIGIL_METRICS_TOKEN'),
     workerHealthFile: resolve(text(env, 'VIGIL_WORKER_HEALTH_FILE') ?? resolve(dataDir, 'worker-health')),
     bootstrapApiKey,
     bootstrapAccountId: bootstrapAccountId?.toLowerCase() ?? null,
     rateLimitPerMinute: integer(env, 'VIGIL_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000_000),
-    logLevel,
-    daemon: daemonRaw === 'on',
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    daemon: toggle(env, 'VIGIL_DAEMON', 'on', 'off', 'on'),
     eventRetentionDays: integer(env, 'VIGIL_EVENT_RETENTION_DAYS', 90, 1, 36500),
     readyMaxLag: integer(env, 'VIGIL_READY_MAX_LAG', 100, 0, 1000),
     pingRateBurst: integer(env, 'VIGIL_PING_RATE_BURST', 10, 0, 1_000_000),
@@ -300,7 +299,7 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     mailInbound: mailbox(env, 'VIGIL_MAIL_INBOUND'),
     emailConfirmationsPerHour: integer(env, 'VIGIL_EMAIL_CONFIRMATIONS_PER_HOUR', 200, 1, 1_000_000),
     emailsPerHour: integer(env, 'VIGIL_EMAILS_PER_HOUR', 20_000, 1, 100_000_000),
-    outboundAllowPrivate: allowPrivateRaw === 'true',
+    outboundAllowPrivate: toggle(env, 'VIGIL_OUTBOUND_ALLOW_PRIVATE', 'true', 'false', 'false'),
     dnsServers: dnsServers(env),
     deliveryTimeoutMs: integer(env, 'VIGIL_DELIVERY_TIMEOUT_MS', 10_000, 100, 120_000),
     pagerdutyUrl: vendor('VIGIL_PAGERDUTY_URL', 'https://events.pagerduty.com'),
@@ -308,9 +307,9 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     opsgenieEuUrl: vendor('VIGIL_OPSGENIE_EU_URL', 'https://api.eu.opsgenie.com'),
     traffic: trafficLimits(env),
     ...peopleConfig(env),
-    monitorsEmbedded: monitorsEmbeddedRaw === 'on',
-    monitorsFailThreshold: monitorsFailPercent / 100,
-    monitorsConcurrency,
+    monitorsEmbedded: toggle(env, 'VIGIL_MONITORS_EMBEDDED', 'on', 'off', 'on'),
+    monitorsFailThreshold: integer(env, 'VIGIL_MONITORS_FAIL_THRESHOLD_PERCENT', 50, 1, 100) / 100,
+    monitorsConcurrency: integer(env, 'VIGIL_MONITORS_CONCURRENCY', 200, 1, 10_000),
     oidc: oidcConfig(env),
   };
 }

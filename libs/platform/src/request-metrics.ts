@@ -2,7 +2,7 @@ import { Counter, Histogram } from 'prom-client';
 import { Metrics } from './metrics';
 
 /** What a request is labelled by when no route matched: one value, whatever the URL was. */
-export const UNMATCHED_ROUTE = 'unmatched';
+const UNMATCHED_ROUTE = 'unmatched';
 
 /**
  * Requests by method, route template and status (never the raw URL: it carries ids and tokens), and

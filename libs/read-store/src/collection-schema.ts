@@ -25,7 +25,7 @@ export interface CheckedQuery {
 }
 
 /** The leading keys of one compound index; every adapter appends the id. */
-export interface IndexPlan {
+interface IndexPlan {
   fields: string[];
   array: boolean;
 }

@@ -57,7 +57,7 @@ export interface PartRecord {
 }
 
 /** One part of a several-collection read: the table it reads and the stages that pick its records, tagged with the part. */
-export interface UnionBranch {
+interface UnionBranch {
   table: string;
   stages: Document[];
 }
@@ -65,12 +65,12 @@ export interface UnionBranch {
 const tagged = (part: number): Document => ({ $project: { revision: 1, doc: 1, part: { $literal: part } } });
 
 /** The records of `ids`, as getMany reads them. */
-export function idsBranch(table: string, ids: string[], part: number): UnionBranch {
+function idsBranch(table: string, ids: string[], part: number): UnionBranch {
   return { table, stages: [{ $match: { _id: { $in: ids }, deleted: false } }, tagged(part)] };
 }
 
 /** The first page of a find (no cursor: one scan), as find reads it. */
-export function findBranch(table: string, { filters, sort, limit }: CheckedQuery, part: number): UnionBranch {
+function findBranch(table: string, { filters, sort, limit }: CheckedQuery, part: number): UnionBranch {
   return { table, stages: [{ $match: { $and: [{ deleted: false }, ...filters.map(filterQuery)] } }, { $sort: sortOrder(sort) }, { $limit: limit }, tagged(part)] };
 }
 
@@ -95,7 +95,7 @@ export function unionPipeline(parts: readonly { table: string; ids: string[] }[]
 }
 
 /** How a readBatch goes out: one aggregation of `branches`, and the keyset pages (`apart`) find reads on its own. */
-export interface BatchPlan {
+interface BatchPlan {
   branches: UnionBranch[];
   ids: Map<number, string[]>;
   sorts: Map<number, SortSpec>;

@@ -4,6 +4,7 @@ import { ReadModelDoc } from '../../core/src/projection';
 import { CollectionSchema, pageSegments, ReadStoreUsageError, checkCollectionName } from './collection-schema';
 import { batchAnswers, docsByPart, filterQuery, PartRecord, path, planBatch, replaceOlder, segmentQuery, sortOrder, unionOf, unionPipeline } from './mongodb-queries';
 import { COMMAND_NOT_FOUND, DUPLICATE_KEY, isUnavailable, onlyDuplicateKeys } from './mongodb-errors';
+import { withDeadline } from '../../core/src/deadline';
 import { BatchAnswer, BatchRead, CollectionSpec, CollectionWrites, DocsWanted, DocWrite, Filter, FindQuery, ReadStore, StoredDoc } from './read-store.port';
 
 type Driver = typeof import('mongodb');
@@ -15,7 +16,7 @@ interface DocRecord {
   doc: ReadModelDoc | null;
 }
 
-export interface MongoReadStoreOptions {
+interface MongoReadStoreOptions {
   /** Defaults to the database named in the URL. */
   database?: string;
   /** Deadline of every operation and of server selection. */
@@ -366,24 +367,15 @@ export class MongoReadStore implements ReadStore {
 
   /** Runs one driver call under the deadline; whatever says the server cannot answer becomes StoreUnavailableError. */
   private async guard<T>(operation: () => Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const watchdog = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new StoreUnavailableError(`MongoDB did not answer within ${this.timeoutMs} ms`)),
-        this.timeoutMs + WATCHDOG_GRACE_MS,
-      );
-    });
     const running = operation();
-    // An abandoned call settles later (the socket timeout ends it); nobody waits for it.
-    running.catch(() => undefined);
     try {
-      return await Promise.race([running, watchdog]);
+      // An abandoned call settles later (the socket timeout ends it); nobody waits for it.
+      const late = () => new StoreUnavailableError(`MongoDB did not answer within ${this.timeoutMs} ms`);
+      return await withDeadline(running, this.timeoutMs + WATCHDOG_GRACE_MS, late);
     } catch (error) {
       throw isUnavailable(this.driver, error)
         ? new StoreUnavailableError('The MongoDB read store is unavailable', error)
         : error;
-    } finally {
-      clearTimeout(timer);
     }
   }
 

@@ -5,7 +5,7 @@ import { LogWatch, WATCH_FALLBACK_MS } from '../../event-store/src/log-watch';
 import { sleep } from '../../core/src/sleep';
 import { ReadStore } from './read-store.port';
 
-export interface ProcessorLogger {
+interface ProcessorLogger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 

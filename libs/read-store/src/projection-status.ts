@@ -16,7 +16,7 @@ export interface ProjectionStatus {
 }
 
 /** Lag is counted up to this many events (one page); more reads as this. */
-export const LAG_CAP = 1000;
+const LAG_CAP = 1000;
 
 /** Each projection's serving generation, its checkpoint and lag behind the log head, and any build under way. */
 export async function projectionStatus(

@@ -1,6 +1,6 @@
 import { Collection, collectionOf, IndexDeclaration, ReadModelDoc } from '../../core/src/projection';
 
-export type FilterOp = 'eq' | 'in' | 'contains' | 'gt' | 'gte' | 'lt' | 'lte';
+type FilterOp = 'eq' | 'in' | 'contains' | 'gt' | 'gte' | 'lt' | 'lte';
 
 /** A filter on a declared index. `contains` matches array fields holding the value. */
 export interface Filter {
@@ -128,7 +128,7 @@ export interface ReadStore {
 export const READ_STORE = Symbol('READ_STORE');
 
 /** A secret or setting every instance must agree on, in the shared `settings` collection. */
-export interface SettingDoc {
+interface SettingDoc {
   id: string;
   value: string;
   [field: string]: unknown;

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { closeSync, fsync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { withDeadline } from '../../core/src/deadline';
 
 export type SqliteDatabase = Database.Database & {
   /** Settles once everything committed before the call is on disk. */
@@ -48,16 +49,7 @@ export function openSqliteDatabase(file: string): SqliteDatabase {
 }
 
 /** An fsync still running after this long counts as failed: its writers answer 503 instead of hanging. */
-export const SYNC_DEADLINE_MS = 10_000;
-
-/** `promise`, or a rejection once `ms` have passed without it settling. */
-function withDeadline(promise: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`fsync still running after ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
-}
+const SYNC_DEADLINE_MS = 10_000;
 
 /**
  * Group sync: a call while a sync runs waits for the next one, which starts when the running one ends and so
@@ -68,7 +60,7 @@ export function groupSync(sync: () => Promise<void>, deadlineMs = SYNC_DEADLINE_
   let running: Promise<void> | null = null;
   let next: Promise<void> | null = null;
   const start = (): Promise<void> => {
-    const current: Promise<void> = withDeadline(sync(), deadlineMs).finally(() => {
+    const current: Promise<void> = withDeadline(sync(), deadlineMs, () => new Error(`fsync still running after ${deadlineMs} ms`)).finally(() => {
       if (running === current) running = null;
     });
     running = current;
