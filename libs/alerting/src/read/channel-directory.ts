@@ -7,6 +7,7 @@ import { alertChannelDecider, alertChannelStream } from '../domain/alert-channel
 import { ChannelSettings, maskedConfig } from '../domain/alert-channel';
 import { alertChannelsProjection, ChannelDoc } from './alert-channels.projection';
 import { checkSubscriptionsProjection } from './check-subscriptions.projection';
+import { getOwn } from '../../../read-store/src/account-docs';
 
 export interface ChannelView extends ChannelSettings {
   id: string;
@@ -38,8 +39,8 @@ export class ChannelDirectory {
   }
 
   async get(accountId: string, id: string): Promise<{ channel: ChannelView; revision: bigint } | null> {
-    const stored = await this.store.get(this.engine.collection(alertChannelsProjection), id);
-    if (!stored || stored.doc.accountId !== accountId) return null;
+    const stored = await getOwn(this.store, this.engine.collection(alertChannelsProjection), accountId, id);
+    if (!stored) return null;
     const [channel] = await this.present([stored.doc]);
     return { channel, revision: stored.revision };
   }

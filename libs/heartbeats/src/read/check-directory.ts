@@ -12,6 +12,7 @@ import { CheckDoc, heartbeatChecksProjection } from './heartbeat-checks.projecti
 import { CheckState, checkState, liveTimer } from './check-state';
 import { heartbeatTimersProjection, TimerDoc } from './heartbeat.projections';
 import { nextDueAt } from './next-due';
+import { getOwn } from '../../../read-store/src/account-docs';
 
 /** A heartbeat check as every response shows it. */
 export interface CheckView extends Omit<CheckConfig, 'heartbeat' | 'slug'> {
@@ -58,8 +59,8 @@ export class CheckDirectory {
   ) {}
 
   async get(accountId: string, id: string): Promise<{ check: CheckView; revision: bigint } | null> {
-    const stored = await this.store.get(this.collection(), id);
-    if (!stored || stored.doc.accountId !== accountId) return null;
+    const stored = await getOwn(this.store, this.collection(), accountId, id);
+    if (!stored) return null;
     const timers = await this.timersOf([id]);
     return { check: this.present(stored.doc, timers.get(id) ?? null), revision: stored.revision };
   }

@@ -9,6 +9,7 @@ import { ServiceDirectory, ServiceView } from '../../../status-pages/src/status-
 import { IncidentEvent, IncidentState, incidentStream } from '../domain/incident.decider';
 import { Severity, UpdateStatus } from '../domain/incident-timeline';
 import { accountResolvedAt, accountState, evolveIncident, IncidentDoc, incidentsProjection, IncidentUpdateDoc, toIncidentState } from './incidents.projection';
+import { getOwn } from '../../../read-store/src/account-docs';
 
 /** An incident update as every response shows it: without its creation order. */
 export type IncidentUpdateView = Omit<IncidentUpdateDoc, 'seq'>;
@@ -85,9 +86,7 @@ export class IncidentDirectory {
   ) {}
 
   async getDoc(accountId: string, id: string): Promise<{ doc: IncidentDoc; revision: bigint } | null> {
-    const stored = await this.store.get(this.collection(), id);
-    if (!stored || stored.doc.accountId !== accountId) return null;
-    return stored;
+    return getOwn(this.store, this.collection(), accountId, id);
   }
 
   /** The incident's document as a command's snapshot: a write folds only what the document has not seen, instead of the whole stream. */

@@ -6,6 +6,7 @@ import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { ServiceDirectory, ServiceView } from '../../../status-pages/src/status-pages.api';
 import { Severity, UpdateStatus } from '../domain/incident-timeline';
 import { IncidentTemplateDoc, incidentTemplatesProjection } from './incident-templates.projection';
+import { getOwn } from '../../../read-store/src/account-docs';
 
 /** An incident template as every response shows it: services expanded, those deleted since it was saved left out. */
 export interface IncidentTemplateView {
@@ -31,8 +32,8 @@ export class IncidentTemplateDirectory {
   ) {}
 
   async get(accountId: string, id: string): Promise<{ template: IncidentTemplateView; revision: bigint } | null> {
-    const stored = await this.store.get(this.collection(), id);
-    if (!stored || stored.doc.accountId !== accountId) return null;
+    const stored = await getOwn(this.store, this.collection(), accountId, id);
+    if (!stored) return null;
     const [template] = await this.present(accountId, [stored.doc]);
     return { template, revision: stored.revision };
   }

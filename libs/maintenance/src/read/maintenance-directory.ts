@@ -6,6 +6,7 @@ import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { WindowConfig } from '../domain/maintenance-window.decider';
 import { activeAt, maintenanceEnd, Occurrence, occurrencesBetween } from '../domain/window-occurrences';
 import { MaintenanceWindowDoc, maintenanceWindowsProjection } from './maintenance-windows.projection';
+import { getOwn } from '../../../read-store/src/account-docs';
 
 /** A maintenance window as every response shows it. */
 export interface MaintenanceWindowView extends WindowConfig {
@@ -46,8 +47,8 @@ export class MaintenanceDirectory {
   ) {}
 
   async get(accountId: string, id: string): Promise<{ window: MaintenanceWindowView; revision: bigint } | null> {
-    const stored = await this.store.get(this.collection(), id);
-    if (!stored || stored.doc.accountId !== accountId) return null;
+    const stored = await getOwn(this.store, this.collection(), accountId, id);
+    if (!stored) return null;
     return { window: present(stored.doc), revision: stored.revision };
   }
 

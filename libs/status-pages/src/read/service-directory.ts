@@ -5,6 +5,7 @@ import { FindQuery, READ_STORE, ReadStore } from '../../../read-store/src/read-s
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { CheckRef, ServiceLinks } from './service-links';
 import { ServiceDoc, servicesProjection } from './services.projection';
+import { getOwn } from '../../../read-store/src/account-docs';
 
 /** A service as every response shows it. */
 export interface ServiceView {
@@ -40,8 +41,8 @@ export class ServiceDirectory {
   ) {}
 
   async get(accountId: string, id: string): Promise<{ service: ServiceView; revision: bigint } | null> {
-    const stored = await this.store.get(this.collection(), id);
-    if (!stored || stored.doc.accountId !== accountId) return null;
+    const stored = await getOwn(this.store, this.collection(), accountId, id);
+    if (!stored) return null;
     const [service] = await this.present(accountId, [stored.doc]);
     return { service, revision: stored.revision };
   }
