@@ -199,4 +199,50 @@ async function createChecks(url, count, headers) {
   return tokens;
 }
 
-module.exports = { createChecks, startBareFastify, startVigil, startProcess, load, paced, machine, rssMiB, freePort, ROOT, START_FLAGS };
+const BENCH_KEY = 'bench-key-0123456789abcdef';
+
+/** The built API in this process on a temp data directory (benchmarks of a path without HTTP): its app, URL and close. */
+async function startInProcessApi(name, extraEnv = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), `vigil-${name}-`));
+  const { loadConfig } = require(join(ROOT, 'dist/libs/platform/src/config'));
+  const { createApp } = require(join(ROOT, 'dist/apps/api/src/create-app'));
+  const config = loadConfig({
+    VIGIL_DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    VIGIL_RATE_LIMIT_PER_MINUTE: '1000000000',
+    VIGIL_BOOTSTRAP_API_KEY: BENCH_KEY,
+    VIGIL_BOOTSTRAP_ACCOUNT_ID: '01900000-0000-7000-8000-00000000b5e7',
+    ...extraEnv,
+  });
+  const app = await createApp({ config });
+  const close = async () => {
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    return { app, url: (await app.getUrl()).replace('[::1]', '127.0.0.1'), close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** Prints a table of `rounds` runs of `run()` (each does `count` units): units/s and this process's CPU per unit. */
+async function cpuRounds(unit, count, rounds, run) {
+  console.log(machine());
+  console.log(`| round | ${unit}s/s | user µs per ${unit} | system µs per ${unit} |`);
+  console.log('|---|---|---|---|');
+  for (let r = 1; r <= rounds; r++) {
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    await run();
+    const seconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
+    console.log(`| ${r} | ${Math.round(count / seconds)} | ${(used.user / count).toFixed(0)} | ${(used.system / count).toFixed(0)} |`);
+  }
+}
+
+module.exports = { BENCH_KEY, startInProcessApi, cpuRounds, createChecks, startBareFastify, startVigil, startProcess, load, paced, machine, rssMiB, freePort, ROOT, START_FLAGS };

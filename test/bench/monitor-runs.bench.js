@@ -6,17 +6,14 @@
 // Prints runs/s and this process's CPU per run (user, system); BENCH_PROFILE=<file> writes a CPU profile of the rounds.
 // Run: npm run build && node test/bench/monitor-runs.bench.js
 const { join } = require('node:path');
-const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
+const { writeFileSync } = require('node:fs');
 const { Session } = require('node:inspector');
-const { tmpdir } = require('node:os');
-const { machine, ROOT } = require('./lib');
+const { BENCH_KEY, cpuRounds, startInProcessApi, ROOT } = require('./lib');
 
-const DIST = join(ROOT, 'dist');
-const KEY = 'bench-key-0123456789abcdef';
 const MONITORS = Number(process.env.BENCH_MONITORS ?? 2000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 167);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+const headers = { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json' };
 
 async function post(url, path, body) {
   const response = await fetch(url + path, { method: 'POST', headers, body: JSON.stringify(body) });
@@ -34,23 +31,9 @@ async function startProfile() {
 }
 
 async function main() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-monitor-runs-'));
-  const { loadConfig } = require(join(DIST, 'libs/platform/src/config'));
-  const { createApp } = require(join(DIST, 'apps/api/src/create-app'));
-  const { RunnerLeases } = require(join(DIST, 'libs/monitors/src/write/runner-leases'));
-  const config = loadConfig({
-    VIGIL_DATA_DIR: dataDir,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
-    VIGIL_RATE_LIMIT_PER_MINUTE: '1000000000',
-    VIGIL_BOOTSTRAP_API_KEY: KEY,
-    VIGIL_BOOTSTRAP_ACCOUNT_ID: '01900000-0000-7000-8000-00000000b5e7',
-  });
-  const app = await createApp({ config });
+  const { RunnerLeases } = require(join(ROOT, 'dist/libs/monitors/src/write/runner-leases'));
+  const { app, url, close } = await startInProcessApi('monitor-runs');
   try {
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
     const { runnerKey } = await post(url, '/v1/runner-keys', { location: 'bench', allowPrivateTargets: true });
     const ids = [];
     for (let i = 0; i < MONITORS; i += 20) {
@@ -72,21 +55,10 @@ async function main() {
     };
     await report();
     const profile = process.env.BENCH_PROFILE ? await startProfile() : null;
-    console.log(machine());
-    console.log('| round | runs/s | user µs per run | system µs per run |');
-    console.log('|---|---|---|---|');
-    for (let r = 1; r <= ROUNDS; r++) {
-      const cpu = process.cpuUsage();
-      const started = performance.now();
-      await report();
-      const seconds = (performance.now() - started) / 1000;
-      const used = process.cpuUsage(cpu);
-      console.log(`| ${r} | ${Math.round(ids.length / seconds)} | ${(used.user / ids.length).toFixed(0)} | ${(used.system / ids.length).toFixed(0)} |`);
-    }
+    await cpuRounds('run', ids.length, ROUNDS, report);
     if (profile) writeFileSync(process.env.BENCH_PROFILE, JSON.stringify(await profile()));
   } finally {
-    await app.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
   }
 }
 
