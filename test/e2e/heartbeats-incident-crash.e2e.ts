@@ -37,7 +37,9 @@ describe('an outage whose incident creation a crash cut short (kill -9, built se
       const check = (await http.post('/v1/checks/heartbeat', { name: 'backup', heartbeat, triggerIncident: trigger }, { key: KEY })).body;
       const token = check.heartbeat.pingToken as string;
       // The job reports a failure: the first FAILING of an outage, which the incident reactor turns into an incident.
-      expect((await fetch(`${crashing.url}/ping/${token}/fail`)).status).toBe(200);
+      // The reactor runs once the ping is stored, so the kill may land before or after the answer reaches us.
+      const answer = await fetch(`${crashing.url}/ping/${token}/fail`).then((r) => r.status, () => 'closed before answering');
+      expect([200, 'closed before answering']).toContain(answer);
       expect(await exited(crashing)).toBe('SIGKILL');
 
       const restarted = await startChildServer(env);
