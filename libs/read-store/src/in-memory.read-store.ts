@@ -131,7 +131,7 @@ export class InMemoryReadStore implements ReadStore {
     this.changes.touchLayout();
   }
 
-  changeToken(collections: readonly string[]): string {
+  changeToken(collections: readonly string[]): string | null {
     return this.changes.token(collections);
   }
 

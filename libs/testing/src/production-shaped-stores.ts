@@ -9,6 +9,13 @@ import { StoreProbe } from './store-probe';
 
 const quiet = { info: () => undefined, error: () => undefined };
 
+/** MongoDB cannot see other processes' writes, so it offers no change token: neither does this stand-in. */
+class MongoShapedReadStore extends InMemoryReadStore {
+  override changeToken(): null {
+    return null;
+  }
+}
+
 /**
  * Stores shaped like the production deployment's, shared by any number of API instances started with
  * `startTestServer({ openStores: shared.openStores, env: { VIGIL_DAEMON: 'off' } })`: each instance has its
@@ -53,7 +60,7 @@ export async function openSharedStores(real = false): Promise<SharedStores> {
     };
   } else {
     const memoryEvents = new InMemoryEventStore();
-    const memoryReads = new InMemoryReadStore();
+    const memoryReads = new MongoShapedReadStore();
     [eventStore, readStore] = [memoryEvents, memoryReads];
     dispose = async () => {
       await memoryEvents.close();

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock } from '../../../core/src/clock';
-import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
 import { Collection } from '../../../core/src/projection';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { FindQuery, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
@@ -48,11 +47,8 @@ const isoOrNull = (ms: number | null | undefined) => (ms == null ? null : new Da
 /** The checks read model: the check API's queries, and a service's `checks` for status pages. */
 @Injectable()
 export class CheckDirectory {
-  private readonly serviceChecks = new Map<string, { version: string; byService: Map<string, CheckRef[]> }>();
-
   constructor(
     @Inject(READ_STORE) private readonly store: ReadStore,
-    @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(PROJECTION_ENGINE) private readonly engine: ProjectionEngine,
     @Inject(VIGIL_CONFIG) private readonly config: VigilConfig,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -155,33 +151,18 @@ export class CheckDirectory {
     return new Map(docs.map((doc) => [doc.id, doc]));
   }
 
-  /**
-   * Checks whose triggerIncident names one of the services, per service id, oldest first. Every
-   * response that shows a service asks this, so each account's answer is kept in memory while the
-   * checks collection's change token is unchanged (or, on a store that has none, while the event
-   * log's head has not moved), which keeps reads read-your-writes across processes.
-   */
+  /** Checks whose triggerIncident names one of the services, per service id, oldest first. */
   async checksOfServices(accountId: string, serviceIds: string[]): Promise<Map<string, CheckRef[]>> {
-    const collection = this.collection();
-    const version = this.store.changeToken([collection]) ?? `head:${await this.events.headPosition()}`;
-    let cached = this.serviceChecks.get(accountId);
-    if (!cached || cached.version !== version) {
-      cached = { version, byService: await this.loadServiceChecks(accountId) };
-      if (this.serviceChecks.size >= 10_000) this.serviceChecks.clear();
-      this.serviceChecks.set(accountId, cached);
-    }
-    const { byService } = cached;
-    return new Map(serviceIds.filter((id) => byService.has(id)).map((id) => [id, byService.get(id)!]));
-  }
-
-  private async loadServiceChecks(accountId: string): Promise<Map<string, CheckRef[]>> {
+    const docs = await this.store.find(this.collection(), {
+      filters: [
+        { field: 'accountId', op: 'eq', value: accountId },
+        { field: 'serviceId', op: 'in', value: serviceIds },
+      ],
+      sort: { field: 'created_at', direction: 'asc' },
+      limit: 100_000,
+    });
     const out = new Map<string, CheckRef[]>();
-    for (const doc of await this.allOf(accountId)) {
-      if (!doc.serviceId) continue;
-      const list = out.get(doc.serviceId) ?? [];
-      list.push({ id: doc.id, name: doc.name });
-      out.set(doc.serviceId, list);
-    }
+    for (const doc of docs) out.set(doc.serviceId!, [...(out.get(doc.serviceId!) ?? []), { id: doc.id, name: doc.name }]);
     return out;
   }
 

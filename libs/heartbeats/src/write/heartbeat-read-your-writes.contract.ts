@@ -144,7 +144,7 @@ export function heartbeatReadYourWritesContract(pairName: string, factory: Engin
       const metadata = { accountId: 'acc-ryw', occurredAt: new Date(T0).toISOString() };
       const created = await pair.eventStore.appendToStream(checkStream(checkId), [{ type: 'HeartbeatCheckCreated', data: { id: checkId, accountId: 'acc-ryw', config }, metadata }]);
       await pair.engine.applyAfterAppend([], created.events);
-      const directory = new CheckDirectory(pair.readStore, pair.eventStore, pair.engine, loadConfig({}), clock);
+      const directory = new CheckDirectory(pair.readStore, pair.engine, loadConfig({}), clock);
       const index = new CheckIndex(pair.readStore, pair.eventStore, pair.engine, clock, directory);
       const shown = async () => (await index.page('acc-ryw', {}, 0, 50)).checks.find((c) => c.id === checkId);
       expect(await shown()).toMatchObject({ lastPingAt: null, lastRuns: [] });
