@@ -8,9 +8,10 @@ import { NotFoundError, ValidationError } from '../../../core/src/errors';
 import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { Account, AccountContext } from '../../../http/src/account-context';
-import { parseIfMatch, setEtag } from '../../../http/src/etag';
+import { withEtag, pageByCreation } from '../../../http/src/account-resources';
+import { parseIfMatch } from '../../../http/src/etag';
 import { ApiPageQuery } from '../../../http/src/page-query';
-import { CURSOR_CODEC, CursorCodec, parseLimit } from '../../../http/src/pagination';
+import { CURSOR_CODEC, CursorCodec } from '../../../http/src/pagination';
 import { actorOf, requireId } from '../../../http/src/params';
 import { ChannelSettings, parseChannelBody } from '../domain/alert-channel';
 import { resolvedTargetProblems } from '../send/target-check';
@@ -44,11 +45,10 @@ export class AlertChannelsController {
 
   @Get()
   @ApiPageQuery()
-  async list(@Account() account: AccountContext, @Query('limit') limit?: string, @Query('nextId') nextId?: string) {
-    const scope = `alert-channels:${account.accountId}`;
-    const size = parseLimit(limit);
-    const rows = await this.queries.execute(new AlertingQuery({ type: 'ListAlertChannels', accountId: account.accountId, limit: size, after: this.cursors.decode(scope, nextId) }));
-    return this.cursors.page(scope, rows, size, (c: ChannelView) => ({ value: c.created_at, id: c.id }));
+  list(@Account() { accountId }: AccountContext, @Query('limit') limit?: string, @Query('nextId') nextId?: string) {
+    return pageByCreation(this.cursors, `alert-channels:${accountId}`, { limit, nextId }, (size, after) =>
+      this.queries.execute(new AlertingQuery({ type: 'ListAlertChannels', accountId, limit: size, after })),
+    );
   }
 
   @Post()
@@ -133,8 +133,6 @@ export class AlertChannelsController {
 
   private async read(account: AccountContext, id: string, reply: FastifyReply): Promise<ChannelView> {
     const found = await this.queries.execute(new AlertingQuery({ type: 'GetAlertChannel', accountId: account.accountId, id }));
-    if (!found) throw new NotFoundError('Alert channel not found');
-    setEtag(reply, found.revision);
-    return found.channel;
+    return withEtag(reply, found, 'Alert channel').channel;
   }
 }

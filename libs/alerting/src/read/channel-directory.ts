@@ -8,6 +8,7 @@ import { ChannelSettings, maskedConfig } from '../domain/alert-channel';
 import { alertChannelsProjection, ChannelDoc } from './alert-channels.projection';
 import { checkSubscriptionsProjection } from './check-subscriptions.projection';
 import { getOwn } from '../../../read-store/src/account-docs';
+import { newestOfAccount } from '../../../http/src/account-pages';
 
 export interface ChannelView extends ChannelSettings {
   id: string;
@@ -46,13 +47,8 @@ export class ChannelDirectory {
   }
 
   /** One page, newest first, one row more than `limit`. */
-  async list(accountId: string, limit: number, after: FindQuery['after']): Promise<ChannelDoc[]> {
-    return this.store.find(this.engine.collection(alertChannelsProjection), {
-      filters: [{ field: 'accountId', op: 'eq', value: accountId }],
-      sort: { field: 'created_at', direction: 'desc' },
-      limit: limit + 1,
-      after,
-    });
+  list(accountId: string, limit: number, after: FindQuery['after']): Promise<ChannelDoc[]> {
+    return newestOfAccount(this.store, this.engine.collection(alertChannelsProjection), accountId, limit, after);
   }
 
   /** Which of these ids name channels of the account. */

@@ -52,7 +52,7 @@ export class IncidentBodies {
 
   async replace(accountId: string, id: string, raw: unknown): Promise<CommandOf<'ChangeIncident'>> {
     const { value, details } = await this.shape(ReplaceIncidentDto, raw);
-    details.push(...(await this.checkServices(accountId, value.services)));
+    details.push(...(await this.lookUpServices(accountId, value.services)).details);
     this.throwIfAny(details);
     return { type: 'ChangeIncident', id, accountId, ...this.incidentDetails(value) };
   }
@@ -62,7 +62,7 @@ export class IncidentBodies {
     if (value.name === undefined && value.severity === undefined && value.services === undefined) {
       details.push({ path: '', message: 'give at least one of name, severity, services' });
     }
-    if (value.services !== undefined) details.push(...(await this.checkServices(accountId, value.services)));
+    if (value.services !== undefined) details.push(...(await this.lookUpServices(accountId, value.services)).details);
     this.throwIfAny(details);
     return {
       type: 'ChangeIncident',
@@ -100,10 +100,6 @@ export class IncidentBodies {
     const value = toDto(dto, raw);
     const errors = await validate(value, { whitelist: true, forbidUnknownValues: false, stopAtFirstError: true, validationError: { target: false, value: false } });
     return { value, details: toDetails(errors, '', raw) };
-  }
-
-  private async checkServices(accountId: string, services: unknown): Promise<ViolationDetail[]> {
-    return (await this.lookUpServices(accountId, services)).details;
   }
 
   /** Too many entries is reported by the shape pass; looking each one up would only cost. */

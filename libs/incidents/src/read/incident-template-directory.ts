@@ -7,6 +7,7 @@ import { ServiceDirectory, ServiceView } from '../../../status-pages/src/status-
 import { Severity, UpdateStatus } from '../domain/incident-timeline';
 import { IncidentTemplateDoc, incidentTemplatesProjection } from './incident-templates.projection';
 import { getOwn } from '../../../read-store/src/account-docs';
+import { newestOfAccount } from '../../../http/src/account-pages';
 
 /** An incident template as every response shows it: services expanded, those deleted since it was saved left out. */
 export interface IncidentTemplateView {
@@ -40,13 +41,7 @@ export class IncidentTemplateDirectory {
 
   /** One page, newest first, one row more than `limit`. */
   async list(accountId: string, limit: number, after?: PageAfter): Promise<IncidentTemplateView[]> {
-    const docs = await this.store.find(this.collection(), {
-      filters: [{ field: 'accountId', op: 'eq', value: accountId }],
-      sort: { field: 'created_at', direction: 'desc' },
-      limit: limit + 1,
-      after,
-    });
-    return this.present(accountId, docs);
+    return this.present(accountId, await newestOfAccount(this.store, this.collection(), accountId, limit, after));
   }
 
   /** Joins the services of all templates with one lookup, keeping each template's order. */

@@ -1,11 +1,12 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
 import { Account, AccountContext } from '../../../http/src/account-context';
 import { pageByCreation, withEtag } from '../../../http/src/account-resources';
 import { parseIfMatch } from '../../../http/src/etag';
+import { ApiPageQuery } from '../../../http/src/page-query';
 import { CURSOR_CODEC, CursorCodec } from '../../../http/src/pagination';
 import { actorOf, requireId } from '../../../http/src/params';
 import { MaintenanceWindowCommand } from '../domain/maintenance-window.decider';
@@ -29,8 +30,7 @@ export class MaintenanceWindowsController {
 
   @Get()
   @ApiOkResponse({ type: MaintenanceWindowPageDto })
-  @ApiQuery({ name: 'limit', required: false, type: Number })
-  @ApiQuery({ name: 'nextId', required: false, type: String })
+  @ApiPageQuery()
   list(@Account() { accountId }: AccountContext, @Query('limit') limit?: string, @Query('nextId') nextId?: string) {
     return pageByCreation(this.cursors, `maintenance-windows:${accountId}`, { limit, nextId }, (size, after) =>
       this.queries.execute(new MaintenanceQuery({ type: 'ListMaintenanceWindows', accountId, limit: size, after })),

@@ -7,6 +7,7 @@ import { WindowConfig } from '../domain/maintenance-window.decider';
 import { activeAt, maintenanceEnd, Occurrence, occurrencesBetween } from '../domain/window-occurrences';
 import { MaintenanceWindowDoc, maintenanceWindowsProjection } from './maintenance-windows.projection';
 import { getOwn } from '../../../read-store/src/account-docs';
+import { newestOfAccount } from '../../../http/src/account-pages';
 
 /** A maintenance window as every response shows it. */
 export interface MaintenanceWindowView extends WindowConfig {
@@ -54,13 +55,7 @@ export class MaintenanceDirectory {
 
   /** One page, newest first, one row more than `limit`. */
   async list(accountId: string, limit: number, after: FindQuery['after']): Promise<MaintenanceWindowView[]> {
-    const docs = await this.store.find(this.collection(), {
-      filters: [{ field: 'accountId', op: 'eq', value: accountId }],
-      sort: { field: 'created_at', direction: 'desc' },
-      limit: limit + 1,
-      after,
-    });
-    return docs.map(present);
+    return (await newestOfAccount(this.store, this.collection(), accountId, limit, after)).map(present);
   }
 
   /** The windows active at `instant` (filtered), each with the occurrence it is in. */
