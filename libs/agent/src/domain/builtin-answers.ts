@@ -35,9 +35,12 @@ export function notUnderstoodAnswer(): string {
   );
 }
 
+/** Said when a tool's list of checks or incidents was cut at its limit. */
+export const INCOMPLETE_NOTE = 'This account has more checks or incidents than I looked at; the list may be incomplete.';
+
 export const READ_ONLY_NOTE = "I can only read this account's data: I can't create, change, resolve or post anything.";
 
-const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+export const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 const percent = (ratio: number) => `${(Math.round(ratio * 10_000) / 100).toString()}%`;
 const quoted = (name: string) => `"${name}"`;
 
@@ -47,7 +50,7 @@ function incidentLine(incident: IncidentBrief): string {
   return `- ${quoted(incident.name)} (${incident.severity}, ${incident.status}, opened ${incident.created_at})${services}${latest}`;
 }
 
-function oneLine(text: string, max: number): string {
+export function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
@@ -79,7 +82,7 @@ export function whatsDownAnswer(out: WhatsDownOutput): string {
       lines.push(`- ${service.name}: ${service.status} — ${incidents}`);
     }
   }
-  if (out.checksCut || out.incidentsCut) lines.push('', 'This account has more checks or incidents than I looked at; the list may be incomplete.');
+  if (out.checksCut || out.incidentsCut) lines.push('', INCOMPLETE_NOTE);
   return lines.join('\n');
 }
 

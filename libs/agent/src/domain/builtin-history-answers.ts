@@ -1,15 +1,10 @@
 import { IncidentDetails } from './agent-data-source';
 import { FailuresOutput, IncidentFilter, IncidentsOutput, WindowIncident } from './agent-tool-outputs';
+import { INCOMPLETE_NOTE, oneLine, plural } from './builtin-answers';
 import { humanSpan, humanTime } from './builtin-time';
 
-const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 const WORDS: Record<string, string> = { INVESTIGATING: 'Investigating', IDENTIFIED: 'Identified', MONITORING: 'Monitoring', RESOLVED: 'Resolved' };
 const statusWord = (status: string) => WORDS[status] ?? status;
-
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
 
 function windowIncidentLine(incident: WindowIncident): string {
   const services = incident.services.length > 0 ? ` — affects ${incident.services.join(', ')}` : '';
@@ -40,7 +35,7 @@ export function incidentHistoryAnswer(out: IncidentsOutput, label: string): stri
 
 export function failuresAnswer(out: FailuresOutput, label: string): string {
   const span = within(spanOf(label, out.window));
-  const cut = out.checksCut || out.incidentsCut ? ['', 'This account has more checks or incidents than I looked at; the list may be incomplete.'] : [];
+  const cut = out.checksCut || out.incidentsCut ? ['', INCOMPLETE_NOTE] : [];
   if (out.failedChecks.length === 0 && out.incidents.length === 0) {
     return [`Nothing failed ${span}: no heartbeat check had a failure and no incident was open.`, ...cut].join('\n');
   }

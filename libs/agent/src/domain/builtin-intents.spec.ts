@@ -1,4 +1,5 @@
-import { IntentKind, mentionedName, parseWindow, understand } from './builtin-intents';
+import { IntentKind, mentionedName, understand } from './builtin-intents';
+import { parseWindow } from './builtin-time';
 
 const NOW = new Date('2026-03-10T15:30:00.000Z');
 const intents = (text: string) => understand(text, NOW).intents;

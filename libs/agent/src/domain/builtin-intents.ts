@@ -1,6 +1,6 @@
 import { IncidentStatus } from './agent-data-source';
 import type { IncidentFilter } from './agent-tool-outputs';
-import { timeReference, TimeReference } from './builtin-time';
+import { parseWindow, timeReference, TimeReference, TimeWindowHint } from './builtin-time';
 import { statusMentioned } from './incident-update-draft';
 
 /** The questions the builtin provider answers, in the order its answer takes them. */
@@ -18,12 +18,6 @@ const INTENT_KINDS = [
   'capabilities',
 ] as const;
 export type IntentKind = (typeof INTENT_KINDS)[number];
-
-interface TimeWindowHint {
-  hours: number;
-  /** How the answer names it: "the last 7 days". */
-  label: string;
-}
 
 /** What the builtin provider understood of one question. */
 export interface Question {
@@ -49,44 +43,6 @@ export interface Question {
 
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 const QUOTED = /["“”`]([^"“”`\n]{1,200})["“”`]/g;
-const DEFAULT_WINDOW: TimeWindowHint = { hours: 24, label: 'the last 24 hours' };
-const MAX_HOURS = 400 * 24;
-
-const UNIT_HOURS: [RegExp, number, string][] = [
-  [/^(m|mins?|minutes?)$/, 1 / 60, 'minute'],
-  [/^(h|hrs?|hours?)$/, 1, 'hour'],
-  [/^(d|days?)$/, 24, 'day'],
-  [/^(w|wks?|weeks?)$/, 24 * 7, 'week'],
-  [/^(months?)$/, 24 * 30, 'month'],
-  [/^(y|years?)$/, 24 * 365, 'year'],
-];
-
-const WORD_NUMBERS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, ten: 10, fourteen: 14, thirty: 30, ninety: 90 };
-
-/** "last 7 days", "past 24h", "over the last week", "7d", "today", "this month"; the last 24 hours otherwise. */
-export function parseWindow(text: string, now: Date): TimeWindowHint {
-  const counted = /\b(?:last|past|previous|over|in|for)\s+(?:the\s+)?(\d+|a|an|one|two|three|four|five|six|seven|ten|fourteen|thirty|ninety)?\s*(m|mins?|minutes?|h|hrs?|hours?|d|days?|w|wks?|weeks?|months?|y|years?)\b/.exec(text);
-  const compact = /\b(\d+)\s?(m|h|d|w|y)\b/.exec(text);
-  const match = counted ?? compact;
-  if (match) {
-    const amount = match[1] === undefined ? 1 : (WORD_NUMBERS[match[1]] ?? Number(match[1]));
-    const unit = UNIT_HOURS.find(([pattern]) => pattern.test(match[2]));
-    if (unit && amount > 0) {
-      const hours = Math.min(Math.max(Math.ceil(amount * unit[1]), 1), MAX_HOURS);
-      const label = amount === 1 ? `the last ${unit[2]}` : `the last ${amount} ${unit[2]}s`;
-      return { hours, label: hours === MAX_HOURS ? 'the last 400 days' : label };
-    }
-  }
-  if (/\btoday\b/.test(text)) {
-    const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-    return { hours: Math.max(1, Math.ceil((now.getTime() - midnight) / 3_600_000)), label: 'today (UTC)' };
-  }
-  if (/\bthis week\b/.test(text)) return { hours: 24 * 7, label: 'the last 7 days' };
-  if (/\bthis month\b/.test(text)) return { hours: 24 * 30, label: 'the last 30 days' };
-  if (/\bthis year\b/.test(text)) return { hours: 24 * 365, label: 'the last 365 days' };
-  return DEFAULT_WINDOW;
-}
-
 const has = (text: string, pattern: RegExp) => pattern.test(text);
 
 /**
