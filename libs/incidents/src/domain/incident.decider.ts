@@ -96,19 +96,10 @@ function postUpdates(incidentId: string, state: IncidentState, updates: NewUpdat
   let timeline: UpdateState[] = state.updates;
   let seq = state.posted;
   return updates.map((update) => {
+    const { id: updateId, description, publicIncidentUpdateDate, notifySubscribers } = update;
     const status = update.status ?? latestStatus(timeline) ?? INITIAL_STATUS;
-    timeline = placeInTimeline(timeline, { id: update.id, description: update.description, status, publicIncidentUpdateDate: update.publicIncidentUpdateDate, seq: seq++ });
-    return {
-      type: 'IncidentUpdatePosted',
-      data: {
-        incidentId,
-        updateId: update.id,
-        description: update.description,
-        status,
-        publicIncidentUpdateDate: update.publicIncidentUpdateDate,
-        notifySubscribers: update.notifySubscribers,
-      },
-    };
+    timeline = placeInTimeline(timeline, { id: updateId, description, status, publicIncidentUpdateDate, seq: seq++ });
+    return { type: 'IncidentUpdatePosted', data: { incidentId, updateId, description, status, publicIncidentUpdateDate, notifySubscribers } };
   });
 }
 
@@ -159,27 +150,19 @@ export const incidentDecider: Decider<IncidentState, IncidentCommand, IncidentEv
 
   evolve(state, event) {
     switch (event.type) {
-      case 'IncidentCreated':
-        return {
-          ...state,
-          status: 'active',
-          accountId: event.data.accountId,
-          name: event.data.name,
-          severity: event.data.severity,
-          serviceIds: event.data.serviceIds,
-        };
+      case 'IncidentCreated': {
+        const { accountId, name, severity, serviceIds } = event.data;
+        return { ...state, status: 'active', accountId, name, severity, serviceIds };
+      }
       case 'IncidentUpdatePosted': {
         const { updateId, description, status, publicIncidentUpdateDate } = event.data;
         const update = { id: updateId, description, status, publicIncidentUpdateDate, seq: state.posted };
         return { ...state, updates: placeInTimeline(state.updates, update), posted: state.posted + 1 };
       }
-      case 'IncidentDetailsChanged':
-        return {
-          ...state,
-          name: event.data.name ?? state.name,
-          severity: event.data.severity ?? state.severity,
-          serviceIds: event.data.serviceIds ?? state.serviceIds,
-        };
+      case 'IncidentDetailsChanged': {
+        const { name, severity, serviceIds } = event.data;
+        return { ...state, name: name ?? state.name, severity: severity ?? state.severity, serviceIds: serviceIds ?? state.serviceIds };
+      }
       case 'IncidentUpdateEdited': {
         const current = state.updates.find((u) => u.id === event.data.updateId);
         if (!current) return state;

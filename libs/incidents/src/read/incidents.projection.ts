@@ -41,8 +41,11 @@ export interface IncidentDoc {
 export const accountState = (accountId: string, open: boolean) => `${accountId}:${open ? 'open' : 'resolved'}`;
 export const accountResolvedAt = (accountId: string, at: string) => `${accountId}:${at}`;
 
+/** What the events say of an incident; `settle` derives the rest of its document. */
+type IncidentFacts = Pick<IncidentDoc, 'id' | 'accountId' | 'name' | 'severity' | 'serviceIds' | 'incidentUpdates' | 'posted' | 'created_at'>;
+
 /** Re-derives what depends on the timeline, and stamps the change time. */
-function settle(doc: IncidentDoc, at: string): IncidentDoc {
+function settle(doc: IncidentFacts, at: string): IncidentDoc {
   const last = doc.incidentUpdates[doc.incidentUpdates.length - 1];
   // A document always has at least one update once its creation batch is applied; until then it is INVESTIGATING.
   const lastUpdateStatus = last?.status ?? 'INVESTIGATING';
@@ -61,24 +64,7 @@ export function evolveIncident(doc: IncidentDoc | null, e: RecordedEvent<Inciden
   const at = e.metadata.occurredAt;
   if (e.type === 'IncidentCreated') {
     const { incidentId, accountId, name, severity, serviceIds } = e.data;
-    return settle(
-      {
-        id: incidentId,
-        accountId,
-        name,
-        severity,
-        serviceIds,
-        lastUpdateStatus: 'INVESTIGATING',
-        accountState: accountState(accountId, true),
-        accountResolvedAt: null,
-        incidentUpdates: [],
-        posted: 0,
-        startedAt: at,
-        created_at: at,
-        updated_at: at,
-      },
-      at,
-    );
+    return settle({ id: incidentId, accountId, name, severity, serviceIds, incidentUpdates: [], posted: 0, created_at: at }, at);
   }
   if (!doc) return null;
   switch (e.type) {
@@ -87,16 +73,10 @@ export function evolveIncident(doc: IncidentDoc | null, e: RecordedEvent<Inciden
       const update: IncidentUpdateDoc = { id: updateId, description, status, publicIncidentUpdateDate, notifySubscribers, created_at: at, seq: doc.posted };
       return settle({ ...doc, incidentUpdates: placeInTimeline(doc.incidentUpdates, update), posted: doc.posted + 1 }, at);
     }
-    case 'IncidentDetailsChanged':
-      return settle(
-        {
-          ...doc,
-          name: e.data.name ?? doc.name,
-          severity: e.data.severity ?? doc.severity,
-          serviceIds: e.data.serviceIds ?? doc.serviceIds,
-        },
-        at,
-      );
+    case 'IncidentDetailsChanged': {
+      const { name, severity, serviceIds } = e.data;
+      return settle({ ...doc, name: name ?? doc.name, severity: severity ?? doc.severity, serviceIds: serviceIds ?? doc.serviceIds }, at);
+    }
     case 'IncidentUpdateEdited': {
       const current = doc.incidentUpdates.find((u) => u.id === e.data.updateId);
       if (!current) return doc;
