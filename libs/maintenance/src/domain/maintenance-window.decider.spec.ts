@@ -1,22 +1,12 @@
 import { ConflictError, NotFoundError, ValidationError } from '../../../core/src/errors';
 import { specFor } from '../../../testing/src/given-when-then';
-import { MaintenanceWindowEvent, maintenanceWindowDecider, WindowConfig, windowViolations } from './maintenance-window.decider';
+import { WINDOW_ID, windowConfig } from '../testing/window-fixtures';
+import { MaintenanceWindowEvent, maintenanceWindowDecider, windowViolations } from './maintenance-window.decider';
 
 const spec = specFor(maintenanceWindowDecider);
-const ID = '01900000-0000-7000-8000-0000000000aa';
+const ID = WINDOW_ID;
 const ACCOUNT = 'acc-1';
-const config = (over: Partial<WindowConfig> = {}): WindowConfig => ({
-  name: 'Database upgrade',
-  tags: ['db'],
-  startsAt: '2026-12-01T01:00:00.000Z',
-  endsAt: '2026-12-01T03:00:00.000Z',
-  repeatInterval: null,
-  repeatUnit: null,
-  repeatEndsAt: null,
-  timezone: 'UTC',
-  serviceIds: [],
-  ...over,
-});
+const config = windowConfig;
 const created: MaintenanceWindowEvent = { type: 'MaintenanceWindowCreated', data: { id: ID, accountId: ACCOUNT, config: config() } };
 
 describe('maintenance window decider', () => {

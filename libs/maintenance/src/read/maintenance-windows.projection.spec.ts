@@ -1,22 +1,12 @@
 import { project, recorded } from '../../../testing/src/given-when-then';
 import { HARNESS_ADAPTERS, ProjectionHarness } from '../../../testing/src/projection-harness';
 import { MaintenanceWindowEvent, maintenanceWindowStream, WindowConfig } from '../domain/maintenance-window.decider';
+import { WINDOW_ID, windowConfig } from '../testing/window-fixtures';
 import { MaintenanceWindowDoc, maintenanceWindowsProjection } from './maintenance-windows.projection';
 
-const ID = '01900000-0000-7000-8000-0000000000aa';
+const ID = WINDOW_ID;
 const SERVICE = '01900000-0000-7000-8000-0000000000bb';
-const config = (over: Partial<WindowConfig> = {}): WindowConfig => ({
-  name: 'Upgrade',
-  tags: ['db'],
-  startsAt: '2026-12-01T01:00:00.000Z',
-  endsAt: '2026-12-01T03:00:00.000Z',
-  repeatInterval: null,
-  repeatUnit: null,
-  repeatEndsAt: null,
-  timezone: 'UTC',
-  serviceIds: [SERVICE],
-  ...over,
-});
+const config = (over: Partial<WindowConfig> = {}) => windowConfig({ serviceIds: [SERVICE], ...over });
 const created: MaintenanceWindowEvent = { type: 'MaintenanceWindowCreated', data: { id: ID, accountId: 'acc', config: config() } };
 const updated: MaintenanceWindowEvent = { type: 'MaintenanceWindowUpdated', data: { id: ID, config: config({ name: 'Renamed', serviceIds: [] }) } };
 const times = (i: number) => `2026-11-0${i + 1}T00:00:00.000Z`;
