@@ -73,13 +73,11 @@ export class ContextAgentDataSource implements AgentDataSource {
   ) {}
 
   async openIncidents(accountId: string, limit: number): Promise<Limited<IncidentSummary>> {
-    const rows = await this.incidents.list(accountId, limit, undefined, { status: 'open' });
-    return limited(rows.map(summary), limit);
+    return limited((await this.incidents.list(accountId, limit, undefined, { status: 'open' })).map(summary), limit);
   }
 
   async recentIncidents(accountId: string, limit: number): Promise<Limited<IncidentSummary>> {
-    const rows = await this.incidents.list(accountId, limit, undefined);
-    return limited(rows.map(summary), limit);
+    return limited((await this.incidents.list(accountId, limit, undefined)).map(summary), limit);
   }
 
   async incident(accountId: string, incidentId: string): Promise<IncidentDetails | null> {

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ValidationError, ViolationDetail } from '../../../core/src/errors';
+import { ValidationError } from '../../../core/src/errors';
 import { AggregateCommand } from '../../../event-store/src/aggregate-command';
 import { CommandRunner, RunResult } from '../../../event-store/src/command-runner';
 import { COMMAND_RUNNER } from '../../../platform/src/tokens';
@@ -38,9 +38,7 @@ export class MaintenanceWindowCommandHandler implements ICommandHandler<RunMaint
   private async requireServices(accountId: string, serviceIds: string[]): Promise<void> {
     if (serviceIds.length === 0) return;
     const found = await this.services.getMany(accountId, serviceIds);
-    const details: ViolationDetail[] = serviceIds
-      .map((id, i) => (found.has(id) ? null : { path: `serviceIds[${i}]`, message: 'must name an existing service of this account' }))
-      .filter((d): d is ViolationDetail => d !== null);
+    const details = serviceIds.flatMap((id, i) => (found.has(id) ? [] : [{ path: `serviceIds[${i}]`, message: 'must name an existing service of this account' }]));
     if (details.length > 0) throw ValidationError.of(details);
   }
 }
