@@ -1,6 +1,6 @@
 import { IncidentSummary } from './agent-data-source';
 import { INCIDENT_FILTERS, IncidentFilter, IncidentsOutput, FailuresOutput, resolvedAt, windowIncident } from './agent-tool-outputs';
-import { optionalEnum, WINDOW_PARAMS, windowOf } from './agent-tool-inputs';
+import { optionalEnum, toolParameters, WINDOW_PARAMS, windowOf } from './agent-tool-inputs';
 import type { AgentToolDefinition, ToolContext } from './agent-tools';
 
 /** How many incidents the window tools look through (newest first), and how many events per check. */
@@ -37,11 +37,7 @@ export const HISTORY_TOOLS: AgentToolDefinition[] = [
     name: 'list_incidents',
     description:
       'Incidents of this account within a window of time, newest first: those open at any time in it (filter "active", the default), opened in it ("opened"), or resolved in it ("resolved"), each with when it was resolved.',
-    parameters: {
-      type: 'object',
-      properties: { filter: { type: 'string', enum: [...INCIDENT_FILTERS], description: 'Which incidents of the window; default active' }, ...WINDOW_PARAMS },
-      additionalProperties: false,
-    },
+    parameters: toolParameters({ filter: { type: 'string', enum: [...INCIDENT_FILTERS], description: 'Which incidents of the window; default active' }, ...WINDOW_PARAMS }),
     async run(context, input): Promise<IncidentsOutput> {
       const filter = optionalEnum(input, 'filter', INCIDENT_FILTERS, 'active');
       const { start, end } = windowOf(input, context.now);
@@ -53,7 +49,7 @@ export const HISTORY_TOOLS: AgentToolDefinition[] = [
     name: 'failures_in_window',
     description:
       'What failed within a window of time: the heartbeat checks that had FAILING events in it (how many, first and last), and the incidents open at any time in it.',
-    parameters: { type: 'object', properties: { ...WINDOW_PARAMS }, additionalProperties: false },
+    parameters: toolParameters({ ...WINDOW_PARAMS }),
     async run(context, input): Promise<FailuresOutput> {
       const { start, end } = windowOf(input, context.now);
       const checks = await context.data.checks(context.accountId, MAX_HISTORY_CHECKS);

@@ -78,6 +78,22 @@ export function windowOf(input: Record<string, unknown>, now: Date): { start: nu
   return { start, end };
 }
 
+/** JSON Schema of a tool's parameters, as chat-completions servers take it. */
+export interface ToolParameters {
+  type: 'object';
+  properties: Record<string, unknown>;
+  required?: string[];
+  additionalProperties: false;
+}
+
+/** Parameters with these properties (the `required` ones among them) and no others. */
+export const toolParameters = (properties: Record<string, unknown>, required?: string[]): ToolParameters => ({
+  type: 'object',
+  properties,
+  ...(required && { required }),
+  additionalProperties: false,
+});
+
 /** The JSON Schema properties of a window, shared by the tools that take one. */
 export const WINDOW_PARAMS = {
   hours: { type: 'integer', minimum: 1, maximum: MAX_WINDOW_DAYS * 24, description: 'Window length back from now (or endTime), in hours' },

@@ -6,7 +6,7 @@ import {
 } from './agent-data-source';
 import { AgentEvent } from './agent-events';
 import { HISTORY_TOOLS } from './agent-history-tools';
-import { DAY_MS, findByRef, MAX_WINDOW_DAYS, optionalInteger, optionalString, pickOne, requiredString, ToolInputError, WINDOW_PARAMS, windowOf } from './agent-tool-inputs';
+import { DAY_MS, findByRef, MAX_WINDOW_DAYS, optionalInteger, optionalString, pickOne, requiredString, ToolInputError, toolParameters, ToolParameters, WINDOW_PARAMS, windowOf } from './agent-tool-inputs';
 import {
   AvailabilityOutput,
   checkState,
@@ -31,14 +31,6 @@ const MAX_CHECKS = 200;
 const MAX_PAGES = 50;
 const MAX_INCIDENTS = 50;
 const INCIDENT_STATUSES: IncidentStatus[] = ['INVESTIGATING', 'IDENTIFIED', 'MONITORING', 'RESOLVED'];
-
-/** JSON Schema of a tool's parameters, as chat-completions servers take it. */
-interface ToolParameters {
-  type: 'object';
-  properties: Record<string, unknown>;
-  required?: string[];
-  additionalProperties: false;
-}
 
 export interface ToolContext {
   data: AgentDataSource;
@@ -80,7 +72,7 @@ const AGENT_TOOLS: AgentToolDefinition[] = [
     name: 'whats_down',
     description:
       'What is down right now in this account: heartbeat checks whose latest event is FAILING, and services affected by open incidents (with the worst severity).',
-    parameters: { type: 'object', properties: {}, additionalProperties: false },
+    parameters: toolParameters({}),
     async run(context): Promise<WhatsDownOutput> {
       const [checks, open] = await Promise.all([
         context.data.checks(context.accountId, MAX_CHECKS),
@@ -109,11 +101,7 @@ const AGENT_TOOLS: AgentToolDefinition[] = [
   {
     name: 'list_open_incidents',
     description: 'The open (not RESOLVED) incidents of this account, newest first, with their services, severity and latest update.',
-    parameters: {
-      type: 'object',
-      properties: { limit: { type: 'integer', minimum: 1, maximum: MAX_INCIDENTS, description: 'How many, default 20' } },
-      additionalProperties: false,
-    },
+    parameters: toolParameters({ limit: { type: 'integer', minimum: 1, maximum: MAX_INCIDENTS, description: 'How many, default 20' } }),
     async run(context, input): Promise<OpenIncidentsOutput> {
       const limit = optionalInteger(input, 'limit', 1, MAX_INCIDENTS, 20);
       const open = await context.data.openIncidents(context.accountId, limit);
@@ -123,12 +111,7 @@ const AGENT_TOOLS: AgentToolDefinition[] = [
   {
     name: 'get_incident',
     description: 'One incident of this account with its whole update timeline, by id or by name.',
-    parameters: {
-      type: 'object',
-      properties: { incident: { type: 'string', description: 'The incident id or name' } },
-      required: ['incident'],
-      additionalProperties: false,
-    },
+    parameters: toolParameters({ incident: { type: 'string', description: 'The incident id or name' } }, ['incident']),
     async run(context, input): Promise<IncidentOutput> {
       return { incident: await resolveIncident(context, requiredString(input, 'incident')) };
     },
@@ -137,11 +120,7 @@ const AGENT_TOOLS: AgentToolDefinition[] = [
     name: 'status_page_summary',
     description:
       'Summary of the status pages of this account (or of one, by id, url or name): overall status, each service with its status, open and recently resolved incidents.',
-    parameters: {
-      type: 'object',
-      properties: { statusPage: { type: 'string', description: 'A page id, url slug or name; omit for every page' } },
-      additionalProperties: false,
-    },
+    parameters: toolParameters({ statusPage: { type: 'string', description: 'A page id, url slug or name; omit for every page' } }),
     async run(context, input): Promise<PagesOutput> {
       const ref = optionalString(input, 'statusPage');
       const pages = await context.data.statusPages(context.accountId, MAX_PAGES);
@@ -153,7 +132,7 @@ const AGENT_TOOLS: AgentToolDefinition[] = [
   {
     name: 'list_checks',
     description: 'The heartbeat checks of this account with their current state (up, failing, waiting for first ping, paused) and latest event.',
-    parameters: { type: 'object', properties: {}, additionalProperties: false },
+    parameters: toolParameters({}),
     async run(context): Promise<ChecksOutput> {
       const checks = await context.data.checks(context.accountId, MAX_CHECKS);
       return {
@@ -174,15 +153,7 @@ const AGENT_TOOLS: AgentToolDefinition[] = [
     name: 'check_availability',
     description:
       'Availability of one heartbeat check over a window: the share of its events that were not FAILING, for the window and the window of equal length before it. Default window: the last 24 hours.',
-    parameters: {
-      type: 'object',
-      properties: {
-        check: CHECK_PARAM,
-        ...WINDOW_PARAMS,
-      },
-      required: ['check'],
-      additionalProperties: false,
-    },
+    parameters: toolParameters({ check: CHECK_PARAM, ...WINDOW_PARAMS }, ['check']),
     async run(context, input): Promise<AvailabilityOutput> {
       const check = await resolveCheck(context, requiredString(input, 'check'));
       const window = windowOf(input, context.now);
@@ -201,12 +172,7 @@ const AGENT_TOOLS: AgentToolDefinition[] = [
   {
     name: 'recent_heartbeat_events',
     description: 'The latest heartbeat events of one check (pings with their state, and FAILING events), newest first.',
-    parameters: {
-      type: 'object',
-      properties: { check: CHECK_PARAM, limit: { type: 'integer', minimum: 1, maximum: 50, description: 'How many, default 10' } },
-      required: ['check'],
-      additionalProperties: false,
-    },
+    parameters: toolParameters({ check: CHECK_PARAM, limit: { type: 'integer', minimum: 1, maximum: 50, description: 'How many, default 10' } }, ['check']),
     async run(context, input): Promise<EventsOutput> {
       const check = await resolveCheck(context, requiredString(input, 'check'));
       const limit = optionalInteger(input, 'limit', 1, 50, 10);
@@ -220,15 +186,11 @@ const AGENT_TOOLS: AgentToolDefinition[] = [
     name: 'draft_incident_update',
     description:
       'Drafts the text of a public update for an incident of this account (by id or name; default: the newest open incident). It only returns text: nothing is posted.',
-    parameters: {
-      type: 'object',
-      properties: {
-        incident: { type: 'string', description: 'The incident id or name; omit for the newest open incident' },
-        status: { type: 'string', enum: INCIDENT_STATUSES, description: 'Status of the drafted update; default the current one' },
-        note: { type: 'string', description: 'A sentence to add to the draft' },
-      },
-      additionalProperties: false,
-    },
+    parameters: toolParameters({
+      incident: { type: 'string', description: 'The incident id or name; omit for the newest open incident' },
+      status: { type: 'string', enum: INCIDENT_STATUSES, description: 'Status of the drafted update; default the current one' },
+      note: { type: 'string', description: 'A sentence to add to the draft' },
+    }),
     async run(context, input): Promise<DraftOutput> {
       const ref = optionalString(input, 'incident');
       const statusRaw = optionalString(input, 'status');
