@@ -2,10 +2,10 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, ValidateNested } from 'class-validator';
 import { EachObject } from '../../../http/src/dto-helpers';
-import { Required, RequiredText } from '../../../http/src/required-fields';
+import { RequiredText } from '../../../http/src/required-fields';
 import { TemplateContent } from '../domain/incident-template.decider';
 import { INITIAL_STATUS, SEVERITIES, Severity, UPDATE_STATUSES, UpdateStatus } from '../domain/incident-timeline';
-import { IncidentServiceDto, MAX_DESCRIPTION, MAX_NAME, MAX_SERVICES, ServiceRefDto } from './incident.dto';
+import { IncidentServiceDto, MAX_DESCRIPTION, MAX_NAME, MAX_SERVICES, RequiredSeverity, ServiceRefDto } from './incident.dto';
 
 // As in incident.dto.ts, a property's decorators run bottom-up and stop at the first failure: the most basic check is last.
 
@@ -17,9 +17,7 @@ export class IncidentTemplateBodyDto {
   @RequiredText(MAX_NAME, { example: 'Degraded database performance', description: "The incident's name" })
   title!: string;
 
-  @ApiProperty({ enum: SEVERITIES })
-  @IsIn(SEVERITIES)
-  @Required()
+  @RequiredSeverity()
   severity!: Severity;
 
   @ApiPropertyOptional({ enum: UPDATE_STATUSES, nullable: true, default: INITIAL_STATUS, description: 'Status of the first update' })

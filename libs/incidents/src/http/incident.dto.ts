@@ -11,6 +11,9 @@ export const MAX_DESCRIPTION = 10_000;
 export const MAX_SERVICES = 50;
 const MAX_CREATE_UPDATES = 20;
 
+/** One of SEVERITIES, required. Listed bottom-up, as stacked decorators apply. */
+export const RequiredSeverity = () => applyDecorators(Required(), IsIn(SEVERITIES), ApiProperty({ enum: SEVERITIES }));
+
 /** Only set when the field is present: a PATCH may leave it out, but null is not a value. */
 const IfPresent = () => ValidateIf((_, value) => value !== undefined);
 
@@ -52,9 +55,7 @@ export class ReplaceIncidentDto {
   @RequiredText(MAX_NAME, { example: 'Elevated API error rates' })
   name!: string;
 
-  @ApiProperty({ enum: SEVERITIES })
-  @IsIn(SEVERITIES)
-  @Required()
+  @RequiredSeverity()
   severity!: Severity;
 
   @ApiProperty({ type: [ServiceRefDto], minItems: 1, maxItems: MAX_SERVICES })

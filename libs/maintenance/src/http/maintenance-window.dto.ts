@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, ArrayUnique, IsArray, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { Trim } from '../../../http/src/dto-helpers';
+import { ArrayMaxSize, ArrayUnique, IsArray, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { RequiredName } from '../../../http/src/dto-helpers';
 import { IsIsoDateTime } from '../../../http/src/required-fields';
 import { MAX_REPEAT_INTERVAL, MAX_SERVICES, MAX_TAGS, REPEAT_UNITS, RepeatUnit } from '../domain/maintenance-window.decider';
 
@@ -9,11 +9,7 @@ import { MAX_REPEAT_INTERVAL, MAX_SERVICES, MAX_TAGS, REPEAT_UNITS, RepeatUnit }
 const UpperCase = () => Transform(({ value }) => (typeof value === 'string' ? value.toUpperCase() : value));
 
 export class MaintenanceWindowBodyDto {
-  @ApiProperty({ minLength: 1, maxLength: 255, example: 'Database upgrade' })
-  @Trim()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(255)
+  @RequiredName('Database upgrade')
   name!: string;
 
   @ApiPropertyOptional({ type: [String], default: [], description: 'checks carrying one of these tags are in maintenance' })
