@@ -4,21 +4,15 @@ import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { PageAfter, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { ServiceDirectory, ServiceView } from '../../../status-pages/src/status-pages.api';
-import { Severity, UpdateStatus } from '../domain/incident-timeline';
+import { TemplateContent } from '../domain/incident-template.decider';
 import { IncidentTemplateDoc, incidentTemplatesProjection } from './incident-templates.projection';
 import { getOwn } from '../../../read-store/src/account-docs';
 import { newestOfAccount } from '../../../http/src/account-pages';
 
 /** An incident template as every response shows it: services expanded, those deleted since it was saved left out. */
-export interface IncidentTemplateView {
+export interface IncidentTemplateView extends Omit<TemplateContent, 'serviceIds'> {
   id: string;
-  name: string;
-  title: string;
-  severity: Severity;
-  status: UpdateStatus;
-  body: string;
   services: ServiceView[];
-  notifySubscribers: boolean;
   created_at: string;
   updated_at: string;
 }
