@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { fold } from '../../../core/src/decider';
 import { asDecided, EventOf, handledEvent, RecordedEvent } from '../../../core/src/event';
 import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
 import { ContextQuery } from '../../../read-store/src/context-query';
@@ -82,7 +83,7 @@ export class IncidentsQueryHandler implements IQueryHandler<IncidentsQuery<Incid
         return this.history(query.id, query.accountId, query.includeDeleted);
       case 'FoldIncident': {
         const events = await this.events.readStream(incidentStream(query.id));
-        return { state: events.reduce((state, event) => incidentDecider.evolve(state, asDecided<IncidentEvent>(event)), incidentDecider.initialState()), events };
+        return { state: fold(incidentDecider, events.map((event) => asDecided<IncidentEvent>(event))), events };
       }
       case 'GetIncidentTemplate':
         return this.templates.get(query.accountId, query.id);
