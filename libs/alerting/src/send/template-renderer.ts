@@ -13,10 +13,7 @@ const WORST_CASE_VALUE_CHARS = 1024;
 
 /** A template that exceeds a bound or cannot render: it can never succeed, whatever the payload. */
 export class TemplateError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'TemplateError';
-  }
+  override name = 'TemplateError';
 }
 
 // Rendering is synchronous, so one budget at a time is the render in progress.
