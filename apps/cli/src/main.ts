@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import pino from 'pino';
 import { parseArgs } from 'node:util';
-import { ID_GENERATOR, IdGenerator, isUuid } from '../../../libs/core/src/ids';
+import { ID_GENERATOR, IdGenerator } from '../../../libs/core/src/ids';
 import { CLOCK, Clock } from '../../../libs/core/src/clock';
 import { NotFoundError, VigilError } from '../../../libs/core/src/errors';
 import { ROLES, Role } from '../../../libs/http/src/account-context';
@@ -14,7 +14,8 @@ import { createLogger, NestPinoLogger } from '../../../libs/platform/src/logger'
 import { PROJECTION_ENGINE } from '../../../libs/platform/src/tokens';
 import { ProjectionEngine } from '../../../libs/read-store/src/projection-engine';
 import { Outbox, presentDelivery, retryDelivery } from '../../../libs/alerting/src/alerting.api';
-import { CliModule } from './cli.module';
+import { HeadlessModule } from '../../api/src/contexts';
+import { CLI_ACTOR, requireText, requireUuid, UsageError } from './cli-args';
 import { MissingStoreError, requireStore, storeLine } from './store-notice';
 import { runUsersCommand } from './users.commands';
 import { runRunnerKeysCommand } from './runner-keys.commands';
@@ -41,21 +42,6 @@ const USAGE = `Usage: npm run --silent cli -- <command>
 Uses the same configuration as the server (VIGIL_DATA_DIR, or EVENTSTORE_URL and MONGODB_URL) and is
 safe to run while the server runs. Says on stderr which store it opened; only \`accounts create\` creates
 an embedded database that does not exist yet.`;
-
-class UsageError extends Error {}
-
-const CLI_ACTOR = { accountId: null, keyName: 'cli' };
-
-function requireText(value: string | undefined, flag: string): string {
-  if (value === undefined || value.trim() === '') throw new UsageError(`${flag} is required`);
-  if (value.trim().length > 255) throw new UsageError(`${flag} must be at most 255 characters`);
-  return value.trim();
-}
-
-function requireUuid(value: string | undefined, flag: string): string {
-  if (!isUuid(value)) throw new UsageError(`${flag} must be a UUID`);
-  return value.toLowerCase();
-}
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -87,17 +73,14 @@ async function main(argv: string[]): Promise<number> {
   process.stderr.write(`${storeLine(config)}\n`);
   // The CLI's own stdout is for answers; logs go to stderr and only when something is wrong.
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, pino.destination(2));
-  const app = await NestFactory.createApplicationContext(CliModule.forRoot({ config, logger }), { logger: new NestPinoLogger(logger) });
+  const app = await NestFactory.createApplicationContext(HeadlessModule.forRoot({ config, logger }, false), { logger: new NestPinoLogger(logger) });
   try {
     const commands = app.get(CommandBus);
     const queries = app.get(QueryBus);
     const engine = app.get<ProjectionEngine>(PROJECTION_ENGINE);
     const ids = app.get<IdGenerator>(ID_GENERATOR);
-    const usage = (message: string): never => {
-      throw new UsageError(message);
-    };
     if (group === 'users' || group === 'runner-keys') {
-      const answer = group === 'users' ? await runUsersCommand(action ?? '', values, app, usage) : await runRunnerKeysCommand(action ?? '', rest, values, app, usage);
+      const answer = group === 'users' ? await runUsersCommand(action ?? '', values, app) : await runRunnerKeysCommand(action ?? '', rest, values, app);
       out(answer.json, answer.text);
       return 0;
     }
@@ -127,8 +110,7 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       }
       case 'keys list': {
-        const [account] = values.account ?? [];
-        const keys = await queries.execute(new AccountsQuery({ type: 'ListApiKeys', accountId: requireUuid(account, '--account') }));
+        const keys = await queries.execute(new AccountsQuery({ type: 'ListApiKeys', accountId: requireUuid(values.account?.[0], '--account') }));
         const lines = keys.map((k) => `${k.id}  ${k.role.padEnd(10)}  ${k.prefix}…  ${k.revoked ? 'revoked' : 'active '}  ${k.created_at}  ${k.name ?? ''}`);
         out(keys, lines.length > 0 ? lines.join('\n') : 'No keys.');
         return 0;

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { NotFoundError, PreconditionFailedError, ValidationError } from '../../../core/src/errors';
@@ -9,6 +9,7 @@ import { Account, AccountContext } from '../../../http/src/account-context';
 import { parseIfMatch, setEtag } from '../../../http/src/etag';
 import { CURSOR_CODEC, CursorCodec, parseLimit } from '../../../http/src/pagination';
 import { AnswerCache, keptJson } from '../../../http/src/response-cache';
+import { ApiLimitedPageQuery } from '../../../http/src/page-query';
 import { actorOf, requireId } from '../../../http/src/params';
 import { shownUntil } from '../read/page-incidents';
 import { StatusPageDetailView, StatusPageDirectory, StatusPageView } from '../read/status-page-directory';
@@ -38,8 +39,7 @@ export class StatusPagesController {
   @Get()
   @ApiOperation({ summary: 'List status pages with theme, cards, services and incidents (endpoint 8)' })
   @ApiOkResponse({ type: StatusPagePageDto })
-  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
-  @ApiQuery({ name: 'nextId', required: false, type: String })
+  @ApiLimitedPageQuery()
   async list(
     @Account() account: AccountContext,
     @Res({ passthrough: true }) reply: FastifyReply,
