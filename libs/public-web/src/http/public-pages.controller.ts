@@ -59,25 +59,14 @@ export function crossSite(request: FastifyRequest): boolean {
   if (typeof site === 'string') return site !== 'same-origin' && site !== 'none';
   const origin = request.headers.origin;
   if (typeof origin !== 'string') return false;
-  try {
-    return origin === 'null' || new URL(origin).host.toLowerCase() !== String(request.headers.host ?? '').toLowerCase();
-  } catch {
-    return true;
-  }
+  return origin === 'null' || !URL.canParse(origin) || new URL(origin).host.toLowerCase() !== String(request.headers.host ?? '').toLowerCase();
 }
 
 /** Images a page may show besides Vigil's own: the origins of its logos and favicon. */
 export function pageCsp(page: StatusPageDetailView | null): string {
-  const origins = new Set<string>();
-  for (const url of [page?.logo, page?.logoDark, page?.favicon]) {
-    if (!url) continue;
-    try {
-      const origin = new URL(url).origin;
-      if (ORIGIN.test(origin)) origins.add(origin);
-    } catch {
-      // Not a URL: the page does not show it.
-    }
-  }
+  // What is not a URL the page does not show.
+  const shown = [page?.logo, page?.logoDark, page?.favicon].flatMap((url) => (url && URL.canParse(url) ? [new URL(url).origin] : []));
+  const origins = new Set(shown.filter((origin) => ORIGIN.test(origin)));
   return ["default-src 'none'", "style-src 'self'", `img-src 'self' ${[...origins].join(' ')}`.trim(), "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'"].join('; ');
 }
 

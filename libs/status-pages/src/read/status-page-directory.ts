@@ -4,6 +4,7 @@ import { Collection } from '../../../core/src/projection';
 import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { FindQuery, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
+import { getOwn } from '../../../read-store/src/account-docs';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { DefaultTheme, themeColorsOrDefault, ThemeColors } from '../domain/theme';
@@ -55,9 +56,8 @@ export class StatusPageDirectory {
     @Inject(VIGIL_CONFIG) private readonly config: VigilConfig,
   ) {}
 
-  async getDoc(accountId: string, id: string): Promise<{ doc: StatusPageDoc; revision: bigint } | null> {
-    const stored = await this.store.get(this.collection(), id);
-    return stored && stored.doc.accountId === accountId ? stored : null;
+  getDoc(accountId: string, id: string): Promise<{ doc: StatusPageDoc; revision: bigint } | null> {
+    return getOwn(this.store, this.collection(), accountId, id);
   }
 
   async get(accountId: string, id: string): Promise<{ page: StatusPageDetailView; revision: bigint } | null> {
