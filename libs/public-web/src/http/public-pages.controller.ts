@@ -5,7 +5,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { CLOCK, Clock } from '../../../core/src/clock';
-import { NotFoundError } from '../../../core/src/errors';
+import { unlessNotFound } from '../../../core/src/unless-not-found';
 import { Public } from '../../../http/src/account-context';
 import { errorBody } from '../../../http/src/error-body';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
@@ -205,19 +205,15 @@ export class PublicPagesController {
     if (!isDeliverableAddress(email)) {
       return say(400, 'Please check the address', ['That does not look like an email address. Go back and try again.']);
     }
-    try {
-      const command = {
-        type: 'AddSubscriptions' as const,
-        statusPageId: ref.id,
-        accountId: ref.accountId,
-        candidates: [{ id: this.ids.next(), type: 'EMAIL' as const, address: email, status: 'PENDING' as const }],
-        requestedAt: this.clock.now().toISOString(),
-      };
-      await this.commands.execute(new RunSubscriptionsCommand(command, { accountId: ref.accountId, keyId: null, keyName: 'public subscribe form', requestId: String(request.id) }));
-    } catch (error) {
-      if (error instanceof NotFoundError) return sendAnswer(request, reply, this.notFound('html'), false);
-      throw error;
-    }
+    const command = {
+      type: 'AddSubscriptions' as const,
+      statusPageId: ref.id,
+      accountId: ref.accountId,
+      candidates: [{ id: this.ids.next(), type: 'EMAIL' as const, address: email, status: 'PENDING' as const }],
+      requestedAt: this.clock.now().toISOString(),
+    };
+    const actor = { accountId: ref.accountId, keyId: null, keyName: 'public subscribe form', requestId: String(request.id) };
+    if (!(await unlessNotFound(this.commands.execute(new RunSubscriptionsCommand(command, actor))))) return sendAnswer(request, reply, this.notFound('html'), false);
     // The same answer whether or not the address was subscribed already (contract §8).
     return say(200, 'Check your inbox', [
       'If this address can receive updates, we have sent it an email with a link to confirm the subscription.',

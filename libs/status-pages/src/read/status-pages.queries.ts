@@ -7,7 +7,7 @@ import { ContextQuery } from '../../../read-store/src/context-query';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { COMMAND_RUNNER, PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { RecordedEvent } from '../../../core/src/event';
-import { requireOwned, statusPageDecider, StatusPageEvent, statusPageStream } from '../domain/status-page.decider';
+import { ownedPage, statusPageDecider, StatusPageEvent, statusPageStream } from '../domain/status-page.decider';
 import { PENDING_EXPIRY_MS } from '../domain/subscriptions.decider';
 import { ServiceDirectory, ServiceView } from './service-directory';
 import { StatusPageDetailView, StatusPageDirectory, StatusPageView } from './status-page-directory';
@@ -92,11 +92,7 @@ export class StatusPagesQueryHandler implements IQueryHandler<StatusPagesQuery<S
         const page = await this.pages.getDoc(query.accountId, query.statusPageId);
         if (page) return page.doc.name;
         const { state } = await this.runner.load(statusPageStream(query.statusPageId), statusPageDecider);
-        try {
-          return requireOwned(state, query.accountId).name;
-        } catch {
-          return null;
-        }
+        return ownedPage(state, query.accountId)?.name ?? null;
       }
       case 'PagesShowing':
         return this.pages.pagesShowing(query.accountId, query.serviceIds);
