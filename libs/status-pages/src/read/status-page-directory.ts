@@ -9,6 +9,7 @@ import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { DefaultTheme, themeColorsOrDefault, ThemeColors } from '../domain/theme';
 import { incidentsOfPage, PageIncident, PageIncidents, RESOLVED_INCIDENT_WINDOW_MS } from './page-incidents';
+import { newestOfAccount } from './by-creation';
 import { ServiceDirectory, ServiceView } from './service-directory';
 import { StatusPageDoc, statusPagesProjection } from './status-pages.projection';
 
@@ -74,12 +75,7 @@ export class StatusPageDirectory {
 
   /** One page of the account's documents, newest first, one more than `limit` so the caller knows whether more follow. */
   listDocs(accountId: string, limit: number, after: FindQuery['after']): Promise<StatusPageDoc[]> {
-    return this.store.find(this.collection(), {
-      filters: [{ field: 'accountId', op: 'eq', value: accountId }],
-      sort: { field: 'created_at', direction: 'desc' },
-      limit: limit + 1,
-      after,
-    });
+    return newestOfAccount(this.store, this.collection(), accountId, limit, after);
   }
 
   /** The list entries of these documents. */

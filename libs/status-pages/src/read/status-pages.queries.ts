@@ -11,11 +11,11 @@ import { ownedPage, statusPageDecider, StatusPageEvent, statusPageStream } from 
 import { PENDING_EXPIRY_MS } from '../domain/subscriptions.decider';
 import { ServiceDirectory, ServiceView } from './service-directory';
 import { StatusPageDetailView, StatusPageDirectory, StatusPageView } from './status-page-directory';
+import { oldestFirst } from './by-creation';
 import { subscriptionsProjection, SubscriptionView, subscriptionView } from './subscriptions.projection';
 import { StatusPageDoc, statusPagesProjection } from './status-pages.projection';
 
 type After = FindQuery['after'];
-const BATCH = 500;
 
 /** What other contexts and this context's GETs ask of status pages, services and subscriptions. */
 export type StatusPagesQuestion =
@@ -102,21 +102,10 @@ export class StatusPagesQueryHandler implements IQueryHandler<StatusPagesQuery<S
   /** Every subscription of the page, oldest first (the order they signed up in), but PENDING ones expired now. */
   private async subscriptionsOf(accountId: string, statusPageId: string): Promise<SubscriptionView[]> {
     const expiredBefore = new Date(this.clock.now().getTime() - PENDING_EXPIRY_MS).toISOString();
-    const collection = this.engine.collection(subscriptionsProjection);
     const out: SubscriptionView[] = [];
-    let after: After;
-    for (;;) {
-      const docs = await this.store.find(collection, {
-        filters: [{ field: 'statusPageId', op: 'eq', value: statusPageId }],
-        sort: { field: 'created_at', direction: 'asc' },
-        limit: BATCH,
-        after,
-      });
-      for (const doc of docs) {
-        if (doc.accountId === accountId && !(doc.status === 'PENDING' && doc.updated_at <= expiredBefore)) out.push(subscriptionView(doc));
-      }
-      if (docs.length < BATCH) return out;
-      after = { value: docs[docs.length - 1].created_at, id: docs[docs.length - 1].id };
+    for await (const doc of oldestFirst(this.store, this.engine.collection(subscriptionsProjection), [{ field: 'statusPageId', op: 'eq', value: statusPageId }])) {
+      if (doc.accountId === accountId && !(doc.status === 'PENDING' && doc.updated_at <= expiredBefore)) out.push(subscriptionView(doc));
     }
+    return out;
   }
 }
