@@ -24,6 +24,7 @@ import { StatusPageBodyDto, StatusPageDetailDto, StatusPagePageDto } from './sta
 @ApiTags('status pages')
 @ApiBearerAuth()
 @Controller('v1/status-pages')
+@UseGuards(PageIdGuard)
 export class StatusPagesController {
   constructor(
     private readonly commands: CommandBus,
@@ -71,14 +72,12 @@ export class StatusPagesController {
   }
 
   @Get(':statusPageId')
-  @UseGuards(PageIdGuard)
   @ApiOkResponse({ type: StatusPageDetailDto })
   async get(@Account() account: AccountContext, @Param('statusPageId') statusPageId: string, @Res({ passthrough: true }) reply: FastifyReply) {
     return this.read(account, requireId(statusPageId, 'Status page'), reply);
   }
 
   @Put(':statusPageId')
-  @UseGuards(PageIdGuard)
   @ApiOkResponse({ type: StatusPageDetailDto })
   async update(
     @Account() account: AccountContext,
@@ -94,7 +93,6 @@ export class StatusPagesController {
   }
 
   @Patch(':statusPageId')
-  @UseGuards(PageIdGuard)
   @ApiBody({ type: PatchStatusPageDto })
   @ApiOkResponse({ type: StatusPageDetailDto })
   async patch(
@@ -121,7 +119,6 @@ export class StatusPagesController {
   }
 
   @Delete(':statusPageId')
-  @UseGuards(PageIdGuard)
   @HttpCode(204)
   @ApiNoContentResponse()
   async remove(@Account() account: AccountContext, @Param('statusPageId') statusPageId: string, @Headers('if-match') ifMatch: string | undefined) {
@@ -130,7 +127,6 @@ export class StatusPagesController {
   }
 
   @Post(':statusPageId/custom-domain/check')
-  @UseGuards(PageIdGuard)
   @HttpCode(200)
   @ApiOperation({ summary: "Check the custom domain's proof now (a DNS TXT record or an HTTP token); the page answers there once verified" })
   @ApiOkResponse({ type: StatusPageDetailDto })
