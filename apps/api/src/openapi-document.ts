@@ -141,19 +141,14 @@ function publicPagePaths(): Json {
     };
     out[`${base}/history.rss`] = { get: operation(`RSS feed of incidents${where}`, byType('application/rss+xml', 'RSS 2.0'), page) };
     out[`${base}/history.atom`] = { get: operation(`Atom feed of incidents${where}`, byType('application/atom+xml', 'Atom 1.0'), page) };
-    out[`${base}/api/v2/{resource}`] = {
-      get: operation(`Statuspage v2 JSON${where}`, asJson('Statuspage v2 shape', statuspage), [
-        ...page,
-        { name: 'resource', in: 'path', required: true, schema: { type: 'string', enum: ['summary.json', 'status.json', 'components.json', 'incidents.json', 'scheduled-maintenances.json'] } },
-      ]),
-    };
-    out[`${base}/api/v2/{resource}/{subresource}`] = {
-      get: operation(`Statuspage v2 JSON${where}`, asJson('Statuspage v2 shape', statuspage), [
-        ...page,
-        { name: 'resource', in: 'path', required: true, schema: { type: 'string', enum: ['incidents', 'scheduled-maintenances'] } },
-        { name: 'subresource', in: 'path', required: true, schema: { type: 'string', enum: ['unresolved.json', 'upcoming.json', 'active.json'] } },
-      ]),
-    };
+    const v2 = (params: Json[]): Json => ({ get: operation(`Statuspage v2 JSON${where}`, asJson('Statuspage v2 shape', statuspage), [...page, ...params]) });
+    out[`${base}/api/v2/{resource}`] = v2([
+      { name: 'resource', in: 'path', required: true, schema: { type: 'string', enum: ['summary.json', 'status.json', 'components.json', 'incidents.json', 'scheduled-maintenances.json'] } },
+    ]);
+    out[`${base}/api/v2/{resource}/{subresource}`] = v2([
+      { name: 'resource', in: 'path', required: true, schema: { type: 'string', enum: ['incidents', 'scheduled-maintenances'] } },
+      { name: 'subresource', in: 'path', required: true, schema: { type: 'string', enum: ['unresolved.json', 'upcoming.json', 'active.json'] } },
+    ]);
     const service = { name: 'service', in: 'query', required: false, schema: { type: 'string', format: 'uuid' }, description: 'One service instead of the whole page' };
     out[`${base}/badge.svg`] = { get: operation(`Status badge${where}`, byType('image/svg+xml', 'SVG badge'), [...page, service]) };
     out[`${base}/badge.json`] = { get: operation(`shields.io endpoint JSON${where}`, asJson('shields.io endpoint badge', shields), [...page, service]) };

@@ -1,3 +1,5 @@
+import { DEFAULT_THEME_COLORS } from '../../../libs/status-pages/src/status-pages.api';
+
 /** Schemas the controllers do not declare (alert channels, notifications, the account), and examples of the main resources. */
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -127,19 +129,6 @@ const update = {
   created_at: AT,
 };
 
-const THEME = {
-  light: {
-    bodyBackgroundColor: '#F8FAFC', headerBackgroundColor: '#FFFFFF', headerFontColor: '#0F172A', titleFontColor: '#0F172A',
-    bodyFontColor: '#1E293B', bodyFontColorMuted: '#475569', navigationFontColor: '#334155', linkFontColor: '#1D4ED8',
-    cardBackgroundColor: '#FFFFFF', borderColor: '#CBD5E1', primaryButtonBackgroundColor: '#1D4ED8', primaryButtonFontColor: '#FFFFFF',
-  },
-  dark: {
-    bodyBackgroundColor: '#0B1120', headerBackgroundColor: '#111827', headerFontColor: '#F9FAFB', titleFontColor: '#F9FAFB',
-    bodyFontColor: '#E5E7EB', bodyFontColorMuted: '#9CA3AF', navigationFontColor: '#D1D5DB', linkFontColor: '#93C5FD',
-    cardBackgroundColor: '#1F2937', borderColor: '#374151', primaryButtonBackgroundColor: '#2563EB', primaryButtonFontColor: '#FFFFFF',
-  },
-};
-
 /** Examples of the main resources' bodies and answers, by component schema name. */
 export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   CheckBodyDto: { name: 'Nightly backup', tags: ['backup'], heartbeat: heartbeatBody },
@@ -179,7 +168,7 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
     favicon: null,
     redirectTo: null,
     defaultTheme: 'AUTO',
-    themeColors: THEME,
+    themeColors: DEFAULT_THEME_COLORS,
     cards: [{ id: '01938a24-5f60-7172-8d84-0f1a2b3c4d5e', name: 'Core', services: [service], created_at: AT, updated_at: AT }],
     incidents: [],
     created_at: AT,

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import pino from 'pino';
 import { parseArgs } from 'node:util';
-import { ID_GENERATOR, IdGenerator, isUuid } from '../../../libs/core/src/ids';
+import { ID_GENERATOR, IdGenerator } from '../../../libs/core/src/ids';
 import { CLOCK, Clock } from '../../../libs/core/src/clock';
 import { NotFoundError, VigilError } from '../../../libs/core/src/errors';
 import { ROLES, Role } from '../../../libs/http/src/account-context';
@@ -14,7 +14,8 @@ import { createLogger, NestPinoLogger } from '../../../libs/platform/src/logger'
 import { PROJECTION_ENGINE } from '../../../libs/platform/src/tokens';
 import { ProjectionEngine } from '../../../libs/read-store/src/projection-engine';
 import { Outbox, presentDelivery, retryDelivery } from '../../../libs/alerting/src/alerting.api';
-import { CliModule } from './cli.module';
+import { HeadlessModule } from '../../api/src/contexts';
+import { CLI_ACTOR, requireText, requireUuid, UsageError } from './cli-args';
 import { MissingStoreError, requireStore, storeLine } from './store-notice';
 import { runUsersCommand } from './users.commands';
 import { runRunnerKeysCommand } from './runner-keys.commands';
@@ -42,21 +43,6 @@ Uses the same configuration as the server (VIGIL_DATA_DIR, or EVENTSTORE_URL and
 safe to run while the server runs. Says on stderr which store it opened; only \`accounts create\` creates
 an embedded database that does not exist yet.`;
 
-class UsageError extends Error {}
-
-const CLI_ACTOR = { accountId: null, keyName: 'cli' };
-
-function requireText(value: string | undefined, flag: string): string {
-  if (value === undefined || value.trim() === '') throw new UsageError(`${flag} is required`);
-  if (value.trim().length > 255) throw new UsageError(`${flag} must be at most 255 characters`);
-  return value.trim();
-}
-
-function requireUuid(value: string | undefined, flag: string): string {
-  if (!isUuid(value)) throw new UsageError(`${flag} must be a UUID`);
-  return value.toLowerCase();
-}
-
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -79,7 +65,11 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return values.help ? 0 : 2;
   }
-  const out = (json: unknown, text: string) => process.stdout.write(values.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
+  /** The answer on stdout (JSON with --json), and the exit code of a command that succeeded. */
+  const out = (json: unknown, text: string): number => {
+    process.stdout.write(values.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
+    return 0;
+  };
 
   const config = loadConfig();
   const command = `${group} ${action ?? ''}`.trim();
@@ -87,32 +77,26 @@ async function main(argv: string[]): Promise<number> {
   process.stderr.write(`${storeLine(config)}\n`);
   // The CLI's own stdout is for answers; logs go to stderr and only when something is wrong.
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, pino.destination(2));
-  const app = await NestFactory.createApplicationContext(CliModule.forRoot({ config, logger }), { logger: new NestPinoLogger(logger) });
+  const app = await NestFactory.createApplicationContext(HeadlessModule.forRoot({ config, logger }, false), { logger: new NestPinoLogger(logger) });
   try {
     const commands = app.get(CommandBus);
     const queries = app.get(QueryBus);
     const engine = app.get<ProjectionEngine>(PROJECTION_ENGINE);
     const ids = app.get<IdGenerator>(ID_GENERATOR);
-    const usage = (message: string): never => {
-      throw new UsageError(message);
-    };
     if (group === 'users' || group === 'runner-keys') {
-      const answer = group === 'users' ? await runUsersCommand(action ?? '', values, app, usage) : await runRunnerKeysCommand(action ?? '', rest, values, app, usage);
-      out(answer.json, answer.text);
-      return 0;
+      const answer = group === 'users' ? await runUsersCommand(action ?? '', values, app) : await runRunnerKeysCommand(action ?? '', rest, values, app);
+      return out(answer.json, answer.text);
     }
     switch (command) {
       case 'accounts create': {
         const name = requireText(values.name, '--name');
         const id = values.id === undefined ? ids.next() : requireUuid(values.id, '--id');
         await commands.execute(new RunAccountCommand({ type: 'CreateAccount', id, name }, CLI_ACTOR));
-        out({ id, name }, `Account ${id} created: ${name}`);
-        return 0;
+        return out({ id, name }, `Account ${id} created: ${name}`);
       }
       case 'accounts list': {
         const accounts = (await queries.execute(new AccountsQuery({ type: 'ListAccounts' }))).map(({ id, name, created_at }) => ({ id, name, created_at }));
-        out(accounts, accounts.length > 0 ? accounts.map((a) => `${a.id}  ${a.created_at}  ${a.name}`).join('\n') : 'No accounts.');
-        return 0;
+        return out(accounts, accounts.length > 0 ? accounts.map((a) => `${a.id}  ${a.created_at}  ${a.name}`).join('\n') : 'No accounts.');
       }
       case 'keys create': {
         const accounts = (values.account ?? []).map((a) => requireUuid(a, '--account'));
@@ -123,36 +107,30 @@ async function main(argv: string[]): Promise<number> {
         const { command, apiKey } = newApiKey(ids.next(), accounts, role, name);
         await commands.execute(new RunApiKeyCommand(command, CLI_ACTOR));
         const { id } = command.key;
-        out({ id, apiKey, accountId: accounts[0], role }, `API key ${id} (${role}) for ${accounts.join(', ')}:\n\n  ${apiKey}\n\nStore it now: it is shown only once.`);
-        return 0;
+        return out({ id, apiKey, accountId: accounts[0], role }, `API key ${id} (${role}) for ${accounts.join(', ')}:\n\n  ${apiKey}\n\nStore it now: it is shown only once.`);
       }
       case 'keys list': {
-        const [account] = values.account ?? [];
-        const keys = await queries.execute(new AccountsQuery({ type: 'ListApiKeys', accountId: requireUuid(account, '--account') }));
+        const keys = await queries.execute(new AccountsQuery({ type: 'ListApiKeys', accountId: requireUuid(values.account?.[0], '--account') }));
         const lines = keys.map((k) => `${k.id}  ${k.role.padEnd(10)}  ${k.prefix}…  ${k.revoked ? 'revoked' : 'active '}  ${k.created_at}  ${k.name ?? ''}`);
-        out(keys, lines.length > 0 ? lines.join('\n') : 'No keys.');
-        return 0;
+        return out(keys, lines.length > 0 ? lines.join('\n') : 'No keys.');
       }
       case 'keys revoke': {
         const id = requireUuid(rest[0], 'KEY_ID');
         await commands.execute(new RunApiKeyCommand({ type: 'RevokeApiKey', id }, CLI_ACTOR));
-        out({ id, revoked: true }, `API key ${id} revoked`);
-        return 0;
+        return out({ id, revoked: true }, `API key ${id} revoked`);
       }
       case 'projections status': {
         const status = await engine.status();
-        out(
+        return out(
           status,
           status.map((s) => `${s.name.padEnd(24)} v${s.version} g${s.generation}  checkpoint ${s.checkpoint ?? '-'} / head ${s.head ?? '-'}  lag ${s.lag}${s.building ? `  building ${s.building.collection}` : ''}`).join('\n'),
         );
-        return 0;
       }
       case 'projections rebuild': {
         const names = rest[0] ? [rest[0]] : engine.projectionNames();
         for (const name of names) if (!engine.projectionNames().includes(name)) throw new UsageError(`Unknown projection ${name}; known: ${engine.projectionNames().join(', ')}`);
         await engine.rebuild(names, (name, applied) => process.stderr.write(`${name}: ${applied} events applied\n`));
-        out({ rebuilt: names }, `Rebuilt ${names.join(', ')}`);
-        return 0;
+        return out({ rebuilt: names }, `Rebuilt ${names.join(', ')}`);
       }
       case 'incidents history': {
         const id = requireUuid(rest[0], 'INCIDENT_ID');
@@ -162,8 +140,7 @@ async function main(argv: string[]): Promise<number> {
         const lines = history.entries.map(
           (e) => `#${e.revision}  ${e.occurredAt}  ${e.type.padEnd(22)}  by ${e.actor.keyName ?? '-'} (${e.actor.keyId ?? '-'})  ${JSON.stringify(e.data)}`,
         );
-        out({ incidentId: id, deleted: history.deleted, entries: history.entries }, lines.join('\n'));
-        return 0;
+        return out({ incidentId: id, deleted: history.deleted, entries: history.entries }, lines.join('\n'));
       }
       case 'notifications list': {
         if (!values.failed) throw new UsageError('--failed is required (the list shows failed notifications)');
@@ -171,15 +148,13 @@ async function main(argv: string[]): Promise<number> {
         const docs = await app.get(Outbox).listByStatus('FAILED', account === undefined ? null : requireUuid(account, '--account'), 1000);
         const rows = docs.map(presentDelivery);
         const lines = rows.map((n) => `${n.id}  ${n.created_at}  ${n.alertType.padEnd(20)}  ${n.recipient}  attempts ${n.attempts}  ${n.lastError ?? ''}`);
-        out(rows, lines.length > 0 ? lines.join('\n') : 'No failed notifications.');
-        return 0;
+        return out(rows, lines.length > 0 ? lines.join('\n') : 'No failed notifications.');
       }
       case 'notifications retry': {
         const id = requireUuid(rest[0], 'NOTIFICATION_ID');
         // Due at once: the next worker poll (API with the daemon on, or apps/worker) sends it.
         const doc = await retryDelivery(app.get(Outbox), null, id, app.get<Clock>(CLOCK).now());
-        out(presentDelivery(doc), `Notification ${id} is ${doc.status}${doc.status === 'PENDING' ? ': it will be sent again shortly' : ''}`);
-        return 0;
+        return out(presentDelivery(doc), `Notification ${id} is ${doc.status}${doc.status === 'PENDING' ? ': it will be sent again shortly' : ''}`);
       }
       default:
         throw new UsageError(`Unknown command "${positionals.join(' ')}"`);

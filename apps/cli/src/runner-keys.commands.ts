@@ -1,11 +1,10 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ID_GENERATOR, IdGenerator, isUuid } from '../../../libs/core/src/ids';
+import { ID_GENERATOR, IdGenerator } from '../../../libs/core/src/ids';
 import { NotFoundError, ValidationError } from '../../../libs/core/src/errors';
 import { AccountsQuery } from '../../../libs/accounts/src/accounts.api';
 import { MonitorsQuery, newRunnerKey, parseRunnerKeyBody, RunRunnerKeyCommand } from '../../../libs/monitors/src/monitors.api';
-
-const ACTOR = { accountId: null, keyName: 'cli' };
+import { CLI_ACTOR, requireUuid, UsageError } from './cli-args';
 
 interface RunnerKeyFlags {
   account?: string[];
@@ -15,10 +14,8 @@ interface RunnerKeyFlags {
 }
 
 /** `runner-keys create|list|revoke`: keys for runner processes of a location (docs/operations.md, "Runners"). */
-export async function runRunnerKeysCommand(action: string, args: string[], flags: RunnerKeyFlags, app: INestApplicationContext, usage: (message: string) => never): Promise<{ json: unknown; text: string }> {
-  const [raw] = flags.account ?? [];
-  if (!isUuid(raw)) usage('--account must be a UUID');
-  const accountId = (raw as string).toLowerCase();
+export async function runRunnerKeysCommand(action: string, args: string[], flags: RunnerKeyFlags, app: INestApplicationContext): Promise<{ json: unknown; text: string }> {
+  const accountId = requireUuid(flags.account?.[0], '--account');
   if (!(await app.get(QueryBus).execute(new AccountsQuery({ type: 'GetAccount', id: accountId })))) throw new NotFoundError(`Account ${accountId} does not exist`);
   switch (action) {
     case 'create': {
@@ -26,11 +23,11 @@ export async function runRunnerKeysCommand(action: string, args: string[], flags
       try {
         fields = parseRunnerKeyBody({ location: flags.location, name: flags.name ?? null, allowPrivateTargets: flags['allow-private'] === true });
       } catch (error) {
-        if (error instanceof ValidationError) usage((error.details ?? []).map((d) => `--${d.path === 'allowPrivateTargets' ? 'allow-private' : d.path} ${d.message}`).join('; '));
+        if (error instanceof ValidationError) throw new UsageError((error.details ?? []).map((d) => `--${d.path === 'allowPrivateTargets' ? 'allow-private' : d.path} ${d.message}`).join('; '));
         throw error;
       }
       const { command, runnerKey } = newRunnerKey({ id: app.get<IdGenerator>(ID_GENERATOR).next(), accountId, ...fields });
-      await app.get(CommandBus).execute(new RunRunnerKeyCommand(command, ACTOR));
+      await app.get(CommandBus).execute(new RunRunnerKeyCommand(command, CLI_ACTOR));
       const { id, location, allowPrivateTargets } = command.key;
       const kind = allowPrivateTargets ? 'a private location: private targets allowed' : 'public targets only';
       return { json: { id, runnerKey, accountId, location, allowPrivateTargets }, text: `Runner key ${id} for location ${location} (${kind}):\n\n  ${runnerKey}\n\nStore it now: it is shown only once.` };
@@ -41,12 +38,11 @@ export async function runRunnerKeysCommand(action: string, args: string[], flags
       return { json: keys, text: lines.length > 0 ? lines.join('\n') : 'No runner keys.' };
     }
     case 'revoke': {
-      if (!isUuid(args[0])) usage('KEY_ID must be a UUID');
-      const id = (args[0] as string).toLowerCase();
-      await app.get(CommandBus).execute(new RunRunnerKeyCommand({ type: 'RevokeRunnerKey', id, accountId }, ACTOR));
+      const id = requireUuid(args[0], 'KEY_ID');
+      await app.get(CommandBus).execute(new RunRunnerKeyCommand({ type: 'RevokeRunnerKey', id, accountId }, CLI_ACTOR));
       return { json: { id, revoked: true }, text: `Runner key ${id} revoked` };
     }
     default:
-      return usage(`Unknown command "runner-keys ${action}"`);
+      throw new UsageError(`Unknown command "runner-keys ${action}"`);
   }
 }

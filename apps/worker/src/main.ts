@@ -1,27 +1,16 @@
 import 'reflect-metadata';
-import { DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { loadConfigOrExit } from '../../../libs/platform/src/config';
 import { createLogger, NestPinoLogger } from '../../../libs/platform/src/logger';
-import { PlatformModule } from '../../../libs/platform/src/platform.module';
-import { PlatformOptions } from '../../../libs/platform/src/platform.options';
-import { CONTEXT_MODULES } from '../../api/src/contexts';
+import { HeadlessModule } from '../../api/src/contexts';
 import { EVENT_STORE } from '../../../libs/event-store/src/event-store.port';
 import { READ_STORE } from '../../../libs/read-store/src/read-store.port';
 import { startWorkerHealth } from './worker-health';
 
-/** Background work alone: the projection daemon and every context's workers, no HTTP. */
-@Module({})
-class WorkerModule {
-  static forRoot(options: PlatformOptions): DynamicModule {
-    return { module: WorkerModule, imports: [PlatformModule.forRoot({ ...options, daemon: true }), ...CONTEXT_MODULES] };
-  }
-}
-
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel);
-  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot({ config, logger }), { logger: new NestPinoLogger(logger) });
+  const app = await NestFactory.createApplicationContext(HeadlessModule.forRoot({ config, logger }, true), { logger: new NestPinoLogger(logger) });
   app.enableShutdownHooks();
   const stopHealth = startWorkerHealth(config.workerHealthFile, app.get(EVENT_STORE), app.get(READ_STORE), (error) =>
     logger.warn({ err: error }, 'worker health check failed: a store did not answer'),

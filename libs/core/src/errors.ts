@@ -8,14 +8,19 @@ export abstract class VigilError extends Error {
   }
 }
 
+/** The base of the errors answered with one status: `class ConflictError extends WithStatus(409) {}`. */
+function WithStatus<S extends number>(statusCode: S) {
+  return class extends VigilError {
+    readonly statusCode = statusCode;
+  };
+}
+
 export interface ViolationDetail {
   path: string;
   message: string;
 }
 
-export class ValidationError extends VigilError {
-  readonly statusCode = 400;
-
+export class ValidationError extends WithStatus(400) {
   constructor(
     message: string,
     readonly details: ViolationDetail[] = [],
@@ -28,34 +33,22 @@ export class ValidationError extends VigilError {
   }
 }
 
-export class UnauthorizedError extends VigilError {
-  readonly statusCode = 401;
-}
+export class UnauthorizedError extends WithStatus(401) {}
 
-export class ForbiddenError extends VigilError {
-  readonly statusCode = 403;
-}
+export class ForbiddenError extends WithStatus(403) {}
 
-export class NotFoundError extends VigilError {
-  readonly statusCode = 404;
-
+export class NotFoundError extends WithStatus(404) {
   constructor(message = 'Not found') {
     super(message);
   }
 }
 
-export class ConflictError extends VigilError {
-  readonly statusCode = 409;
-}
+export class ConflictError extends WithStatus(409) {}
 
-export class PayloadTooLargeError extends VigilError {
-  readonly statusCode = 413;
-}
+export class PayloadTooLargeError extends WithStatus(413) {}
 
 /** A quota or limit is used up: 429 with Retry-After (seconds until it frees). */
-export class TooManyRequestsError extends VigilError {
-  readonly statusCode = 429;
-
+export class TooManyRequestsError extends WithStatus(429) {
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
@@ -64,17 +57,13 @@ export class TooManyRequestsError extends VigilError {
   }
 }
 
-export class PreconditionFailedError extends VigilError {
-  readonly statusCode = 412;
-
+export class PreconditionFailedError extends WithStatus(412) {
   constructor(message = 'If-Match does not match the current ETag') {
     super(message);
   }
 }
 
-export class StoreUnavailableError extends VigilError {
-  readonly statusCode = 503;
-
+export class StoreUnavailableError extends WithStatus(503) {
   constructor(message = 'A backing store is unavailable', cause?: unknown) {
     super(message);
     this.cause = cause;
@@ -82,9 +71,7 @@ export class StoreUnavailableError extends VigilError {
 }
 
 /** Raised by every event store adapter when an expected revision does not hold. */
-export class ConcurrencyError extends VigilError {
-  readonly statusCode = 409;
-
+export class ConcurrencyError extends WithStatus(409) {
   constructor(
     readonly stream: string,
     readonly expected: string,

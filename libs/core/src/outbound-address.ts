@@ -21,12 +21,8 @@ export function literalAddress(hostname: string): string | null {
 
 /** Why a URL may not be the target of an outbound request (http/https only, no credentials, no literal private address unless allowed), or null. */
 export function outboundUrlProblem(value: string, { allowPrivate }: { allowPrivate: boolean }): string | null {
-  let parsed: URL;
-  try {
-    parsed = new URL(value);
-  } catch {
-    return 'must be an absolute http or https URL';
-  }
+  if (!URL.canParse(value)) return 'must be an absolute http or https URL';
+  const parsed = new URL(value);
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'must be an http or https URL';
   if (parsed.username || parsed.password) return 'must not carry credentials';
   if (!allowPrivate) {

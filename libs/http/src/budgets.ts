@@ -64,8 +64,7 @@ export class Budgets {
 /** The name a client address is counted under: IPv4 as it is, IPv6 by its /64 (one host's usual allocation). */
 export function addressBucket(ip: string): string {
   if (!ipaddr.isValid(ip)) return ip;
-  let parsed = ipaddr.parse(ip);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  const parsed = ipaddr.process(ip);
   if (parsed.kind() === 'ipv4') return parsed.toString();
   const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16));
   return `${parts.join(':')}::/64`;
@@ -76,8 +75,7 @@ export function addressMatcher(entries: string[]): (ip: string | undefined) => b
   const ranges = entries.map((entry) => (entry.includes('/') ? ipaddr.parseCIDR(entry) : ([ipaddr.parse(entry), ipaddr.parse(entry).kind() === 'ipv4' ? 32 : 128] as [ipaddr.IPv4 | ipaddr.IPv6, number])));
   return (ip) => {
     if (!ip || ranges.length === 0 || !ipaddr.isValid(ip)) return false;
-    let parsed = ipaddr.parse(ip);
-    if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+    const parsed = ipaddr.process(ip);
     return ranges.some(([range, bits]) => range.kind() === parsed.kind() && parsed.match(range, bits));
   };
 }

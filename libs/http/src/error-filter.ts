@@ -82,7 +82,15 @@ function allowedMethods(fastify: FastifyInstance, request: ErrorRequest): string
   const path = request.url.split('?')[0];
   // A route takes this very method (a wildcard such as /docs/*): its 404 means "no such thing", not "wrong method".
   if (fastify.findRoute({ method: request.method as (typeof METHODS)[number], url: path }) !== null) return [];
-  return METHODS.filter((method) => method !== request.method && fastify.findRoute({ method, url: path }) !== null);
+  return otherMethods(fastify, request.method, path);
+}
+
+/** The methods but `method` that a route takes at `path` (one whose parameters `accept` admits), for an Allow header. */
+export function otherMethods(fastify: FastifyInstance, method: string, path: string, accept: (params: object) => boolean = () => true): string[] {
+  return METHODS.filter((other) => {
+    const route = other === method ? null : fastify.findRoute({ method: other, url: path });
+    return route !== null && accept(route.params ?? {});
+  });
 }
 
 export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply, fastify: FastifyInstance | null): void {

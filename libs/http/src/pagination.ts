@@ -11,11 +11,8 @@ export interface Page<T> {
 /** `limit`: integer 1–max, default 20; anything else is a 400 naming the parameter. */
 export function parseLimit(raw: unknown, { fallback = 20, max = 100, name = 'limit' } = {}): number {
   if (raw === undefined) return fallback;
-  const text = Array.isArray(raw) ? null : String(raw);
-  if (text === null || !/^\d+$/.test(text)) {
-    throw ValidationError.of([{ path: name, message: `${name} must be an integer from 1 to ${max}` }]);
-  }
-  const value = Number(text);
+  const text = Array.isArray(raw) ? '' : String(raw);
+  const value = /^\d+$/.test(text) ? Number(text) : 0;
   if (value < 1 || value > max) throw ValidationError.of([{ path: name, message: `${name} must be an integer from 1 to ${max}` }]);
   return value;
 }

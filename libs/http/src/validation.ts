@@ -102,6 +102,21 @@ export function toDto<T extends object>(metatype: new () => T, value: object): T
   return plainToInstance(metatype, pickDeclared(value, metatype) as object, { enableImplicitConversion: false });
 }
 
+/** A body that is not a JSON object is a 400, whatever its DTO. */
+export function requireJsonObject(value: unknown): asserts value is object {
+  if (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new ValidationError('Body must be a JSON object', [{ path: '', message: 'expected a JSON object' }]);
+  }
+}
+
+/** A body as its DTO class, validated: every violation is reported at its path. */
+export async function validDto<T extends object>(metatype: new () => T, value: object): Promise<T> {
+  const instance = toDto(metatype, value);
+  const errors = await validate(instance, { whitelist: true, forbidUnknownValues: false, validationError: { target: false, value: false } });
+  if (errors.length > 0) throw ValidationError.of(toDetails(errors, '', value));
+  return instance;
+}
+
 /**
  * Validates bodies against their DTO class: every violation is reported, unknown fields are
  * dropped before anything walks them (existing clients send extras), and a body that is not an object is a 400.
@@ -111,16 +126,7 @@ export class BodyValidationPipe implements PipeTransform {
   /** Synchronous for every parameter but a typed body: most routes have no body, and a promise per parameter shows up in GETs. */
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     if (metadata.type !== 'body' || !metadata.metatype || metadata.metatype === Object) return value;
-    return this.validateBody(value, metadata.metatype as DtoClass);
-  }
-
-  private async validateBody(value: unknown, metatype: DtoClass): Promise<object> {
-    if (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value)) {
-      throw new ValidationError('Body must be a JSON object', [{ path: '', message: 'expected a JSON object' }]);
-    }
-    const instance = toDto(metatype, value);
-    const errors = await validate(instance, { whitelist: true, forbidUnknownValues: false, validationError: { target: false, value: false } });
-    if (errors.length > 0) throw ValidationError.of(toDetails(errors, '', value));
-    return instance;
+    requireJsonObject(value);
+    return validDto(metadata.metatype as DtoClass, value);
   }
 }

@@ -173,15 +173,9 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
 function url(env: Env, name: string, protocols: string[]): string | null {
   const raw = text(env, name);
   if (raw === null) return null;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new ConfigError(name, `must be a URL, got "${raw}"`);
-  }
-  if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
-  }
+  if (!URL.canParse(raw)) throw new ConfigError(name, `must be a URL, got "${raw}"`);
+  const { protocol } = new URL(raw);
+  if (!protocols.includes(protocol)) throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${protocol}"`);
   return raw;
 }
 

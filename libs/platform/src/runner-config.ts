@@ -20,13 +20,7 @@ export function loadRunnerConfig(env: Record<string, string | undefined> = proce
     return v;
   };
   const apiUrl = value('VIGIL_API_URL').replace(/\/+$/, '');
-  let url: URL;
-  try {
-    url = new URL(apiUrl);
-  } catch {
-    throw new ConfigError('VIGIL_API_URL', 'must be an http(s) URL');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('VIGIL_API_URL', 'must be an http(s) URL');
+  if (!URL.canParse(apiUrl) || !['http:', 'https:'].includes(new URL(apiUrl).protocol)) throw new ConfigError('VIGIL_API_URL', 'must be an http(s) URL');
   const location = value('VIGIL_RUNNER_LOCATION');
   if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(location)) throw new ConfigError('VIGIL_RUNNER_LOCATION', 'must be 1 to 63 lowercase letters, digits and dashes');
   const allow = (env.VIGIL_OUTBOUND_ALLOW_PRIVATE ?? 'false').trim().toLowerCase();

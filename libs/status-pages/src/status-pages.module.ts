@@ -43,10 +43,7 @@ import { SubscriptionsCommandHandler } from './write/subscriptions.handler';
 })
 export class StatusPagesModule {
   constructor(@Inject(PROJECTION_ENGINE) engine: ProjectionEngine, links: ServiceLinks, pages: StatusPageDirectory) {
-    engine.register(servicesProjection);
-    engine.register(statusPagesProjection);
-    engine.register(subscriptionsProjection);
-    engine.register(subscriptionStatesProjection);
+    for (const projection of [servicesProjection, statusPagesProjection, subscriptionsProjection, subscriptionStatesProjection]) engine.register(projection);
     // A service on a card cannot be deleted (409) until no card shows it.
     links.addUsageSource(async (accountId, serviceId) => {
       const page = await pages.pageUsingService(accountId, serviceId);

@@ -5,7 +5,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { CLOCK, Clock } from '../../../core/src/clock';
-import { NotFoundError } from '../../../core/src/errors';
+import { unlessNotFound } from '../../../core/src/unless-not-found';
 import { Public } from '../../../http/src/account-context';
 import { errorBody } from '../../../http/src/error-body';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
@@ -59,25 +59,14 @@ export function crossSite(request: FastifyRequest): boolean {
   if (typeof site === 'string') return site !== 'same-origin' && site !== 'none';
   const origin = request.headers.origin;
   if (typeof origin !== 'string') return false;
-  try {
-    return origin === 'null' || new URL(origin).host.toLowerCase() !== String(request.headers.host ?? '').toLowerCase();
-  } catch {
-    return true;
-  }
+  return origin === 'null' || !URL.canParse(origin) || new URL(origin).host.toLowerCase() !== String(request.headers.host ?? '').toLowerCase();
 }
 
 /** Images a page may show besides Vigil's own: the origins of its logos and favicon. */
 export function pageCsp(page: StatusPageDetailView | null): string {
-  const origins = new Set<string>();
-  for (const url of [page?.logo, page?.logoDark, page?.favicon]) {
-    if (!url) continue;
-    try {
-      const origin = new URL(url).origin;
-      if (ORIGIN.test(origin)) origins.add(origin);
-    } catch {
-      // Not a URL: the page does not show it.
-    }
-  }
+  // What is not a URL the page does not show.
+  const shown = [page?.logo, page?.logoDark, page?.favicon].flatMap((url) => (url && URL.canParse(url) ? [new URL(url).origin] : []));
+  const origins = new Set(shown.filter((origin) => ORIGIN.test(origin)));
   return ["default-src 'none'", "style-src 'self'", `img-src 'self' ${[...origins].join(' ')}`.trim(), "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'"].join('; ');
 }
 
@@ -216,19 +205,15 @@ export class PublicPagesController {
     if (!isDeliverableAddress(email)) {
       return say(400, 'Please check the address', ['That does not look like an email address. Go back and try again.']);
     }
-    try {
-      const command = {
-        type: 'AddSubscriptions' as const,
-        statusPageId: ref.id,
-        accountId: ref.accountId,
-        candidates: [{ id: this.ids.next(), type: 'EMAIL' as const, address: email, status: 'PENDING' as const }],
-        requestedAt: this.clock.now().toISOString(),
-      };
-      await this.commands.execute(new RunSubscriptionsCommand(command, { accountId: ref.accountId, keyId: null, keyName: 'public subscribe form', requestId: String(request.id) }));
-    } catch (error) {
-      if (error instanceof NotFoundError) return sendAnswer(request, reply, this.notFound('html'), false);
-      throw error;
-    }
+    const command = {
+      type: 'AddSubscriptions' as const,
+      statusPageId: ref.id,
+      accountId: ref.accountId,
+      candidates: [{ id: this.ids.next(), type: 'EMAIL' as const, address: email, status: 'PENDING' as const }],
+      requestedAt: this.clock.now().toISOString(),
+    };
+    const actor = { accountId: ref.accountId, keyId: null, keyName: 'public subscribe form', requestId: String(request.id) };
+    if (!(await unlessNotFound(this.commands.execute(new RunSubscriptionsCommand(command, actor))))) return sendAnswer(request, reply, this.notFound('html'), false);
     // The same answer whether or not the address was subscribed already (contract §8).
     return say(200, 'Check your inbox', [
       'If this address can receive updates, we have sent it an email with a link to confirm the subscription.',

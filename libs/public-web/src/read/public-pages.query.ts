@@ -149,9 +149,7 @@ export class PublicPages {
   /** The incident if it shows on the page (touches one of its services), else null. */
   async incident(ref: PageRef, incidentId: string, serviceIds: string[]): Promise<IncidentView | null> {
     const found = await this.incidents.get(ref.accountId, incidentId);
-    if (!found) return null;
-    const own = new Set(serviceIds);
-    return found.incident.services.some((s) => own.has(s.id)) ? found.incident : null;
+    return found?.incident.services.some((s) => serviceIds.includes(s.id)) ? found.incident : null;
   }
 
   /**

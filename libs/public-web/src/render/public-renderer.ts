@@ -122,10 +122,7 @@ export class PublicRenderer {
   constructor() {
     const hbs = Handlebars.create();
     hbs.registerHelper('md', (text: unknown) => new hbs.SafeString(this.markdown.render(typeof text === 'string' ? text : '')));
-    hbs.registerPartial('layout', LAYOUT);
-    hbs.registerPartial('incident', INCIDENT_PARTIAL);
-    hbs.registerPartial('maintenance', MAINTENANCE_PARTIAL);
-    hbs.registerPartial('subscribe', SUBSCRIBE_PARTIAL);
+    hbs.registerPartial({ layout: LAYOUT, incident: INCIDENT_PARTIAL, maintenance: MAINTENANCE_PARTIAL, subscribe: SUBSCRIBE_PARTIAL });
     const options = { strict: false, noEscape: false, knownHelpersOnly: false };
     this.templates = {
       page: hbs.compile(PAGE, options),

@@ -59,10 +59,15 @@ export interface StatusPageState {
   domainVerified: boolean;
 }
 
+/** The page while it lives and is the account's: another account's page is indistinguishable from a missing one. */
+export function ownedPage(state: StatusPageState, accountId: string): PageSettings | null {
+  return state.status === 'active' && state.accountId === accountId ? state.page : null;
+}
+
 export function requireOwned(state: StatusPageState, accountId: string): PageSettings {
-  // Another account's page is indistinguishable from a missing one.
-  if (state.status !== 'active' || state.accountId !== accountId || !state.page) throw new NotFoundError('Status page not found');
-  return state.page;
+  const page = ownedPage(state, accountId);
+  if (!page) throw new NotFoundError('Status page not found');
+  return page;
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

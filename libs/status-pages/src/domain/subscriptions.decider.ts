@@ -87,11 +87,7 @@ export function expiredPending(state: SubscriptionsState, now: number): string[]
  */
 export function addressKey(address: string, type: SubscriptionType = 'EMAIL'): string {
   if (type !== 'WEBHOOK') return address.toLowerCase();
-  try {
-    return new URL(address).href;
-  } catch {
-    return address;
-  }
+  return URL.canParse(address) ? new URL(address).href : address;
 }
 
 export const subscriptionsDecider: Decider<SubscriptionsState, SubscriptionsCommand, SubscriptionsEvent> = {

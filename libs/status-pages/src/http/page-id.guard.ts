@@ -3,8 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError, VigilError } from '../../../core/src/errors';
 import { isUuid } from '../../../core/src/ids';
-
-const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+import { otherMethods } from '../../../http/src/error-filter';
 
 export class MethodNotAllowedError extends VigilError {
   readonly statusCode = 405;
@@ -26,23 +25,14 @@ export class PageIdGuard implements CanActivate {
     const params = (request.params ?? {}) as Record<string, string | undefined>;
     const pageId = params.statusPageId;
     if (pageId !== undefined && !isUuid(pageId)) {
-      const allowed = this.staticMethods(request);
+      // Methods a route without the :statusPageId parameter takes on this very path.
+      const fastify = this.adapter.httpAdapter.getInstance<FastifyInstance>();
+      const allowed = otherMethods(fastify, request.method, request.url.split('?')[0], (params) => !('statusPageId' in params));
       if (allowed.length === 0) throw new NotFoundError('Status page not found');
       void http.getResponse<FastifyReply>().header('allow', allowed.join(', '));
       throw new MethodNotAllowedError(`Method ${request.method} is not allowed here`);
     }
     if (params.subscriptionId !== undefined && !isUuid(params.subscriptionId)) throw new NotFoundError('Subscription not found');
     return true;
-  }
-
-  /** Methods a route without the :statusPageId parameter takes on this very path. */
-  private staticMethods(request: FastifyRequest): string[] {
-    const fastify = this.adapter.httpAdapter.getInstance<FastifyInstance>();
-    const path = request.url.split('?')[0];
-    return METHODS.filter((method) => {
-      if (method === request.method) return false;
-      const route = fastify.findRoute({ method, url: path });
-      return route !== null && !('statusPageId' in (route.params ?? {}));
-    });
   }
 }

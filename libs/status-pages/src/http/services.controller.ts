@@ -1,12 +1,14 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import { NotFoundError } from '../../../core/src/errors';
 import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
 import { Account, AccountContext } from '../../../http/src/account-context';
 import { parseIfMatch, setEtag } from '../../../http/src/etag';
-import { CURSOR_CODEC, CursorCodec, parseLimit } from '../../../http/src/pagination';
+import { CURSOR_CODEC, CursorCodec } from '../../../http/src/pagination';
+import { pageByCreation } from '../../../http/src/account-resources';
+import { ApiLimitedPageQuery } from '../../../http/src/page-query';
 import { AnswerCache, keptJson } from '../../../http/src/response-cache';
 import { actorOf, requireId } from '../../../http/src/params';
 import { ServiceDirectory, ServiceView } from '../read/service-directory';
@@ -29,13 +31,11 @@ export class ServicesController {
 
   @Get()
   @ApiOkResponse({ type: ServicePageDto })
-  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
-  @ApiQuery({ name: 'nextId', required: false, type: String })
-  async list(@Account() account: AccountContext, @Query('limit') limit?: string, @Query('nextId') nextId?: string) {
-    const scope = `services:${account.accountId}`;
-    const size = parseLimit(limit);
-    const rows = await this.queries.execute(new StatusPagesQuery({ type: 'ListServices', accountId: account.accountId, limit: size, after: this.cursors.decode(scope, nextId) }));
-    return this.cursors.page(scope, rows, size, (s: ServiceView) => ({ value: s.created_at, id: s.id }));
+  @ApiLimitedPageQuery()
+  list(@Account() { accountId }: AccountContext, @Query('limit') limit?: string, @Query('nextId') nextId?: string) {
+    return pageByCreation(this.cursors, `services:${accountId}`, { limit, nextId }, (size, after) =>
+      this.queries.execute(new StatusPagesQuery({ type: 'ListServices', accountId, limit: size, after })),
+    );
   }
 
   @Post()

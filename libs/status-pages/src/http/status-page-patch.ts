@@ -1,7 +1,6 @@
 import { PartialType } from '@nestjs/swagger';
-import { validate } from 'class-validator';
 import { ValidationError } from '../../../core/src/errors';
-import { toDetails, toDto } from '../../../http/src/validation';
+import { requireJsonObject, validDto } from '../../../http/src/validation';
 import { StatusPageDetailView } from '../read/status-page-directory';
 import { StatusPageBodyDto } from './status-page.dto';
 
@@ -26,15 +25,10 @@ function asBody(page: StatusPageDetailView): Record<string, unknown> {
  * (null unsets an optional one), and every rule of PUT holds for the result, reported at the same paths.
  */
 export async function patchedBody(current: StatusPageDetailView, raw: unknown): Promise<StatusPageBodyDto> {
-  if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new ValidationError('Body must be a JSON object', [{ path: '', message: 'expected a JSON object' }]);
-  }
+  requireJsonObject(raw);
   const sent = FIELDS.filter((field) => Object.prototype.hasOwnProperty.call(raw, field));
   if (sent.length === 0) throw ValidationError.of([{ path: '', message: `give at least one of ${FIELDS.join(', ')}` }]);
   const merged: Record<string, unknown> = asBody(current);
   for (const field of sent) merged[field] = (raw as Record<string, unknown>)[field];
-  const instance = toDto(StatusPageBodyDto, merged);
-  const errors = await validate(instance, { whitelist: true, forbidUnknownValues: false, validationError: { target: false, value: false } });
-  if (errors.length > 0) throw ValidationError.of(toDetails(errors, '', merged));
-  return instance;
+  return validDto(StatusPageBodyDto, merged);
 }

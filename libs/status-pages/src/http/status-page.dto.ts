@@ -1,8 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { Allow, IsArray, IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Matches, ValidateBy, ValidateNested } from 'class-validator';
-import { EachObject, RequiredName } from '../../../http/src/dto-helpers';
+import { Allow, IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Matches, ValidateBy, ValidateNested } from 'class-validator';
+import { RequiredName } from '../../../http/src/dto-helpers';
+import { RequiredObjects } from '../../../http/src/required-fields';
 import { DEFAULT_THEME_COLORS, DEFAULT_THEMES, DefaultTheme, HEX_COLOR, THEME_COLOR_KEYS, ThemeColorKey, ThemeColorSet } from '../domain/theme';
 import { EmptyAsNull, OptionalText, OptionalWebUrl } from './optional-fields';
 import { ServiceDto } from './service.dto';
@@ -57,14 +58,7 @@ export class CardBodyDto {
   name!: string;
 
   @ApiProperty({ type: [ServiceRefDto], maxItems: MAX_SERVICES_PER_CARD })
-  @IsDefined({ message: '$property is required' })
-  @IsArray()
-  @MaxEntries(MAX_SERVICES_PER_CARD)
-  @DistinctServiceIds()
-  // ValidateNested alone would also walk into an array nested in the array.
-  @EachObject('{id}')
-  @ValidateNested({ each: true })
-  @Type(() => ServiceRefDto)
+  @RequiredObjects(() => ServiceRefDto, '{id}', DistinctServiceIds(), MaxEntries(MAX_SERVICES_PER_CARD))
   services!: ServiceRefDto[];
 }
 
@@ -95,12 +89,7 @@ export class StatusPageBodyDto {
   url!: string;
 
   @ApiProperty({ type: [CardBodyDto], maxItems: MAX_CARDS })
-  @IsDefined({ message: '$property is required' })
-  @IsArray()
-  @MaxEntries(MAX_CARDS)
-  @EachObject('{name, services}')
-  @ValidateNested({ each: true })
-  @Type(() => CardBodyDto)
+  @RequiredObjects(() => CardBodyDto, '{name, services}', MaxEntries(MAX_CARDS))
   cards!: CardBodyDto[];
 
   @OptionalText(500)

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import { CLOCK, Clock } from '../../../core/src/clock';
 import { NotFoundError, PreconditionFailedError, ValidationError } from '../../../core/src/errors';
@@ -9,6 +9,7 @@ import { Account, AccountContext } from '../../../http/src/account-context';
 import { parseIfMatch, setEtag } from '../../../http/src/etag';
 import { CURSOR_CODEC, CursorCodec, parseLimit } from '../../../http/src/pagination';
 import { AnswerCache, keptJson } from '../../../http/src/response-cache';
+import { ApiLimitedPageQuery } from '../../../http/src/page-query';
 import { actorOf, requireId } from '../../../http/src/params';
 import { shownUntil } from '../read/page-incidents';
 import { StatusPageDetailView, StatusPageDirectory, StatusPageView } from '../read/status-page-directory';
@@ -23,6 +24,7 @@ import { StatusPageBodyDto, StatusPageDetailDto, StatusPagePageDto } from './sta
 @ApiTags('status pages')
 @ApiBearerAuth()
 @Controller('v1/status-pages')
+@UseGuards(PageIdGuard)
 export class StatusPagesController {
   constructor(
     private readonly commands: CommandBus,
@@ -38,8 +40,7 @@ export class StatusPagesController {
   @Get()
   @ApiOperation({ summary: 'List status pages with theme, cards, services and incidents (endpoint 8)' })
   @ApiOkResponse({ type: StatusPagePageDto })
-  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
-  @ApiQuery({ name: 'nextId', required: false, type: String })
+  @ApiLimitedPageQuery()
   async list(
     @Account() account: AccountContext,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -71,14 +72,12 @@ export class StatusPagesController {
   }
 
   @Get(':statusPageId')
-  @UseGuards(PageIdGuard)
   @ApiOkResponse({ type: StatusPageDetailDto })
   async get(@Account() account: AccountContext, @Param('statusPageId') statusPageId: string, @Res({ passthrough: true }) reply: FastifyReply) {
     return this.read(account, requireId(statusPageId, 'Status page'), reply);
   }
 
   @Put(':statusPageId')
-  @UseGuards(PageIdGuard)
   @ApiOkResponse({ type: StatusPageDetailDto })
   async update(
     @Account() account: AccountContext,
@@ -94,7 +93,6 @@ export class StatusPagesController {
   }
 
   @Patch(':statusPageId')
-  @UseGuards(PageIdGuard)
   @ApiBody({ type: PatchStatusPageDto })
   @ApiOkResponse({ type: StatusPageDetailDto })
   async patch(
@@ -121,7 +119,6 @@ export class StatusPagesController {
   }
 
   @Delete(':statusPageId')
-  @UseGuards(PageIdGuard)
   @HttpCode(204)
   @ApiNoContentResponse()
   async remove(@Account() account: AccountContext, @Param('statusPageId') statusPageId: string, @Headers('if-match') ifMatch: string | undefined) {
@@ -130,7 +127,6 @@ export class StatusPagesController {
   }
 
   @Post(':statusPageId/custom-domain/check')
-  @UseGuards(PageIdGuard)
   @HttpCode(200)
   @ApiOperation({ summary: "Check the custom domain's proof now (a DNS TXT record or an HTTP token); the page answers there once verified" })
   @ApiOkResponse({ type: StatusPageDetailDto })

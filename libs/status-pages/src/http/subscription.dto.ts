@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
-import { EachObject } from '../../../http/src/dto-helpers';
+import { ArrayMaxSize, ArrayMinSize, IsBoolean, IsDefined, IsIn, IsOptional, IsString } from 'class-validator';
+import { RequiredObjects } from '../../../http/src/required-fields';
 
 export const MAX_BULK_SUBSCRIPTIONS = 100;
 
@@ -19,13 +18,7 @@ export class SubscriptionEntryDto {
 
 export class BulkSubscriptionsDto {
   @ApiProperty({ type: [SubscriptionEntryDto], minItems: 1, maxItems: MAX_BULK_SUBSCRIPTIONS })
-  @IsDefined({ message: '$property is required' })
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(MAX_BULK_SUBSCRIPTIONS)
-  @EachObject('{type, config}')
-  @ValidateNested({ each: true })
-  @Type(() => SubscriptionEntryDto)
+  @RequiredObjects(() => SubscriptionEntryDto, '{type, config}', ArrayMaxSize(MAX_BULK_SUBSCRIPTIONS), ArrayMinSize(1))
   subscriptions!: SubscriptionEntryDto[];
 
   @ApiPropertyOptional({ type: Boolean, nullable: true, default: false, description: 'true: the subscriptions are VERIFIED at once, without double opt-in' })

@@ -3,6 +3,7 @@ import { Collection } from '../../../core/src/projection';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { FindQuery, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
+import { newestOfAccount } from './by-creation';
 import { CheckRef, ServiceLinks } from './service-links';
 import { ServiceDoc, servicesProjection } from './services.projection';
 import { getOwn } from '../../../read-store/src/account-docs';
@@ -58,13 +59,7 @@ export class ServiceDirectory {
 
   /** One page, newest first; asks for one row more than `limit` so the caller knows whether more follow. */
   async list(accountId: string, limit: number, after: FindQuery['after']): Promise<ServiceView[]> {
-    const docs = await this.store.find(this.collection(), {
-      filters: [{ field: 'accountId', op: 'eq', value: accountId }],
-      sort: { field: 'created_at', direction: 'desc' },
-      limit: limit + 1,
-      after,
-    });
-    return this.present(accountId, docs);
+    return this.present(accountId, await newestOfAccount(this.store, this.collection(), accountId, limit, after));
   }
 
   private async present(accountId: string, docs: ServiceDoc[]): Promise<ServiceView[]> {

@@ -4,10 +4,12 @@ import { Collection } from '../../../core/src/projection';
 import { EVENT_STORE, EventStore } from '../../../event-store/src/event-store.port';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { FindQuery, READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
+import { getOwn } from '../../../read-store/src/account-docs';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { DefaultTheme, themeColorsOrDefault, ThemeColors } from '../domain/theme';
 import { incidentsOfPage, PageIncident, PageIncidents, RESOLVED_INCIDENT_WINDOW_MS } from './page-incidents';
+import { newestOfAccount } from './by-creation';
 import { ServiceDirectory, ServiceView } from './service-directory';
 import { StatusPageDoc, statusPagesProjection } from './status-pages.projection';
 
@@ -55,9 +57,8 @@ export class StatusPageDirectory {
     @Inject(VIGIL_CONFIG) private readonly config: VigilConfig,
   ) {}
 
-  async getDoc(accountId: string, id: string): Promise<{ doc: StatusPageDoc; revision: bigint } | null> {
-    const stored = await this.store.get(this.collection(), id);
-    return stored && stored.doc.accountId === accountId ? stored : null;
+  getDoc(accountId: string, id: string): Promise<{ doc: StatusPageDoc; revision: bigint } | null> {
+    return getOwn(this.store, this.collection(), accountId, id);
   }
 
   async get(accountId: string, id: string): Promise<{ page: StatusPageDetailView; revision: bigint } | null> {
@@ -74,12 +75,7 @@ export class StatusPageDirectory {
 
   /** One page of the account's documents, newest first, one more than `limit` so the caller knows whether more follow. */
   listDocs(accountId: string, limit: number, after: FindQuery['after']): Promise<StatusPageDoc[]> {
-    return this.store.find(this.collection(), {
-      filters: [{ field: 'accountId', op: 'eq', value: accountId }],
-      sort: { field: 'created_at', direction: 'desc' },
-      limit: limit + 1,
-      after,
-    });
+    return newestOfAccount(this.store, this.collection(), accountId, limit, after);
   }
 
   /** The list entries of these documents. */

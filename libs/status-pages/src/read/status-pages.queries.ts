@@ -7,15 +7,15 @@ import { ContextQuery } from '../../../read-store/src/context-query';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { COMMAND_RUNNER, PROJECTION_ENGINE } from '../../../platform/src/tokens';
 import { RecordedEvent } from '../../../core/src/event';
-import { requireOwned, statusPageDecider, StatusPageEvent, statusPageStream } from '../domain/status-page.decider';
+import { ownedPage, statusPageDecider, StatusPageEvent, statusPageStream } from '../domain/status-page.decider';
 import { PENDING_EXPIRY_MS } from '../domain/subscriptions.decider';
 import { ServiceDirectory, ServiceView } from './service-directory';
 import { StatusPageDetailView, StatusPageDirectory, StatusPageView } from './status-page-directory';
+import { oldestFirst } from './by-creation';
 import { subscriptionsProjection, SubscriptionView, subscriptionView } from './subscriptions.projection';
 import { StatusPageDoc, statusPagesProjection } from './status-pages.projection';
 
 type After = FindQuery['after'];
-const BATCH = 500;
 
 /** What other contexts and this context's GETs ask of status pages, services and subscriptions. */
 export type StatusPagesQuestion =
@@ -92,11 +92,7 @@ export class StatusPagesQueryHandler implements IQueryHandler<StatusPagesQuery<S
         const page = await this.pages.getDoc(query.accountId, query.statusPageId);
         if (page) return page.doc.name;
         const { state } = await this.runner.load(statusPageStream(query.statusPageId), statusPageDecider);
-        try {
-          return requireOwned(state, query.accountId).name;
-        } catch {
-          return null;
-        }
+        return ownedPage(state, query.accountId)?.name ?? null;
       }
       case 'PagesShowing':
         return this.pages.pagesShowing(query.accountId, query.serviceIds);
@@ -106,21 +102,10 @@ export class StatusPagesQueryHandler implements IQueryHandler<StatusPagesQuery<S
   /** Every subscription of the page, oldest first (the order they signed up in), but PENDING ones expired now. */
   private async subscriptionsOf(accountId: string, statusPageId: string): Promise<SubscriptionView[]> {
     const expiredBefore = new Date(this.clock.now().getTime() - PENDING_EXPIRY_MS).toISOString();
-    const collection = this.engine.collection(subscriptionsProjection);
     const out: SubscriptionView[] = [];
-    let after: After;
-    for (;;) {
-      const docs = await this.store.find(collection, {
-        filters: [{ field: 'statusPageId', op: 'eq', value: statusPageId }],
-        sort: { field: 'created_at', direction: 'asc' },
-        limit: BATCH,
-        after,
-      });
-      for (const doc of docs) {
-        if (doc.accountId === accountId && !(doc.status === 'PENDING' && doc.updated_at <= expiredBefore)) out.push(subscriptionView(doc));
-      }
-      if (docs.length < BATCH) return out;
-      after = { value: docs[docs.length - 1].created_at, id: docs[docs.length - 1].id };
+    for await (const doc of oldestFirst(this.store, this.engine.collection(subscriptionsProjection), [{ field: 'statusPageId', op: 'eq', value: statusPageId }])) {
+      if (doc.accountId === accountId && !(doc.status === 'PENDING' && doc.updated_at <= expiredBefore)) out.push(subscriptionView(doc));
     }
+    return out;
   }
 }

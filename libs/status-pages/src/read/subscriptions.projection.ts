@@ -2,18 +2,6 @@ import { RecordedEvent } from '../../../core/src/event';
 import { Projection } from '../../../core/src/projection';
 import { SUBSCRIPTIONS_EVENT_TYPES, SubscriptionStatus, SubscriptionsEvent, SubscriptionType } from '../domain/subscriptions.decider';
 
-export interface SubscriptionDoc {
-  id: string;
-  statusPageId: string;
-  accountId: string;
-  type: SubscriptionType;
-  address: string;
-  status: SubscriptionStatus;
-  created_at: string;
-  updated_at: string;
-  [field: string]: unknown;
-}
-
 /** A subscription as the API shows it. */
 export interface SubscriptionView {
   id: string;
@@ -22,6 +10,12 @@ export interface SubscriptionView {
   status: SubscriptionStatus;
   created_at: string;
   updated_at: string;
+}
+
+export interface SubscriptionDoc extends SubscriptionView {
+  statusPageId: string;
+  accountId: string;
+  [field: string]: unknown;
 }
 
 export function subscriptionView(doc: SubscriptionDoc): SubscriptionView {

@@ -8,6 +8,7 @@ import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore, SETTINGS } from '../../../read-store/src/read-store.port';
 import { VIGIL_CONFIG, VigilConfig } from '../../../platform/src/config';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
+import { oldestFirst } from '../read/by-creation';
 import { statusPagesProjection } from '../read/status-pages.projection';
 import { RunStatusPageCommand } from './status-page.handler';
 
@@ -74,16 +75,9 @@ export class CustomDomainChecks implements OnModuleInit, OnModuleDestroy {
 
   /** Pages with a custom domain: unproven ones at every pass, verified ones every RECHECK_VERIFIED_MS. */
   private async recheckAll(): Promise<void> {
-    const collection = this.engine.collection(statusPagesProjection);
     const verifiedTurn = Math.floor(Date.now() / RECHECK_PENDING_MS) % Math.round(RECHECK_VERIFIED_MS / RECHECK_PENDING_MS) === 0;
-    let after: { value: string; id: string } | undefined;
-    for (;;) {
-      const docs = await this.store.find(collection, { filters: [], sort: { field: 'created_at', direction: 'asc' }, limit: 500, after });
-      for (const doc of docs) {
-        if (doc.customDomain && (!doc.customDomainVerified || verifiedTurn)) await this.check(doc.id, doc.customDomain).catch(() => undefined);
-      }
-      if (docs.length < 500) return;
-      after = { value: docs[docs.length - 1].created_at, id: docs[docs.length - 1].id };
+    for await (const doc of oldestFirst(this.store, this.engine.collection(statusPagesProjection), [])) {
+      if (doc.customDomain && (!doc.customDomainVerified || verifiedTurn)) await this.check(doc.id, doc.customDomain).catch(() => undefined);
     }
   }
 
