@@ -49,6 +49,14 @@ function byHost(host: string): Promise<{ status: number }> {
   });
 }
 
+/** The page's Statuspage JSON and its feeds name the page by its public URL: a custom domain only once proven. */
+async function expectLinksTo(pageUrl: string): Promise<void> {
+  const summary = await server.http.get('/status/proven/api/v2/summary.json', { headers: {} });
+  expect(summary.body.page.url).toBe(pageUrl);
+  const rss = await server.http.get('/status/proven/history.rss', { headers: {} });
+  expect(rss.text).toContain(`<atom:link href="${pageUrl}/history.rss" rel="self"`);
+}
+
 describe('custom domains', () => {
   it('answer only after the owner proves the domain, and stop when the proof is gone', async () => {
     const page = await createPage(server, account, 'proven', { customDomain: 'Status.Proven.test' });
@@ -62,6 +70,7 @@ describe('custom domains', () => {
     expect(verification.http.body).toMatch(/^[\w-]{43}$/);
     expect((await byHost('status.proven.test')).status).toBe(404);
     expect((await server.http.get('/status/proven', { headers: {} })).status).toBe(200);
+    await expectLinksTo('https://vigil.example.com/status/proven');
 
     // A wrong token proves nothing.
     expect((await proveDomain(server, account, page.pageId, () => 'not-the-token')).body.customDomainVerification.status).toBe('PENDING');
@@ -72,12 +81,14 @@ describe('custom domains', () => {
     expect(proven.body.customDomainVerification.status).toBe('VERIFIED');
     expect(proven.body.publicUrl).toBe('https://status.proven.test');
     expect((await byHost('status.proven.test')).status).toBe(200);
+    await expectLinksTo('https://status.proven.test');
 
     // A re-check that no longer finds the proof takes the domain away.
     const lost = await proveDomain(server, account, page.pageId, () => null);
     expect(lost.body.customDomainVerification.status).toBe('PENDING');
     expect(lost.body.publicUrl).toBe('https://vigil.example.com/status/proven');
     expect((await byHost('status.proven.test')).status).toBe(404);
+    await expectLinksTo('https://vigil.example.com/status/proven');
   });
 
   it('is proven by a TXT record on the name servers Vigil asks, and lost when the record goes', async () => {

@@ -137,7 +137,7 @@ export class PublicPagesController {
     const atom = request.routeOptions.url?.endsWith('.atom') ?? false;
     return this.respond(request, reply, 'json', [], async (model, ref) => {
       const incidents = await this.latest(ref, model.services.map((s) => s.id));
-      const feed = incidentFeed(this.renderer.markdown, model.page, this.pageUrl(model.page), incidents, model.now);
+      const feed = incidentFeed(this.renderer.markdown, model.page, model.page.publicUrl, incidents, model.now);
       const type = atom ? 'application/atom+xml; charset=utf-8' : 'application/rss+xml; charset=utf-8';
       return answerOf(200, type, atom ? feed.atom1() : feed.rss2(), SHORT_OPEN);
     });
@@ -150,7 +150,7 @@ export class PublicPagesController {
     if (!body) return sendAnswer(request, reply, this.notFound('json'));
     return this.respond(request, reply, 'json', [route], async (model, ref) => {
       const latest = () => this.latest(ref, model.services.map((s) => s.id));
-      return this.json(200, await body(new StatuspageJson(model, this.pageUrl(model.page)), latest));
+      return this.json(200, await body(new StatuspageJson(model, model.page.publicUrl), latest));
     });
   }
 
@@ -274,11 +274,6 @@ export class PublicPagesController {
   private notFound(kind: NotFoundKind): PublicAnswer {
     if (kind === 'json') return answerOf(404, JSON_TYPE, JSON.stringify(errorBody(404, 'Not found')), { 'cache-control': 'no-store', 'content-security-policy': LOCKED_DOWN, ...CORS });
     return this.html(404, null, this.renderer.message(null, null, 'Page not found', ['There is no status page at this address.']));
-  }
-
-  /** The page's canonical address: its custom domain (served over https) when it has one. */
-  private pageUrl(page: StatusPageDetailView): string {
-    return page.customDomain ? `https://${page.customDomain.toLowerCase()}` : `${this.config.publicUrl}/status/${page.url}`;
   }
 }
 
