@@ -4,7 +4,7 @@ import { CLOCK, Clock } from '../../../core/src/clock';
 import { ValidationError, ViolationDetail } from '../../../core/src/errors';
 import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
 import { parseIsoDate } from '../../../core/src/time';
-import { toDetails, toDto } from '../../../http/src/validation';
+import { requireJsonObject, toDetails, toDto } from '../../../http/src/validation';
 import { ServiceDirectory, ServiceView } from '../../../status-pages/src/status-pages.api';
 import { IncidentCommand, NewUpdate } from '../domain/incident.decider';
 import { Severity } from '../domain/incident-timeline';
@@ -94,9 +94,7 @@ export class IncidentBodies {
   }
 
   private async shape<T extends object>(dto: new () => T, raw: unknown): Promise<Shaped<T>> {
-    if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-      throw new ValidationError('Body must be a JSON object', [{ path: '', message: 'expected a JSON object' }]);
-    }
+    requireJsonObject(raw);
     const value = toDto(dto, raw);
     const errors = await validate(value, { whitelist: true, forbidUnknownValues: false, stopAtFirstError: true, validationError: { target: false, value: false } });
     return { value, details: toDetails(errors, '', raw) };

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import { ID_GENERATOR, IdGenerator } from '../../../core/src/ids';
 import { Account, AccountContext } from '../../../http/src/account-context';
@@ -13,6 +13,7 @@ import { IncidentsQuery } from '../read/incidents.queries';
 import { IncidentTemplateCommand } from '../domain/incident-template.decider';
 import { RunIncidentTemplateCommand } from '../write/incident-template.handler';
 import { IncidentTemplateBodyDto, IncidentTemplateDto, IncidentTemplatePageDto, toTemplateContent } from './incident-template.dto';
+import { ApiLimitedPageQuery } from '../../../http/src/page-query';
 
 /** Incident templates (a Vigil extension, after Statuspage's): what an incident declared from one starts with. */
 @ApiTags('incident templates')
@@ -28,8 +29,7 @@ export class IncidentTemplatesController {
 
   @Get()
   @ApiOkResponse({ type: IncidentTemplatePageDto })
-  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
-  @ApiQuery({ name: 'nextId', required: false, type: String })
+  @ApiLimitedPageQuery()
   list(@Account() { accountId }: AccountContext, @Query('limit') limit?: string, @Query('nextId') nextId?: string) {
     return pageByCreation(this.cursors, `incident-templates:${accountId}`, { limit, nextId }, (size, after) =>
       this.queries.execute(new IncidentsQuery({ type: 'ListIncidentTemplates', accountId, limit: size, after })),

@@ -17,6 +17,7 @@ import { RunIncidentCommand } from '../write/incident.handler';
 import { IncidentBodies } from './incident-bodies';
 import { CreateIncidentDto, IncidentDto, IncidentHistoryDto, IncidentPageDto, PatchIncidentDto, ReplaceIncidentDto } from './incident.dto';
 import { parseListIncidentsParams } from './list-incidents.params';
+import { ApiLimitedPageQuery } from '../../../http/src/page-query';
 
 @ApiTags('incidents')
 @ApiBearerAuth()
@@ -46,8 +47,7 @@ export class IncidentsController {
 
   @Get()
   @ApiOkResponse({ type: IncidentPageDto, description: 'Newest first by when they happened (the first update\'s publicIncidentUpdateDate)' })
-  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
-  @ApiQuery({ name: 'nextId', required: false, type: String })
+  @ApiLimitedPageQuery()
   @ApiQuery({ name: 'statusPageId', required: false, schema: { type: 'string', format: 'uuid' }, description: 'Incidents touching any service on the page' })
   @ApiQuery({ name: 'serviceId', required: false, schema: { type: 'string', format: 'uuid' } })
   @ApiQuery({ name: 'status', required: false, enum: ['open', 'resolved'] })
