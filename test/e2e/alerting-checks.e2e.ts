@@ -123,7 +123,8 @@ describe('check alerts over real SMTP and HTTP (manual clock)', () => {
     expect(mail.raw).toContain('nightly &lt;backup&gt;'); // escaped in the HTML part
     expect(mail.raw).toMatch(/multipart\/alternative/);
 
-    const log = await notifications(`&checkId=${check.id}`);
+    // The receivers have them a moment before the worker records them SENT.
+    const log = await eventually(() => notifications(`&checkId=${check.id}`), (list) => list.filter((n) => n.alertType === 'ALERT_FAILURE' && n.status !== 'PENDING').length >= 4);
     const failures = log.filter((n) => n.alertType === 'ALERT_FAILURE');
     expect(failures).toHaveLength(4);
     expect(failures.every((n) => n.status === 'SENT' && n.attempts === 1)).toBe(true);
