@@ -112,13 +112,20 @@ describe('npm start', () => {
     }
     npm.kill('SIGTERM');
     await exited;
-    // Whatever npm did, the server's port is free once it has gone: nothing answers there.
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const answered = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => (socket.destroy(), resolve(true)));
-      socket.once('error', () => resolve(false));
-    });
+    // Whatever npm did, the server's port is free once it has gone: nothing answers there. npm may exit before
+    // the server has finished its shutdown, which on a loaded runner takes more than a moment: looked at until 20 s.
+    const answers = () =>
+      new Promise<boolean>((resolve) => {
+        const socket = connect(port, '127.0.0.1');
+        socket.once('connect', () => (socket.destroy(), resolve(true)));
+        socket.once('error', () => resolve(false));
+      });
+    const goneBy = Date.now() + 20_000;
+    let answered = await answers();
+    while ((answered || !output.includes('Vigil API stopped')) && Date.now() < goneBy) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      answered = await answers();
+    }
     expect(answered).toBe(false);
     expect(output).toContain('Vigil API stopped');
     expect(output).toContain('SIGTERM');
