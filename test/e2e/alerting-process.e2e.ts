@@ -57,7 +57,8 @@ describe('durable delivery across kill -9 and with two workers', () => {
     await new Promise((r) => setTimeout(r, 1000));
     expect(receiver.requests).toHaveLength(1);
     expect(receiver.requests[0].headers['webhook-id']).toBe(notificationId);
-    const log = (await new HttpClient(second.url).get('/v1/alert-notifications', auth)).body.entries;
+    // The receiver has it a moment before the worker records it SENT.
+    const log = await eventually(async () => (await new HttpClient(second.url).get('/v1/alert-notifications', auth)).body.entries, (entries: any[]) => entries[0]?.status !== 'PENDING', 30_000);
     expect(log).toEqual([expect.objectContaining({ id: notificationId, status: 'SENT', attempts: 1 })]);
   }, TEST_MS);
 
