@@ -4,6 +4,9 @@ import { ManualClock } from '../../libs/core/src/clock';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 import { eventually, Receiver, SmtpSink, startReceiver, startSmtpSink } from './alerting-receivers';
 
+// What a hanging receiver costs; an answering one on a loaded runner must stay well inside it.
+const DELIVERY_TIMEOUT_MS = 2000;
+
 describe('delivery faults: retries, Retry-After, timeouts, refused connections, SMTP down (manual clock)', () => {
   const clock = new ManualClock('2026-07-01T12:00:00.000Z');
   let server: TestServer;
@@ -17,7 +20,7 @@ describe('delivery faults: retries, Retry-After, timeouts, refused connections, 
     smtpPort = await freePort();
     server = await startTestServer({
       clock,
-      env: { VIGIL_DAEMON: 'on', SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, VIGIL_OUTBOUND_ALLOW_PRIVATE: 'true', VIGIL_DELIVERY_TIMEOUT_MS: '500' },
+      env: { VIGIL_DAEMON: 'on', SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, VIGIL_OUTBOUND_ALLOW_PRIVATE: 'true', VIGIL_DELIVERY_TIMEOUT_MS: String(DELIVERY_TIMEOUT_MS) },
     });
     account = await server.account();
   });
@@ -36,7 +39,7 @@ describe('delivery faults: retries, Retry-After, timeouts, refused connections, 
   };
   const notification = async (id: string) =>
     ((await server.http.get(`/v1/alert-notifications?limit=100`, { key: account.key })).body.entries as any[]).find((n) => n.id === id);
-  const waitFor = (id: string, done: (n: any) => boolean) => eventually(() => notification(id), (n) => n !== undefined && done(n), 5000);
+  const waitFor = (id: string, done: (n: any) => boolean) => eventually(() => notification(id), (n) => n !== undefined && done(n));
 
   it('retries 500, 429 with Retry-After and a hanging receiver, then delivers once with every attempt logged', async () => {
     const id = await channel({ name: 'flaky', url: `${receiver.url}/flaky` });
@@ -53,7 +56,7 @@ describe('delivery faults: retries, Retry-After, timeouts, refused connections, 
     await new Promise((r) => setTimeout(r, 600));
     expect((await notification(nid)).attempts).toBe(2);
     clock.advance(61_000);
-    expect(await waitFor(nid, (n) => n.attempts === 3)).toMatchObject({ status: 'PENDING', lastError: 'timed out after 500 ms' });
+    expect(await waitFor(nid, (n) => n.attempts === 3)).toMatchObject({ status: 'PENDING', lastError: `timed out after ${DELIVERY_TIMEOUT_MS} ms` });
 
     clock.advance(150_000); // past the third backoff (120 s ± 20 %)
     expect(await waitFor(nid, (n) => n.status === 'SENT')).toMatchObject({ attempts: 4, lastError: null });

@@ -102,7 +102,8 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
   return { port: actual, url: `smtp://127.0.0.1:${actual}`, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-export async function eventually<T>(read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 8000): Promise<T> {
+// Background work (deliveries, projections, timers) on a loaded two-core runner can take seconds; the wait ends as soon as `done`.
+export async function eventually<T>(read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();

@@ -126,9 +126,12 @@ describe('subscribers: double opt-in, incident emails, one-click unsubscribe (re
     expect(decodedMail(ann.raw)).toContain('API &lt;errors&gt;');
     expect(ann.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
     expect(ann.headers['list-unsubscribe']).toMatch(/^<http:\/\/[^>]+\/subscriptions\/unsubscribe\/[^>]+>, <mailto:status@vigil\.test\?subject=[^>]+>$/);
-    const log = (await server.http.get('/v1/alert-notifications?limit=100', { key: account.key })).body.entries as any[];
-    // Subscriber emails are logged per batch of up to 100 addresses.
-    expect(log.filter((n) => n.incidentId === incident.id && n.alertType === 'INCIDENT_CREATED')).toEqual([expect.objectContaining({ status: 'SENT', recipient: '3 subscribers', attempts: 1 })]);
+    // Subscriber emails are logged per batch of up to 100 addresses; the sink has them a moment before the worker records them.
+    const logged = await eventually(
+      async () => ((await server.http.get('/v1/alert-notifications?limit=100', { key: account.key })).body.entries as any[]).filter((n) => n.incidentId === incident.id && n.alertType === 'INCIDENT_CREATED'),
+      (list) => list.length > 0 && list.every((n) => n.status !== 'PENDING'),
+    );
+    expect(logged).toEqual([expect.objectContaining({ status: 'SENT', recipient: '3 subscribers', attempts: 1 })]);
 
     // Editing the stored update re-sends nothing; a new update with notifySubscribers does.
     const updateId = incident.incidentUpdates[0].id;

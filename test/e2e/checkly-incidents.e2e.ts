@@ -22,8 +22,9 @@ import { Api, IncidentBody, IncidentUpdateBody, INCIDENTS, ServiceBody } from '.
  * instead of waiting for a prompt.
  */
 const CHECKLY = join(__dirname, '..', '..', 'node_modules', 'checkly', 'bin', 'run');
-const CLI_TIMEOUT_MS = 30_000;
-const TEST_TIMEOUT_MS = 90_000;
+// The CLI's own start takes seconds, and tens of them on a loaded two-core runner (as in checkly-checks).
+const CLI_TIMEOUT_MS = 60_000;
+const TEST_TIMEOUT_MS = 180_000;
 
 interface CliResult {
   code: number | null;

@@ -6,7 +6,7 @@ import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src
 
 const MIN = 60_000;
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 8000): Promise<T> {
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();

@@ -6,6 +6,8 @@ import { ChildServer, startChildServer } from '../../libs/testing/src/child-serv
 
 const KEY = 'two-instances-key-0123456789abcdef';
 const PINGS = 300;
+// Two process starts and 300 pings: on a loaded two-core runner that can take longer than jest's 30 s default.
+const TIMEOUT_MS = 120_000;
 
 describe('two API instances on one data set racing on one ping token (built server as child processes)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-two-'));
@@ -34,5 +36,5 @@ describe('two API instances on one data set racing on one ping token (built serv
       const availability = await new HttpClient(server.url).get(`/v1/checks/heartbeats/${id}/availability`, { key: KEY });
       expect(availability.body.totalEntitiesCurrentPeriod).toBe(PINGS);
     }
-  });
+  }, TIMEOUT_MS);
 });

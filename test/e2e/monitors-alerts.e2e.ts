@@ -13,6 +13,10 @@ import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src
 import { ReceivedRequest, Receiver, startReceiver } from './alerting-receivers';
 
 const DAY = 86_400_000;
+// Slow is twice the threshold and fast answers at once: on a loaded runner an instant answer was measured at up
+// to about a second (20 monitors probing together), which a 300 ms threshold called degraded.
+const DEGRADED_MS = 5000;
+const SLOW_MS = 10_000;
 jest.setTimeout(180_000);
 
 interface Alert {
@@ -42,7 +46,7 @@ describe('monitor alerts', () => {
     receiver = await startReceiver();
     target = http.createServer((req, res) => {
       if (req.url === '/flaky') return flaky ? res.writeHead(503).end('busy') : res.end('ok');
-      if (mode === 'slow') return setTimeout(() => res.end('slow'), 600);
+      if (mode === 'slow') return setTimeout(() => res.end('slow'), SLOW_MS);
       if (mode === 'error') return res.writeHead(500).end('broken');
       res.end('ok');
     });
@@ -101,8 +105,8 @@ describe('monitor alerts', () => {
     const service = await server.http.post('/v1/status-pages/services', { name: 'Website' }, { key: account.key });
     const id = await create('url', {
       name: 'site',
-      degradedResponseTime: 300,
-      maxResponseTime: 3000,
+      degradedResponseTime: DEGRADED_MS,
+      maxResponseTime: 30_000,
       request: { url: `http://127.0.0.1:${ports.http}/` },
       triggerIncident: { serviceId: service.body.id, severity: 'MAJOR', name: 'Website down', notifySubscribers: false },
     });
@@ -137,7 +141,8 @@ describe('monitor alerts', () => {
   });
 
   it('RUN_BASED escalation alerts at the second failing round, with its reminder waiting while the outage lasts', async () => {
-    const alertSettings = { escalationType: 'RUN_BASED', runBasedEscalation: { failedRunThreshold: 2 }, reminders: { amount: 1, interval: 5 } };
+    // The reminder is an hour of server time away (3 real minutes): still waiting when the log is read, however slow the machine.
+    const alertSettings = { escalationType: 'RUN_BASED', runBasedEscalation: { failedRunThreshold: 2 }, reminders: { amount: 1, interval: 60 } };
     const id = await create('url', { name: 'escalating', alertSettings, request: { url: `http://127.0.0.1:${ports.http}/flaky` } });
     while ((await state('url', id))?.state !== 'PASSING') await new Promise((r) => setTimeout(r, 200));
     flaky = true;

@@ -7,6 +7,8 @@ import { startTestServer, TestServer } from '../../libs/testing/src/test-server'
 import { consoleRequest, pathOf } from './people-fixtures';
 
 /** The built CLI (`npm run build`) on a fresh data dir, as an operator bootstraps the first person. */
+// Each CLI run (or the provider) is a process start: seconds apiece on a loaded two-core runner, past jest's 30 s default.
+jest.setTimeout(120_000);
 let dataDir: string;
 
 function cli(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {

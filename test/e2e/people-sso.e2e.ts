@@ -17,6 +17,8 @@ const ACTOR = { accountId: null, keyName: 'test' };
 
 let provider: ChildProcess;
 let issuer: string;
+// Each CLI run (or the provider) is a process start: seconds apiece on a loaded two-core runner, past jest's 30 s default.
+jest.setTimeout(120_000);
 let server: TestServer;
 let account: TestAccount;
 

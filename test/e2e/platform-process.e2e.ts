@@ -34,6 +34,9 @@ async function restart(signal: NodeJS.Signals): Promise<void> {
   server = await startChildServer(env());
 }
 
+// Built processes start slowly on a loaded two-core runner (20 s and more was seen): jest's 30 s default is too short.
+jest.setTimeout(120_000);
+
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'vigil-process-'));
   server = await startChildServer(env());
@@ -160,7 +163,7 @@ describe('a CLI rebuild while the server runs', () => {
     // And writes after the rebuild land in the new generation.
     const after = await http().post(SERVICES, { name: 'after the rebuild' }, auth);
     expect((await http().get(`${SERVICES}/${after.body.id}`, auth)).body).toEqual(after.body);
-  }, 30_000);
+  });
 });
 
 describe('an API instance without the daemon (VIGIL_DAEMON=off, as beside a worker)', () => {
@@ -185,7 +188,7 @@ describe('an API instance without the daemon (VIGIL_DAEMON=off, as beside a work
       await api.stop('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 30_000);
+  });
 });
 
 describe('configuration errors at start', () => {

@@ -25,6 +25,8 @@ function perSecond(calls: CallCounts): { rate: number; byCall: Record<string, nu
   return { rate: Math.max(0, calls.event + calls.read - 1) / (WINDOW_MS / 1000), byCall: calls.byCall };
 }
 
+const count = (probe: StoreProbe): number => probe.snapshot().event + probe.snapshot().read;
+
 describe('store calls of idle processes (production-shaped in-memory stores)', () => {
   let shared: SharedStores;
   const workerCalls = new StoreProbe();
@@ -42,9 +44,15 @@ describe('store calls of idle processes (production-shaped in-memory stores)', (
     expect((await api.http.get(`/ping/${check.body.heartbeat.pingToken}`)).status).toBe(200);
     const { serviceIds } = await createPage(api, account, `idle-${Date.now()}`, { services: 1 });
     await createIncident(api, account, serviceIds);
-    // What the worker does about the writes above (read models, processors, the watchdog's next deadline) settles first.
-    await sleep(3000);
-  }, 60_000);
+    // What the worker does about the writes above (read models, processors, the watchdog's next deadline) settles
+    // first: until a 3 s stretch stays within the budgets (a loaded runner can take longer than 3 s), at most 60 s.
+    const settledBy = Date.now() + 60_000;
+    do {
+      workerCalls.reset();
+      apiCalls.reset();
+      await sleep(3000);
+    } while ((count(workerCalls) > 2 * 3 || count(apiCalls) > 3) && Date.now() < settledBy);
+  }, 120_000);
 
   afterAll(async () => {
     await api?.close();

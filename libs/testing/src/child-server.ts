@@ -17,6 +17,20 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Children of this test file still running: killed when the file ends, so one a timed-out test never got back cannot keep jest alive. */
+const running = new Set<ChildProcess>();
+if (typeof afterAll === 'function') {
+  afterAll(async () => {
+    await Promise.all([...running].map((child) => new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    })));
+  });
+}
+
+/** How long a start may take on a loaded machine (two test files and the CI runner's own work on two cores). */
+const START_TIMEOUT_MS = 60_000;
+
 export interface ChildServer {
   url: string;
   process: ChildProcess;
@@ -31,11 +45,13 @@ export async function startChildServer(env: Record<string, string>): Promise<Chi
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + START_TIMEOUT_MS;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${output}`);
     try {
