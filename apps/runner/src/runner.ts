@@ -119,7 +119,11 @@ export class Runner {
     do {
       const sent = Date.now();
       const request = this.paging ? { membership: this.paging.membership, after: this.paging.after } : (this.previous ?? {});
-      const lease = await this.call<LeaseAnswer>('/v1/runners/lease', request);
+      // A lease the API refuses (400) would be refused again: the next one starts a full lease afresh.
+      const lease = await this.call<LeaseAnswer>('/v1/runners/lease', request).catch((error: unknown) => {
+        if (error instanceof CallRefused) [this.paging, this.previous] = [null, null];
+        throw error;
+      });
       this.apply(lease, sent, Date.now());
     } while (this.paging && !this.stopped);
   }
@@ -247,6 +251,7 @@ export class Runner {
     while (this.queue.length > 0) {
       const batch = this.queue.slice(0, MAX_BATCH);
       const answer = await this.call<{ accepted: number; rejected: { path: string; message: string }[] }>('/v1/runners/results', { results: batch }).catch((error: unknown) => {
+        // A batch the API finds malformed would be refused forever: it is dropped, and said.
         if (!(error instanceof CallRefused)) throw error;
         this.logger.error({ err: error, dropped: batch.length }, error.message);
         return { accepted: 0, rejected: [] };
