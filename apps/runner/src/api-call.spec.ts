@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
-import { callApi, CallRefused, RunnerRefused } from './api-call';
+import { callApi, CallRefused, MAX_ANSWER_BYTES, RunnerRefused } from './api-call';
 
 /**
  * The runner's call against a real local HTTP server: every way an answer can fail is said as what happened,
@@ -25,6 +25,15 @@ describe('a runner call to the API', () => {
     '/breaks': (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '2000' });
       res.write('{"monitors":{', () => res.socket?.destroy());
+    },
+    '/huge': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const more = () => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once('drain', more);
+      };
+      more();
     },
     '/html': (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>proxy</html>'),
     '/unavailable': (_req, res) => res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ statusCode: 503, message: 'Store unavailable' })),
@@ -61,6 +70,10 @@ describe('a runner call to the API', () => {
     const error = await callApi(target(), '/breaks', {}, 10_000).catch((e: Error) => e);
     expect((error as Error).message).toMatch(/^\/breaks answered 200, but its body was cut off after 13 of 2000 bytes \(.+\): nothing of it was used$/);
     expect((error as Error).message).not.toContain('deadline');
+  });
+
+  it('stops reading an answer larger than any the API sends, and says so', async () => {
+    await expect(callApi(target(), '/huge', {})).rejects.toThrow(`/huge answered 200 with a body over ${MAX_ANSWER_BYTES} bytes: not read`);
   });
 
   it('says when no answer came at all', async () => {
