@@ -1,9 +1,8 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { startTestServer, TestAccount, TestServer } from '../../libs/testing/src/test-server';
 import { Receiver, startReceiver } from './alerting-receivers';
+import { RunnerProcess, startRunner as spawnRunner, until } from './runner-processes';
 
 /**
  * Runner processes (the built apps/runner, needs `npm run build`) on one location of an account: they
@@ -11,27 +10,6 @@ import { Receiver, startReceiver } from './alerting-receivers';
  * its monitors' runs go to the other; a runner whose key is revoked is refused and stops.
  */
 jest.setTimeout(180_000);
-const RUNNER_MAIN = join(__dirname, '..', '..', 'dist', 'apps', 'runner', 'src', 'main.js');
-
-interface RunnerProcess {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-  /** Monitor ids with a round started at or after `since` (ms), from the runner's own log. */
-  rounds: (since?: number) => Set<string>;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(250);
-  }
-}
 
 describe('runners on a location', () => {
   let server: TestServer;
@@ -42,24 +20,7 @@ describe('runners on a location', () => {
   const runners: RunnerProcess[] = [];
 
   function startRunner(key: string, location: string): RunnerProcess {
-    const child = spawn(process.execPath, [RUNNER_MAIN], {
-      env: { PATH: process.env.PATH, VIGIL_API_URL: server.url, VIGIL_RUNNER_KEY: key, VIGIL_RUNNER_LOCATION: location, LOG_LEVEL: 'debug' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout!.on('data', (chunk) => (out += chunk));
-    child.stderr!.on('data', (chunk) => (out += chunk));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const rounds = (since = 0) =>
-      new Set(
-        out
-          .split('\n')
-          .filter((line) => line.includes('"round started"'))
-          .map((line) => JSON.parse(line) as { monitorId: string; roundAt: string })
-          .filter((entry) => Date.parse(entry.roundAt) >= since)
-          .map((entry) => entry.monitorId),
-      );
-    const runner = { child, output: () => out, exited, rounds };
+    const runner = spawnRunner(server.url, key, location);
     runners.push(runner);
     return runner;
   }

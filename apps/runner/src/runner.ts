@@ -1,7 +1,10 @@
 import { intervalSeconds, LeaseAnswer, MonitorConfig, ReportedRun, retryDelaySeconds, runProbe } from '../../../libs/monitors/src/monitors.api';
 import { RunnerConfig } from '../../../libs/platform/src/runner-config';
 import { VigilLogger } from '../../../libs/platform/src/logger';
+import { callApi, CallRefused, RunnerRefused } from './api-call';
 import { Wheel } from './wheel';
+
+export { RunnerRefused } from './api-call';
 
 /** How often a runner leases: well within the presence lease (10 s), so one lost call costs no run. */
 const LEASE_EVERY_MS = 3000;
@@ -18,10 +21,6 @@ const MAX_BATCH = 1000;
 const MAX_QUEUED = 100_000;
 /** Rounds due within this many ms start together (at most this late): fewer wake-ups, well inside the 1 s a start may lag. */
 const SLOT_MS = 10;
-
-/** The API refused the runner's key: it stops rather than retry. */
-export class RunnerRefused extends Error {}
-class BatchRefused extends Error {}
 
 /** A monitor this runner holds: its config, the next round not yet planned (API clock, ms) and the planned ones. */
 interface Held {
@@ -51,6 +50,13 @@ export class Runner {
   private readonly held = new Map<string, Held>();
   /** From the previous answer: the next lease asks only for changes since then, while the membership holds. */
   private previous: { since: string; membership: string } | null = null;
+  /**
+   * A full lease being received a page at a time: its first answer's time (the next lease's since), membership, the
+   * page to ask for next and the monitors given so far. A page not received is asked for again at the next lease.
+   */
+  private paging: { since: string; membership: string; after: string; seen: Set<string> } | null = null;
+  /** The lease end of the last lease received whole: a monitor a full lease under way has not confirmed yet is planned no further. */
+  private confirmedUntil = 0;
   private readonly queue: ReportedRun[] = [];
   private readonly waiting: (() => void)[] = [];
   private inflight = 0;
@@ -74,7 +80,7 @@ export class Runner {
   start(): void {
     const every = (ms: number, job: () => Promise<void>) => {
       const loop = async () => {
-        await job().catch((error: unknown) => (error instanceof RunnerRefused ? this.refuse(error) : this.logger.warn({ err: error }, 'runner call failed')));
+        await job().catch((error: unknown) => (error instanceof RunnerRefused ? this.refuse(error) : this.logger.warn({ err: error }, `runner call failed: ${error instanceof Error ? error.message : String(error)}`)));
         if (!this.stopped) this.loops.push(setTimeout(loop, ms));
       };
       void loop();
@@ -104,27 +110,27 @@ export class Runner {
     this.onRefused(error);
   }
 
-  private async call<T>(path: string, body: object): Promise<T> {
-    const response = await fetch(`${this.config.apiUrl}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${this.config.runnerKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ runner: this.id, location: this.config.location, ...body }),
-      signal: AbortSignal.timeout(15_000),
-    });
-    const answer = (await response.json().catch(() => null)) as (T & { message?: string; details?: unknown }) | null;
-    if (response.status === 401 || response.status === 403) throw new RunnerRefused(`the API refused this runner: ${answer?.message ?? response.status}`);
-    // A batch the API finds malformed would be refused forever: it is dropped, and said.
-    if (response.status === 400) throw new BatchRefused(`${path} refused: ${JSON.stringify(answer?.details ?? answer?.message ?? null).slice(0, 500)}`);
-    if (!response.ok || answer === null) throw new Error(`${path} answered ${response.status}: ${answer?.message ?? ''}`);
-    return answer;
+  private call<T>(path: string, body: object): Promise<T> {
+    return callApi<T>(this.config, path, { runner: this.id, location: this.config.location, ...body });
   }
 
+  /** Leases, page after page while a full lease has more (each page is planned as it comes). */
   private async lease(): Promise<void> {
-    const sent = Date.now();
-    const lease = await this.call<LeaseAnswer>('/v1/runners/lease', this.previous ?? {});
-    const received = Date.now();
+    do {
+      const sent = Date.now();
+      const request = this.paging ? { membership: this.paging.membership, after: this.paging.after } : (this.previous ?? {});
+      // A lease the API refuses (400) would be refused again: the next one starts a full lease afresh.
+      const lease = await this.call<LeaseAnswer>('/v1/runners/lease', request).catch((error: unknown) => {
+        if (error instanceof CallRefused) [this.paging, this.previous] = [null, null];
+        throw error;
+      });
+      this.apply(lease, sent, Date.now());
+    } while (this.paging && !this.stopped);
+  }
+
+  private apply(lease: LeaseAnswer, sent: number, received: number): void {
     // The API's clock says when rounds are; half the round trip is the best guess of the answer's age, and a slow
-    // answer (a full lease, a busy API) a poor one: the fastest of the last few leases gives the offset.
+    // answer (a busy API) a poor one: the fastest of the last few leases gives the offset.
     this.skews.push({ rtt: received - sent, skew: Date.parse(lease.at) - (sent + received) / 2 });
     if (this.skews.length > SKEW_SAMPLES) this.skews.shift();
     const skew = this.skews.reduce((best, s) => (s.rtt < best.rtt ? s : best)).skew;
@@ -137,10 +143,21 @@ export class Runner {
     }
     this.allowPrivate = lease.allowPrivateTargets || this.config.outboundAllowPrivate;
     this.stats.leases++;
-    this.previous = { since: lease.at, membership: lease.membership };
     for (const [key, at] of this.leased) if (at < received - REMEMBER_MS) this.leased.delete(key);
-    if (lease.full) for (const id of this.held.keys()) if (!(id in lease.monitors)) this.drop(id);
-    for (const id of lease.released) this.drop(id);
+    if (lease.full) {
+      // A page of the full lease under way, or (first page, or the location's runners changed meanwhile) a new one.
+      if (this.paging?.membership !== lease.membership) this.paging = { since: lease.at, membership: lease.membership, after: '', seen: new Set() };
+      for (const id of Object.keys(lease.monitors)) this.paging.seen.add(id);
+      if (lease.continueAfter) this.paging.after = lease.continueAfter;
+      else {
+        for (const id of this.held.keys()) if (!this.paging.seen.has(id)) this.drop(id);
+        this.previous = { since: this.paging.since, membership: lease.membership };
+        this.paging = null;
+      }
+    } else {
+      this.previous = { since: lease.at, membership: lease.membership };
+      for (const id of lease.released) this.drop(id);
+    }
     for (const [id, config] of Object.entries(lease.monitors)) {
       const key = JSON.stringify(config);
       const next = Date.parse(lease.nextRounds[id]);
@@ -151,7 +168,8 @@ export class Runner {
       this.held.set(id, { config, key, next, planned: new Map() });
     }
     const until = Date.parse(lease.leaseUntil);
-    for (const [id, monitor] of this.held) this.plan(id, monitor, until);
+    if (!this.paging) this.confirmedUntil = until;
+    for (const [id, monitor] of this.held) this.plan(id, monitor, this.paging && !this.paging.seen.has(id) ? this.confirmedUntil : until);
   }
 
   /** Timers for the monitor's rounds up to `until` (API clock). */
@@ -233,7 +251,8 @@ export class Runner {
     while (this.queue.length > 0) {
       const batch = this.queue.slice(0, MAX_BATCH);
       const answer = await this.call<{ accepted: number; rejected: { path: string; message: string }[] }>('/v1/runners/results', { results: batch }).catch((error: unknown) => {
-        if (!(error instanceof BatchRefused)) throw error;
+        // A batch the API finds malformed would be refused forever: it is dropped, and said.
+        if (!(error instanceof CallRefused)) throw error;
         this.logger.error({ err: error, dropped: batch.length }, error.message);
         return { accepted: 0, rejected: [] };
       });

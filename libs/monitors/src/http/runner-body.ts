@@ -73,13 +73,18 @@ export function parseResultsBody(body: unknown): { runner: string; location: str
   return { runner: head.runner, location: head.location, results };
 }
 
-/** `POST /v1/runners/lease`: `since` and `membership` come from the runner's previous answer; without them the lease is full. */
+/**
+ * `POST /v1/runners/lease`: `since` and `membership` come from the runner's previous answer; without them the lease
+ * is full. `after` (a previous answer's `continueAfter`, with its `membership`, without `since`) continues a full lease.
+ */
 export function parseLeaseBody(body: unknown): { runner: string; location: string; request: LeaseRequest } {
   const details: ViolationDetail[] = [];
-  const head = parseRunnerHeader(body, ['since', 'membership'], details);
-  const { since = null, membership = null } = head.body;
+  const head = parseRunnerHeader(body, ['since', 'membership', 'after'], details);
+  const { since = null, membership = null, after = null } = head.body;
   if (since !== null && !isTime(since)) details.push({ path: 'since', message: 'must be null or an ISO 8601 UTC date-time' });
   if (membership !== null && (typeof membership !== 'string' || !MEMBERSHIP.test(membership))) details.push({ path: 'membership', message: 'must be null or the membership of the previous lease' });
+  if (after !== null && (!isUuid(after) || since !== null || membership === null)) details.push({ path: 'after', message: 'must be null or the previous answer’s continueAfter, sent with its membership and without since' });
   if (details.length > 0) throw ValidationError.of(details);
-  return { runner: head.runner, location: head.location, request: { since: since === null ? null : new Date(since as string).toISOString(), membership: membership as string | null } };
+  const request = { since: since === null ? null : new Date(since as string).toISOString(), membership: membership as string | null, after: after === null ? null : (after as string).toLowerCase() };
+  return { runner: head.runner, location: head.location, request };
 }

@@ -40,6 +40,7 @@ export const LEASE_BODY_SCHEMA = schema({
     location: { type: 'string' },
     since: { type: ['string', 'null'], format: 'date-time', description: 'the previous answer’s at; absent or null for a full lease' },
     membership: { type: ['string', 'null'], pattern: '^[a-z0-9]{1,16}$', description: 'the previous answer’s membership' },
+    after: { type: ['string', 'null'], format: 'uuid', description: 'the previous answer’s continueAfter: the next page of a full lease (with membership, without since)' },
   },
 });
 
@@ -60,6 +61,7 @@ export const LEASE_SCHEMA = schema({
     },
     nextRounds: { type: 'object', description: 'each held monitor’s next round; the ones after it follow every interval', additionalProperties: { type: 'string', format: 'date-time' } },
     released: { type: 'array', description: 'monitors changed since since that this runner no longer holds', items: { type: 'string', format: 'uuid' } },
+    continueAfter: { type: ['string', 'null'], format: 'uuid', description: 'set while a full lease has more pages (at most 500 monitors looked at and 512 KiB of configurations each): lease again at once with it as after; null on the last page' },
   },
 });
 

@@ -28,7 +28,7 @@ export class RunnersController {
 
   @Post('lease')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Lease due runs (runners)', description: 'With a runner key. Records the runner as active and gives it the monitors on its location it owns among the active runners, each with its next round: the runner runs their rounds on its own timer up to leaseUntil. A full lease (no since, or the location’s runners changed) lists every held monitor; otherwise only those changed since the previous lease. A runner silent for longer than the lease loses its monitors to the others.' })
+  @ApiOperation({ summary: 'Lease due runs (runners)', description: 'With a runner key. Records the runner as active and gives it the monitors on its location it owns among the active runners, each with its next round: the runner runs their rounds on its own timer up to leaseUntil. A full lease (no since, or the location’s runners changed) lists every held monitor, in pages: while continueAfter is set, the runner leases again at once with it as after; otherwise only those changed since the previous lease. A runner silent for longer than the lease loses its monitors to the others.' })
   @ApiBody({ schema: LEASE_BODY_SCHEMA })
   @ApiOkResponse({ schema: LEASE_SCHEMA })
   async lease(@Headers('authorization') authorization: string | undefined, @Body() body: unknown) {

@@ -13,10 +13,9 @@ import { configOf, MonitorDoc, monitorsProjection } from '../read/monitors.proje
 import { monitorStatesProjection } from '../read/monitor-states.projection';
 import { RunnerKeyDoc, runnerKeysProjection } from '../read/runner-keys.projection';
 import { RUN_ACTOR, RunMonitorCommand } from './monitor.handler';
+import { LEASE_PAGE, takePage } from './lease-page';
 import { isActive, LEASE_MS, placeOf, RunnerPresence } from './runner-presence';
 
-/** The most monitors one runner holds; a full lease gives at most these. */
-const MAX_HELD = 20_000;
 /** Changed monitors one delta lease looks at; more, and the lease is a full one. */
 const MAX_CHANGED = 1000;
 /** How far ahead a runner holds its rounds: it starts them on its own timer, so the API's latency never delays one. */
@@ -25,10 +24,15 @@ export const LEASE_AHEAD_MS = 30_000;
 const CHANGE_MARGIN_MS = 15_000;
 const KEY_TTL_MS = 1000;
 
-/** What a runner asks: from its previous answer, `since` (its `at`) and `membership`; without them, or when the location's runners changed, it gets a full lease. */
+/**
+ * What a runner asks: from its previous answer, `since` (its `at`) and `membership`; without them, or when the
+ * location's runners changed, it gets a full lease. `after` (with `membership`, without `since`) continues a full
+ * lease from the previous answer's `continueAfter`.
+ */
 export interface LeaseRequest {
   since: string | null;
   membership: string | null;
+  after?: string | null;
 }
 
 export interface LeaseAnswer {
@@ -47,6 +51,8 @@ export interface LeaseAnswer {
   nextRounds: Record<string, string>;
   /** Monitors changed since `since` that this runner no longer holds (deactivated, moved, another runner's). */
   released: string[];
+  /** Set while a full lease has more pages: the runner asks again at once with it as `after`; the full lease ends at the answer where it is null. */
+  continueAfter: string | null;
 }
 
 /** A run as a runner reports it: the run without its location, which the key gives. */
@@ -77,6 +83,8 @@ export function ownerOf(monitorId: string, runners: string[]): string | undefine
  *    their rounds on its own timer up to LEASE_AHEAD_MS ahead, so a slow API delays no start.
  * 2. A lease is full (every held monitor) at first and whenever the location's active runners change;
  *    otherwise it carries only the monitors changed since the previous one (config, activation, locations).
+ *    A full lease comes in pages (LEASE_PAGE monitors looked at, LEASE_BYTES of configurations), each asked
+ *    for at once: one answer's size and work stay bounded whatever the location holds.
  * 3. A round missed by more than LEASE_MS (no runner was there) is not run late.
  * 4. A runner silent for LEASE_MS is no longer active: the others' next lease is full, and takes its monitors.
  * 5. Reported runs are recorded through the monitor's command, from the key's location.
@@ -118,21 +126,32 @@ export class RunnerLeases {
     const place = placeOf(key.accountId, key.location);
     const membership = score(active.join(',')).toString(36);
     const collection = this.engine.collection(monitorsProjection);
+    const held = (doc: MonitorDoc) => doc.accountId === key.accountId && configOf(doc).activated && doc.places.includes(place) && ownerOf(doc.id, active) === self;
+    const sizeOf = (doc: MonitorDoc) => (held(doc) ? JSON.stringify(configOf(doc)).length : null);
+    // A full lease is read a page at a time, by id; a continued one holds only while the location's runners are the same.
+    const fullPage = async (after: string | null) => {
+      const docs = await this.store.find(collection, { filters: [{ field: 'places', op: 'contains', value: place }], sort: { field: 'id', direction: 'asc' }, limit: LEASE_PAGE, ...(after ? { after: { value: after, id: after } } : {}) });
+      const page = takePage(docs, sizeOf);
+      return { ...page, more: page.cut || docs.length === LEASE_PAGE };
+    };
     let full = request.since === null || request.membership !== membership;
-    let docs: MonitorDoc[] = [];
+    let page = { taken: [] as MonitorDoc[], cut: false, more: false };
     if (!full) {
       // Only what changed: configs, activation, locations (a run changes none of them).
       const since = new Date(Date.parse(request.since!) - CHANGE_MARGIN_MS).toISOString();
-      docs = await this.store.find(collection, { filters: [{ field: 'updated_at', op: 'gt', value: since }], sort: { field: 'updated_at', direction: 'asc' }, limit: MAX_CHANGED });
-      full = docs.length >= MAX_CHANGED;
+      const docs = await this.store.find(collection, { filters: [{ field: 'updated_at', op: 'gt', value: since }], sort: { field: 'updated_at', direction: 'asc' }, limit: MAX_CHANGED });
+      page = { ...takePage(docs.filter((doc) => doc.accountId === key.accountId), sizeOf), more: false };
+      // Too many changes, or too large to carry in one answer: the lease is a full one.
+      full = docs.length >= MAX_CHANGED || page.cut;
     }
-    if (full) docs = await this.store.find(collection, { filters: [{ field: 'places', op: 'contains', value: place }], sort: { field: 'id', direction: 'asc' }, limit: MAX_HELD });
+    if (full) page = await fullPage(request.after && request.membership === membership ? request.after : null);
+    const docs = page.taken;
     const until = now + LEASE_AHEAD_MS;
-    const answer: LeaseAnswer = { at: new Date(now).toISOString(), leaseUntil: new Date(until).toISOString(), location: key.location, allowPrivateTargets: key.allowPrivateTargets, activeRunners: active.length, membership, full, monitors: {}, nextRounds: {}, released: [] };
-    docs = docs.filter((doc) => doc.accountId === key.accountId);
-    const held = docs.filter((doc) => configOf(doc).activated && doc.places.includes(place) && ownerOf(doc.id, active) === self);
+    const continueAfter = page.more && docs.length > 0 ? docs[docs.length - 1].id : null;
+    const answer: LeaseAnswer = { at: new Date(now).toISOString(), leaseUntil: new Date(until).toISOString(), location: key.location, allowPrivateTargets: key.allowPrivateTargets, activeRunners: active.length, membership, full, monitors: {}, nextRounds: {}, released: [], continueAfter };
+    const mine = docs.filter(held);
     // Each held monitor's next round is its state document's.
-    const states = held.length === 0 ? [] : await this.store.getMany(this.engine.collection(monitorStatesProjection), held.map((doc) => doc.id));
+    const states = mine.length === 0 ? [] : await this.store.getMany(this.engine.collection(monitorStatesProjection), mine.map((doc) => doc.id));
     const nextRunAt = new Map(states.map(({ doc }) => [doc.id, doc.nextRunAt]));
     for (const doc of docs) {
       const next = nextRunAt.get(doc.id) ?? null;
