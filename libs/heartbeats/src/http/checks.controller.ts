@@ -19,6 +19,7 @@ import { RunHeartbeatCommand } from '../write/heartbeat.handler';
 import { AvailabilityDto, CheckBodyDto, CheckDto, CheckPageDto, HeartbeatEventDetailDto, HeartbeatEventsDto } from './check.dto';
 import { CATALOG_MAX, catalogPage, parseCatalogFilter } from './checkly-check-list';
 import { CatalogCheck, OtherChecks } from '../read/other-checks';
+import { ApiLimitedPageQuery } from '../../../http/src/page-query';
 
 function toInput(body: CheckBodyDto): CheckInput {
   const trigger = body.triggerIncident;
@@ -101,8 +102,7 @@ export class ChecksController {
 
   @Get()
   @ApiOkResponse({ type: CheckPageDto })
-  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
-  @ApiQuery({ name: 'nextId', required: false, type: String })
+  @ApiLimitedPageQuery()
   @ApiQuery({ name: 'page', required: false, type: Number, description: 'Checkly’s paging: with page, every kind of check (heartbeats and monitors) as an array, the total in Content-Range; filters checkType, tag, search, status' })
   async list(@Account() account: AccountContext, @Res({ passthrough: true }) reply: FastifyReply, @Query() query: Record<string, string | string[] | undefined>, @Query('limit') limit?: string, @Query('nextId') nextId?: string) {
     if (query.page !== undefined) return this.catalog(account, query, reply);

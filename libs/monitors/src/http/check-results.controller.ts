@@ -10,6 +10,7 @@ import { parseLimit } from '../../../http/src/pagination';
 import { requireId } from '../../../http/src/params';
 import { ResultsFilter } from '../read/monitor-results';
 import { MonitorsQuery } from '../read/monitors.queries';
+import { ApiLimitedPageQuery } from '../../../http/src/page-query';
 
 function seconds(raw: string | undefined, name: string, details: ViolationDetail[]): number | null {
   if (raw === undefined || raw === '') return null;
@@ -34,8 +35,7 @@ export class CheckResultsController {
 
   @Get(':checkId')
   @ApiOperation({ summary: 'A monitor’s runs', description: 'Every run of the monitor in Checkly’s check-result shape, newest first: FINAL runs and the ATTEMPT runs retried after them. from and to are UNIX seconds. Paged with limit and nextId.' })
-  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
-  @ApiQuery({ name: 'nextId', required: false, type: String })
+  @ApiLimitedPageQuery()
   @ApiQuery({ name: 'from', required: false, type: Number })
   @ApiQuery({ name: 'to', required: false, type: Number })
   @ApiQuery({ name: 'resultType', required: false, schema: { type: 'string', enum: ['FINAL', 'ATTEMPT', 'ALL'] } })

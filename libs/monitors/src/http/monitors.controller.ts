@@ -15,6 +15,7 @@ import { LocationView } from '../read/locations';
 import { MonitorsQuery, MonitorView } from '../read/monitors.queries';
 import { RunMonitorCommand } from '../write/monitor.handler';
 import { LOCATIONS_SCHEMA, MONITOR_BODY_SCHEMA, MONITOR_PAGE_SCHEMA, MONITOR_SCHEMA, ROLLUPS_SCHEMA } from './monitor.schemas';
+import { ApiLimitedPageQuery } from '../../../http/src/page-query';
 
 const TYPES: Record<string, CheckType> = { url: 'URL', api: 'API', tcp: 'TCP', dns: 'DNS', ssl: 'SSL' };
 const PATHS = Object.keys(TYPES);
@@ -67,8 +68,7 @@ export class MonitorsController {
 
   @Get(PATHS.map((p) => `checks/${p}`))
   @ApiOperation({ summary: 'List monitors of a type', description: 'The account’s monitors of the path’s type with their state and last run, newest first. Paged with limit and nextId.' })
-  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
-  @ApiQuery({ name: 'nextId', required: false, type: String })
+  @ApiLimitedPageQuery()
   @ApiOkResponse({ schema: MONITOR_PAGE_SCHEMA })
   async list(@Account() account: AccountContext, @Req() req: FastifyRequest, @Query('limit') limit?: string, @Query('nextId') nextId?: string) {
     const checkType = typeOf(req);
