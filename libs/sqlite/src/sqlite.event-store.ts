@@ -4,6 +4,7 @@ import { StoreUnavailableError } from '../../core/src/errors';
 import { EventToAppend, RecordedEvent } from '../../core/src/event';
 import { AppendNotifier, AppendOptions, AppendResult, checkExpectedRevision, EventStore, ExpectedRevision, ReadAllOptions, ReadStreamOptions, SubscribeOptions } from '../../event-store/src/event-store.port';
 import { SqliteDatabase } from './sqlite-database';
+import { StreamRows } from './stream-rows';
 
 const MAX_APPENDS_PER_BATCH = 2000;
 const DEFAULT_READ_ALL_COUNT = 1000;
@@ -186,6 +187,7 @@ export class SqliteEventStore implements EventStore {
   private readonly commitBatch: Transaction<(batch: PendingAppend[]) => Outcome[]>;
   private readonly appendOne: Transaction<(append: PendingAppend) => AppendResult>;
   private readonly notifier = new AppendNotifier();
+  private readonly streamRows: StreamRows;
   private readonly deflate: DeflatePredicate;
   private queue: PendingAppend[] = [];
   /** By position, oldest first: what a read of those positions returns, held only once committed. */
@@ -220,12 +222,14 @@ export class SqliteEventStore implements EventStore {
       ),
       prune: prepare('DELETE FROM events WHERE stream = (SELECT id FROM streams WHERE name = @stream) AND at < @before'),
     };
+    this.streamRows = new StreamRows(db, this.sql.stream);
     this.pruneOne = db.transaction((stream: string, before: number) => {
       this.sql.keepPruned.run({ stream, before });
       return this.sql.prune.run({ stream, before }).changes;
     });
     this.appendOne = db.transaction((append: PendingAppend) => this.write(append));
     this.commitBatch = db.transaction((batch: PendingAppend[]) => {
+      this.streamRows.begin();
       this.options.inline?.begin(this.headSync());
       const outcomes = batch.map((append): Outcome => {
         try {
@@ -308,6 +312,7 @@ export class SqliteEventStore implements EventStore {
 
   async pruneStream(stream: string, before: Date): Promise<number> {
     this.recent.clear();
+    this.streamRows.clear();
     return this.pruneOne.immediate(stream, before.getTime());
   }
 
@@ -348,6 +353,7 @@ export class SqliteEventStore implements EventStore {
       outcomes = this.commitBatch.immediate(batch);
       this.remember(outcomes);
     } catch (error) {
+      this.streamRows.clear();
       this.failAll(batch, error);
       return Promise.resolve();
     }
@@ -367,7 +373,7 @@ export class SqliteEventStore implements EventStore {
 
   /** One append, inside its savepoint. */
   private write({ stream, events, expectedRevision }: PendingAppend): AppendResult {
-    const row = this.sql.stream.get(stream) as { id: bigint; revision: bigint } | undefined;
+    const row = this.streamRows.get(stream);
     const current = row && row.revision >= 0n ? row.revision : null;
     checkExpectedRevision(stream, expectedRevision, current);
     if (events.length === 0) return { nextRevision: current ?? -1n, position: this.headSync() ?? 0n, events: [] };
@@ -386,6 +392,7 @@ export class SqliteEventStore implements EventStore {
     }
     this.options.inline?.apply(recorded);
     const last = recorded[recorded.length - 1];
+    this.streamRows.set(stream, id, last.revision);
     return { nextRevision: last.revision, position: last.position, events: recorded };
   }
 }
