@@ -9,7 +9,7 @@ import { BATCH_MS, collectionName, Generation, GENERATIONS_STAMP, META_MAX_AGE_M
 import { DocWrite, ReadStore, StoredDoc } from './read-store.port';
 import { EngineLogger, InlineAccess } from './engine-ports';
 import { idleUntil } from './daemon-idle';
-import { JustRead } from './just-read';
+import { KnownDocs } from './known-docs';
 import { projectionStatus, ProjectionStatus } from './projection-status';
 import { PAGE, StreamSource } from './stream-source';
 
@@ -37,8 +37,8 @@ export class ProjectionEngine {
   private readonly checkpoints = new Map<string, bigint>();
   /** The newest log position the daemon has read. */
   private readUpTo: bigint | null = null;
-  /** Documents just read that the embedded append folds onto instead of reading them again (the Ping intake target). */
-  readonly justRead: JustRead;
+  /** Documents the embedded append folds onto instead of reading them again (the Ping intake target). */
+  readonly knownDocs: KnownDocs;
 
   constructor(
     private readonly readStore: ReadStore,
@@ -48,7 +48,7 @@ export class ProjectionEngine {
     private readonly access: InlineAccess | null = null,
   ) {
     for (const projection of projections) this.register(projection);
-    this.justRead = new JustRead(access);
+    this.knownDocs = new KnownDocs(access);
   }
 
   register(projection: Projection): void {
@@ -117,10 +117,10 @@ export class ProjectionEngine {
     apply: (events: RecordedEvent[]): void => {
       for (const projection of this.byType.of(events)) {
         const collection = this.inlineBatch.get(projection);
-        const ids = collection === undefined ? [] : touchedIds(projection, events);
-        if (ids.length > 0) this.access!.writeMany(collection!, applyEvents(projection, events, this.justRead.storedOf(collection!, ids, events)));
+        if (collection !== undefined) this.knownDocs.apply(projection, collection, events);
       }
     },
+    forget: (): void => this.knownDocs.forget(),
     end: (head: bigint | null): void => {
       if (head !== null && this.inlineBatch.size > 0) this.access!.setCheckpoints([...this.inlineBatch.values()], head);
       // The daemon is woken only when the batch left a collection behind.

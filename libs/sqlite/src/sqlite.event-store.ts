@@ -105,6 +105,8 @@ export interface InlineProjections {
   apply(events: RecordedEvent[]): void;
   /** After the batch's last append, still inside its transaction. */
   end(head: bigint | null): void;
+  /** What the hooks remember of earlier appends may be wrong: a batch was taken back, or another connection committed. */
+  forget?(): void;
 }
 
 export interface SqliteEventStoreOptions {
@@ -180,7 +182,7 @@ export class SqliteEventStore implements EventStore {
     });
     this.appendOne = db.transaction((append: PendingAppend) => this.write(append));
     this.commitBatch = db.transaction((batch: PendingAppend[]) => {
-      this.streamRows.begin();
+      if (this.streamRows.begin()) this.options.inline?.forget?.();
       this.options.inline?.begin(this.headSync());
       const outcomes = batch.map((append): Outcome => {
         try {
@@ -305,6 +307,7 @@ export class SqliteEventStore implements EventStore {
       this.remember(outcomes);
     } catch (error) {
       this.streamRows.clear();
+      this.options.inline?.forget?.();
       this.failAll(batch, error);
       return Promise.resolve();
     }

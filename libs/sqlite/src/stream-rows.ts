@@ -27,11 +27,13 @@ export class StreamRows {
     this.dataVersion = db.prepare('PRAGMA data_version').pluck();
   }
 
-  /** At a batch's start, inside its write transaction. */
-  begin(): void {
+  /** At a batch's start, inside its write transaction: whether another connection has committed since the last batch (all is forgotten). */
+  begin(): boolean {
     const version = this.dataVersion.get();
-    if (version !== this.version) this.rows.clear();
+    const changed = version !== this.version;
+    if (changed) this.rows.clear();
     this.version = version;
+    return changed;
   }
 
   /** The stream's row, or undefined when it has none. */

@@ -48,7 +48,7 @@ export class PingTargets {
     const collection = this.engine.collection(heartbeatTimersProjection);
     const stored = await this.store.get<TimerDoc>(collection, checkId);
     if (!stored || stored.doc.deleted) return null;
-    if (stored.doc.accountId) this.engine.justRead.note(collection, heartbeatStream(checkId), stored);
+    if (stored.doc.accountId) this.engine.knownDocs.note(collection, heartbeatStream(checkId), stored);
     return this.withAccount(stored.doc, check);
   }
 
