@@ -17,16 +17,17 @@ const KEPT = 4096;
  * commits (`forget`). Each copy is used once, then replaced by what the append writes; the oldest go past KEPT.
  */
 export class KnownDocs {
-  private readonly docs = new Map<string, { stream: string; stored: StoredDoc }>();
+  /** By id alone (a key joined with the collection's name cost more than the rest of a lookup): ids two collections share take turns. */
+  private readonly docs = new Map<string, { collection: string; stream: string; stored: StoredDoc }>();
 
   constructor(private readonly access: InlineAccess | null) {}
 
   /** `stored`, a document of `collection` folded from `stream` alone, was just read outside any write (so it is committed). */
   note(collection: string, stream: string, stored: StoredDoc): void {
     if (!this.access) return;
-    const key = `${collection}\u0000${stored.doc.id}`;
+    const key = stored.doc.id;
     this.docs.delete(key);
-    this.docs.set(key, { stream, stored });
+    this.docs.set(key, { collection, stream, stored });
     if (this.docs.size > KEPT) this.docs.delete(this.docs.keys().next().value as string);
   }
 
@@ -57,10 +58,13 @@ export class KnownDocs {
     const known: StoredDoc[] = [];
     const rest: string[] = [];
     for (const id of ids) {
-      const key = `${collection}\u0000${id}`;
-      const entry = this.docs.get(key);
-      if (entry) this.docs.delete(key);
-      if (entry && entry.stream === events[0].stream && entry.stored.revision + 1n === events[0].revision) known.push(entry.stored);
+      const entry = this.docs.get(id);
+      if (entry?.collection !== collection) {
+        rest.push(id);
+        continue;
+      }
+      this.docs.delete(id);
+      if (entry.stream === events[0].stream && entry.stored.revision + 1n === events[0].revision) known.push(entry.stored);
       else rest.push(id);
     }
     return rest.length === 0 ? known : [...known, ...access.getMany(collection, rest)];
