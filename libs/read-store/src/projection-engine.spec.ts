@@ -103,6 +103,39 @@ describe('ProjectionEngine on the embedded SQLite stores', () => {
       expect((await doc(stores, 's-1'))?.doc.total).toBe(11);
     });
 
+    it('folds an append onto the documents the last one wrote or a caller just read, and reads them after a failed append or another connection\'s commit', async () => {
+      const bombs: Projection = { name: 'bombs', version: 1, handles: ['Bomb'], indexes: [], ids: (event) => [event.stream], evolve: () => { throw new Error('bomb'); } };
+      const stores = await open([tally(), bombs]);
+      const inline = (stores.readStore as SqliteReadStore).inline;
+      const getMany = inline.getMany;
+      let reads = 0;
+      inline.getMany = (collection, ids) => ((reads += 1), getMany(collection, ids));
+      await stores.eventStore.appendToStream('s-1', [added(1)]);
+      await stores.eventStore.appendToStream('s-1', [added(2)]);
+      expect(reads).toBe(1);
+      // The tally of revision 2 is written, then the append is taken back: the next append to land at 3 must not fold onto it.
+      await expect(stores.eventStore.appendToStream('s-1', [added(5), typed('Bomb')])).rejects.toThrow('bomb');
+      await stores.eventStore.appendToStream('s-1', [typed('Noise')]);
+      await stores.eventStore.appendToStream('s-1', [added(10)]);
+      expect(await doc(stores, 's-1')).toEqual({ doc: { id: 's-1', total: 13, events: 3, seen: [1, 2, 10] }, revision: 3n });
+      expect(reads).toBe(3);
+      const other = await open([tally()]);
+      await other.eventStore.appendToStream('s-1', [added(100)]);
+      await stores.eventStore.appendToStream('s-1', [added(1000)]);
+      expect((await doc(stores, 's-1'))?.doc.seen).toEqual([1, 2, 10, 100, 1000]);
+      expect(reads).toBe(4);
+      // A copy a caller just read is folded onto when the append lands right after its revision, and read again otherwise.
+      await stores.eventStore.appendToStream('s-2', [added(7)]);
+      stores.engine.knownDocs.forget();
+      stores.engine.knownDocs.note(stores.engine.collection('tallies'), 's-2', (await doc(stores, 's-2'))!);
+      await stores.eventStore.appendToStream('s-2', [added(3)]);
+      expect(reads).toBe(5);
+      stores.engine.knownDocs.note(stores.engine.collection('tallies'), 's-2', { doc: { id: 's-2', total: -1, events: 0, seen: [] }, revision: 0n });
+      await stores.eventStore.appendToStream('s-2', [added(4)]);
+      expect((await doc(stores, 's-2'))?.doc.seen).toEqual([7, 3, 4]);
+      expect(reads).toBe(6);
+    });
+
     it('deletes a document when evolve returns null, and a replay does not bring it back', async () => {
       const stores = await open([tally()]);
       await stores.eventStore.appendToStream('s-1', [added(1), typed('Removed')]);

@@ -9,6 +9,7 @@ import { BATCH_MS, collectionName, Generation, GENERATIONS_STAMP, META_MAX_AGE_M
 import { DocWrite, ReadStore, StoredDoc } from './read-store.port';
 import { EngineLogger, InlineAccess } from './engine-ports';
 import { idleUntil } from './daemon-idle';
+import { KnownDocs } from './known-docs';
 import { projectionStatus, ProjectionStatus } from './projection-status';
 import { PAGE, StreamSource } from './stream-source';
 
@@ -36,6 +37,8 @@ export class ProjectionEngine {
   private readonly checkpoints = new Map<string, bigint>();
   /** The newest log position the daemon has read. */
   private readUpTo: bigint | null = null;
+  /** Documents the embedded append folds onto instead of reading them again (the Ping intake target). */
+  readonly knownDocs: KnownDocs;
 
   constructor(
     private readonly readStore: ReadStore,
@@ -45,6 +48,7 @@ export class ProjectionEngine {
     private readonly access: InlineAccess | null = null,
   ) {
     for (const projection of projections) this.register(projection);
+    this.knownDocs = new KnownDocs(access);
   }
 
   register(projection: Projection): void {
@@ -113,10 +117,10 @@ export class ProjectionEngine {
     apply: (events: RecordedEvent[]): void => {
       for (const projection of this.byType.of(events)) {
         const collection = this.inlineBatch.get(projection);
-        const ids = collection === undefined ? [] : touchedIds(projection, events);
-        if (ids.length > 0) this.access!.writeMany(collection!, applyEvents(projection, events, this.access!.getMany(collection!, ids)));
+        if (collection !== undefined) this.knownDocs.apply(projection, collection, events);
       }
     },
+    forget: (): void => this.knownDocs.forget(),
     end: (head: bigint | null): void => {
       if (head !== null && this.inlineBatch.size > 0) this.access!.setCheckpoints([...this.inlineBatch.values()], head);
       // The daemon is woken only when the batch left a collection behind.
@@ -125,14 +129,10 @@ export class ProjectionEngine {
     },
   };
 
-  /**
-   * Called by the command runner after every append (read-your-writes without the daemon). Embedded:
-   * applied inline already. Elsewhere each document the appended events touch is brought up to date in
-   * every generation that serves or will serve: read, then folded from its own revision — the events
-   * between it and the append come from `history` (what the command read) or a short stream read, so
-   * a snapshot-loaded write never reads the stream's whole history. Writes are revision-guarded, so the
-   * daemon applying the same events at the same time changes nothing.
-   */
+  /** Called by the command runner after every append (read-your-writes without the daemon). Embedded: applied inline already. Elsewhere
+   * each document the appended events touch is brought up to date in every generation that serves or will serve: read, then folded from
+   * its own revision — the events between it and the append come from `history` (what the command read) or a short stream read, so a
+   * snapshot-loaded write never reads the stream's whole history. Writes are revision-guarded: the daemon applying the same events changes nothing. */
   async applyAfterAppend(history: RecordedEvent[] | null, appended: RecordedEvent[]): Promise<void> {
     if (this.access) return this.told(appended);
     this.wake?.();

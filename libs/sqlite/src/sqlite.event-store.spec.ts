@@ -330,6 +330,17 @@ describe('SQLite event store', () => {
       await expect(store.appendToStream('s', [ping(3)], { expectedRevision: 1n })).rejects.toThrow(ConcurrencyError);
     });
 
+    it('sees the appends another connection made between its own: an append expecting the revision before them conflicts', async () => {
+      const a = open();
+      const b = open();
+      await a.store.appendToStream('s', [ping(1)]);
+      await b.store.appendToStream('s', [ping(2)], { expectedRevision: 0n });
+
+      await expect(a.store.appendToStream('s', [ping(3)], { expectedRevision: 0n })).rejects.toThrow(ConcurrencyError);
+      await a.store.appendToStream('s', [ping(4)], { expectedRevision: 1n });
+      expect((await b.store.readStream('s')).map((event) => [event.revision, (event.data as { n: number }).n])).toEqual([[0n, 1], [1n, 2], [2n, 4]]);
+    });
+
     it('keeps a ping under 150 bytes of event body', async () => {
       const { db, store } = open();
       const data = {

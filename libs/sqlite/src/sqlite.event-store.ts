@@ -1,9 +1,10 @@
 import type { Statement, Transaction } from 'better-sqlite3';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { StoreUnavailableError } from '../../core/src/errors';
 import { EventToAppend, RecordedEvent } from '../../core/src/event';
 import { AppendNotifier, AppendOptions, AppendResult, checkExpectedRevision, EventStore, ExpectedRevision, ReadAllOptions, ReadStreamOptions, SubscribeOptions } from '../../event-store/src/event-store.port';
 import { SqliteDatabase } from './sqlite-database';
+import { StreamRows } from './stream-rows';
+import { decodeBody, DeflatePredicate, encodeBody } from './event-body';
 
 const MAX_APPENDS_PER_BATCH = 2000;
 const DEFAULT_READ_ALL_COUNT = 1000;
@@ -35,55 +36,6 @@ const SCHEMA = `
   );
   CREATE UNIQUE INDEX IF NOT EXISTS events_by_stream ON events (stream, revision);
 `;
-
-/**
- * Deflate's preset dictionary: text events share (keys, types, ids' and timestamps' shapes), so a
- * ping's ~320 characters become ~130 bytes. Never change it: every stored body depends on it.
- */
-const BODY_DICTIONARY = Buffer.from(
-  '["HeartbeatScheduleChanged",{"pingToken":"","periodMs":60000,"graceMs":0,"activated":true,"deleted":false,"restartAt":null,"checkRevision":0},' +
-    '["HeartbeatFailed",{"eventId":"","deadline":"","first":true},"watchdog"' +
-    '{"accountId":"","keyId":null,"keyName":null,"requestId":"","occurredAt":"2026-01-01T00:00:00.000Z"}]' +
-    '["HeartbeatPingReceived",{"eventId":"019","checkId":"","state":"RECEIVED","at":"2026-01-01T00:00:00.000Z","source":null,"userAgent":null}',
-);
-
-/**
- * A 1 KiB window holds the dictionary and a whole event, and small buffers keep each call cheap; 1 KiB
- * output chunks come from Node's buffer pool, where the default 16 KiB chunk is an external allocation per call.
- */
-const DEFLATE = { dictionary: BODY_DICTIONARY, windowBits: 10, memLevel: 2, chunkSize: 1024 };
-const INFLATE = { dictionary: BODY_DICTIONARY, windowBits: 10, chunkSize: 1024 };
-
-/**
- * The `runs` dictionary: the shared one and, nearest the event, a monitor run's compact shape with no actor,
- * so a run event is ~50 bytes. Never change it either.
- */
-const RUN_DICTIONARY = Buffer.concat([
-  BODY_DICTIONARY,
-  Buffer.from('["MonitorRunRecorded",{"r":"local P miiw0000 0 0,0,0,,0"},{"accountId":null,"keyId":null,"keyName":null,"requestId":null,"occurredAt":"2026-01-01T00:00:00.000Z"}]'),
-]);
-const RUN_DEFLATE = { ...DEFLATE, dictionary: RUN_DICTIONARY };
-const RUN_INFLATE = { ...INFLATE, dictionary: RUN_DICTIONARY };
-
-/** Whether a stream's bodies are deflated, and with which dictionary (`true` is `events`). */
-type DeflatePredicate = (stream: string) => boolean | 'events' | 'runs';
-
-/** The metadata of an event written without an actor (a monitor's runs): in `runs` streams its body leaves it out, the `at` column says it. */
-const actorless = (at: number) => `{"accountId":null,"keyId":null,"keyName":null,"requestId":null,"occurredAt":"${new Date(at).toISOString()}"}`;
-
-function encodeBody(deflate: DeflatePredicate, stream: string, text: string, event?: { type: string; data: unknown; metadata: unknown; at: number }): Buffer | string {
-  const how = deflate(stream);
-  if (how === 'runs' && event && Number.isFinite(event.at) && JSON.stringify(event.metadata) === actorless(event.at)) {
-    return deflateRawSync(JSON.stringify([event.type, event.data]), RUN_DEFLATE);
-  }
-  return how ? deflateRawSync(text, how === 'runs' ? RUN_DEFLATE : DEFLATE) : text;
-}
-
-function decodeBody(body: Buffer | string, runs: boolean, at: number): [string, RecordedEvent['data'], RecordedEvent['metadata']] {
-  const parsed = JSON.parse(typeof body === 'string' ? body : inflateRawSync(body, runs ? RUN_INFLATE : INFLATE).toString('utf8')) as unknown[];
-  if (parsed.length === 2) parsed.push(JSON.parse(actorless(at)));
-  return parsed as [string, RecordedEvent['data'], RecordedEvent['metadata']];
-}
 
 /**
  * Moves a log in the text-column format (type, data and metadata columns; a stream index table) into
@@ -153,6 +105,8 @@ export interface InlineProjections {
   apply(events: RecordedEvent[]): void;
   /** After the batch's last append, still inside its transaction. */
   end(head: bigint | null): void;
+  /** What the hooks remember of earlier appends may be wrong: a batch was taken back, or another connection committed. */
+  forget?(): void;
 }
 
 export interface SqliteEventStoreOptions {
@@ -186,6 +140,7 @@ export class SqliteEventStore implements EventStore {
   private readonly commitBatch: Transaction<(batch: PendingAppend[]) => Outcome[]>;
   private readonly appendOne: Transaction<(append: PendingAppend) => AppendResult>;
   private readonly notifier = new AppendNotifier();
+  private readonly streamRows: StreamRows;
   private readonly deflate: DeflatePredicate;
   private queue: PendingAppend[] = [];
   /** By position, oldest first: what a read of those positions returns, held only once committed. */
@@ -220,12 +175,14 @@ export class SqliteEventStore implements EventStore {
       ),
       prune: prepare('DELETE FROM events WHERE stream = (SELECT id FROM streams WHERE name = @stream) AND at < @before'),
     };
+    this.streamRows = new StreamRows(db, this.sql.stream);
     this.pruneOne = db.transaction((stream: string, before: number) => {
       this.sql.keepPruned.run({ stream, before });
       return this.sql.prune.run({ stream, before }).changes;
     });
     this.appendOne = db.transaction((append: PendingAppend) => this.write(append));
     this.commitBatch = db.transaction((batch: PendingAppend[]) => {
+      if (this.streamRows.begin()) this.options.inline?.forget?.();
       this.options.inline?.begin(this.headSync());
       const outcomes = batch.map((append): Outcome => {
         try {
@@ -308,6 +265,7 @@ export class SqliteEventStore implements EventStore {
 
   async pruneStream(stream: string, before: Date): Promise<number> {
     this.recent.clear();
+    this.streamRows.clear();
     return this.pruneOne.immediate(stream, before.getTime());
   }
 
@@ -348,6 +306,8 @@ export class SqliteEventStore implements EventStore {
       outcomes = this.commitBatch.immediate(batch);
       this.remember(outcomes);
     } catch (error) {
+      this.streamRows.clear();
+      this.options.inline?.forget?.();
       this.failAll(batch, error);
       return Promise.resolve();
     }
@@ -367,7 +327,7 @@ export class SqliteEventStore implements EventStore {
 
   /** One append, inside its savepoint. */
   private write({ stream, events, expectedRevision }: PendingAppend): AppendResult {
-    const row = this.sql.stream.get(stream) as { id: bigint; revision: bigint } | undefined;
+    const row = this.streamRows.get(stream);
     const current = row && row.revision >= 0n ? row.revision : null;
     checkExpectedRevision(stream, expectedRevision, current);
     if (events.length === 0) return { nextRevision: current ?? -1n, position: this.headSync() ?? 0n, events: [] };
@@ -386,6 +346,7 @@ export class SqliteEventStore implements EventStore {
     }
     this.options.inline?.apply(recorded);
     const last = recorded[recorded.length - 1];
+    this.streamRows.set(stream, id, last.revision);
     return { nextRevision: last.revision, position: last.position, events: recorded };
   }
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ProjectionEngine } from '../../../read-store/src/projection-engine';
 import { READ_STORE, ReadStore } from '../../../read-store/src/read-store.port';
 import { PROJECTION_ENGINE } from '../../../platform/src/tokens';
+import { heartbeatStream } from '../domain/heartbeat.decider';
 import { CheckDoc, heartbeatChecksProjection } from './heartbeat-checks.projection';
 import { heartbeatTimersProjection, TimerDoc } from './heartbeat.projections';
 
@@ -39,10 +40,16 @@ export class PingTargets {
     return timer;
   }
 
-  /** The timer of a live check, or null; `check`, when the caller has just read it, is not read again. */
+  /**
+   * The timer of a live check, or null; `check`, when the caller has just read it, is not read again. The ping's
+   * append folds onto this copy rather than reading it again (Ping intake target), unless the copy gains an account.
+   */
   async timerOf(checkId: string, check?: CheckDoc): Promise<TimerDoc | null> {
-    const stored = await this.store.get<TimerDoc>(this.engine.collection(heartbeatTimersProjection), checkId);
-    return stored && !stored.doc.deleted ? this.withAccount(stored.doc, check) : null;
+    const collection = this.engine.collection(heartbeatTimersProjection);
+    const stored = await this.store.get<TimerDoc>(collection, checkId);
+    if (!stored || stored.doc.deleted) return null;
+    if (stored.doc.accountId) this.engine.knownDocs.note(collection, heartbeatStream(checkId), stored);
+    return this.withAccount(stored.doc, check);
   }
 
   /** Timers written before they carried their account take it from the check. */
