@@ -129,10 +129,11 @@ export class ProjectionEngine {
     },
   };
 
-  /** Called by the command runner after every append (read-your-writes without the daemon). Embedded: applied inline already. Elsewhere
-   * each document the appended events touch is brought up to date in every generation that serves or will serve: read, then folded from
-   * its own revision — the events between it and the append come from `history` (what the command read) or a short stream read, so a
-   * snapshot-loaded write never reads the stream's whole history. Writes are revision-guarded: the daemon applying the same events changes nothing. */
+  /**
+   * Called by the command runner after every append (read-your-writes without the daemon); embedded, applied inline already.
+   * Elsewhere each document the events touch, in every generation that serves or will serve, is read, then folded from its
+   * own revision with the events between from `history` (what the command read) or a short stream read; writes are guarded
+   * by revision, so the daemon applying the same events changes nothing. */
   async applyAfterAppend(history: RecordedEvent[] | null, appended: RecordedEvent[]): Promise<void> {
     if (this.access) return this.told(appended);
     this.wake?.();
